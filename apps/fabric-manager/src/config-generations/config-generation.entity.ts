@@ -1,0 +1,46 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import type { Fabric } from '../fabrics/fabric.entity';
+
+/** A numbered configuration of a fabric: the full register image of every chip, stored whole, and
+ * its diff from the previous generation (DESIGN.md, "Configuration generations"). */
+@Entity('config_generation')
+@Index('UQ_generation_fabric_number', ['fabricId', 'number'], { unique: true })
+export class ConfigGeneration {
+  @PrimaryGeneratedColumn()
+  id!: number;
+
+  @Column({ type: 'integer' })
+  fabricId!: number;
+
+  @ManyToOne('Fabric', { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'fabricId' })
+  fabric?: Fabric;
+
+  @Column({ type: 'integer' })
+  number!: number;
+
+  /** Routing engine that produced it. */
+  @Column({ type: 'varchar', length: 32 })
+  engine!: string;
+
+  /** The full image (JSON). */
+  @Column({ type: 'text' })
+  image!: string;
+
+  /** Registers changed since the previous generation (JSON). */
+  @Column({ type: 'text' })
+  diff!: string;
+
+  /** computed, rejected, pushing, pushed or rolled-back. */
+  @Column({ type: 'varchar', length: 16 })
+  state!: string;
+
+  @Column({ type: 'text', default: '' })
+  verification!: string;
+
+  @CreateDateColumn()
+  createdAt!: Date;
+
+  @Column({ type: 'datetime', nullable: true })
+  pushedAt!: Date | null;
+}

@@ -1,0 +1,64 @@
+import { plainToInstance, Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+
+export const DEFAULT_DATABASE = './data/weft.sqlite';
+export const DEFAULT_FIXTURE = 'fixtures/blackwidow/bw-r1.5-288.json';
+
+/**
+ * The service's environment, validated at boot: a typo in a variable stops the service with a
+ * message naming the variable, instead of a default silently taking its place.
+ */
+export class WeftConfig {
+  /** SQLite database file (created on first start). */
+  @IsString()
+  @MinLength(1)
+  WEFT_DATABASE: string = DEFAULT_DATABASE;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  WEFT_PORT: number = 3000;
+
+  @IsString()
+  WEFT_HOST: string = '127.0.0.1';
+
+  /** Installation loaded into the built-in emulated fabric when the store has no fabric; `none` to skip. */
+  @IsString()
+  WEFT_DEFAULT_FIXTURE: string = DEFAULT_FIXTURE;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  WEFT_LOG_LEVEL: string = 'info';
+
+  /** Largest cost a single GraphQL operation may have (see graphql/query-complexity.plugin.ts). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  WEFT_MAX_QUERY_COMPLEXITY: number = 20_000;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(2)
+  @Max(50)
+  WEFT_MAX_QUERY_DEPTH: number = 10;
+
+  /** Print the first admin key on an empty store (tests turn this off to keep output clean). */
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  WEFT_PRINT_BOOTSTRAP_KEY: string = 'true';
+}
+
+export class ConfigError extends Error {}
+
+export function loadWeftConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<WeftConfig> = {}): WeftConfig {
+  const known = Object.keys(new WeftConfig());
+  const picked: Record<string, unknown> = {};
+  for (const key of known) if (env[key] !== undefined && env[key] !== '') picked[key] = env[key];
+  const config = plainToInstance(WeftConfig, { ...picked, ...overrides });
+  const errors = validateSync(config, { forbidUnknownValues: true });
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `  ${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+    throw new ConfigError(`invalid environment configuration:\n${lines.join('\n')}`);
+  }
+  return config;
+}

@@ -1,0 +1,29 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DataSourceOptions } from 'typeorm';
+import { MIGRATIONS } from '../../../../migrations';
+import { ENTITIES } from './entities';
+
+/**
+ * The store: SQLite through better-sqlite3 (TypeORM 1 dropped the `sqlite3` driver, and
+ * better-sqlite3's synchronous API is markedly faster), in WAL mode so readers never wait for the
+ * writer. Schema changes come only from the migrations, which run on start; `synchronize` is off.
+ */
+export function dataSourceOptions(databasePath: string): DataSourceOptions {
+  if (databasePath !== ':memory:') mkdirSync(dirname(databasePath), { recursive: true });
+  return {
+    type: 'better-sqlite3',
+    database: databasePath,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsRun: false,
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    enableWAL: true,
+    prepareDatabase: (db: { pragma(source: string): unknown }) => {
+      db.pragma('foreign_keys = ON');
+      db.pragma('busy_timeout = 5000');
+      db.pragma('synchronous = NORMAL');
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import 'reflect-metadata';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../apps/fabric-manager/src/database/data-source-options';
+import { MIGRATIONS } from './index';
+
+describe('migrations', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'weft-migrations-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const open = async (file: string, migrations = MIGRATIONS) => {
+    const ds = new DataSource({ ...dataSourceOptions(join(dir, file)), migrations });
+    await ds.initialize();
+    return ds;
+  };
+
+  it('build from an empty file exactly the schema the entities describe', async () => {
+    const ds = await open('empty.sqlite');
+    await ds.runMigrations();
+    const pending = await ds.driver.createSchemaBuilder().log();
+    expect(pending.upQueries.map((q) => q.query)).toEqual([]);
+    await ds.destroy();
+  });
+
+  it('upgrade a store at the previous schema and keep its rows', async () => {
+    const old = await open('previous.sqlite', MIGRATIONS.slice(0, -1));
+    await old.runMigrations();
+    await old.query(`INSERT INTO "fabric_event" ("kind", "details") VALUES ('FABRIC_LOADED', '{}')`);
+    await old.destroy();
+
+    const ds = await open('previous.sqlite');
+    const ran = await ds.runMigrations();
+    expect(ran.map((m) => m.name)).toEqual([MIGRATIONS[MIGRATIONS.length - 1].name]);
+    const rows = await ds.query(`SELECT "kind", "acknowledgedBy" FROM "fabric_event"`);
+    expect(rows).toEqual([{ kind: 'FABRIC_LOADED', acknowledgedBy: null }]);
+    await ds.destroy();
+  });
+
+  it('can be reverted one by one down to an empty store', async () => {
+    const ds = await open('revert.sqlite');
+    await ds.runMigrations();
+    for (let i = 0; i < MIGRATIONS.length; i++) await ds.undoLastMigration();
+    const tables = await ds.query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'migrations'`);
+    expect(tables).toEqual([]);
+    await ds.destroy();
+  });
+});
