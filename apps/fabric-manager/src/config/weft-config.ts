@@ -2,7 +2,7 @@ import { plainToInstance, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
 
 export const DEFAULT_DATABASE = './data/weft.sqlite';
-export const DEFAULT_FIXTURE = 'fixtures/blackwidow/bw-r1.5-288.json';
+export const DEFAULT_FIXTURE = 'blackwidow/bw-r1.5-288';
 
 /**
  * The service's environment, validated at boot: a typo in a variable stops the service with a

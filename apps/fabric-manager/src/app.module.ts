@@ -1,0 +1,58 @@
+import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
+import { DynamicModule, Module, ValidationPipe } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { GraphQLModule } from '@nestjs/graphql';
+import { LoggerModule } from 'nestjs-pino';
+import { AuditInterceptor } from './audit/audit.interceptor';
+import { AuditModule } from './audit/audit.module';
+import { AuditResolver } from './audit/audit.resolver';
+import { ApiKeysService } from './auth/api-keys.service';
+import { AuthModule } from './auth/auth.module';
+import { ConfigModule } from './config/config.module';
+import { WeftConfig } from './config/weft-config';
+import { DatabaseModule } from './database/database.module';
+import { EmulatorModule } from './emulator/emulator.module';
+import { EventsModule } from './events/events.module';
+import { FabricsModule } from './fabrics/fabrics.module';
+import { graphqlConfig } from './graphql/graphql.config';
+import { GraphQLExceptionFilter } from './graphql/graphql-exception.filter';
+import { HealthModule } from './health/health.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: WeftConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: config.WEFT_LOG_LEVEL,
+            // GraphQL over HTTP logs one line per request; health probes are not worth a line.
+            autoLogging: { ignore: (req) => req.url === '/health' },
+            redact: ['req.headers.authorization'],
+          },
+        }),
+        DatabaseModule,
+        AuthModule,
+        AuditModule,
+        EmulatorModule,
+        EventsModule,
+        FabricsModule,
+        HealthModule,
+        GraphQLModule.forRootAsync<ApolloDriverConfig>({
+          driver: ApolloDriver,
+          imports: [AuthModule],
+          inject: [WeftConfig, ApiKeysService],
+          useFactory: graphqlConfig,
+        }),
+      ],
+      providers: [
+        AuditResolver,
+        { provide: APP_PIPE, useValue: new ValidationPipe({ transform: true, whitelist: true, forbidUnknownValues: false, stopAtFirstError: false }) },
+        { provide: APP_FILTER, useClass: GraphQLExceptionFilter },
+        { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
+      ],
+    };
+  }
+}

@@ -1,0 +1,35 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { GqlExecutionContext } from '@nestjs/graphql';
+import { AuditService } from '../audit/audit.service';
+import { ApiKey, Role } from './api-key.entity';
+import { ApiKeysService } from './api-keys.service';
+import { AuthErrorCode, AuthException } from './auth.exception';
+import { GraphQLContext, bearerToken } from './graphql-context';
+import { ROLE_KEY, roleSatisfies } from './roles.decorator';
+
+/** Checks the API key and the role a resolver method needs; a refused mutation is audited. */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly keys: ApiKeysService,
+    private readonly audit: AuditService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const gql = GqlExecutionContext.create(context);
+    const ctx = gql.getContext<GraphQLContext>();
+    const needed = this.reflector.getAllAndOverride<Role | undefined>(ROLE_KEY, [context.getHandler(), context.getClass()]) ?? Role.Viewer;
+    const apiKey: ApiKey = ctx.apiKey ?? (await this.keys.verify(bearerToken(ctx)));
+    ctx.apiKey = apiKey;
+    if (!roleSatisfies(apiKey.role, needed)) {
+      const info = gql.getInfo<{ fieldName: string; operation: { operation: string } }>();
+      if (info.operation.operation === 'mutation') {
+        await this.audit.record(apiKey, info.fieldName, gql.getArgs(), 'FORBIDDEN');
+      }
+      throw new AuthException(AuthErrorCode.RoleInsufficient, `${info.fieldName} needs the ${needed} role; this key is ${apiKey.role}`);
+    }
+    return true;
+  }
+}

@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { IsNull, Repository } from 'typeorm';
+import { ApiKey, Role } from './api-key.entity';
+import { AuthErrorCode, AuthException } from './auth.exception';
+
+const KEY_FORMAT = /^weft_([a-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
+
+export interface CreatedKey {
+  apiKey: ApiKey;
+  /** The full key; shown once and never stored. */
+  key: string;
+}
+
+function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/** Issues, checks and revokes API keys. A key is `weft_<prefix>_<secret>`: the prefix finds the
+ * row, the secret is compared with its stored SHA-256 in constant time (256-bit random secrets
+ * need no slow hash). */
+@Injectable()
+export class ApiKeysService {
+  constructor(@InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>) {}
+
+  async create(name: string, role: Role): Promise<CreatedKey> {
+    const prefix = randomBytes(9).toString('base64url').toLowerCase().replace(/[^a-z0-9]/g, '0').slice(0, 12);
+    const secret = randomBytes(32).toString('base64url');
+    const apiKey = await this.keys.save(this.keys.create({ name, role, prefix, secretHash: hashSecret(secret), lastUsedAt: null, revokedAt: null }));
+    return { apiKey, key: `weft_${prefix}_${secret}` };
+  }
+
+  /** Creates the first admin key when the store has no key at all; returns it, or null. */
+  async bootstrapAdmin(): Promise<CreatedKey | null> {
+    if ((await this.keys.count()) > 0) return null;
+    return this.create('bootstrap-admin', Role.Admin);
+  }
+
+  async verify(key: string | undefined): Promise<ApiKey> {
+    if (!key) throw new AuthException(AuthErrorCode.KeyMissing, 'an API key is required: send "Authorization: Bearer weft_…"');
+    const match = KEY_FORMAT.exec(key);
+    if (!match) throw new AuthException(AuthErrorCode.KeyInvalid, 'the API key is not a weft key');
+    const row = await this.keys.findOne({ where: { prefix: match[1] } });
+    const expected = Buffer.from(row?.secretHash ?? '0'.repeat(64), 'hex');
+    const actual = Buffer.from(hashSecret(match[2]), 'hex');
+    if (!row || !timingSafeEqual(expected, actual)) throw new AuthException(AuthErrorCode.KeyInvalid, 'the API key is not valid');
+    if (row.revokedAt) throw new AuthException(AuthErrorCode.KeyRevoked, 'the API key has been revoked');
+    await this.keys.update(row.id, { lastUsedAt: new Date() });
+    return row;
+  }
+
+  list(): Promise<ApiKey[]> {
+    return this.keys.find({ order: { id: 'ASC' } });
+  }
+
+  async revoke(id: number): Promise<ApiKey> {
+    const row = await this.keys.findOne({ where: { id, revokedAt: IsNull() } });
+    if (!row) throw new AuthException(AuthErrorCode.KeyNotFound, `no active API key with id ${id}`);
+    row.revokedAt = new Date();
+    return this.keys.save(row);
+  }
+}

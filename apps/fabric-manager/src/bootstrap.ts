@@ -1,0 +1,43 @@
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { ApiKeysService, CreatedKey } from './auth/api-keys.service';
+import { WeftConfig } from './config/weft-config';
+import { FabricsService } from './fabrics/fabrics.service';
+
+export interface StartedService {
+  app: NestExpressApplication;
+  url: string;
+  /** The first admin key, when this start created it. */
+  bootstrapKey: CreatedKey | null;
+  defaultFabric: string | null;
+}
+
+/**
+ * Starts the service: migrations, the first admin key on an empty store, the default fixture when
+ * the store holds no fabric, then HTTP and WebSocket on the configured port.
+ */
+export async function startService(config: WeftConfig, options: { logger?: boolean } = {}): Promise<StartedService> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    bufferLogs: true,
+    logger: options.logger === false ? false : undefined,
+  });
+  if (options.logger !== false) app.useLogger(app.get(Logger));
+  // An inline installation may be a few megabytes of JSON.
+  app.useBodyParser('json', { limit: '5mb' });
+  app.enableShutdownHooks();
+  await app.init();
+
+  const bootstrapKey = await app.get(ApiKeysService).bootstrapAdmin();
+  let defaultFabric: string | null = null;
+  const fabrics = app.get(FabricsService);
+  if (config.WEFT_DEFAULT_FIXTURE !== 'none' && (await fabrics.count()) === 0) {
+    const fabric = await fabrics.load(fabrics.readInstallation({ fixture: config.WEFT_DEFAULT_FIXTURE }));
+    defaultFabric = fabric.name;
+  }
+  await app.listen(config.WEFT_PORT, config.WEFT_HOST);
+  const address = app.getHttpServer().address() as { port: number };
+  const host = config.WEFT_HOST === '0.0.0.0' || config.WEFT_HOST === '::' ? 'localhost' : config.WEFT_HOST;
+  return { app, url: `http://${host}:${address.port}`, bootstrapKey, defaultFabric };
+}

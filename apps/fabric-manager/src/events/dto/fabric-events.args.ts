@@ -1,0 +1,64 @@
+import { ArgsType, Field, ID } from '@nestjs/graphql';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsEnum, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { PageArgs } from '../../graphql/pagination';
+import { FabricEventKind } from '../fabric-event-kind';
+
+@ArgsType()
+export class FabricEventFilterArgs {
+  @Field(() => ID, { nullable: true, description: 'Only events of this fabric.' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'fabricId must be a numeric fabric id' })
+  @Min(1)
+  fabricId?: number;
+
+  @Field(() => [FabricEventKind], { nullable: true, description: 'Only events of these kinds.' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(32)
+  @IsEnum(FabricEventKind, { each: true })
+  kinds?: FabricEventKind[];
+
+  @Field(() => [String], { nullable: true, description: 'Only events about these chips (by name).' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @IsString({ each: true })
+  @MaxLength(64, { each: true })
+  chips?: string[];
+}
+
+@ArgsType()
+export class FabricEventsArgs extends PageArgs {
+  @Field(() => ID, { nullable: true })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'fabricId must be a numeric fabric id' })
+  @Min(1)
+  fabricId?: number;
+
+  @Field(() => [FabricEventKind], { nullable: true })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(32)
+  @IsEnum(FabricEventKind, { each: true })
+  kinds?: FabricEventKind[];
+
+  @Field(() => [String], { nullable: true })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @IsString({ each: true })
+  @MaxLength(64, { each: true })
+  chips?: string[];
+}
+
+@ArgsType()
+export class FabricEventStreamArgs extends FabricEventFilterArgs {
+  @Field(() => String, { nullable: true, description: 'Resume after this event cursor: every later matching event is replayed first, in order.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  after?: string;
+}

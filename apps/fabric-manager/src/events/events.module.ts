@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { FabricEvent } from './fabric-event.entity';
+import { EventsResolver } from './events.resolver';
+import { EventsService } from './events.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([FabricEvent])],
+  providers: [EventsService, EventsResolver],
+  exports: [EventsService],
+})
+export class EventsModule {}

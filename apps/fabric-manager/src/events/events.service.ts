@@ -1,0 +1,135 @@
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, MoreThan, Repository, FindOptionsWhere } from 'typeorm';
+import { Connection, decodeCursor, toConnection } from '../graphql/pagination';
+import { EventBus } from './event-bus';
+import { FabricEvent } from './fabric-event.entity';
+import { FabricEventKind } from './fabric-event-kind';
+
+export interface NewFabricEvent {
+  fabricId: number | null;
+  kind: FabricEventKind;
+  emulatedTimeNs?: number | null;
+  chip?: string | null;
+  port?: number | null;
+  vc?: number | null;
+  lane?: number | null;
+  details?: Record<string, unknown>;
+}
+
+export interface EventFilter {
+  fabricId?: number;
+  kinds?: FabricEventKind[];
+  chips?: string[];
+}
+
+const REPLAY_PAGE = 500;
+
+/** Stores events, then publishes them; replays stored events to subscribers that resume. */
+@Injectable()
+export class EventsService implements OnModuleDestroy {
+  private readonly bus = new EventBus<FabricEvent>();
+  private readonly open = new Set<{ close(): void }>();
+
+  constructor(@InjectRepository(FabricEvent) private readonly events: Repository<FabricEvent>) {}
+
+  async record(event: NewFabricEvent): Promise<FabricEvent> {
+    const stored = await this.events.save(
+      this.events.create({
+        fabricId: event.fabricId,
+        kind: event.kind,
+        emulatedTimeNs: event.emulatedTimeNs ?? null,
+        chip: event.chip ?? null,
+        port: event.port ?? null,
+        vc: event.vc ?? null,
+        lane: event.lane ?? null,
+        details: event.details ?? {},
+        acknowledgedBy: null,
+        acknowledgedAt: null,
+        acknowledgementNote: null,
+      }),
+    );
+    this.bus.publish(stored);
+    return stored;
+  }
+
+  async page(filter: EventFilter, first: number, after?: string): Promise<Connection<FabricEvent>> {
+    const where = this.where(filter, decodeCursor(after));
+    const [rows, total] = await Promise.all([
+      this.events.find({ where, order: { id: 'ASC' }, take: first + 1 }),
+      this.events.count({ where: this.where(filter, 0) }),
+    ]);
+    return toConnection(rows, first, total);
+  }
+
+  /**
+   * Every matching event after the cursor, stored ones first and then live ones, each exactly
+   * once and in id order: live events are buffered from the moment of the call, so none slips
+   * between the end of the replay and the start of the live stream.
+   */
+  subscribe(filter: EventFilter, after?: string): AsyncIterableIterator<FabricEvent> {
+    let cursor = decodeCursor(after);
+    const live = this.bus.subscribe();
+    const matches = (e: FabricEvent) =>
+      (filter.fabricId === undefined || e.fabricId === filter.fabricId) &&
+      (!filter.kinds?.length || filter.kinds.includes(e.kind as FabricEventKind)) &&
+      (!filter.chips?.length || (e.chip !== null && filter.chips.includes(e.chip)));
+    const backlog: FabricEvent[] = [];
+    let replaying = true;
+    const handle = { close: () => live.close() };
+    this.open.add(handle);
+
+    const next = async (): Promise<IteratorResult<FabricEvent>> => {
+      while (replaying) {
+        if (backlog.length === 0) {
+          const rows = await this.events.find({ where: this.where(filter, cursor), order: { id: 'ASC' }, take: REPLAY_PAGE });
+          if (rows.length === 0) {
+            replaying = false;
+            break;
+          }
+          backlog.push(...rows);
+        }
+        const event = backlog.shift()!;
+        cursor = event.id;
+        return { value: event, done: false };
+      }
+      for (;;) {
+        const result = await live.next();
+        if (result.done) return result;
+        if (result.value.id > cursor && matches(result.value)) {
+          cursor = result.value.id;
+          return result;
+        }
+      }
+    };
+    const iterator: AsyncIterableIterator<FabricEvent> = {
+      next,
+      return: async () => {
+        live.close();
+        this.open.delete(handle);
+        return { value: undefined, done: true };
+      },
+      [Symbol.asyncIterator]() {
+        return iterator;
+      },
+    };
+    return iterator;
+  }
+
+  get liveSubscribers(): number {
+    return this.bus.subscriberCount;
+  }
+
+  onModuleDestroy(): void {
+    for (const handle of this.open) handle.close();
+    this.open.clear();
+  }
+
+  private where(filter: EventFilter, afterId: number): FindOptionsWhere<FabricEvent> {
+    const where: FindOptionsWhere<FabricEvent> = { id: MoreThan(afterId) };
+    if (filter.fabricId !== undefined) where.fabricId = filter.fabricId;
+    if (filter.kinds?.length) where.kind = In(filter.kinds);
+    if (filter.chips?.length) where.chip = In(filter.chips);
+    return where;
+  }
+}

@@ -1,0 +1,201 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { Installation, InstallationFileError, loadInstallationFile, parseInstallation } from '@weft/fabric-model';
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, normalize, relative, resolve } from 'node:path';
+import { DataSource, FindOptionsWhere, MoreThan, Repository } from 'typeorm';
+import { batchInsert } from '../database/batch-insert';
+import { EmulatorService } from '../emulator/emulator.service';
+import { EventsService } from '../events/events.service';
+import { FabricEventKind } from '../events/fabric-event-kind';
+import { Connection, decodeCursor, toConnection } from '../graphql/pagination';
+import { Chip } from './chip.entity';
+import { Fabric } from './fabric.entity';
+import { FabricsErrorCode, FabricsException } from './fabrics.exception';
+import { Link } from './link.entity';
+import { Port } from './port.entity';
+
+export interface ChipFilter {
+  kind?: string;
+  slice?: number;
+  rank?: number;
+}
+
+/** Where fixtures are looked up when named by a relative path. */
+export const FIXTURES_ROOT = resolve(__dirname, '../../../../fixtures').replace(/dist[\\/]fixtures$/, 'fixtures');
+
+/**
+ * Fabrics in the store. Loading one records the operator's expected design (chips, ports and
+ * links as intended) in one transaction and powers up its physical installation in the emulator;
+ * the control plane learns the real cabling later, by discovery.
+ */
+@Injectable()
+export class FabricsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(Fabric) private readonly fabrics: Repository<Fabric>,
+    @InjectRepository(Chip) private readonly chips: Repository<Chip>,
+    @InjectRepository(Port) private readonly ports: Repository<Port>,
+    @InjectRepository(Link) private readonly links: Repository<Link>,
+    private readonly emulator: EmulatorService,
+    private readonly events: EventsService,
+  ) {}
+
+  /** Reads an installation from a fixture file or from inline JSON; exactly one must be given. */
+  readInstallation(source: { fixture?: string; installation?: string }): Installation {
+    if ((source.fixture === undefined) === (source.installation === undefined)) {
+      throw new FabricsException(FabricsErrorCode.SourceAmbiguous, 'give exactly one of "fixture" (a file under fixtures/) or "installation" (the JSON itself)');
+    }
+    try {
+      if (source.installation !== undefined) return parseInstallation(source.installation, 'installation');
+      const path = this.fixturePath(source.fixture!);
+      return loadInstallationFile(path);
+    } catch (error) {
+      if (error instanceof InstallationFileError) {
+        throw new FabricsException(FabricsErrorCode.InstallationInvalid, error.message, { source: error.source, problems: error.issues });
+      }
+      throw error;
+    }
+  }
+
+  /** Fixture names are paths relative to fixtures/ (".json" optional); nothing outside it is read. */
+  fixturePath(name: string): string {
+    const withExtension = name.endsWith('.json') ? name : `${name}.json`;
+    const candidate = isAbsolute(withExtension) ? normalize(withExtension) : join(FIXTURES_ROOT, withExtension);
+    const inside = relative(FIXTURES_ROOT, candidate);
+    if (inside.startsWith('..') || isAbsolute(inside) || !existsSync(candidate)) {
+      throw new FabricsException(FabricsErrorCode.FixtureNotFound, `no fixture "${name}" under ${FIXTURES_ROOT}`);
+    }
+    return candidate;
+  }
+
+  async load(installation: Installation, name?: string): Promise<Fabric> {
+    const fabricName = name ?? installation.file.name;
+    if (await this.fabrics.exists({ where: { name: fabricName } })) {
+      throw new FabricsException(FabricsErrorCode.FabricNameTaken, `a fabric named "${fabricName}" already exists; delete it or load under another name`);
+    }
+    const design = installation.expected;
+    const portTotal = design.chips.reduce((n, c) => n + c.portCount, 0);
+    const saved = await this.dataSource.transaction(async (manager) => {
+      const fabric = await manager.save(
+        manager.create(Fabric, {
+          name: fabricName,
+          family: design.family,
+          description: installation.file.description,
+          installation: JSON.stringify(installation.file),
+          source: installation.source,
+          summary: { ...design.summary },
+          chipCount: design.chips.length,
+          portCount: portTotal,
+          linkCount: design.cables.length,
+        }),
+      );
+      // Ids are assigned here, inside the write transaction, so that ports and links can refer
+      // to chips without reading them back.
+      const [{ next: firstChip }] = await manager.query(`SELECT COALESCE(MAX("id"), 0) + 1 AS "next" FROM "chip"`);
+      const chipIds = new Map<string, number>();
+      const chipRows = design.chips.map((c, i) => {
+        chipIds.set(c.name, firstChip + i);
+        return [firstChip + i, fabric.id, c.name, c.kind, c.model, c.slice, c.rank, c.processor, c.portCount, 'expected'];
+      });
+      await batchInsert(manager, 'chip', ['id', 'fabricId', 'name', 'kind', 'model', 'slice', 'rank', 'processor', 'portCount', 'state'], chipRows);
+      const portRows: unknown[][] = [];
+      for (const c of design.chips) {
+        const chipId = chipIds.get(c.name)!;
+        for (let p = 0; p < c.portCount; p++) portRows.push([fabric.id, chipId, p, c.portRoles[p], c.virtualRouterOf[p], 'expected']);
+      }
+      await batchInsert(manager, 'port', ['fabricId', 'chipId', 'number', 'role', 'virtualRouter', 'state'], portRows);
+      const linkRows = design.cables.map((l) => [
+        fabric.id,
+        chipIds.get(l.a.chip)!,
+        l.a.port,
+        chipIds.get(l.b.chip)!,
+        l.b.port,
+        l.cableClass,
+        l.lengthMeters,
+        l.rateGbps,
+        l.lanes,
+        'expected',
+      ]);
+      await batchInsert(manager, 'link', ['fabricId', 'aChipId', 'aPort', 'bChipId', 'bPort', 'cableClass', 'lengthMeters', 'rateGbps', 'lanes', 'state'], linkRows);
+      return fabric;
+    });
+    this.emulator.attach(saved.id, installation.physical);
+    await this.events.record({
+      fabricId: saved.id,
+      kind: FabricEventKind.FabricLoaded,
+      details: { name: saved.name, source: saved.source, ...design.summary },
+    });
+    return saved;
+  }
+
+  async delete(id: number): Promise<Fabric> {
+    const fabric = await this.get(id);
+    await this.fabrics.delete(id);
+    this.emulator.detach(id);
+    await this.events.record({ fabricId: null, kind: FabricEventKind.FabricDeleted, details: { fabricId: id, name: fabric.name } });
+    return fabric;
+  }
+
+  async get(id: number): Promise<Fabric> {
+    const fabric = await this.fabrics.findOne({ where: { id } });
+    if (!fabric) throw new FabricsException(FabricsErrorCode.FabricNotFound, `no fabric with id ${id}`);
+    return fabric;
+  }
+
+  count(): Promise<number> {
+    return this.fabrics.count();
+  }
+
+  async page(first: number, after?: string): Promise<Connection<Fabric>> {
+    const rows = await this.fabrics.find({ where: { id: MoreThan(decodeCursor(after)) }, order: { id: 'ASC' }, take: first + 1 });
+    return toConnection(rows, first, await this.fabrics.count());
+  }
+
+  async chipPage(fabricId: number, filter: ChipFilter, first: number, after?: string): Promise<Connection<Chip>> {
+    const where: FindOptionsWhere<Chip> = { fabricId };
+    if (filter.kind !== undefined) where.kind = filter.kind;
+    if (filter.slice !== undefined) where.slice = filter.slice;
+    if (filter.rank !== undefined) where.rank = filter.rank;
+    const [rows, total] = await Promise.all([
+      this.chips.find({ where: { ...where, id: MoreThan(decodeCursor(after)) }, order: { id: 'ASC' }, take: first + 1 }),
+      this.chips.count({ where }),
+    ]);
+    return toConnection(rows, first, total);
+  }
+
+  async chipByName(fabricId: number, name: string): Promise<Chip> {
+    const chip = await this.chips.findOne({ where: { fabricId, name } });
+    if (!chip) throw new FabricsException(FabricsErrorCode.ChipNotFound, `fabric ${fabricId} has no chip "${name}"`);
+    return chip;
+  }
+
+  async chipById(id: number): Promise<Chip> {
+    const chip = await this.chips.findOne({ where: { id } });
+    if (!chip) throw new FabricsException(FabricsErrorCode.ChipNotFound, `no chip with id ${id}`);
+    return chip;
+  }
+
+  async portPage(chipId: number, first: number, after?: string): Promise<Connection<Port>> {
+    const [rows, total] = await Promise.all([
+      this.ports.find({ where: { chipId, id: MoreThan(decodeCursor(after)) }, order: { id: 'ASC' }, take: first + 1 }),
+      this.ports.count({ where: { chipId } }),
+    ]);
+    return toConnection(rows, first, total);
+  }
+
+  async linkPage(fabricId: number, first: number, after?: string): Promise<Connection<Link>> {
+    const [rows, total] = await Promise.all([
+      this.links.find({ where: { fabricId, id: MoreThan(decodeCursor(after)) }, order: { id: 'ASC' }, take: first + 1 }),
+      this.links.count({ where: { fabricId } }),
+    ]);
+    return toConnection(rows, first, total);
+  }
+
+  /** Chip names by id, for presenting link ends. */
+  async chipNames(ids: number[]): Promise<Map<number, string>> {
+    const unique = [...new Set(ids)];
+    const rows = unique.length ? await this.chips.createQueryBuilder('c').select(['c.id', 'c.name']).where('c.id IN (:...ids)', { ids: unique }).getMany() : [];
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+}

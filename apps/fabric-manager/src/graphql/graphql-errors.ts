@@ -1,0 +1,103 @@
+import { BadRequestException, ForbiddenException, HttpException, NotFoundException, UnauthorizedException } from '@nestjs/common';
+import { GraphQLError, GraphQLFormattedError } from 'graphql';
+import { AuthErrorCode, AuthException } from '../auth/auth.exception';
+import { EventsErrorCode, EventsException } from '../events/events.exception';
+import { FabricsErrorCode, FabricsException } from '../fabrics/fabrics.exception';
+import { PaginationErrorCode, PaginationException } from './pagination.exception';
+import { assertUnreachable } from './weft.exception';
+
+/** The codes a client of weft's GraphQL API can see in `extensions.code`. */
+export enum GraphQLErrorCode {
+  BadUserInput = 'BAD_USER_INPUT',
+  NotFound = 'NOT_FOUND',
+  Forbidden = 'FORBIDDEN',
+  Unauthenticated = 'UNAUTHENTICATED',
+  Conflict = 'CONFLICT',
+  InternalServerError = 'INTERNAL_SERVER_ERROR',
+}
+
+function fabricsCode(code: FabricsErrorCode): GraphQLErrorCode {
+  switch (code) {
+    case FabricsErrorCode.FabricNotFound:
+    case FabricsErrorCode.ChipNotFound:
+    case FabricsErrorCode.FixtureNotFound:
+      return GraphQLErrorCode.NotFound;
+    case FabricsErrorCode.FabricNameTaken:
+      return GraphQLErrorCode.Conflict;
+    case FabricsErrorCode.InstallationInvalid:
+    case FabricsErrorCode.SourceAmbiguous:
+      return GraphQLErrorCode.BadUserInput;
+    default:
+      return assertUnreachable(code);
+  }
+}
+
+function authCode(code: AuthErrorCode): GraphQLErrorCode {
+  switch (code) {
+    case AuthErrorCode.KeyMissing:
+    case AuthErrorCode.KeyInvalid:
+    case AuthErrorCode.KeyRevoked:
+      return GraphQLErrorCode.Unauthenticated;
+    case AuthErrorCode.RoleInsufficient:
+      return GraphQLErrorCode.Forbidden;
+    case AuthErrorCode.KeyNotFound:
+      return GraphQLErrorCode.NotFound;
+    default:
+      return assertUnreachable(code);
+  }
+}
+
+function eventsCode(code: EventsErrorCode): GraphQLErrorCode {
+  switch (code) {
+    case EventsErrorCode.EventNotFound:
+      return GraphQLErrorCode.NotFound;
+    default:
+      return assertUnreachable(code);
+  }
+}
+
+function paginationCode(code: PaginationErrorCode): GraphQLErrorCode {
+  switch (code) {
+    case PaginationErrorCode.CursorInvalid:
+      return GraphQLErrorCode.BadUserInput;
+    default:
+      return assertUnreachable(code);
+  }
+}
+
+/** Maps anything a resolver throws to one GraphQL error with a code and a human message. */
+export function toGraphQLError(error: unknown): GraphQLError {
+  if (error instanceof GraphQLError) return error;
+  if (error instanceof FabricsException) return withCode(error.message, fabricsCode(error.code), error.code, error.details);
+  if (error instanceof AuthException) return withCode(error.message, authCode(error.code), error.code);
+  if (error instanceof EventsException) return withCode(error.message, eventsCode(error.code), error.code);
+  if (error instanceof PaginationException) return withCode(error.message, paginationCode(error.code), error.code);
+  if (error instanceof BadRequestException) {
+    // The global ValidationPipe: its response lists every failed constraint.
+    const response = error.getResponse() as { message?: string | string[] };
+    const messages = Array.isArray(response.message) ? response.message : [response.message ?? error.message];
+    return withCode(`invalid input: ${messages.join('; ')}`, GraphQLErrorCode.BadUserInput, 'VALIDATION_FAILED', { problems: messages });
+  }
+  if (error instanceof UnauthorizedException) return withCode(error.message, GraphQLErrorCode.Unauthenticated, 'UNAUTHENTICATED');
+  if (error instanceof ForbiddenException) return withCode(error.message, GraphQLErrorCode.Forbidden, 'FORBIDDEN');
+  if (error instanceof NotFoundException) return withCode(error.message, GraphQLErrorCode.NotFound, 'NOT_FOUND');
+  if (error instanceof HttpException) return withCode(error.message, GraphQLErrorCode.BadUserInput, 'HTTP_' + error.getStatus());
+  return withCode('internal error; the service log has the details', GraphQLErrorCode.InternalServerError, 'INTERNAL');
+}
+
+function withCode(message: string, code: GraphQLErrorCode, reason: string, details: Record<string, unknown> = {}): GraphQLError {
+  return new GraphQLError(message, { extensions: { code, reason, ...details } });
+}
+
+/** Apollo's own request errors (unparsable query, unknown field, wrong variable type) become
+ * BAD_USER_INPUT too, keeping Apollo's code as the reason; stack traces never leave the service. */
+export function formatGraphQLError(formatted: GraphQLFormattedError): GraphQLFormattedError {
+  const code = formatted.extensions?.code as string | undefined;
+  const known = Object.values(GraphQLErrorCode) as string[];
+  const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
+  if (code && known.includes(code)) return { ...formatted, extensions };
+  if (code === 'GRAPHQL_VALIDATION_FAILED' || code === 'GRAPHQL_PARSE_FAILED' || code === 'BAD_REQUEST') {
+    return { ...formatted, extensions: { ...extensions, code: GraphQLErrorCode.BadUserInput, reason: code } };
+  }
+  return { ...formatted, extensions: { ...extensions, code: code ?? GraphQLErrorCode.InternalServerError } };
+}

@@ -1,0 +1,59 @@
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { ApolloDriverConfig } from '@nestjs/apollo';
+import { GraphQLSchema } from 'graphql';
+import { AuthException } from '../auth/auth.exception';
+import { ApiKeysService } from '../auth/api-keys.service';
+import { GraphQLContext, bearerToken } from '../auth/graphql-context';
+import { WeftConfig } from '../config/weft-config';
+import { formatGraphQLError } from './graphql-errors';
+import { GraphQLJSONObject } from './json.scalar';
+import { queryComplexityPlugin } from './query-complexity.plugin';
+
+/**
+ * Code-first GraphQL at /graphql with Apollo's landing page (the embedded explorer), and
+ * subscriptions over graphql-ws on the same path. The subscription's key is checked when the
+ * socket opens (connection_init payload `{ "Authorization": "Bearer …" }`), so a bad key is
+ * refused before any operation runs.
+ */
+export function graphqlConfig(config: WeftConfig, keys: ApiKeysService): ApolloDriverConfig {
+  let schema: GraphQLSchema | undefined;
+  return {
+    autoSchemaFile: true,
+    sortSchema: true,
+    path: '/graphql',
+    graphiql: false,
+    introspection: true,
+    includeStacktraceInErrorResponses: false,
+    resolvers: { JSONObject: GraphQLJSONObject },
+    plugins: [
+      ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
+      queryComplexityPlugin(() => schema!, config.WEFT_MAX_QUERY_COMPLEXITY, config.WEFT_MAX_QUERY_DEPTH),
+    ],
+    transformSchema: (built: GraphQLSchema) => {
+      schema = built;
+      return built;
+    },
+    formatError: (formatted) => formatGraphQLError(formatted),
+    context: ({ req, connectionParams, extra }: { req?: GraphQLContext['req']; connectionParams?: Record<string, unknown>; extra?: { apiKey?: GraphQLContext['apiKey']; connectionParams?: Record<string, unknown> } }): GraphQLContext => ({
+      req,
+      connectionParams: connectionParams ?? extra?.connectionParams,
+      apiKey: extra?.apiKey,
+    }),
+    subscriptions: {
+      'graphql-ws': {
+        path: '/graphql',
+        onConnect: async (ctx: { connectionParams?: Record<string, unknown>; extra: unknown }) => {
+          const extra = ctx.extra as { apiKey?: unknown; connectionParams?: Record<string, unknown> };
+          try {
+            extra.apiKey = await keys.verify(bearerToken({ connectionParams: ctx.connectionParams }));
+            extra.connectionParams = ctx.connectionParams;
+            return true;
+          } catch (error) {
+            if (error instanceof AuthException) return false;
+            throw error;
+          }
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
+import { GraphQLError, GraphQLSchema, Kind, OperationDefinitionNode, SelectionSetNode, FragmentDefinitionNode } from 'graphql';
+import { ComplexityEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
+import { GraphQLErrorCode } from './graphql-errors';
+
+/**
+ * A list field costs its page size times what each item costs: `chips(first: 500) { ports(first:
+ * 64) { id } }` is 500 × 64 leaf fields, and is refused before it runs. This keeps one query from
+ * walking a 32K fabric's 900,000 ports.
+ */
+const pagedEstimator: ComplexityEstimator = ({ args, childComplexity }) => {
+  const first = typeof args.first === 'number' ? args.first : undefined;
+  if (first === undefined) return undefined;
+  return 1 + first * Math.max(1, childComplexity);
+};
+
+export function queryComplexityPlugin(getSchema: () => GraphQLSchema, maxComplexity: number, maxDepth: number): ApolloServerPlugin {
+  return {
+    async requestDidStart(): Promise<GraphQLRequestListener<never>> {
+      return {
+        async didResolveOperation({ request, document, operation }) {
+          if (!operation) return;
+          const depth = selectionDepth(operation.selectionSet, document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION), 0);
+          if (depth > maxDepth) {
+            throw new GraphQLError(`query is nested ${depth} levels deep; the limit is ${maxDepth}`, {
+              extensions: { code: GraphQLErrorCode.BadUserInput, reason: 'QUERY_TOO_DEEP', depth, maxDepth },
+            });
+          }
+          const complexity = getComplexity({
+            schema: getSchema(),
+            operationName: request.operationName ?? undefined,
+            query: document,
+            variables: request.variables ?? {},
+            estimators: [pagedEstimator, simpleEstimator({ defaultComplexity: 1 })],
+          });
+          if (complexity > maxComplexity) {
+            throw new GraphQLError(
+              `query costs ${complexity} points; the limit is ${maxComplexity}. Ask for smaller pages (first) or fewer nested lists.`,
+              { extensions: { code: GraphQLErrorCode.BadUserInput, reason: 'QUERY_TOO_COMPLEX', complexity, maxComplexity } },
+            );
+          }
+        },
+      };
+    },
+  };
+}
+
+function selectionDepth(set: SelectionSetNode | undefined, fragments: FragmentDefinitionNode[], depth: number): number {
+  if (!set) return depth;
+  let max = depth;
+  for (const selection of set.selections) {
+    if (selection.kind === Kind.FIELD) {
+      max = Math.max(max, selectionDepth(selection.selectionSet, fragments, depth + 1));
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      max = Math.max(max, selectionDepth(selection.selectionSet, fragments, depth));
+    } else {
+      const fragment = fragments.find((f) => f.name.value === selection.name.value);
+      if (fragment && depth < 64) max = Math.max(max, selectionDepth(fragment.selectionSet, fragments, depth));
+    }
+  }
+  return max;
+}
+
+export type OperationNode = OperationDefinitionNode;

@@ -1,0 +1,28 @@
+import 'reflect-metadata';
+import { startService } from './bootstrap';
+import { ConfigError, loadWeftConfig } from './config/weft-config';
+
+async function main(): Promise<void> {
+  const config = loadWeftConfig();
+  const started = await startService(config);
+  const lines = [
+    '',
+    `weft fabric manager is up: ${started.url}/graphql  (health: ${started.url}/health)`,
+    `store: ${config.WEFT_DATABASE}`,
+  ];
+  if (started.defaultFabric) lines.push(`loaded the default fixture into the emulated fabric: ${started.defaultFabric}`);
+  if (started.bootstrapKey && config.WEFT_PRINT_BOOTSTRAP_KEY === 'true') {
+    lines.push(
+      '',
+      'First start on an empty store: an admin API key was created. It is shown only this once:',
+      `  ${started.bootstrapKey.key}`,
+      'Send it as "Authorization: Bearer <key>". Make more with: npx weft keys create --role operator',
+    );
+  }
+  process.stdout.write(lines.join('\n') + '\n\n');
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`weft: ${error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
