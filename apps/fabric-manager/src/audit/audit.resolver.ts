@@ -10,7 +10,7 @@ import { AuditEntryConnection, AuditEntryModel } from './dto/audit-entry.model';
 
 @Resolver(() => AuditEntryModel)
 @UseGuards(ApiKeyGuard)
-@RequiresRole(Role.Admin)
+@RequiresRole(Role.admin)
 export class AuditResolver {
   constructor(private readonly audit: AuditService) {}
 

@@ -1,9 +1,10 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
+/** Roles, spelled the same in the store, in GraphQL and on the command line. */
 export enum Role {
-  Viewer = 'viewer',
-  Operator = 'operator',
-  Admin = 'admin',
+  viewer = 'viewer',
+  operator = 'operator',
+  admin = 'admin',
 }
 
 /** An API key. Only a SHA-256 of its secret is stored; the key itself is shown once. */

@@ -20,7 +20,7 @@ export class ApiKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const gql = GqlExecutionContext.create(context);
     const ctx = gql.getContext<GraphQLContext>();
-    const needed = this.reflector.getAllAndOverride<Role | undefined>(ROLE_KEY, [context.getHandler(), context.getClass()]) ?? Role.Viewer;
+    const needed = this.reflector.getAllAndOverride<Role | undefined>(ROLE_KEY, [context.getHandler(), context.getClass()]) ?? Role.viewer;
     const apiKey: ApiKey = ctx.apiKey ?? (await this.keys.verify(bearerToken(ctx)));
     ctx.apiKey = apiKey;
     if (!roleSatisfies(apiKey.role, needed)) {

@@ -10,7 +10,7 @@ import { RequiresRole } from './roles.decorator';
 
 @Resolver(() => ApiKeyModel)
 @UseGuards(ApiKeyGuard)
-@RequiresRole(Role.Admin)
+@RequiresRole(Role.admin)
 export class ApiKeysResolver {
   constructor(private readonly keys: ApiKeysService) {}
 

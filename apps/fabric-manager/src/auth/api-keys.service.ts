@@ -34,7 +34,7 @@ export class ApiKeysService {
   /** Creates the first admin key when the store has no key at all; returns it, or null. */
   async bootstrapAdmin(): Promise<CreatedKey | null> {
     if ((await this.keys.count()) > 0) return null;
-    return this.create('bootstrap-admin', Role.Admin);
+    return this.create('bootstrap-admin', Role.admin);
   }
 
   async verify(key: string | undefined): Promise<ApiKey> {

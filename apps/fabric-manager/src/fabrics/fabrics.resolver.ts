@@ -46,14 +46,14 @@ export class FabricsResolver {
   }
 
   @Mutation(() => FabricModel, { description: 'Loads an installation (fixture or inline JSON) as a new fabric and powers it up in the emulator (operator).' })
-  @RequiresRole(Role.Operator)
+  @RequiresRole(Role.operator)
   loadFabric(@Args('input') input: LoadFabricInput): Promise<Fabric> {
     const installation = this.fabricsService.readInstallation({ fixture: input.fixture, installation: input.installation });
     return this.fabricsService.load(installation, input.name);
   }
 
   @Mutation(() => FabricModel, { description: 'Deletes a fabric and everything stored about it (operator).' })
-  @RequiresRole(Role.Operator)
+  @RequiresRole(Role.operator)
   deleteFabric(@Args('input') input: DeleteFabricInput): Promise<Fabric> {
     return this.fabricsService.delete(input.id);
   }

@@ -123,7 +123,7 @@ export class FabricsService {
     this.emulator.attach(saved.id, installation.physical);
     await this.events.record({
       fabricId: saved.id,
-      kind: FabricEventKind.FabricLoaded,
+      kind: FabricEventKind.FABRIC_LOADED,
       details: { name: saved.name, source: saved.source, ...design.summary },
     });
     return saved;
@@ -133,7 +133,7 @@ export class FabricsService {
     const fabric = await this.get(id);
     await this.fabrics.delete(id);
     this.emulator.detach(id);
-    await this.events.record({ fabricId: null, kind: FabricEventKind.FabricDeleted, details: { fabricId: id, name: fabric.name } });
+    await this.events.record({ fabricId: null, kind: FabricEventKind.FABRIC_DELETED, details: { fabricId: id, name: fabric.name } });
     return fabric;
   }
 

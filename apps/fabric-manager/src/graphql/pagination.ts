@@ -69,8 +69,8 @@ export function encodeCursor(id: number): string {
 }
 
 /** Cursors are ids in disguise; a cursor that is not one of ours is the caller's mistake. */
-export function decodeCursor(cursor: string | undefined): number {
-  if (cursor === undefined) return 0;
+export function decodeCursor(cursor: string | null | undefined): number {
+  if (cursor === undefined || cursor === null) return 0;
   const text = Buffer.from(cursor, 'base64url').toString();
   const match = /^id:(\d{1,15})$/.exec(text);
   if (!match) throw new PaginationException(`"after": "${cursor}" is not a cursor this API returned`);
