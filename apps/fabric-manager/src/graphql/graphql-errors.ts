@@ -95,8 +95,8 @@ export function formatGraphQLError(formatted: GraphQLFormattedError): GraphQLFor
   const code = formatted.extensions?.code as string | undefined;
   const known = Object.values(GraphQLErrorCode) as string[];
   const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
-  if (code && known.includes(code)) return { ...formatted, extensions };
   const variableCoercion = /^Variable "\$\w+" (got invalid value|has invalid value|of required type|of non-null type)/.test(formatted.message);
+  if (code && known.includes(code) && !variableCoercion) return { ...formatted, extensions };
   if (code === 'GRAPHQL_VALIDATION_FAILED' || code === 'GRAPHQL_PARSE_FAILED' || code === 'BAD_REQUEST' || variableCoercion) {
     return { ...formatted, extensions: { ...extensions, code: GraphQLErrorCode.BadUserInput, reason: variableCoercion ? 'VARIABLE_INVALID' : code } };
   }
