@@ -1,7 +1,7 @@
 import { Field, Float, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ConnectionType } from '../../graphql/pagination';
 
-@ObjectType()
+@ObjectType('CableEnd')
 export class CableEndModel {
   @Field()
   chip!: string;

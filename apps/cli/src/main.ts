@@ -1,0 +1,204 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { InstallationFileError, loadInstallationFile } from '@weft/fabric-model';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { readFileSync } from 'node:fs';
+import { DataSource } from 'typeorm';
+import { AuditService } from '../../fabric-manager/src/audit/audit.service';
+import { Role } from '../../fabric-manager/src/auth/api-key.entity';
+import { ApiKeysService } from '../../fabric-manager/src/auth/api-keys.service';
+import { ConfigError, DEFAULT_DATABASE, loadWeftConfig } from '../../fabric-manager/src/config/weft-config';
+import { dataSourceOptions } from '../../fabric-manager/src/database/data-source-options';
+import { CliStoreModule } from './cli-store.module';
+import { CliError, ServiceClient } from './graphql-client';
+
+const out = (text: string) => process.stdout.write(`${text}\n`);
+
+function positiveInt(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a positive whole number');
+  return Number(value);
+}
+
+function storeConfig(database: string | undefined) {
+  return loadWeftConfig(process.env, { ...(database ? { WEFT_DATABASE: database } : {}), WEFT_LOG_LEVEL: 'silent' });
+}
+
+async function withStore<T>(database: string | undefined, action: (app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>) => Promise<T>): Promise<T> {
+  const app = await NestFactory.createApplicationContext(CliStoreModule.forRoot(storeConfig(database)), { logger: false });
+  try {
+    return await action(app);
+  } finally {
+    await app.close();
+  }
+}
+
+function serviceClient(options: { url: string; key?: string }): ServiceClient {
+  return new ServiceClient(options.url, options.key);
+}
+
+export function buildProgram(): Command {
+  const program = new Command('weft')
+    .description('weft: fabric manager for supercomputer interconnects, with a built-in emulated fabric')
+    .showHelpAfterError('(run "weft --help" for the commands)')
+    .configureHelp({ subcommandTerm: (cmd) => `${cmd.name()} ${cmd.usage()}`.trim() })
+    // Errors come back to runCli as exceptions instead of process.exit (set before any
+    // subcommand is made, so that they inherit it).
+    .exitOverride();
+
+  const databaseOption = () => new Option('--database <file>', 'SQLite store file').env('WEFT_DATABASE').default(DEFAULT_DATABASE);
+  const urlOption = () => new Option('--url <url>', 'the running service').env('WEFT_URL').default('http://127.0.0.1:3000');
+  const keyOption = () => new Option('--key <apiKey>', 'API key (operator role for changes)').env('WEFT_API_KEY');
+
+  program
+    .command('serve', { isDefault: false })
+    .description('start the service (the same as "npm start"): GraphQL at /graphql, health at /health')
+    .action(async () => {
+      await import('../../fabric-manager/src/main');
+    });
+
+  program
+    .command('migrate')
+    .description('apply pending schema migrations to the store (the service also does this on start)')
+    .addOption(databaseOption())
+    .action(async (options: { database: string }) => {
+      const ds = new DataSource(dataSourceOptions(storeConfig(options.database).WEFT_DATABASE));
+      await ds.initialize();
+      const ran = await ds.runMigrations();
+      await ds.destroy();
+      out(ran.length ? `applied: ${ran.map((m) => m.name).join(', ')}` : 'the store is up to date');
+    });
+
+  const keys = program.command('keys').description('API keys (works on the store file directly)');
+  keys
+    .command('create')
+    .description('issue a new API key and print it, once')
+    .addOption(new Option('--role <role>', 'what the key may do').choices(Object.values(Role)).makeOptionMandatory())
+    .option('--name <name>', 'what the key is for', 'cli-issued')
+    .addOption(databaseOption())
+    .action(async (options: { role: Role; name: string; database: string }) => {
+      if (!/^[\w .@-]{1,100}$/.test(options.name)) throw new CliError('--name may hold 1 to 100 letters, digits, spaces and . _ @ -');
+      const created = await withStore(options.database, async (app) => {
+        const key = await app.get(ApiKeysService).create(options.name, options.role);
+        await app.get(AuditService).record(null, 'keys create', { name: options.name, role: options.role }, 'ok', 'cli');
+        return key;
+      });
+      out(`created ${created.apiKey.role} key #${created.apiKey.id} "${created.apiKey.name}". It is shown only this once:`);
+      out(created.key);
+    });
+  keys
+    .command('list')
+    .description('list API keys (never the keys themselves)')
+    .addOption(databaseOption())
+    .action(async (options: { database: string }) => {
+      const rows = await withStore(options.database, (app) => app.get(ApiKeysService).list());
+      for (const k of rows) out(`#${k.id}\t${k.role}\t${k.prefix}\t${k.name}${k.revokedAt ? `\trevoked ${k.revokedAt.toISOString()}` : ''}`);
+    });
+  keys
+    .command('revoke')
+    .description('revoke an API key by id')
+    .argument('<id>', 'key id, from "weft keys list"', positiveInt)
+    .addOption(databaseOption())
+    .action(async (id: number, options: { database: string }) => {
+      await withStore(options.database, async (app) => {
+        await app.get(ApiKeysService).revoke(id);
+        await app.get(AuditService).record(null, 'keys revoke', { id }, 'ok', 'cli');
+      });
+      out(`revoked key #${id}`);
+    });
+
+  const fixtures = program.command('fixtures').description('installation files');
+  fixtures
+    .command('validate')
+    .description('check installation files and summarise each design')
+    .argument('<files...>', 'installation JSON files')
+    .action((files: string[]) => {
+      let failed = 0;
+      for (const file of files) {
+        try {
+          const installation = loadInstallationFile(file);
+          const s = installation.expected.summary;
+          const deviations = installation.file.cabling;
+          out(`ok  ${file}: ${installation.file.name}, ${s.network} with ${s.processors} processors, ${s.routers} routers, ${s.cables} cables` +
+            `; cabling deviations: ${deviations.missing.length} missing, ${deviations.miswired.length} miswired, ${deviations.extra.length} extra`);
+        } catch (error) {
+          if (!(error instanceof InstallationFileError)) throw error;
+          failed++;
+          process.stderr.write(`${error.message}\n`);
+        }
+      }
+      if (failed) throw new CliError(`${failed} of ${files.length} installation files are invalid`);
+    });
+
+  const fabrics = program.command('fabrics').description('fabrics, through the running service');
+  fabrics
+    .command('list')
+    .description('list fabrics')
+    .addOption(urlOption())
+    .addOption(keyOption())
+    .action(async (options: { url: string; key?: string }) => {
+      const data = await serviceClient(options).request<{ fabrics: { edges: { node: { id: string; name: string; family: string; chipCount: number; linkCount: number; summary: Record<string, unknown> } }[] } }>(
+        '{ fabrics(first: 500) { edges { node { id name family chipCount linkCount summary } } } }',
+      );
+      for (const { node } of data.fabrics.edges) out(`#${node.id}\t${node.name}\t${node.family} ${String(node.summary.network)}\t${node.chipCount} chips\t${node.linkCount} links`);
+    });
+  fabrics
+    .command('load')
+    .description('load an installation: a fixture name (e.g. blackwidow/bw-r1.5-288) or a JSON file path')
+    .argument('<fixtureOrFile>')
+    .option('--name <name>', 'fabric name (default: the installation\'s)')
+    .addOption(urlOption())
+    .addOption(keyOption())
+    .action(async (source: string, options: { name?: string; url: string; key?: string }) => {
+      const input = source.endsWith('.json') ? { installation: readFileSync(source, 'utf8') } : { fixture: source };
+      const data = await serviceClient(options).request<{ loadFabric: { id: string; name: string; chipCount: number; linkCount: number } }>(
+        'mutation($input: LoadFabricInput!) { loadFabric(input: $input) { id name chipCount linkCount } }',
+        { input: { ...input, ...(options.name ? { name: options.name } : {}) } },
+      );
+      out(`loaded fabric #${data.loadFabric.id} "${data.loadFabric.name}": ${data.loadFabric.chipCount} chips, ${data.loadFabric.linkCount} links`);
+    });
+  fabrics
+    .command('delete')
+    .description('delete a fabric by id')
+    .argument('<id>', 'fabric id', positiveInt)
+    .addOption(urlOption())
+    .addOption(keyOption())
+    .action(async (id: number, options: { url: string; key?: string }) => {
+      const data = await serviceClient(options).request<{ deleteFabric: { name: string } }>('mutation($input: DeleteFabricInput!) { deleteFabric(input: $input) { name } }', { input: { id: String(id) } });
+      out(`deleted fabric #${id} "${data.deleteFabric.name}"`);
+    });
+
+  program.addHelpText('after', () => {
+    const lines: string[] = ['', 'Every command:'];
+    const walk = (cmd: Command, prefix: string) => {
+      for (const sub of cmd.commands) {
+        if (sub.name() === 'help') continue;
+        if (sub.commands.length) walk(sub, `${prefix}${sub.name()} `);
+        else lines.push(`  weft ${prefix}${sub.name()} ${sub.usage()}`.trimEnd().padEnd(58) + ` ${sub.description()}`);
+      }
+    };
+    walk(program, '');
+    return lines.join('\n');
+  });
+  return program;
+}
+
+export async function runCli(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (error) {
+    const e = error as { code?: string; exitCode?: number; message?: string };
+    if (e.code?.startsWith('commander.')) return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help' ? 0 : (e.exitCode ?? 1);
+    if (error instanceof CliError || error instanceof ConfigError) process.stderr.write(`weft: ${error.message}\n`);
+    else if (error instanceof Error && error.name === 'AuthException') process.stderr.write(`weft: ${error.message}\n`);
+    else process.stderr.write(`weft: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  void runCli(process.argv).then((code) => {
+    if (code !== 0 || !process.argv.includes('serve')) process.exitCode = code;
+  });
+}

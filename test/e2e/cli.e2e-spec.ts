@@ -1,0 +1,60 @@
+import { join } from 'node:path';
+import { runCli } from '../../apps/cli/src/main';
+import { TestService } from './support/test-service';
+
+/** Runs `weft …` in-process and captures what it prints. */
+async function weft(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true));
+  const err = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true));
+  try {
+    const code = await runCli(['node', 'weft', ...args]);
+    return { code, stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+describe('the weft command line', () => {
+  let service: TestService;
+  beforeAll(async () => (service = await TestService.start()));
+  afterAll(() => service.stop());
+
+  it('lists every command in --help', async () => {
+    const { code, stdout } = await weft('--help');
+    expect(code).toBe(0);
+    for (const command of ['serve', 'migrate', 'keys create', 'keys list', 'keys revoke', 'fixtures validate', 'fabrics list', 'fabrics load', 'fabrics delete']) {
+      expect(stdout).toContain(`weft ${command}`);
+    }
+  });
+
+  it('creates a key on the store that the running service then accepts, and loads a fabric with it', async () => {
+    const created = await weft('keys', 'create', '--role', 'operator', '--name', 'cli-test', '--database', service.databasePath);
+    expect(created.code).toBe(0);
+    const key = /weft_[a-z0-9]{12}_\S{43}/.exec(created.stdout)![0];
+    const loaded = await weft('fabrics', 'load', 'blackwidow/bw-r1-32', '--url', service.url, '--key', key);
+    expect(loaded).toMatchObject({ code: 0, stdout: expect.stringContaining('"bw-r1-32": 36 chips, 128 links') });
+    const listed = await weft('fabrics', 'list', '--url', service.url, '--key', key);
+    expect(listed.stdout).toMatch(/#\d+\tbw-r1-32\tblackwidow R1\t36 chips\t128 links/);
+  });
+
+  it('refuses a role that does not exist, and says which exist', async () => {
+    const result = await weft('keys', 'create', '--role', 'boss', '--database', service.databasePath);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain("argument 'boss' is invalid. Allowed choices are viewer, operator, admin.");
+  });
+
+  it('reports each problem of an invalid installation and exits non-zero', async () => {
+    const result = await weft('fixtures', 'validate', join(__dirname, '../../fixtures/blackwidow/bw-r1-32.json'), join(__dirname, '../../fixtures/invalid/duplicate-cable-end.json'));
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('ok  ');
+    expect(result.stderr).toContain('$.cabling.extra[1]: duplicate cable end: s0.r1.1 port 63 is also taken by $.cabling.extra[0]');
+  });
+
+  it('tells the operator what is wrong with a service call, without a stack trace', async () => {
+    const result = await weft('fabrics', 'load', 'blackwidow/none', '--url', service.url, '--key', 'weft_aaaaaaaaaaaa_' + 'z'.repeat(43));
+    expect(result).toMatchObject({ code: 1, stderr: 'weft: UNAUTHENTICATED: the API key is not valid\n' });
+  });
+});
