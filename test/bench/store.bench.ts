@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { StartedService, startService } from '../../apps/fabric-manager/src/bootstrap';
+import { loadWeftConfig } from '../../apps/fabric-manager/src/config/weft-config';
+import { FabricsService } from '../../apps/fabric-manager/src/fabrics/fabrics.service';
+import { ApiKeysService } from '../../apps/fabric-manager/src/auth/api-keys.service';
+import { Benchmark, percentile, timed } from './harness';
+
+let dir = '';
+let service: StartedService | undefined;
+let counter = 0;
+
+async function up(): Promise<void> {
+  dir = mkdtempSync(join(tmpdir(), 'weft-bench-'));
+  const config = loadWeftConfig({}, { WEFT_DATABASE: join(dir, 'bench.sqlite'), WEFT_PORT: 0, WEFT_DEFAULT_FIXTURE: 'none', WEFT_LOG_LEVEL: 'silent' });
+  service = await startService(config, { logger: false });
+}
+
+async function down(): Promise<void> {
+  await service?.app.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const loadFixture = (fixture: string, runs: number): Benchmark => ({
+  name: `store: load fabric into SQLite (one transaction): ${fixture}`,
+  parameters: { fixture },
+  warmup: 1,
+  runs,
+  setup: up,
+  teardown: down,
+  run: async () => {
+    const fabrics = service!.app.get(FabricsService);
+    const installation = fabrics.readInstallation({ fixture: `blackwidow/${fixture}` });
+    const { ms, value } = await timed(() => fabrics.load(installation, `${fixture}-${counter++}`));
+    return { ms, rowsPerSecond: ((value.chipCount + value.portCount + value.linkCount) / ms) * 1000 };
+  },
+});
+
+/** GraphQL over HTTP against the real service: a page of 100 chips with their first 8 ports. */
+const chipPageLatency: Benchmark = {
+  name: 'graphql: page of 100 chips with 8 ports each (bw-r1.5-288)',
+  parameters: { requests: 200, fixture: 'bw-r1.5-288' },
+  warmup: 1,
+  runs: 5,
+  setup: async () => {
+    await up();
+    const fabrics = service!.app.get(FabricsService);
+    await fabrics.load(fabrics.readInstallation({ fixture: 'blackwidow/bw-r1.5-288' }));
+  },
+  teardown: down,
+  run: async () => {
+    const key = (await service!.app.get(ApiKeysService).create('bench', 'viewer' as never)).key;
+    const latencies: number[] = [];
+    const query = '{ fabrics(first: 1) { edges { node { chips(first: 100) { edges { node { name ports(first: 8) { edges { node { number role } } } } } } } } } }';
+    const all = await timed(async () => {
+      for (let i = 0; i < 200; i++) {
+        const { ms } = await timed(async () => {
+          const r = await fetch(`${service!.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ query }) });
+          await r.json();
+        });
+        latencies.push(ms);
+      }
+    });
+    return { ms: all.ms, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99) };
+  },
+};
+
+export const benchmarks: Benchmark[] = [loadFixture('bw-r1.5-288', 5), loadFixture('bw-r2-1024', 3), loadFixture('bw-r3.5-32k', 1), chipPageLatency];
