@@ -67,7 +67,13 @@ export async function runBenchmark(benchmark: Benchmark): Promise<BenchmarkResul
 
 export function machineInfo() {
   const cpu = cpus();
-  return { node: process.version, platform: `${platform()} ${release()}`, cpu: cpu[0]?.model ?? 'unknown', cores: cpu.length, memoryGiB: Math.round(totalmem() / 2 ** 30) };
+  return {
+    node: process.version,
+    platform: `${platform()} ${release()}`,
+    cpu: cpu[0]?.model ?? 'unknown',
+    cores: cpu.length,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+  };
 }
 
 /** Times a synchronous or asynchronous piece of work in milliseconds. */

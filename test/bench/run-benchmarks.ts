@@ -15,7 +15,9 @@ function format(value: number): string {
 
 async function main(): Promise<void> {
   const filter = process.argv[2]?.toLowerCase();
-  const files = readdirSync(__dirname).filter((f) => f.endsWith('.bench.js')).sort();
+  const files = readdirSync(__dirname)
+    .filter((f) => f.endsWith('.bench.js'))
+    .sort();
   const results: BenchmarkResult[] = [];
   for (const file of files) {
     const { benchmarks } = (await import(join(__dirname, file))) as { benchmarks: Benchmark[] };
@@ -24,7 +26,9 @@ async function main(): Promise<void> {
       process.stderr.write(`running: ${benchmark.name} …\n`);
       const result = await runBenchmark(benchmark);
       results.push(result);
-      const metrics = Object.entries(result.median).map(([k, v]) => `${k}=${format(v)}`).join('  ');
+      const metrics = Object.entries(result.median)
+        .map(([k, v]) => `${k}=${format(v)}`)
+        .join('  ');
       process.stdout.write(`${result.name}\n    median of ${result.runs}: ${metrics}\n`);
     }
   }

@@ -52,11 +52,16 @@ const chipPageLatency: Benchmark = {
   run: async () => {
     const key = (await service!.app.get(ApiKeysService).create('bench', 'viewer' as never)).key;
     const latencies: number[] = [];
-    const query = '{ fabrics(first: 1) { edges { node { chips(first: 100) { edges { node { name ports(first: 8) { edges { node { number role } } } } } } } } } }';
+    const query =
+      '{ fabrics(first: 1) { edges { node { chips(first: 100) { edges { node { name ports(first: 8) { edges { node { number role } } } } } } } } } }';
     const all = await timed(async () => {
       for (let i = 0; i < 200; i++) {
         const { ms } = await timed(async () => {
-          const r = await fetch(`${service!.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ query }) });
+          const r = await fetch(`${service!.url}/graphql`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+            body: JSON.stringify({ query }),
+          });
           await r.json();
         });
         latencies.push(ms);

@@ -56,7 +56,10 @@ describe('API keys and roles', () => {
   it('refuses a subscription socket whose key is wrong', async () => {
     const client = service.wsClient('weft_aaaaaaaaaaaa_' + 'y'.repeat(43));
     const outcome = await new Promise<string>((resolve) => {
-      client.subscribe({ query: 'subscription { fabricEvents { kind } }' }, { next: () => resolve('event'), error: () => resolve('refused'), complete: () => resolve('completed') });
+      client.subscribe(
+        { query: 'subscription { fabricEvents { kind } }' },
+        { next: () => resolve('event'), error: () => resolve('refused'), complete: () => resolve('completed') },
+      );
     });
     await client.dispose();
     expect(outcome).toBe('refused');
@@ -67,11 +70,9 @@ describe('API keys and roles', () => {
     const before = service.rowCounts().audit_entry;
     await service.gql(LOAD_FABRIC, { input: { fixture: 'blackwidow/bw-r1-32' } }, operator);
     await service.gql(LOAD_FABRIC, { input: { fixture: 'blackwidow/bw-r1-32' } }, operator);
-    const audit = await service.gql<{ auditEntries: { edges: { node: { actor: string; action: string; outcome: string; arguments: Record<string, unknown> } }[] } }>(
-      '{ auditEntries(first: 500) { edges { node { actor action outcome arguments } } } }',
-      {},
-      admin,
-    );
+    const audit = await service.gql<{
+      auditEntries: { edges: { node: { actor: string; action: string; outcome: string; arguments: Record<string, unknown> } }[] };
+    }>('{ auditEntries(first: 500) { edges { node { actor action outcome arguments } } } }', {}, admin);
     const mine = audit.data!.auditEntries.edges.map((e) => e.node).filter((n) => n.actor === 'auditor-test (operator)');
     expect(mine).toEqual([
       { actor: 'auditor-test (operator)', action: 'loadFabric', outcome: 'ok', arguments: { input: { fixture: 'blackwidow/bw-r1-32' } } },

@@ -57,7 +57,10 @@ describe('bad input', () => {
   });
 
   it('a fixture outside fixtures/ or that does not exist is NOT_FOUND', async () => {
-    expect(firstError(await load({ fixture: '../package' }))).toMatchObject({ extensions: { code: 'NOT_FOUND' }, message: expect.stringMatching(/^no fixture "\.\.\/package" under /) });
+    expect(firstError(await load({ fixture: '../package' }))).toMatchObject({
+      extensions: { code: 'NOT_FOUND' },
+      message: expect.stringMatching(/^no fixture "\.\.\/package" under /),
+    });
     expect(firstError(await load({ fixture: 'blackwidow/no-such-fabric' })).extensions.code).toBe('NOT_FOUND');
   });
 

@@ -25,7 +25,17 @@ describe('the weft command line', () => {
   it('lists every command in --help', async () => {
     const { code, stdout } = await weft('--help');
     expect(code).toBe(0);
-    for (const command of ['serve', 'migrate', 'keys create', 'keys list', 'keys revoke', 'fixtures validate', 'fabrics list', 'fabrics load', 'fabrics delete']) {
+    for (const command of [
+      'serve',
+      'migrate',
+      'keys create',
+      'keys list',
+      'keys revoke',
+      'fixtures validate',
+      'fabrics list',
+      'fabrics load',
+      'fabrics delete',
+    ]) {
       expect(stdout).toContain(`weft ${command}`);
     }
   });
@@ -47,7 +57,12 @@ describe('the weft command line', () => {
   });
 
   it('reports each problem of an invalid installation and exits non-zero', async () => {
-    const result = await weft('fixtures', 'validate', join(__dirname, '../../fixtures/blackwidow/bw-r1-32.json'), join(__dirname, '../../fixtures/invalid/duplicate-cable-end.json'));
+    const result = await weft(
+      'fixtures',
+      'validate',
+      join(__dirname, '../../fixtures/blackwidow/bw-r1-32.json'),
+      join(__dirname, '../../fixtures/invalid/duplicate-cable-end.json'),
+    );
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('ok  ');
     expect(result.stderr).toContain('$.cabling.extra[1]: duplicate cable end: s0.r1.1 port 63 is also taken by $.cabling.extra[0]');

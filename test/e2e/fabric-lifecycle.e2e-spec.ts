@@ -52,11 +52,14 @@ describe('an operator loads a fabric and watches its events', () => {
   });
 
   it('pages through chips with cursors, each chip exactly once', async () => {
-    const fabricId = (await service.gql<{ fabrics: { edges: { node: { id: string } }[] } }>('{ fabrics { edges { node { id } } } }', {}, operatorKey)).data!.fabrics.edges[0].node.id;
+    const fabricId = (await service.gql<{ fabrics: { edges: { node: { id: string } }[] } }>('{ fabrics { edges { node { id } } } }', {}, operatorKey)).data!
+      .fabrics.edges[0].node.id;
     const names: string[] = [];
     let after: string | null = null;
     for (let pages = 0; pages < 10; pages++) {
-      const page: { data?: { fabric: { chips: { edges: { node: { name: string } }[]; pageInfo: { endCursor: string | null; hasNextPage: boolean } } } } | null } = await service.gql(
+      const page: {
+        data?: { fabric: { chips: { edges: { node: { name: string } }[]; pageInfo: { endCursor: string | null; hasNextPage: boolean } } } } | null;
+      } = await service.gql(
         `query($id: ID!, $after: String) { fabric(id: $id) { chips(first: 10, after: $after) { edges { node { name } } pageInfo { endCursor hasNextPage } } } }`,
         { id: fabricId, after },
         operatorKey,
@@ -72,7 +75,11 @@ describe('an operator loads a fabric and watches its events', () => {
   });
 
   it('replays missed events to a subscriber that resumes from a cursor', async () => {
-    const first = await service.gql<{ events: { edges: { node: { id: string; cursor: string } }[] } }>('{ events(first: 1) { edges { node { id cursor } } } }', {}, operatorKey);
+    const first = await service.gql<{ events: { edges: { node: { id: string; cursor: string } }[] } }>(
+      '{ events(first: 1) { edges { node { id cursor } } } }',
+      {},
+      operatorKey,
+    );
     const cursor = first.data!.events.edges[0].node.cursor;
     await service.gql(LOAD_FABRIC, { input: { fixture: 'blackwidow/bw-r1-32', name: 'second-r1' } }, operatorKey);
 
@@ -100,9 +107,17 @@ describe('an operator loads a fabric and watches its events', () => {
   });
 
   it('deletes a fabric with everything stored about it', async () => {
-    const list = await service.gql<{ fabrics: { edges: { node: { id: string; name: string } }[] } }>('{ fabrics { edges { node { id name } } } }', {}, operatorKey);
+    const list = await service.gql<{ fabrics: { edges: { node: { id: string; name: string } }[] } }>(
+      '{ fabrics { edges { node { id name } } } }',
+      {},
+      operatorKey,
+    );
     const second = list.data!.fabrics.edges.find((e) => e.node.name === 'second-r1')!.node;
-    const deleted = await service.gql<{ deleteFabric: { name: string } }>('mutation($input: DeleteFabricInput!) { deleteFabric(input: $input) { name } }', { input: { id: second.id } }, operatorKey);
+    const deleted = await service.gql<{ deleteFabric: { name: string } }>(
+      'mutation($input: DeleteFabricInput!) { deleteFabric(input: $input) { name } }',
+      { input: { id: second.id } },
+      operatorKey,
+    );
     expect(deleted.data!.deleteFabric.name).toBe('second-r1');
     expect(service.rowCounts()).toMatchObject({ fabric: 1, chip: 36, port: 384, link: 128 });
   });

@@ -28,7 +28,10 @@ function stale() {
 
 if (stale()) {
   process.stderr.write('weft: building (first run or sources changed)…\n');
-  execFileSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js', { paths: [root] }), 'build', 'fabric-manager'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js', { paths: [root] }), 'build', 'fabric-manager'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 const { runCli } = require(entry);
 runCli(process.argv).then((code) => {

@@ -23,7 +23,10 @@ function storeConfig(database: string | undefined) {
   return loadWeftConfig(process.env, { ...(database ? { WEFT_DATABASE: database } : {}), WEFT_LOG_LEVEL: 'silent' });
 }
 
-async function withStore<T>(database: string | undefined, action: (app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>) => Promise<T>): Promise<T> {
+async function withStore<T>(
+  database: string | undefined,
+  action: (app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>) => Promise<T>,
+): Promise<T> {
   const app = await NestFactory.createApplicationContext(CliStoreModule.forRoot(storeConfig(database)), { logger: false });
   try {
     return await action(app);
@@ -118,8 +121,10 @@ export function buildProgram(): Command {
           const installation = loadInstallationFile(file);
           const s = installation.expected.summary;
           const deviations = installation.file.cabling;
-          out(`ok  ${file}: ${installation.file.name}, ${s.network} with ${s.processors} processors, ${s.routers} routers, ${s.cables} cables` +
-            `; cabling deviations: ${deviations.missing.length} missing, ${deviations.miswired.length} miswired, ${deviations.extra.length} extra`);
+          out(
+            `ok  ${file}: ${installation.file.name}, ${s.network} with ${s.processors} processors, ${s.routers} routers, ${s.cables} cables` +
+              `; cabling deviations: ${deviations.missing.length} missing, ${deviations.miswired.length} miswired, ${deviations.extra.length} extra`,
+          );
         } catch (error) {
           if (!(error instanceof InstallationFileError)) throw error;
           failed++;
@@ -136,16 +141,17 @@ export function buildProgram(): Command {
     .addOption(urlOption())
     .addOption(keyOption())
     .action(async (options: { url: string; key?: string }) => {
-      const data = await serviceClient(options).request<{ fabrics: { edges: { node: { id: string; name: string; family: string; chipCount: number; linkCount: number; summary: Record<string, unknown> } }[] } }>(
-        '{ fabrics(first: 500) { edges { node { id name family chipCount linkCount summary } } } }',
-      );
-      for (const { node } of data.fabrics.edges) out(`#${node.id}\t${node.name}\t${node.family} ${String(node.summary.network)}\t${node.chipCount} chips\t${node.linkCount} links`);
+      const data = await serviceClient(options).request<{
+        fabrics: { edges: { node: { id: string; name: string; family: string; chipCount: number; linkCount: number; summary: Record<string, unknown> } }[] };
+      }>('{ fabrics(first: 500) { edges { node { id name family chipCount linkCount summary } } } }');
+      for (const { node } of data.fabrics.edges)
+        out(`#${node.id}\t${node.name}\t${node.family} ${String(node.summary.network)}\t${node.chipCount} chips\t${node.linkCount} links`);
     });
   fabrics
     .command('load')
     .description('load an installation: a fixture name (e.g. blackwidow/bw-r1.5-288) or a JSON file path')
     .argument('<fixtureOrFile>')
-    .option('--name <name>', 'fabric name (default: the installation\'s)')
+    .option('--name <name>', "fabric name (default: the installation's)")
     .addOption(urlOption())
     .addOption(keyOption())
     .action(async (source: string, options: { name?: string; url: string; key?: string }) => {
@@ -163,7 +169,10 @@ export function buildProgram(): Command {
     .addOption(urlOption())
     .addOption(keyOption())
     .action(async (id: number, options: { url: string; key?: string }) => {
-      const data = await serviceClient(options).request<{ deleteFabric: { name: string } }>('mutation($input: DeleteFabricInput!) { deleteFabric(input: $input) { name } }', { input: { id: String(id) } });
+      const data = await serviceClient(options).request<{ deleteFabric: { name: string } }>(
+        'mutation($input: DeleteFabricInput!) { deleteFabric(input: $input) { name } }',
+        { input: { id: String(id) } },
+      );
       out(`deleted fabric #${id} "${data.deleteFabric.name}"`);
     });
 
@@ -189,7 +198,8 @@ export async function runCli(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     const e = error as { code?: string; exitCode?: number; message?: string };
-    if (e.code?.startsWith('commander.')) return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help' ? 0 : (e.exitCode ?? 1);
+    if (e.code?.startsWith('commander.'))
+      return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help' ? 0 : (e.exitCode ?? 1);
     if (error instanceof CliError || error instanceof ConfigError) process.stderr.write(`weft: ${error.message}\n`);
     else if (error instanceof Error && error.name === 'AuthException') process.stderr.write(`weft: ${error.message}\n`);
     else process.stderr.write(`weft: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

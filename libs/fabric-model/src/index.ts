@@ -5,4 +5,4 @@ export * from './installation/installation-error';
 export * from './installation/installation-file';
 export * from './installation/json-checker';
 export * from './installation/load-installation';
-export * from "./installation/json-syntax";
+export * from './installation/json-syntax';

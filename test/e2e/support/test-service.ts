@@ -29,7 +29,10 @@ export class TestService {
   }
 
   private static boot(databasePath: string, defaultFixture: string): Promise<StartedService> {
-    const config = loadWeftConfig({}, { WEFT_DATABASE: databasePath, WEFT_PORT: 0, WEFT_DEFAULT_FIXTURE: defaultFixture, WEFT_LOG_LEVEL: 'silent', WEFT_PRINT_BOOTSTRAP_KEY: 'false' });
+    const config = loadWeftConfig(
+      {},
+      { WEFT_DATABASE: databasePath, WEFT_PORT: 0, WEFT_DEFAULT_FIXTURE: defaultFixture, WEFT_LOG_LEVEL: 'silent', WEFT_PRINT_BOOTSTRAP_KEY: 'false' },
+    );
     return startService(config, { logger: false });
   }
 

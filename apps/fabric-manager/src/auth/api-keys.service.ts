@@ -25,7 +25,11 @@ export class ApiKeysService {
   constructor(@InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>) {}
 
   async create(name: string, role: Role): Promise<CreatedKey> {
-    const prefix = randomBytes(9).toString('base64url').toLowerCase().replace(/[^a-z0-9]/g, '0').slice(0, 12);
+    const prefix = randomBytes(9)
+      .toString('base64url')
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '0')
+      .slice(0, 12);
     const secret = randomBytes(32).toString('base64url');
     const apiKey = await this.keys.save(this.keys.create({ name, role, prefix, secretHash: hashSecret(secret), lastUsedAt: null, revokedAt: null }));
     return { apiKey, key: `weft_${prefix}_${secret}` };

@@ -7,12 +7,7 @@ const MAX_PARAMETERS = 30_000;
  * Inserts many rows with multi-row INSERT statements inside the caller's transaction: a 32K
  * fabric's ~900,000 ports go in a few hundred statements instead of one round trip per row.
  */
-export async function batchInsert(
-  manager: EntityManager,
-  table: string,
-  columns: readonly string[],
-  rows: readonly (readonly unknown[])[],
-): Promise<void> {
+export async function batchInsert(manager: EntityManager, table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void> {
   if (rows.length === 0) return;
   const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
   const head = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES `;

@@ -13,18 +13,4 @@ import { Fault } from '../faults/fault.entity';
 import { TrafficRun } from '../traffic/traffic-run.entity';
 
 /** Every entity of the store, listed once for the DataSource, the Nest module and the tests. */
-export const ENTITIES = [
-  Fabric,
-  Chip,
-  Port,
-  Link,
-  Lane,
-  Fault,
-  ConfigGeneration,
-  FabricEvent,
-  TrafficRun,
-  Drill,
-  DrillRun,
-  ApiKey,
-  AuditEntry,
-];
+export const ENTITIES = [Fabric, Chip, Port, Link, Lane, Fault, ConfigGeneration, FabricEvent, TrafficRun, Drill, DrillRun, ApiKey, AuditEntry];

@@ -18,7 +18,8 @@ export class EventsResolver {
   }
 
   @Subscription(() => FabricEventModel, {
-    description: 'Events as they are stored. With `after`, replays every matching event since that cursor first: a client that reconnects misses nothing and sees nothing twice.',
+    description:
+      'Events as they are stored. With `after`, replays every matching event since that cursor first: a client that reconnects misses nothing and sees nothing twice.',
     resolve: (event: FabricEvent) => event,
   })
   fabricEvents(@Args() args: FabricEventStreamArgs): AsyncIterableIterator<FabricEvent> {

@@ -44,7 +44,10 @@ export class FabricsService {
   /** Reads an installation from a fixture file or from inline JSON; exactly one must be given. */
   readInstallation(source: { fixture?: string; installation?: string }): Installation {
     if ((source.fixture === undefined) === (source.installation === undefined)) {
-      throw new FabricsException(FabricsErrorCode.SourceAmbiguous, 'give exactly one of "fixture" (a file under fixtures/) or "installation" (the JSON itself)');
+      throw new FabricsException(
+        FabricsErrorCode.SourceAmbiguous,
+        'give exactly one of "fixture" (a file under fixtures/) or "installation" (the JSON itself)',
+      );
     }
     try {
       if (source.installation !== undefined) return parseInstallation(source.installation, 'installation');
@@ -117,7 +120,12 @@ export class FabricsService {
         l.lanes,
         'expected',
       ]);
-      await batchInsert(manager, 'link', ['fabricId', 'aChipId', 'aPort', 'bChipId', 'bPort', 'cableClass', 'lengthMeters', 'rateGbps', 'lanes', 'state'], linkRows);
+      await batchInsert(
+        manager,
+        'link',
+        ['fabricId', 'aChipId', 'aPort', 'bChipId', 'bPort', 'cableClass', 'lengthMeters', 'rateGbps', 'lanes', 'state'],
+        linkRows,
+      );
       return fabric;
     });
     this.emulator.attach(saved.id, installation.physical);

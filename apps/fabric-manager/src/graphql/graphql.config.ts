@@ -34,7 +34,15 @@ export function graphqlConfig(config: WeftConfig, keys: ApiKeysService): ApolloD
       return built;
     },
     formatError: (formatted) => formatGraphQLError(formatted),
-    context: ({ req, connectionParams, extra }: { req?: GraphQLContext['req']; connectionParams?: Record<string, unknown>; extra?: { apiKey?: GraphQLContext['apiKey']; connectionParams?: Record<string, unknown> } }): GraphQLContext => ({
+    context: ({
+      req,
+      connectionParams,
+      extra,
+    }: {
+      req?: GraphQLContext['req'];
+      connectionParams?: Record<string, unknown>;
+      extra?: { apiKey?: GraphQLContext['apiKey']; connectionParams?: Record<string, unknown> };
+    }): GraphQLContext => ({
       req,
       connectionParams: connectionParams ?? extra?.connectionParams,
       apiKey: extra?.apiKey,

@@ -20,7 +20,11 @@ export function queryComplexityPlugin(getSchema: () => GraphQLSchema, maxComplex
       return {
         async didResolveOperation({ request, document, operation }) {
           if (!operation) return;
-          const depth = selectionDepth(operation.selectionSet, document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION), 0);
+          const depth = selectionDepth(
+            operation.selectionSet,
+            document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION),
+            0,
+          );
           if (depth > maxDepth) {
             throw new GraphQLError(`query is nested ${depth} levels deep; the limit is ${maxDepth}`, {
               extensions: { code: GraphQLErrorCode.BadUserInput, reason: 'QUERY_TOO_DEEP', depth, maxDepth },
@@ -34,10 +38,9 @@ export function queryComplexityPlugin(getSchema: () => GraphQLSchema, maxComplex
             estimators: [pagedEstimator, simpleEstimator({ defaultComplexity: 1 })],
           });
           if (complexity > maxComplexity) {
-            throw new GraphQLError(
-              `query costs ${complexity} points; the limit is ${maxComplexity}. Ask for smaller pages (first) or fewer nested lists.`,
-              { extensions: { code: GraphQLErrorCode.BadUserInput, reason: 'QUERY_TOO_COMPLEX', complexity, maxComplexity } },
-            );
+            throw new GraphQLError(`query costs ${complexity} points; the limit is ${maxComplexity}. Ask for smaller pages (first) or fewer nested lists.`, {
+              extensions: { code: GraphQLErrorCode.BadUserInput, reason: 'QUERY_TOO_COMPLEX', complexity, maxComplexity },
+            });
           }
         },
       };

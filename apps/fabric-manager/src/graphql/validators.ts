@@ -4,7 +4,11 @@ import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class
 
 /** A numeric row id passed as a GraphQL ID. */
 export const IsRowId = (name: string) =>
-  applyDecorators(Type(() => Number), IsInt({ message: `${name} must be a numeric id` }), Min(1, { message: `${name} must be a numeric id` }));
+  applyDecorators(
+    Type(() => Number),
+    IsInt({ message: `${name} must be a numeric id` }),
+    Min(1, { message: `${name} must be a numeric id` }),
+  );
 
 /** A chip name as the fabric designs spell them: `s0.r1.3`, `s2.r3.1.17`, `p42`. */
 export const IsChipName = () =>

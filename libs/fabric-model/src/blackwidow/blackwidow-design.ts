@@ -11,14 +11,7 @@
  * down; any other uses 16 down and 16 up (or side). An R1 YARC is whole: 32 downlinks to its
  * processors and 32 uplinks or sidelinks (§2.2).
  */
-import {
-  CableClass,
-  CableSpec,
-  ChipSpec,
-  FabricDesign,
-  PortRole,
-  rateForLength,
-} from '../fabric-design';
+import { CableClass, CableSpec, ChipSpec, FabricDesign, PortRole, rateForLength } from '../fabric-design';
 import { mulberry32, shuffleRange } from '../random';
 
 export type BlackWidowNetwork = 'R1' | 'R1.5' | 'R2' | 'R2.5' | 'R3' | 'R3.5';
@@ -144,14 +137,7 @@ export function generateBlackWidowDesign(params: BlackWidowDesignParams): Fabric
     return build;
   };
 
-  const cable = (
-    aChip: string,
-    aPort: number,
-    bChip: string,
-    bPort: number,
-    cableClass: CableClass,
-    lengthMeters: number,
-  ): void => {
+  const cable = (aChip: string, aPort: number, bChip: string, bPort: number, cableClass: CableClass, lengthMeters: number): void => {
     const a = routers.get(aChip);
     const b = routers.get(bChip);
     const pa = a ? a.perm[aPort] : aPort;

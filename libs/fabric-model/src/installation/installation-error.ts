@@ -14,8 +14,7 @@ export class InstallationFileError extends Error {
     readonly issues: readonly InstallationIssue[],
   ) {
     super(
-      `${source}: ${issues.length === 1 ? 'invalid installation' : `${issues.length} problems`}\n` +
-        issues.map((i) => `  ${i.path}: ${i.message}`).join('\n'),
+      `${source}: ${issues.length === 1 ? 'invalid installation' : `${issues.length} problems`}\n` + issues.map((i) => `  ${i.path}: ${i.message}`).join('\n'),
     );
     this.name = 'InstallationFileError';
   }

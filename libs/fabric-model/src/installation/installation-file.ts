@@ -146,7 +146,10 @@ function checkBlackWidowDesign(value: unknown, c: JsonChecker): BlackWidowDesign
   if (network) {
     processors = c.integer(d.processors, '$.design.processors', 1, BLACKWIDOW_MAX_PROCESSORS[network]);
     if (processors !== undefined && processors < BLACKWIDOW_MIN_PROCESSORS[network]) {
-      processors = c.fail('$.design.processors', `${network} needs at least ${BLACKWIDOW_MIN_PROCESSORS[network]} processors (fewer fit a smaller network class), got ${processors}`);
+      processors = c.fail(
+        '$.design.processors',
+        `${network} needs at least ${BLACKWIDOW_MIN_PROCESSORS[network]} processors (fewer fit a smaller network class), got ${processors}`,
+      );
     }
   }
   const slices = d.slices === undefined ? 4 : c.integer(d.slices, '$.design.slices', 1, 4);

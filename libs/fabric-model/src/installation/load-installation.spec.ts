@@ -40,15 +40,11 @@ describe('installation files', () => {
   });
 
   it('names the line and column of malformed JSON', () => {
-    expect(problems('{\n  "format": "weft-installation/1",\n  "name": }')).toEqual([
-      expect.stringMatching(/^\$: not valid JSON: .*line 3, column 11/),
-    ]);
+    expect(problems('{\n  "format": "weft-installation/1",\n  "name": }')).toEqual([expect.stringMatching(/^\$: not valid JSON: .*line 3, column 11/)]);
   });
 
   it('rejects an unknown family, naming the allowed ones', () => {
-    expect(problems(JSON.stringify({ ...base, family: 'dragonfly' }))).toEqual([
-      '$.family: must be one of "blackwidow", got "dragonfly"',
-    ]);
+    expect(problems(JSON.stringify({ ...base, family: 'dragonfly' }))).toEqual(['$.family: must be one of "blackwidow", got "dragonfly"']);
   });
 
   it('rejects negative and out-of-class sizes', () => {
@@ -74,15 +70,28 @@ describe('installation files', () => {
       '$.cabling.extra[0]: duplicate cable end: s0.r1.0 port 0 is also taken by the designed cable p0:0–s0.r1.0:0',
     ]);
     expect(
-      problems(withCabling({ missing: [{ chip: 's0.r1.0', port: 32 }, { chip: 's0.r1.1', port: 32 }] })),
+      problems(
+        withCabling({
+          missing: [
+            { chip: 's0.r1.0', port: 32 },
+            { chip: 's0.r1.1', port: 32 },
+          ],
+        }),
+      ),
     ).toEqual(['$.cabling.missing[1]: names the same cable as $.cabling.missing[0]']);
   });
 
   it('rejects cabling that names chips or ports the design does not have', () => {
-    expect(problems(withCabling({ missing: [{ chip: 's9.r1.0', port: 32 }, { chip: 's0.r1.0', port: 62 }] }))).toEqual([
-      '$.cabling.missing[0].chip: no chip "s9.r1.0" in this R1.5 design',
-      '$.cabling.missing[1]: no cable of the design ends at s0.r1.0 port 62',
-    ]);
+    expect(
+      problems(
+        withCabling({
+          missing: [
+            { chip: 's9.r1.0', port: 32 },
+            { chip: 's0.r1.0', port: 62 },
+          ],
+        }),
+      ),
+    ).toEqual(['$.cabling.missing[0].chip: no chip "s9.r1.0" in this R1.5 design', '$.cabling.missing[1]: no cable of the design ends at s0.r1.0 port 62']);
     expect(problems(withCabling({ extra: [{ a: { chip: 'p3', port: 7 }, b: { chip: 's0.r1.1', port: 63 } }] }))).toEqual([
       '$.cabling.extra[0].a.port: chip "p3" has ports 0 to 3, got 7',
     ]);

@@ -25,9 +25,7 @@ export function loadInstallationFile(path: string): Installation {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new InstallationFileError(path, [
-      { path: '$', message: code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? String(error)})` },
-    ]);
+    throw new InstallationFileError(path, [{ path: '$', message: code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? String(error)})` }]);
   }
   return parseInstallation(text, path);
 }
@@ -131,7 +129,10 @@ export function buildInstallation(file: InstallationFile, source: string): Insta
       const key = cableEndKey(end);
       const other = used.get(key);
       if (other !== undefined && other !== i) {
-        checker.fail(pathOf(i).startsWith('$') ? pathOf(i) : pathOf(other), `duplicate cable end: ${end.chip} port ${end.port} is also taken by ${pathOf(i).startsWith('$') ? pathOf(other) : pathOf(i)}`);
+        checker.fail(
+          pathOf(i).startsWith('$') ? pathOf(i) : pathOf(other),
+          `duplicate cable end: ${end.chip} port ${end.port} is also taken by ${pathOf(i).startsWith('$') ? pathOf(other) : pathOf(i)}`,
+        );
       } else if (other === i) {
         checker.fail(pathOf(i), `both ends are ${end.chip} port ${end.port}`);
       }
@@ -162,7 +163,8 @@ export function buildInstallation(file: InstallationFile, source: string): Insta
 
   const attachment = chips.get(file.maintenanceAttachment);
   if (!attachment) checker.fail('$.maintenance.attachment', `no chip "${file.maintenanceAttachment}" in this design`);
-  else if (attachment.kind !== 'endpoint') checker.fail('$.maintenance.attachment', `must be an endpoint (a processor), "${attachment.name}" is a ${attachment.model} router`);
+  else if (attachment.kind !== 'endpoint')
+    checker.fail('$.maintenance.attachment', `must be an endpoint (a processor), "${attachment.name}" is a ${attachment.model} router`);
 
   if (checker.issues.length > 0) throw new InstallationFileError(source, checker.issues);
   return { source, file, expected, physical: { ...expected, cables: physicalCables } };

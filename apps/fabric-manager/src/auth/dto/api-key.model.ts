@@ -1,7 +1,10 @@
 import { Field, ID, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { Role } from '../api-key.entity';
 
-registerEnumType(Role, { name: 'Role', description: 'viewer: queries and subscriptions; operator: also mutations that change fabrics, faults, drills; admin: also keys.' });
+registerEnumType(Role, {
+  name: 'Role',
+  description: 'viewer: queries and subscriptions; operator: also mutations that change fabrics, faults, drills; admin: also keys.',
+});
 
 @ObjectType('ApiKey')
 export class ApiKeyModel {

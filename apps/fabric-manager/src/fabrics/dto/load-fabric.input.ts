@@ -17,7 +17,7 @@ export class LoadFabricInput {
   @MaxLength(4 * 1024 * 1024)
   installation?: string;
 
-  @Field({ nullable: true, description: 'Name for the fabric; the installation file\'s name when absent.' })
+  @Field({ nullable: true, description: "Name for the fabric; the installation file's name when absent." })
   @IsOptional()
   @IsString()
   @MinLength(1)
