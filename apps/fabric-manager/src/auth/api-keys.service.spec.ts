@@ -1,0 +1,54 @@
+import { Repository } from 'typeorm';
+import { ApiKey, Role } from './api-key.entity';
+import { ApiKeysService } from './api-keys.service';
+import { AuthErrorCode } from './auth.exception';
+
+describe('ApiKeysService', () => {
+  let rows: ApiKey[];
+  let sut: ApiKeysService;
+
+  beforeEach(() => {
+    rows = [];
+    const repository = {
+      create: (fields: Partial<ApiKey>) => ({ ...fields }) as ApiKey,
+      save: async (row: ApiKey) => {
+        if (!row.id) {
+          row.id = rows.length + 1;
+          rows.push(row);
+        }
+        return row;
+      },
+      findOne: async ({ where }: { where: Partial<ApiKey> }) => rows.find((r) => (where.prefix ? r.prefix === where.prefix : r.id === where.id)) ?? null,
+      update: async () => undefined,
+      count: async () => rows.length,
+    };
+    sut = new ApiKeysService(repository as unknown as Repository<ApiKey>);
+  });
+
+  it('stores a hash, never the key, and accepts the key it printed', async () => {
+    const { key, apiKey } = await sut.create('automation', Role.operator);
+    expect(JSON.stringify(rows)).not.toContain(key.split('_')[2]);
+    await expect(sut.verify(key)).resolves.toBe(apiKey);
+  });
+
+  it('creates the bootstrap admin only on an empty store', async () => {
+    expect((await sut.bootstrapAdmin())!.apiKey.role).toBe(Role.admin);
+    expect(await sut.bootstrapAdmin()).toBeNull();
+  });
+
+  it.each([
+    ['no key', undefined, AuthErrorCode.KeyMissing],
+    ['not a weft key', 'hunter2', AuthErrorCode.KeyInvalid],
+    ['an unknown prefix', `weft_${'a'.repeat(12)}_${'b'.repeat(43)}`, AuthErrorCode.KeyInvalid],
+  ])('refuses %s', async (_case, key, code) => {
+    await expect(sut.verify(key)).rejects.toMatchObject({ code });
+  });
+
+  it('refuses a right prefix with a wrong secret, and a revoked key', async () => {
+    const { key, apiKey } = await sut.create('ops', Role.operator);
+    const [, prefix] = key.split('_');
+    await expect(sut.verify(`weft_${prefix}_${'c'.repeat(43)}`)).rejects.toMatchObject({ code: AuthErrorCode.KeyInvalid });
+    apiKey.revokedAt = new Date();
+    await expect(sut.verify(key)).rejects.toMatchObject({ code: AuthErrorCode.KeyRevoked });
+  });
+});
