@@ -46,7 +46,11 @@ describe('FabricsService (store-backed)', () => {
 
   it('leaves the store and the emulator as they were when the write fails midway', async () => {
     const original = EntityManager.prototype.query;
-    const spy = jest.spyOn(EntityManager.prototype, 'query').mockImplementation(function (this: EntityManager, sql: string, params?: Parameters<EntityManager['query']>[1]) {
+    const spy = jest.spyOn(EntityManager.prototype, 'query').mockImplementation(function (
+      this: EntityManager,
+      sql: string,
+      params?: Parameters<EntityManager['query']>[1],
+    ) {
       if (sql.startsWith('INSERT INTO "link"')) return Promise.reject(new Error('disk full'));
       return original.call(this, sql, params);
     });
