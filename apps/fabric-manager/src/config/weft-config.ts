@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { plainToInstance, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
 
@@ -57,7 +58,8 @@ export function loadWeftConfig(env: NodeJS.ProcessEnv = process.env, overrides: 
   const config = plainToInstance(WeftConfig, { ...picked, ...overrides });
   const errors = validateSync(config, { forbidUnknownValues: true });
   if (errors.length > 0) {
-    const lines = errors.map((e) => `  ${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+    const raw: Record<string, unknown> = { ...picked, ...overrides };
+    const lines = errors.map((e) => `  ${e.property}=${JSON.stringify(raw[e.property])}: ${Object.values(e.constraints ?? {}).join('; ')}`);
     throw new ConfigError(`invalid environment configuration:\n${lines.join('\n')}`);
   }
   return config;
