@@ -1,0 +1,105 @@
+/**
+ * The routing and link registers of every YARC in a fabric, as typed arrays indexed by dense
+ * router number (STYLE.md: struct of arrays). Routing logic is replicated per tile (§5), so the
+ * routing registers are per tile — which is what lets system software cut a YARC into virtual
+ * routers (§7.4) by giving each tile its own masks.
+ */
+import { CACHE_LINE_WRITE_PHITS, HASH_BITS, PORTS, PORT_UNUSED, TABLE_ENTRIES } from './yarc-constants';
+
+export class YarcRegisterFile {
+  /** §5.1 root detect: 15-bit location and mask, per tile. */
+  readonly rootLocation: Uint16Array;
+  readonly rootMask: Uint16Array;
+  /** §5.2 down route: shift and mask, per tile. */
+  readonly downShift: Uint8Array;
+  readonly downMask: Uint16Array;
+  /** §5.2 logical → physical port map (64 entries), per tile. */
+  readonly portMap: Uint8Array;
+  /** §5.1 routing table: 8 entries per tile of (valid, location, mask, 64-bit port mask). */
+  readonly tableValid: Uint8Array;
+  readonly tableLocation: Uint16Array;
+  readonly tableMask: Uint16Array;
+  readonly tablePortsLo: Uint32Array;
+  readonly tablePortsHi: Uint32Array;
+  /** §7.8.2 which 8 of the 15 optional hash bits a tile uses (a 15-bit mask). */
+  readonly hashSelect: Uint16Array;
+  /** Direction of each port (PORT_DOWNLINK, PORT_UPLINK, PORT_SIDELINK, PORT_UNUSED), for the
+   * downward invariant of §7.7. */
+  readonly portDirection: Uint8Array;
+  /** §7.7 per-lane retry threshold of each port's LCB, and the forward-progress timer (cycles). */
+  readonly laneRetryThreshold: Uint16Array;
+  readonly forwardProgressTimer: Uint32Array;
+  /** §4.3 maximum packet length in phits, per chip (the LCB clips longer packets). */
+  readonly maxPacketLength: Uint8Array;
+  /** §4.4 octant data rate in Gb/s, per chip and octant. */
+  readonly octantRateGbps: Float32Array;
+
+  constructor(readonly routers: number) {
+    const tiles = routers * PORTS;
+    this.rootLocation = new Uint16Array(tiles);
+    this.rootMask = new Uint16Array(tiles);
+    this.downShift = new Uint8Array(tiles);
+    this.downMask = new Uint16Array(tiles);
+    this.portMap = new Uint8Array(tiles * PORTS);
+    this.tableValid = new Uint8Array(tiles * TABLE_ENTRIES);
+    this.tableLocation = new Uint16Array(tiles * TABLE_ENTRIES);
+    this.tableMask = new Uint16Array(tiles * TABLE_ENTRIES);
+    this.tablePortsLo = new Uint32Array(tiles * TABLE_ENTRIES);
+    this.tablePortsHi = new Uint32Array(tiles * TABLE_ENTRIES);
+    this.hashSelect = new Uint16Array(tiles).fill((1 << 8) - 1);
+    this.portDirection = new Uint8Array(tiles).fill(PORT_UNUSED);
+    this.laneRetryThreshold = new Uint16Array(tiles).fill(16);
+    this.forwardProgressTimer = new Uint32Array(tiles).fill(80_000);
+    this.maxPacketLength = new Uint8Array(routers).fill(CACHE_LINE_WRITE_PHITS);
+    this.octantRateGbps = new Float32Array(routers * 8).fill(6.25);
+  }
+
+  /** Sets routing-table entry `entry` of one tile; `ports` lists physical output ports. */
+  setTableEntry(router: number, tile: number, entry: number, location: number, mask: number, ports: Iterable<number>): void {
+    const i = (router * PORTS + tile) * TABLE_ENTRIES + entry;
+    let lo = 0;
+    let hi = 0;
+    for (const p of ports) {
+      if (p < 32) lo |= 1 << p;
+      else hi |= 1 << (p - 32);
+    }
+    this.tableValid[i] = 1;
+    this.tableLocation[i] = location;
+    this.tableMask[i] = mask;
+    this.tablePortsLo[i] = lo >>> 0;
+    this.tablePortsHi[i] = hi >>> 0;
+  }
+
+  clearTableEntry(router: number, tile: number, entry: number): void {
+    this.tableValid[(router * PORTS + tile) * TABLE_ENTRIES + entry] = 0;
+  }
+
+  setPortMap(router: number, tile: number, logical: number, physical: number): void {
+    this.portMap[(router * PORTS + tile) * PORTS + logical] = physical;
+  }
+
+  get bytes(): number {
+    return (
+      this.rootLocation.byteLength * 2 +
+      this.downShift.byteLength +
+      this.downMask.byteLength +
+      this.portMap.byteLength +
+      this.tableValid.byteLength +
+      this.tableLocation.byteLength * 2 +
+      this.tablePortsLo.byteLength * 2 +
+      this.hashSelect.byteLength +
+      this.portDirection.byteLength +
+      this.laneRetryThreshold.byteLength +
+      this.forwardProgressTimer.byteLength +
+      this.maxPacketLength.byteLength +
+      this.octantRateGbps.byteLength
+    );
+  }
+}
+
+/** A hash-select register value using bits [from, from + 8) of the 15 optional hash bits (§7.8.2). */
+export function hashWindow(from: number): number {
+  let mask = 0;
+  for (let b = 0; b < 8; b++) mask |= 1 << ((from + b) % HASH_BITS);
+  return mask;
+}

@@ -1,0 +1,144 @@
+/**
+ * The YARC routing function (paper 000 §5, §7.7, §7.8), evaluated at the head of an input queue.
+ * It reads only the tile's registers and the packet header, and writes its decision into the
+ * caller-owned `RouteDecision` (STYLE.md: no new arrays per decision).
+ */
+import { YarcRegisterFile } from './yarc-registers';
+import { LOCATION_MASK, PORTS, PORT_DOWNLINK, PORT_SIDELINK, PORT_UPLINK, SELECTED_HASH_BITS, TABLE_ENTRIES, isLegalModulus } from './yarc-constants';
+
+export const ROUTE_PORT = 0; // deterministic: leave on `port`
+export const ROUTE_ADAPTIVE = 1; // adaptive: choose among `portsLo/portsHi`
+export const ROUTE_NO_MATCH = 2; // no table entry covers the destination
+export const ROUTE_ILLEGAL_MODULUS = 3; // the matching entry's port count cannot be hashed over
+export const ROUTE_DOWNWARD_VIOLATION = 4; // arrived going down but the route goes up (§7.7)
+export const ROUTE_DOWN_UNMAPPED = 5; // down route leads to a port that is not a downlink
+
+export class RouteDecision {
+  kind = ROUTE_PORT;
+  port = 0;
+  portsLo = 0;
+  portsHi = 0;
+  /** Number of eligible ports in the matching table entry (for reports). */
+  portCount = 0;
+  /** Index of the table entry that matched, or -1 for a down route. */
+  entry = -1;
+  goingDown = false;
+}
+
+export function popcount32(x: number): number {
+  x = x - ((x >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/** §7.8.2: compress the 8 selected bits of the 15 optional hash bits into an 8-bit value. */
+export function selectHashBits(hashBits: number, select: number): number {
+  let out = 0;
+  let k = 0;
+  for (let b = 0; b < 15 && k < SELECTED_HASH_BITS; b++) {
+    if (select & (1 << b)) {
+      if (hashBits & (1 << b)) out |= 1 << k;
+      k++;
+    }
+  }
+  return out;
+}
+
+/** The n-th set bit (0-based) of a 64-bit mask given as two 32-bit halves. */
+export function nthSetBit(lo: number, hi: number, n: number): number {
+  const loCount = popcount32(lo);
+  let word = lo;
+  let base = 0;
+  if (n >= loCount) {
+    n -= loCount;
+    word = hi;
+    base = 32;
+  }
+  for (let b = 0; b < 32; b++) {
+    if (word & (1 << b)) {
+      if (n === 0) return base + b;
+      n--;
+    }
+  }
+  return -1;
+}
+
+/**
+ * §5.1 / §7.8.2 deterministic hash: XOR of input port, destination and (when h is set) the tile's
+ * selected optional hash bits, folded so every destination bit reaches the low bits the modulo
+ * looks at.
+ */
+export function deterministicHash(inputPort: number, destination: number, hashBits: number, h: boolean, select: number): number {
+  let x = inputPort ^ destination ^ (destination >>> 5) ^ (destination >>> 10);
+  if (h) x ^= selectHashBits(hashBits, select);
+  return x & 0xffff;
+}
+
+/**
+ * Routes one packet at input `inPort` of router `router`. `adaptive` is the header's a bit; the
+ * caller resolves ROUTE_ADAPTIVE with the live buffer state (§7.8.3).
+ */
+export function routeYarc(
+  regs: YarcRegisterFile,
+  router: number,
+  inPort: number,
+  destination: number,
+  hashBits: number,
+  h: boolean,
+  adaptive: boolean,
+  out: RouteDecision,
+): void {
+  const tile = router * PORTS + inPort;
+  const dest = destination & LOCATION_MASK;
+  const arrivedGoingDown = regs.portDirection[tile] === PORT_UPLINK || regs.portDirection[tile] === PORT_SIDELINK;
+  out.entry = -1;
+  out.portsLo = 0;
+  out.portsHi = 0;
+  out.portCount = 0;
+  // §5.1 root detect: the destination is in this router's subtree, so route down (§5.2).
+  if (((dest ^ regs.rootLocation[tile]) & ~regs.rootMask[tile] & LOCATION_MASK) === 0) {
+    const logical = (dest >>> regs.downShift[tile]) & regs.downMask[tile];
+    const physical = regs.portMap[tile * PORTS + (logical & (PORTS - 1))];
+    out.goingDown = true;
+    out.port = physical;
+    out.portCount = 1;
+    out.kind = regs.portDirection[router * PORTS + physical] === PORT_DOWNLINK ? ROUTE_PORT : ROUTE_DOWN_UNMAPPED;
+    return;
+  }
+  out.goingDown = false;
+  // §7.7: once a packet travels down it must keep going down.
+  if (arrivedGoingDown) {
+    out.kind = ROUTE_DOWNWARD_VIOLATION;
+    return;
+  }
+  // §5.1: associative match over the 8 entries; the highest matching index wins.
+  const base = tile * TABLE_ENTRIES;
+  for (let e = TABLE_ENTRIES - 1; e >= 0; e--) {
+    const i = base + e;
+    if (regs.tableValid[i] === 0) continue;
+    if (((dest ^ regs.tableLocation[i]) & ~regs.tableMask[i] & LOCATION_MASK) !== 0) continue;
+    const lo = regs.tablePortsLo[i];
+    const hi = regs.tablePortsHi[i];
+    const count = popcount32(lo) + popcount32(hi);
+    out.entry = e;
+    out.portsLo = lo;
+    out.portsHi = hi;
+    out.portCount = count;
+    if (count === 0) {
+      out.kind = ROUTE_NO_MATCH;
+      return;
+    }
+    if (adaptive) {
+      out.kind = ROUTE_ADAPTIVE;
+      return;
+    }
+    if (!isLegalModulus(count)) {
+      out.kind = ROUTE_ILLEGAL_MODULUS;
+      return;
+    }
+    out.kind = ROUTE_PORT;
+    out.port = nthSetBit(lo, hi, deterministicHash(inPort, dest, hashBits, h, regs.hashSelect[tile]) % count);
+    return;
+  }
+  out.kind = ROUTE_NO_MATCH;
+}
