@@ -1,0 +1,148 @@
+/**
+ * Every packet the emulator has created, as parallel typed arrays (STYLE.md: no object per
+ * packet). A packet id is an index; ids are recycled through a free list once a packet has ended
+ * (delivered or discarded) and been counted. The books — created = delivered + discarded by reason
+ * + in flight — are kept here, so nothing can disappear without a recorded reason.
+ */
+
+export const FLAG_HASH = 1; // h: hash the optional hash bits (paper 000 §4.1)
+export const FLAG_ADAPTIVE = 2; // a: route adaptively
+export const FLAG_SOURCE_ROUTED = 4; // r: source routed (maintenance only)
+export const FLAG_TRACE = 8; // record a per-packet trace
+
+export const STATE_FREE = 0;
+export const STATE_QUEUED = 1; // waiting in a source queue
+export const STATE_IN_NETWORK = 2;
+
+/** Why a packet was discarded; every discard carries one. */
+export enum DiscardReason {
+  LinkDown = 0, // §7.7: sender discards packets for a dead port
+  ForwardProgressTimeout = 1, // §7.7: discard packets destined to a port whose timer expired
+  DownwardInvariant = 2, // §7.7: arrived from an uplink but routed up
+  IllegalModulus = 3, // §7.8.2: port count the hash cannot take a modulo of
+  NoRoute = 4, // no routing-table entry covers the destination
+  SoftError = 5, // §4.3: corrupted in the router; discarded by the destination's interface
+  Clipped = 6, // §4.3: longer than the maximum packet length
+  RouterDead = 7, // the router stopped responding with the packet inside
+  Unreachable = 8, // injected towards a destination with no path (e.g. no link at the source)
+}
+export const DISCARD_REASONS = Object.keys(DiscardReason).filter((k) => Number.isNaN(Number(k)));
+
+export class PacketStore {
+  capacity: number;
+  destination!: Int32Array;
+  source!: Int32Array;
+  length!: Uint8Array;
+  vc!: Uint8Array;
+  flags!: Uint8Array;
+  hashBits!: Uint16Array;
+  createdAt!: Float64Array;
+  enteredAt!: Float64Array;
+  hops!: Uint8Array;
+  state!: Uint8Array;
+  /** Caller's tag (e.g. the measurement sample a packet belongs to). */
+  tag!: Int32Array;
+  private freeList!: Int32Array;
+  private freeCount = 0;
+  private next = 0;
+
+  created = 0;
+  delivered = 0;
+  deliveredPhits = 0;
+  readonly discarded = new Float64Array(DISCARD_REASONS.length);
+  inFlight = 0;
+  /** Source-route vectors of maintenance packets (rare: a Map is fine off the hot path). */
+  readonly routes = new Map<number, { route: number[]; position: number; back: number[] }>();
+
+  constructor(initialCapacity = 1024) {
+    this.capacity = 0;
+    this.grow(initialCapacity);
+  }
+
+  private grow(capacity: number): void {
+    const copy = <T extends { length: number; set(a: ArrayLike<number>): void }>(old: T | undefined, make: (n: number) => T): T => {
+      const fresh = make(capacity);
+      if (old) fresh.set(old as unknown as ArrayLike<number>);
+      return fresh;
+    };
+    this.destination = copy(this.destination, (n) => new Int32Array(n));
+    this.source = copy(this.source, (n) => new Int32Array(n));
+    this.length = copy(this.length, (n) => new Uint8Array(n));
+    this.vc = copy(this.vc, (n) => new Uint8Array(n));
+    this.flags = copy(this.flags, (n) => new Uint8Array(n));
+    this.hashBits = copy(this.hashBits, (n) => new Uint16Array(n));
+    this.createdAt = copy(this.createdAt, (n) => new Float64Array(n));
+    this.enteredAt = copy(this.enteredAt, (n) => new Float64Array(n));
+    this.hops = copy(this.hops, (n) => new Uint8Array(n));
+    this.state = copy(this.state, (n) => new Uint8Array(n));
+    this.tag = copy(this.tag, (n) => new Int32Array(n));
+    const free = new Int32Array(capacity);
+    if (this.freeList) free.set(this.freeList.subarray(0, this.freeCount));
+    this.freeList = free;
+    this.capacity = capacity;
+  }
+
+  allocate(destination: number, source: number, length: number, vc: number, flags: number, hashBits: number, now: number, tag: number): number {
+    let id: number;
+    if (this.freeCount > 0) id = this.freeList[--this.freeCount];
+    else {
+      if (this.next === this.capacity) this.grow(this.capacity * 2);
+      id = this.next++;
+    }
+    this.destination[id] = destination;
+    this.source[id] = source;
+    this.length[id] = length;
+    this.vc[id] = vc;
+    this.flags[id] = flags;
+    this.hashBits[id] = hashBits;
+    this.createdAt[id] = now;
+    this.enteredAt[id] = -1;
+    this.hops[id] = 0;
+    this.state[id] = STATE_QUEUED;
+    this.tag[id] = tag;
+    this.created++;
+    this.inFlight++;
+    return id;
+  }
+
+  /** Ends a packet as delivered; the id is free for reuse afterwards. */
+  deliver(id: number): void {
+    this.delivered++;
+    this.deliveredPhits += this.length[id];
+    this.release(id);
+  }
+
+  discard(id: number, reason: DiscardReason): void {
+    this.discarded[reason]++;
+    this.release(id);
+  }
+
+  private release(id: number): void {
+    if (this.state[id] === STATE_FREE) throw new Error(`packet ${id} ended twice`);
+    this.state[id] = STATE_FREE;
+    this.inFlight--;
+    this.routes.delete(id);
+    this.freeList[this.freeCount++] = id;
+  }
+
+  get totalDiscarded(): number {
+    let n = 0;
+    for (let i = 0; i < this.discarded.length; i++) n += this.discarded[i];
+    return n;
+  }
+
+  /** The books: every created packet is delivered, discarded with a reason, or still in flight. */
+  books(): { created: number; delivered: number; discarded: Record<string, number>; inFlight: number; balanced: boolean } {
+    const discarded: Record<string, number> = {};
+    DISCARD_REASONS.forEach((name, i) => {
+      if (this.discarded[i] > 0) discarded[name] = this.discarded[i];
+    });
+    return {
+      created: this.created,
+      delivered: this.delivered,
+      discarded,
+      inFlight: this.inFlight,
+      balanced: this.created === this.delivered + this.totalDiscarded + this.inFlight,
+    };
+  }
+}

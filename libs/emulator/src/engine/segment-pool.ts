@@ -1,0 +1,112 @@
+/**
+ * Buffer entries: the part of a packet that sits in one buffer (a packet is spread over several
+ * buffers while its worm moves through a router, paper 000 §7.5). Entries form FIFO lists per
+ * buffer, drawn from one pool of parallel arrays that grows by doubling and never shrinks.
+ *
+ * Phits are counted, not stored: `sentIn` phits have been sent into the buffer by the stage
+ * before, `sentOut` have left for the next. A phit becomes usable `headTime` cycles after the
+ * head was sent, and the rest follow one per cycle at most — so the latency of each pipeline stage
+ * and the back-pressure of each buffer come out of the counts.
+ */
+export class SegmentPool {
+  capacity = 0;
+  packet!: Int32Array;
+  sentIn!: Uint8Array;
+  sentOut!: Uint8Array;
+  headTime!: Float64Array;
+  next!: Int32Array;
+  /** Output port chosen for the packet at this router (-1: not routed yet). */
+  route!: Int16Array;
+  private free = -1;
+  private used = 0;
+
+  constructor(initial = 4096) {
+    this.grow(initial);
+  }
+
+  private grow(capacity: number): void {
+    const resize = <T extends { set(a: ArrayLike<number>): void }>(old: T | undefined, fresh: T): T => {
+      if (old) fresh.set(old as unknown as ArrayLike<number>);
+      return fresh;
+    };
+    this.packet = resize(this.packet, new Int32Array(capacity));
+    this.sentIn = resize(this.sentIn, new Uint8Array(capacity));
+    this.sentOut = resize(this.sentOut, new Uint8Array(capacity));
+    this.headTime = resize(this.headTime, new Float64Array(capacity));
+    this.next = resize(this.next, new Int32Array(capacity));
+    this.route = resize(this.route, new Int16Array(capacity));
+    for (let i = capacity - 1; i >= this.capacity; i--) {
+      this.next[i] = this.free;
+      this.free = i;
+    }
+    this.capacity = capacity;
+  }
+
+  allocate(packet: number, headTime: number): number {
+    if (this.free < 0) this.grow(this.capacity * 2);
+    const s = this.free;
+    this.free = this.next[s];
+    this.packet[s] = packet;
+    this.sentIn[s] = 0;
+    this.sentOut[s] = 0;
+    this.headTime[s] = headTime;
+    this.next[s] = -1;
+    this.route[s] = -1;
+    this.used++;
+    return s;
+  }
+
+  release(s: number): void {
+    this.next[s] = this.free;
+    this.free = s;
+    this.used--;
+  }
+
+  get inUse(): number {
+    return this.used;
+  }
+
+  /** Phits of segment s that have reached its buffer and not left it, at cycle `now`. */
+  available(s: number, now: number): number {
+    const t = now - this.headTime[s];
+    if (t < 0) return 0;
+    const arrived = Math.min(this.sentIn[s], t + 1);
+    return arrived - this.sentOut[s];
+  }
+}
+
+/**
+ * FIFO queues of segments, one per buffer, with the phit occupancy of each buffer (phits sent in
+ * and not yet sent out — what the upstream stage must leave room for).
+ */
+export class BufferQueues {
+  readonly head: Int32Array;
+  readonly tail: Int32Array;
+  readonly occupancy: Uint16Array;
+
+  constructor(
+    readonly count: number,
+    private readonly pool: SegmentPool,
+  ) {
+    this.head = new Int32Array(count).fill(-1);
+    this.tail = new Int32Array(count).fill(-1);
+    this.occupancy = new Uint16Array(count);
+  }
+
+  push(buffer: number, segment: number): void {
+    const t = this.tail[buffer];
+    if (t < 0) this.head[buffer] = segment;
+    else this.pool.next[t] = segment;
+    this.tail[buffer] = segment;
+  }
+
+  /** Removes the head segment (its packet has left this buffer entirely). */
+  shift(buffer: number): number {
+    const s = this.head[buffer];
+    const n = this.pool.next[s];
+    this.head[buffer] = n;
+    if (n < 0) this.tail[buffer] = -1;
+    this.pool.release(s);
+    return s;
+  }
+}

@@ -1,0 +1,712 @@
+/**
+ * A BlackWidow fabric of YARC routers and processor endpoints, cycle by cycle (paper 000 §3–§5,
+ * §7.5, §7.7). Per router and cycle, stages are evaluated downstream first — output ports, then
+ * subswitches, then row buses and routing — so a phit moves through at most one stage per cycle
+ * whatever the order of evaluation; links deliver into the future, so routers never see each
+ * other's same-cycle state. Idle routers and endpoints are skipped.
+ *
+ * Buffers (all per VC): input buffer per port (VCT across links, credits reserved per packet),
+ * 8 row buffers per tile (one per input of its row) and 8 column buffers per output (one per
+ * subswitch row), both wormhole. A packet takes its output column at the head of the input queue,
+ * the row within the column at the subswitch; the output port arbitrates between its 8 column
+ * buffers and the two VCs.
+ */
+import { EmulatedFabric } from '../emulated-fabric';
+import { DiscardReason, FLAG_ADAPTIVE, FLAG_HASH, PacketStore, STATE_IN_NETWORK } from '../engine/packet-store';
+import { BufferQueues, SegmentPool } from '../engine/segment-pool';
+import { TimingWheel } from '../engine/timing-wheel';
+import {
+  COLUMN_BUFFER_PHITS,
+  INPUT_BUFFER_PHITS_PER_VC,
+  LANES,
+  NS_PER_CYCLE,
+  PHIT_BITS,
+  PORTS,
+  ROW_BUFFER_PHITS,
+  STAGES_COLUMN_CHANNEL,
+  STAGES_INPUT_QUEUE,
+  STAGES_OUTPUT,
+  STAGES_ROW_BUS,
+  STAGES_SUBSWITCH,
+  VCS,
+  YARC_CLOCK_GHZ,
+} from './yarc-constants';
+import { YarcRegisterFile } from './yarc-registers';
+import {
+  ROUTE_ADAPTIVE,
+  ROUTE_DOWN_UNMAPPED,
+  ROUTE_DOWNWARD_VIOLATION,
+  ROUTE_ILLEGAL_MODULUS,
+  ROUTE_NO_MATCH,
+  ROUTE_PORT,
+  RouteDecision,
+  routeYarc,
+} from './yarc-routing';
+
+/** SerDes + LCB latency at each end of a link, and signal propagation in cable (~5 ns/m). */
+export const LINK_FIXED_NS = 10;
+export const CABLE_NS_PER_METER = 5;
+/** A processor's network interface: receive buffer per VC, and its latency to inject. */
+export const ENDPOINT_RECEIVE_PHITS = 256;
+export const ENDPOINT_INJECT_CYCLES = 4;
+
+const ROW_PER_VC = ROW_BUFFER_PHITS / VCS;
+const COLUMN_PER_VC = COLUMN_BUFFER_PHITS / VCS;
+const IB_TO_RB = STAGES_INPUT_QUEUE + STAGES_ROW_BUS;
+const RB_TO_CB = STAGES_SUBSWITCH + STAGES_COLUMN_CHANNEL;
+
+export interface InterruptSink {
+  (kind: string, cycle: number, chip: number, port: number, vc: number, details?: Record<string, unknown>): void;
+}
+
+export interface DeliveryRecord {
+  (packet: number, cycle: number): void;
+}
+
+export class YarcFabricSim {
+  readonly regs: YarcRegisterFile;
+  readonly packets = new PacketStore(4096);
+  readonly pool = new SegmentPool(8192);
+  cycle = 0;
+
+  /** Dense router and endpoint numbering over the fabric's chips. */
+  readonly routerChip: Int32Array;
+  readonly chipRouter: Int32Array;
+  readonly endpointChip: Int32Array;
+  readonly chipEndpoint: Int32Array;
+  /** Global port of each router tile, and the tile (router*64+port) of each global port (-1 for endpoint ports). */
+  readonly tileGlobal: Int32Array;
+  readonly globalTile: Int32Array;
+  /** Processor number of each endpoint port's chip (-1 for router ports). */
+  readonly globalProcessor: Int32Array;
+  /** Endpoint port of each processor and slice: processorPort[p*4+slice]. */
+  readonly processorPort: Int32Array;
+
+  private readonly ib: BufferQueues;
+  private readonly rb: BufferQueues;
+  private readonly cb: BufferQueues;
+  private readonly cbOwner: Int16Array;
+  /** Per router output tile: the column buffer whose head packet holds the output, its segment
+   * downstream, and round-robin pointers. */
+  private readonly outBuffer: Int32Array;
+  private readonly outDownstream: Int32Array;
+  private readonly outRR: Uint8Array;
+  private readonly rowBusRR: Uint8Array;
+  private readonly rowBusBuffer: Int32Array;
+  private readonly subRR: Uint8Array;
+  /** Sender side of every global port: serialization rate and accumulator, latency, credits per VC. */
+  readonly linkRate: Float64Array;
+  private readonly linkAccumulator: Float64Array;
+  readonly linkLatency: Int32Array;
+  readonly credits: Int32Array;
+  /** Per global port and VC: since when the sender has had a packet it could not send (-1: not blocked). */
+  private readonly blockedSince: Float64Array;
+  /** Per global port: packets routed here are discarded (link down or forward-progress timeout). */
+  readonly discarding: Uint8Array;
+  readonly discardReason: Uint8Array;
+  /** Endpoint ports: the packet being injected, receive buffers. */
+  private readonly sending: Int32Array;
+  private readonly sendingDownstream: Int32Array;
+  private readonly receive: BufferQueues;
+  readonly accepting: Uint8Array;
+
+  private readonly routerActive: Uint8Array;
+  private activeRouters: Int32Array;
+  private activeCount = 0;
+  private readonly routerLoad: Int32Array;
+  private readonly endpointActive: Uint8Array;
+  private activeEndpointPorts: Int32Array;
+  private activeEndpointCount = 0;
+  private readonly wheel: TimingWheel;
+  private readonly decision = new RouteDecision();
+
+  /** Per-router hop counts of delivered packets, and other statistics. */
+  phitHops = 0;
+  onInterrupt: InterruptSink = () => undefined;
+  onDeliver: DeliveryRecord = () => undefined;
+
+  constructor(readonly fabric: EmulatedFabric) {
+    const chips = fabric.design.chips;
+    const routers: number[] = [];
+    const endpoints: number[] = [];
+    chips.forEach((c, i) => (c.kind === 'router' ? routers : endpoints).push(i));
+    this.routerChip = Int32Array.from(routers);
+    this.endpointChip = Int32Array.from(endpoints);
+    this.chipRouter = new Int32Array(chips.length).fill(-1);
+    this.chipEndpoint = new Int32Array(chips.length).fill(-1);
+    routers.forEach((c, r) => (this.chipRouter[c] = r));
+    endpoints.forEach((c, e) => (this.chipEndpoint[c] = e));
+    const R = routers.length;
+    const ports = fabric.portCount;
+    this.regs = new YarcRegisterFile(R);
+    this.tileGlobal = new Int32Array(R * PORTS);
+    this.globalTile = new Int32Array(ports).fill(-1);
+    this.globalProcessor = new Int32Array(ports).fill(-1);
+    for (let r = 0; r < R; r++) {
+      for (let p = 0; p < PORTS; p++) {
+        const g = fabric.portBase[routers[r]] + p;
+        this.tileGlobal[r * PORTS + p] = g;
+        this.globalTile[g] = r * PORTS + p;
+      }
+    }
+    let maxProcessor = -1;
+    for (const c of endpoints) maxProcessor = Math.max(maxProcessor, chips[c].processor);
+    this.processorPort = new Int32Array((maxProcessor + 1) * 4).fill(-1);
+    for (const c of endpoints) {
+      for (let p = 0; p < chips[c].portCount; p++) {
+        const g = fabric.portBase[c] + p;
+        this.globalProcessor[g] = chips[c].processor;
+        this.processorPort[chips[c].processor * 4 + p] = g;
+      }
+    }
+
+    this.ib = new BufferQueues(R * PORTS * VCS, this.pool);
+    this.rb = new BufferQueues(R * PORTS * 8 * VCS, this.pool);
+    this.cb = new BufferQueues(R * PORTS * 8 * VCS, this.pool);
+    this.cbOwner = new Int16Array(R * PORTS * 8 * VCS).fill(-1);
+    this.outBuffer = new Int32Array(R * PORTS).fill(-1);
+    this.outDownstream = new Int32Array(R * PORTS).fill(-1);
+    this.outRR = new Uint8Array(R * PORTS);
+    this.rowBusRR = new Uint8Array(R * PORTS);
+    this.rowBusBuffer = new Int32Array(R * PORTS).fill(-1);
+    this.subRR = new Uint8Array(R * PORTS);
+
+    this.linkRate = new Float64Array(ports);
+    this.linkAccumulator = new Float64Array(ports);
+    this.linkLatency = new Int32Array(ports);
+    this.credits = new Int32Array(ports * VCS);
+    this.blockedSince = new Float64Array(ports * VCS).fill(-1);
+    this.discarding = new Uint8Array(ports);
+    this.discardReason = new Uint8Array(ports);
+    let maxLatency = 1;
+    for (let g = 0; g < ports; g++) {
+      const peer = fabric.peer[g];
+      if (peer < 0) continue;
+      this.linkRate[g] = this.rateFor(g);
+      this.linkLatency[g] = Math.max(1, Math.ceil((LINK_FIXED_NS + CABLE_NS_PER_METER * fabric.lengthMeters[g]) / NS_PER_CYCLE));
+      maxLatency = Math.max(maxLatency, this.linkLatency[g]);
+      const downstreamIsEndpoint = this.globalTile[peer] < 0;
+      for (let v = 0; v < VCS; v++) this.credits[g * VCS + v] = downstreamIsEndpoint ? ENDPOINT_RECEIVE_PHITS : INPUT_BUFFER_PHITS_PER_VC;
+    }
+
+    const endpointPorts = endpoints.reduce((n, c) => n + chips[c].portCount, 0);
+    this.sending = new Int32Array(ports).fill(-1);
+    this.sendingDownstream = new Int32Array(ports).fill(-1);
+    this.receive = new BufferQueues(ports * VCS, this.pool);
+    this.accepting = new Uint8Array(ports).fill(1);
+
+    this.routerActive = new Uint8Array(R);
+    this.activeRouters = new Int32Array(R);
+    this.routerLoad = new Int32Array(R);
+    this.endpointActive = new Uint8Array(ports);
+    this.activeEndpointPorts = new Int32Array(Math.max(1, endpointPorts));
+    this.wheel = new TimingWheel(maxLatency + 64);
+    this.sourceStore = new Map();
+  }
+
+  /** Phits per cycle a port's link carries: lanes × rate / 24 bits, at 0.8 GHz (§4.1, §4.4). */
+  private rateFor(g: number): number {
+    return (this.fabric.activeLanes[g] * this.fabric.rateGbps[g]) / PHIT_BITS / YARC_CLOCK_GHZ;
+  }
+
+  /** Recomputes a port's serialization after a lane change (§7.7: a port runs 2- or 1-bit wide). */
+  refreshLink(g: number): void {
+    this.linkRate[g] = this.rateFor(g);
+  }
+
+  // ---------------------------------------------------------------- source queues (endpoints)
+  private readonly sourceStore: Map<number, number[]>;
+
+  /** Creates a packet at processor `source`'s injection port for `slice` towards `destination`. */
+  inject(source: number, slice: number, destination: number, length: number, vc: number, flags: number, hashBits: number, tag = 0): number {
+    const g = this.processorPort[source * 4 + slice];
+    const id = this.packets.allocate(destination, g, length, vc, flags, hashBits, this.cycle, tag);
+    if (g < 0 || this.fabric.peer[g] < 0 || this.fabric.activeLanes[g] === 0) {
+      this.packets.state[id] = STATE_IN_NETWORK;
+      this.packets.discard(id, DiscardReason.Unreachable);
+      return id;
+    }
+    const key = g * VCS + vc;
+    let queue = this.sourceStore.get(key);
+    if (!queue) {
+      queue = [];
+      this.sourceStore.set(key, queue);
+    }
+    queue.push(id);
+    this.activateEndpoint(g);
+    return id;
+  }
+
+  /** Packets waiting in source queues (injected by traffic, not yet in the network). */
+  queued(): number {
+    let n = 0;
+    for (const q of this.sourceStore.values()) n += q.length;
+    return n;
+  }
+
+  private activateEndpoint(g: number): void {
+    if (this.endpointActive[g]) return;
+    this.endpointActive[g] = 1;
+    this.activeEndpointPorts[this.activeEndpointCount++] = g;
+  }
+
+  private activateRouter(r: number): void {
+    if (this.routerActive[r]) return;
+    this.routerActive[r] = 1;
+    this.activeRouters[this.activeCount++] = r;
+  }
+
+  // ---------------------------------------------------------------- the cycle
+  /** Advances the fabric by `cycles` cycles. */
+  run(cycles: number): void {
+    for (let i = 0; i < cycles; i++) this.step();
+  }
+
+  /** Runs until nothing is in flight or `limit` cycles have passed; returns the cycles run. */
+  drain(limit: number): number {
+    const start = this.cycle;
+    while (this.packets.inFlight > 0 && this.cycle - start < limit) this.step();
+    return this.cycle - start;
+  }
+
+  step(): void {
+    const now = this.cycle;
+    this.wheel.fire(now, this.fireEvent);
+    // Endpoints: inject and receive.
+    let keep = 0;
+    for (let i = 0; i < this.activeEndpointCount; i++) {
+      const g = this.activeEndpointPorts[i];
+      if (this.stepEndpoint(g, now)) this.activeEndpointPorts[keep++] = g;
+      else this.endpointActive[g] = 0;
+    }
+    this.activeEndpointCount = keep;
+    // Routers: downstream stages first.
+    keep = 0;
+    const count = this.activeCount;
+    for (let i = 0; i < count; i++) {
+      const r = this.activeRouters[i];
+      this.stepOutputs(r, now);
+      this.stepSubswitches(r, now);
+      this.stepRowBuses(r, now);
+    }
+    for (let i = 0; i < this.activeCount; i++) {
+      const r = this.activeRouters[i];
+      if (this.routerLoad[r] > 0) this.activeRouters[keep++] = r;
+      else this.routerActive[r] = 0;
+    }
+    this.activeCount = keep;
+    this.cycle = now + 1;
+  }
+
+  /** Timed events: kind in the low 2 bits of `a`. */
+  private readonly fireEvent = (a: number, b: number): void => {
+    const kind = a & 3;
+    const target = a >>> 2;
+    if (kind === 0) {
+      // Credit return (the VC ack in the LCB sideband, §4.3): target = g*VCS+v, b phits.
+      this.credits[target] += b;
+      const g = (target / VCS) | 0;
+      const tile = this.globalTile[g];
+      if (tile >= 0) this.activateRouter((tile / PORTS) | 0);
+      else this.activateEndpoint(g);
+    }
+  };
+
+  private scheduleCredit(now: number, senderPort: number, vc: number, phits: number, delay: number): void {
+    this.wheel.schedule(now, now + delay, ((senderPort * VCS + vc) << 2) | 0, phits);
+  }
+
+  // ---------------------------------------------------------------- endpoints
+  /** One endpoint port for one cycle; returns whether it still has work. */
+  private stepEndpoint(g: number, now: number): boolean {
+    // Receive: consume one phit per cycle from the receive buffers when accepting.
+    let busy = false;
+    for (let v = 0; v < VCS; v++) {
+      const buffer = g * VCS + v;
+      const s = this.receive.head[buffer];
+      if (s < 0) continue;
+      busy = true;
+      if (!this.accepting[g]) continue;
+      if (this.pool.available(s, now) <= 0) continue;
+      this.pool.sentOut[s]++;
+      this.receive.occupancy[buffer]--;
+      this.scheduleCredit(now, this.fabric.peer[g], v, 1, this.linkLatency[g]);
+      const packet = this.pool.packet[s];
+      if (this.pool.sentOut[s] === this.packets.length[packet]) {
+        this.receive.shift(buffer);
+        this.onDeliver(packet, now);
+        this.packets.deliver(packet);
+      }
+      break; // the interface takes one phit per cycle
+    }
+    // Send: continue the current packet, or start the next one whose whole length fits (VCT).
+    let packet = this.sending[g];
+    if (packet < 0) {
+      for (let v = 0; v < VCS && packet < 0; v++) {
+        const queue = this.sourceStore.get(g * VCS + v);
+        if (!queue || queue.length === 0) continue;
+        const head = queue[0];
+        if (this.credits[g * VCS + v] < this.packets.length[head] || this.discarding[g]) continue;
+        queue.shift();
+        packet = head;
+        this.credits[g * VCS + v] -= this.packets.length[head];
+        this.packets.state[head] = STATE_IN_NETWORK;
+        this.packets.enteredAt[head] = now;
+        this.sending[g] = head;
+        this.linkAccumulator[g] = 0;
+        const peer = this.fabric.peer[g];
+        const tile = this.globalTile[peer];
+        const r = (tile / PORTS) | 0;
+        const seg = this.pool.allocate(head, now + ENDPOINT_INJECT_CYCLES + this.linkLatency[g]);
+        this.ib.push(tile * VCS + v, seg);
+        this.routerLoad[r]++;
+        this.sendingDownstream[g] = seg;
+        this.activateRouter(r);
+      }
+    }
+    if (packet >= 0) {
+      busy = true;
+      this.linkAccumulator[g] += this.linkRate[g];
+      const seg = this.sendingDownstream[g];
+      while (this.linkAccumulator[g] >= 1 && this.pool.sentIn[seg] < this.packets.length[packet]) {
+        this.linkAccumulator[g] -= 1;
+        this.pool.sentIn[seg]++;
+        this.ib.occupancy[this.globalTile[this.fabric.peer[g]] * VCS + this.packets.vc[packet]]++;
+      }
+      if (this.pool.sentIn[seg] === this.packets.length[packet]) {
+        this.sending[g] = -1;
+        this.sendingDownstream[g] = -1;
+        if (this.linkAccumulator[g] > 1) this.linkAccumulator[g] = 1;
+      }
+    } else {
+      for (let v = 0; v < VCS; v++) {
+        const queue = this.sourceStore.get(g * VCS + v);
+        if (queue && queue.length > 0) busy = true;
+      }
+    }
+    return busy;
+  }
+
+  // ---------------------------------------------------------------- output ports
+  private stepOutputs(r: number, now: number): void {
+    const base = r * PORTS;
+    for (let o = 0; o < PORTS; o++) {
+      const tile = base + o;
+      let buffer = this.outBuffer[tile];
+      const g = this.tileGlobal[tile];
+      if (buffer < 0) {
+        // Second-stage arbitration: 8 column buffers × 2 VCs, round robin (§3).
+        const start = this.outRR[tile];
+        for (let k = 0; k < 16; k++) {
+          const c = (start + k) & 15;
+          const row = c >> 1;
+          const v = c & 1;
+          const candidate = (tile * 8 + row) * VCS + v;
+          const s = this.cb.head[candidate];
+          if (s < 0 || this.pool.available(s, now) <= 0) continue;
+          const packet = this.pool.packet[s];
+          if (this.discarding[g] || this.fabric.peer[g] < 0 || this.fabric.activeLanes[g] === 0) {
+            buffer = candidate;
+            break;
+          }
+          if (this.credits[g * VCS + v] < this.packets.length[packet]) {
+            this.checkForwardProgress(r, o, g, v, now);
+            continue;
+          }
+          this.blockedSince[g * VCS + v] = -1;
+          this.credits[g * VCS + v] -= this.packets.length[packet];
+          buffer = candidate;
+          this.outRR[tile] = (c + 1) & 15;
+          const peer = this.fabric.peer[g];
+          const peerTile = this.globalTile[peer];
+          const downstream = this.pool.allocate(packet, now + STAGES_OUTPUT + this.linkLatency[g]);
+          if (peerTile >= 0) {
+            this.ib.push(peerTile * VCS + v, downstream);
+            const pr = (peerTile / PORTS) | 0;
+            this.routerLoad[pr]++;
+            this.activateRouter(pr);
+          } else {
+            this.receive.push(peer * VCS + v, downstream);
+            this.activateEndpoint(peer);
+          }
+          this.outDownstream[tile] = downstream;
+          this.linkAccumulator[g] = 0;
+          break;
+        }
+        if (buffer < 0) continue;
+        this.outBuffer[tile] = buffer;
+      }
+      // Send phits of the holding packet at the link's rate, as they reach the column buffer.
+      const s = this.cb.head[buffer];
+      const packet = this.pool.packet[s];
+      const length = this.packets.length[packet];
+      const downstream = this.outDownstream[tile];
+      if (downstream < 0) {
+        // Dead port: drop phits as they come (the sender discards packets for the port, §7.7).
+        const n = this.pool.available(s, now);
+        if (n > 0) {
+          this.pool.sentOut[s] += n;
+          this.cb.occupancy[buffer] -= n;
+        }
+        if (this.pool.sentOut[s] === length) {
+          this.cb.shift(buffer);
+          this.routerLoad[r]--;
+          this.outBuffer[tile] = -1;
+          this.packets.discard(packet, this.discardReason[g] || DiscardReason.LinkDown);
+        }
+        continue;
+      }
+      this.linkAccumulator[g] += this.linkRate[g];
+      let available = this.pool.available(s, now);
+      while (this.linkAccumulator[g] >= 1 && available > 0) {
+        this.linkAccumulator[g] -= 1;
+        available--;
+        this.pool.sentOut[s]++;
+        this.cb.occupancy[buffer]--;
+        this.pool.sentIn[downstream]++;
+        this.phitHops++;
+      }
+      if (this.linkAccumulator[g] > 1) this.linkAccumulator[g] = 1;
+      if (this.pool.sentOut[s] === length) {
+        this.cb.shift(buffer);
+        this.routerLoad[r]--;
+        this.outBuffer[tile] = -1;
+        this.outDownstream[tile] = -1;
+      }
+    }
+  }
+
+  /** §7.7: a sender that cannot make progress for the programmed time interrupts the
+   * maintenance controller and starts discarding packets for that port. */
+  private checkForwardProgress(r: number, o: number, g: number, v: number, now: number): void {
+    const key = g * VCS + v;
+    if (this.blockedSince[key] < 0) {
+      this.blockedSince[key] = now;
+      return;
+    }
+    if (now - this.blockedSince[key] >= this.regs.forwardProgressTimer[r * PORTS + o] && !this.discarding[g]) {
+      this.discarding[g] = 1;
+      this.discardReason[g] = DiscardReason.ForwardProgressTimeout;
+      this.onInterrupt('FORWARD_PROGRESS_TIMEOUT', now, this.routerChip[r], o, v);
+    }
+  }
+
+  // ---------------------------------------------------------------- subswitches
+  /** First-stage arbitration: each column channel (subswitch row → output o) takes one phit per
+   * cycle from one of the 8 row buffers × 2 VCs of that subswitch that target o (§3). */
+  private stepSubswitches(r: number, now: number): void {
+    const base = r * PORTS;
+    for (let o = 0; o < PORTS; o++) {
+      const tileOut = base + o;
+      const column = o & 7;
+      for (let row = 0; row < 8; row++) {
+        // Subswitch at tile (row, column) feeds output o through column buffer (o, row).
+        const start = this.subRR[tileOut] ^ row;
+        for (let k = 0; k < 16; k++) {
+          const c = (start + k) & 15;
+          const input = row * 8 + (c >> 1);
+          const v = c & 1;
+          const rbIndex = ((base + input) * 8 + column) * VCS + v;
+          const s = this.rb.head[rbIndex];
+          if (s < 0 || this.pool.route[s] !== o) continue;
+          const cbIndex = (tileOut * 8 + row) * VCS + v;
+          const owner = this.cbOwner[cbIndex];
+          if (owner !== -1 && owner !== input) continue;
+          if (this.cb.occupancy[cbIndex] >= COLUMN_PER_VC) continue;
+          if (this.pool.available(s, now) <= 0) continue;
+          const packet = this.pool.packet[s];
+          if (this.pool.sentOut[s] === 0) {
+            const down = this.pool.allocate(packet, now + RB_TO_CB);
+            this.cb.push(cbIndex, down);
+            this.routerLoad[r]++;
+            this.cbOwner[cbIndex] = input;
+          }
+          this.pool.sentOut[s]++;
+          this.rb.occupancy[rbIndex]--;
+          this.cb.occupancy[cbIndex]++;
+          const tail = this.cb.tail[cbIndex];
+          this.pool.sentIn[tail]++;
+          if (this.pool.sentOut[s] === this.packets.length[packet]) {
+            this.rb.shift(rbIndex);
+            this.routerLoad[r]--;
+            this.cbOwner[cbIndex] = -1;
+          }
+          this.subRR[tileOut] = (c + 1) & 15;
+          break;
+        }
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- row buses and routing
+  private stepRowBuses(r: number, now: number): void {
+    const base = r * PORTS;
+    const d = this.decision;
+    for (let i = 0; i < PORTS; i++) {
+      const tile = base + i;
+      // Route the head packet of each VC once its header has been through the input stages.
+      for (let v = 0; v < VCS; v++) {
+        const ibIndex = tile * VCS + v;
+        const s = this.ib.head[ibIndex];
+        if (s < 0 || this.pool.route[s] >= 0) continue;
+        if (now < this.pool.headTime[s] + STAGES_INPUT_QUEUE) continue;
+        const packet = this.pool.packet[s];
+        const flags = this.packets.flags[packet];
+        routeYarc(
+          this.regs,
+          r,
+          i,
+          this.packets.destination[packet],
+          this.packets.hashBits[packet],
+          (flags & FLAG_HASH) !== 0,
+          (flags & FLAG_ADAPTIVE) !== 0,
+          d,
+        );
+        let port = -1;
+        if (d.kind === ROUTE_PORT) port = d.port;
+        else if (d.kind === ROUTE_ADAPTIVE) port = this.chooseAdaptive(r, i, v, d.portsLo, d.portsHi);
+        if (port < 0) {
+          this.raiseRouteError(r, i, v, d.kind);
+          this.pool.route[s] = PORTS; // discard as it arrives
+        } else {
+          const g = this.tileGlobal[base + port];
+          this.packets.hops[packet]++;
+          if (this.discarding[g]) {
+            // The port has been shut (link down, forward-progress timeout): discard here (§7.7).
+            this.routeErrors.set(packet, this.discardReason[g] || DiscardReason.LinkDown);
+            this.pool.route[s] = PORTS;
+          } else this.pool.route[s] = port;
+        }
+      }
+      // One phit per cycle crosses the row bus, from one VC, round robin.
+      const first = this.rowBusRR[tile];
+      for (let k = 0; k < VCS; k++) {
+        const v = (first + k) % VCS;
+        const ibIndex = tile * VCS + v;
+        const s = this.ib.head[ibIndex];
+        if (s < 0) continue;
+        const route = this.pool.route[s];
+        if (route < 0) continue;
+        const n = this.pool.available(s, now);
+        if (n <= 0) continue;
+        const packet = this.pool.packet[s];
+        const length = this.packets.length[packet];
+        if (route >= PORTS) {
+          // Discarded at the head of the input queue: the phits are dropped as they arrive.
+          this.pool.sentOut[s] += n;
+          this.ib.occupancy[ibIndex] -= n;
+          if (this.pool.sentOut[s] === length) this.finishInput(r, tile, ibIndex, s, v, now, true);
+          continue;
+        }
+        const rbIndex = (tile * 8 + (route & 7)) * VCS + v;
+        if (this.rb.occupancy[rbIndex] >= ROW_PER_VC) continue;
+        if (this.pool.sentOut[s] === 0) {
+          const down = this.pool.allocate(packet, now + STAGES_ROW_BUS);
+          this.pool.route[down] = route;
+          this.rb.push(rbIndex, down);
+          this.routerLoad[r]++;
+        }
+        this.pool.sentOut[s]++;
+        this.ib.occupancy[ibIndex]--;
+        this.rb.occupancy[rbIndex]++;
+        this.pool.sentIn[this.rb.tail[rbIndex]]++;
+        if (this.pool.sentOut[s] === length) this.finishInput(r, tile, ibIndex, s, v, now, false);
+        this.rowBusRR[tile] = (v + 1) % VCS;
+        break;
+      }
+    }
+  }
+
+  /** The tail has left the input buffer: free the entry and return the packet's credits upstream. */
+  private finishInput(r: number, tile: number, ibIndex: number, s: number, v: number, now: number, discarded: boolean): void {
+    const packet = this.pool.packet[s];
+    this.ib.shift(ibIndex);
+    this.routerLoad[r]--;
+    const g = this.tileGlobal[tile];
+    const upstream = this.fabric.peer[g];
+    if (upstream >= 0) this.scheduleCredit(now, upstream, v, this.packets.length[packet], this.linkLatency[g]);
+    if (discarded) this.packets.discard(packet, this.pendingReason(packet));
+  }
+
+  private readonly routeErrors = new Map<number, number>();
+
+  private pendingReason(packet: number): DiscardReason {
+    const reason = this.routeErrors.get(packet);
+    this.routeErrors.delete(packet);
+    return reason ?? DiscardReason.NoRoute;
+  }
+
+  private raiseRouteError(r: number, i: number, v: number, kind: number): void {
+    const s = this.ib.head[(r * PORTS + i) * VCS + v];
+    const packet = this.pool.packet[s];
+    let reason = DiscardReason.NoRoute;
+    if (kind === ROUTE_DOWNWARD_VIOLATION) reason = DiscardReason.DownwardInvariant;
+    else if (kind === ROUTE_ILLEGAL_MODULUS) reason = DiscardReason.IllegalModulus;
+    else if (kind === ROUTE_NO_MATCH || kind === ROUTE_DOWN_UNMAPPED) reason = DiscardReason.NoRoute;
+    this.routeErrors.set(packet, reason);
+    if (reason === DiscardReason.DownwardInvariant || reason === DiscardReason.IllegalModulus) {
+      this.onInterrupt('CONFIGURATION_ERROR', this.cycle, this.routerChip[r], i, v, {
+        reason: reason === DiscardReason.DownwardInvariant ? 'downward invariant' : 'illegal port count for the hash modulo',
+        destination: this.packets.destination[packet],
+      });
+    }
+  }
+
+  /**
+   * §7.8.3 adaptive choice: the column first, preferring columns whose row buffer (from this input)
+   * is less than half full, round robin among equals; then the row within the column, preferring
+   * outputs whose column buffer is almost empty, then half full, then almost full.
+   */
+  private chooseAdaptive(r: number, input: number, v: number, lo: number, hi: number): number {
+    const tile = r * PORTS + input;
+    let columnMask = 0;
+    for (let p = 0; p < 32; p++) if (lo & (1 << p)) columnMask |= 1 << (p & 7);
+    for (let p = 0; p < 32; p++) if (hi & (1 << p)) columnMask |= 1 << (p & 7);
+    if (columnMask === 0) return -1;
+    const start = this.rowBusRR[tile];
+    let column = -1;
+    for (let pass = 0; pass < 2 && column < 0; pass++) {
+      for (let k = 0; k < 8; k++) {
+        const c = (start + k) & 7;
+        if (!(columnMask & (1 << c))) continue;
+        const half = this.rb.occupancy[(tile * 8 + c) * VCS + v] >= ROW_PER_VC / 2;
+        if (pass === 0 && half) continue;
+        column = c;
+        break;
+      }
+    }
+    const inputRow = input >> 3;
+    let best = -1;
+    let bestLevel = 3;
+    for (let row = 0; row < 8; row++) {
+      const p = row * 8 + column;
+      const set = p < 32 ? lo & (1 << p) : hi & (1 << (p - 32));
+      if (!set) continue;
+      const depth = this.cb.occupancy[((r * PORTS + p) * 8 + inputRow) * VCS + v];
+      const level = depth >= (COLUMN_PER_VC * 4) / 5 ? 2 : depth > COLUMN_PER_VC / 2 ? 1 : 0;
+      if (level < bestLevel) {
+        bestLevel = level;
+        best = p;
+      }
+    }
+    return best;
+  }
+
+  /** Zero-load latency of a packet of `length` phits through `routers` routers and the links
+   * between (the pipeline model the tests compare against). */
+  static zeroLoadCycles(routers: number, linkLatencies: number[], length: number, rate: number): number {
+    let cycles = ENDPOINT_INJECT_CYCLES;
+    for (const l of linkLatencies) cycles += l;
+    cycles += routers * (IB_TO_RB + RB_TO_CB + STAGES_OUTPUT);
+    return cycles + Math.ceil((length - 1) / rate);
+  }
+
+  /** Lanes in service at a port (§4.4). */
+  lanesAt(g: number): number {
+    return this.fabric.activeLanes[g];
+  }
+
+  static get lanes(): number {
+    return LANES;
+  }
+}
