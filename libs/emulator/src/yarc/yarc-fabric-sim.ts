@@ -94,6 +94,14 @@ export class YarcFabricSim {
   private readonly rowBusRR: Uint8Array;
   private readonly rowBusBuffer: Int32Array;
   private readonly subRR: Uint8Array;
+  /** Which row buffers want each column channel: wantMask[(r*64+o)*8+row] has bit (input&7)*2+v
+   * set when that row buffer's head packet is routed to output o; wantRows[r*64+o] has bit row set
+   * when any does. Arbitration looks only at set bits. */
+  private readonly wantMask: Uint16Array;
+  private readonly wantRows: Uint8Array;
+  /** Segments queued at each input port (both VCs) and at each output port's column buffers. */
+  private readonly inputLoad: Int32Array;
+  private readonly outputLoad: Int32Array;
   /** Sender side of every global port: serialization rate and accumulator, latency, credits per VC. */
   readonly linkRate: Float64Array;
   private readonly linkAccumulator: Float64Array;
@@ -170,6 +178,10 @@ export class YarcFabricSim {
     this.rowBusRR = new Uint8Array(R * PORTS);
     this.rowBusBuffer = new Int32Array(R * PORTS).fill(-1);
     this.subRR = new Uint8Array(R * PORTS);
+    this.wantMask = new Uint16Array(R * PORTS * 8);
+    this.wantRows = new Uint8Array(R * PORTS);
+    this.inputLoad = new Int32Array(R * PORTS);
+    this.outputLoad = new Int32Array(R * PORTS);
 
     this.linkRate = new Float64Array(ports);
     this.linkAccumulator = new Float64Array(ports);
@@ -360,6 +372,7 @@ export class YarcFabricSim {
         const seg = this.pool.allocate(head, now + ENDPOINT_INJECT_CYCLES + this.linkLatency[g]);
         this.ib.push(tile * VCS + v, seg);
         this.routerLoad[r]++;
+        this.inputLoad[tile]++;
         this.sendingDownstream[g] = seg;
         this.activateRouter(r);
       }
@@ -392,6 +405,7 @@ export class YarcFabricSim {
     const base = r * PORTS;
     for (let o = 0; o < PORTS; o++) {
       const tile = base + o;
+      if (this.outputLoad[tile] === 0) continue;
       let buffer = this.outBuffer[tile];
       const g = this.tileGlobal[tile];
       if (buffer < 0) {
@@ -424,6 +438,7 @@ export class YarcFabricSim {
             this.ib.push(peerTile * VCS + v, downstream);
             const pr = (peerTile / PORTS) | 0;
             this.routerLoad[pr]++;
+            this.inputLoad[peerTile]++;
             this.activateRouter(pr);
           } else {
             this.receive.push(peer * VCS + v, downstream);
@@ -451,6 +466,7 @@ export class YarcFabricSim {
         if (this.pool.sentOut[s] === length) {
           this.cb.shift(buffer);
           this.routerLoad[r]--;
+          this.outputLoad[tile]--;
           this.outBuffer[tile] = -1;
           this.packets.discard(packet, this.discardReason[g] || DiscardReason.LinkDown);
         }
@@ -470,6 +486,7 @@ export class YarcFabricSim {
       if (this.pool.sentOut[s] === length) {
         this.cb.shift(buffer);
         this.routerLoad[r]--;
+        this.outputLoad[tile]--;
         this.outBuffer[tile] = -1;
         this.outDownstream[tile] = -1;
       }
@@ -498,38 +515,43 @@ export class YarcFabricSim {
     const base = r * PORTS;
     for (let o = 0; o < PORTS; o++) {
       const tileOut = base + o;
+      let rows = this.wantRows[tileOut];
+      if (rows === 0) continue;
       const column = o & 7;
-      for (let row = 0; row < 8; row++) {
+      while (rows !== 0) {
+        const row = 31 - Math.clz32(rows & -rows);
+        rows &= rows - 1;
         // Subswitch at tile (row, column) feeds output o through column buffer (o, row).
-        const start = this.subRR[tileOut] ^ row;
+        const cbIndex = (tileOut * 8 + row) * VCS;
+        const want = this.wantMask[tileOut * 8 + row];
+        const start = this.subRR[tileOut];
         for (let k = 0; k < 16; k++) {
           const c = (start + k) & 15;
+          if (!(want & (1 << c))) continue;
           const input = row * 8 + (c >> 1);
           const v = c & 1;
           const rbIndex = ((base + input) * 8 + column) * VCS + v;
           const s = this.rb.head[rbIndex];
-          if (s < 0 || this.pool.route[s] !== o) continue;
-          const cbIndex = (tileOut * 8 + row) * VCS + v;
-          const owner = this.cbOwner[cbIndex];
+          const cbv = cbIndex + v;
+          const owner = this.cbOwner[cbv];
           if (owner !== -1 && owner !== input) continue;
-          if (this.cb.occupancy[cbIndex] >= COLUMN_PER_VC) continue;
+          if (this.cb.occupancy[cbv] >= COLUMN_PER_VC) continue;
           if (this.pool.available(s, now) <= 0) continue;
           const packet = this.pool.packet[s];
           if (this.pool.sentOut[s] === 0) {
             const down = this.pool.allocate(packet, now + RB_TO_CB);
-            this.cb.push(cbIndex, down);
+            this.cb.push(cbv, down);
             this.routerLoad[r]++;
-            this.cbOwner[cbIndex] = input;
+            this.outputLoad[tileOut]++;
+            this.cbOwner[cbv] = input;
           }
           this.pool.sentOut[s]++;
           this.rb.occupancy[rbIndex]--;
-          this.cb.occupancy[cbIndex]++;
-          const tail = this.cb.tail[cbIndex];
-          this.pool.sentIn[tail]++;
+          this.cb.occupancy[cbv]++;
+          this.pool.sentIn[this.cb.tail[cbv]]++;
           if (this.pool.sentOut[s] === this.packets.length[packet]) {
-            this.rb.shift(rbIndex);
-            this.routerLoad[r]--;
-            this.cbOwner[cbIndex] = -1;
+            this.shiftRowBuffer(r, rbIndex);
+            this.cbOwner[cbv] = -1;
           }
           this.subRR[tileOut] = (c + 1) & 15;
           break;
@@ -538,12 +560,46 @@ export class YarcFabricSim {
     }
   }
 
+  /** Keeps wantMask/wantRows in step with the head of a row buffer. */
+  private setWant(r: number, rbIndex: number, on: boolean): void {
+    const s = this.rb.head[rbIndex];
+    if (s < 0) return;
+    const o = this.pool.route[s];
+    const v = rbIndex % VCS;
+    const input = ((rbIndex / VCS / 8) | 0) - r * PORTS;
+    const tileOut = r * PORTS + o;
+    const w = tileOut * 8 + (input >> 3);
+    const bit = 1 << (((input & 7) << 1) | v);
+    if (on) {
+      this.wantMask[w] |= bit;
+      this.wantRows[tileOut] |= 1 << (input >> 3);
+    } else {
+      this.wantMask[w] &= ~bit;
+      if (this.wantMask[w] === 0) this.wantRows[tileOut] &= ~(1 << (input >> 3));
+    }
+  }
+
+  private pushRowBuffer(r: number, rbIndex: number, segment: number): void {
+    const wasEmpty = this.rb.head[rbIndex] < 0;
+    this.rb.push(rbIndex, segment);
+    this.routerLoad[r]++;
+    if (wasEmpty) this.setWant(r, rbIndex, true);
+  }
+
+  private shiftRowBuffer(r: number, rbIndex: number): void {
+    this.setWant(r, rbIndex, false);
+    this.rb.shift(rbIndex);
+    this.routerLoad[r]--;
+    this.setWant(r, rbIndex, true);
+  }
+
   // ---------------------------------------------------------------- row buses and routing
   private stepRowBuses(r: number, now: number): void {
     const base = r * PORTS;
     const d = this.decision;
     for (let i = 0; i < PORTS; i++) {
       const tile = base + i;
+      if (this.inputLoad[tile] === 0) continue;
       // Route the head packet of each VC once its header has been through the input stages.
       for (let v = 0; v < VCS; v++) {
         const ibIndex = tile * VCS + v;
@@ -603,8 +659,7 @@ export class YarcFabricSim {
         if (this.pool.sentOut[s] === 0) {
           const down = this.pool.allocate(packet, now + STAGES_ROW_BUS);
           this.pool.route[down] = route;
-          this.rb.push(rbIndex, down);
-          this.routerLoad[r]++;
+          this.pushRowBuffer(r, rbIndex, down);
         }
         this.pool.sentOut[s]++;
         this.ib.occupancy[ibIndex]--;
@@ -622,6 +677,7 @@ export class YarcFabricSim {
     const packet = this.pool.packet[s];
     this.ib.shift(ibIndex);
     this.routerLoad[r]--;
+    this.inputLoad[tile]--;
     const g = this.tileGlobal[tile];
     const upstream = this.fabric.peer[g];
     if (upstream >= 0) this.scheduleCredit(now, upstream, v, this.packets.length[packet], this.linkLatency[g]);

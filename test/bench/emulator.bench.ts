@@ -1,0 +1,51 @@
+import { join } from 'node:path';
+import { loadInstallationFile, mulberry32 } from '@weft/fabric-model';
+import { EmulatedFabric, FLAG_HASH, YarcFabricSim, configureR15ByHand } from '@weft/emulator';
+import { Benchmark, timed } from './harness';
+
+const fixtures = join(__dirname, '../../../fixtures/blackwidow');
+const CYCLES = 5_000;
+const PACKET_PHITS = 4;
+
+/**
+ * The 288-processor R1.5 fabric, all four slices, under uniform random traffic: every injection
+ * port offers `load` of its link's capacity (Bernoulli packet arrivals, seeded).
+ */
+function uniformRandom(load: number): Benchmark {
+  let sim: YarcFabricSim;
+  return {
+    name: `emulator: bw-r1.5-288, uniform random, offered load ${load}`,
+    parameters: { fixture: 'bw-r1.5-288', load, cycles: CYCLES, packetPhits: PACKET_PHITS, slices: 4 },
+    warmup: 1,
+    runs: 5,
+    setup: () => {
+      const installation = loadInstallationFile(join(fixtures, 'bw-r1.5-288.json'));
+      sim = new YarcFabricSim(new EmulatedFabric(installation.physical));
+      configureR15ByHand(sim);
+    },
+    run: async () => {
+      const random = mulberry32(7);
+      const probability = (load * sim.linkRate[sim.processorPort[0]]) / PACKET_PHITS;
+      const hopsBefore = sim.phitHops;
+      const cyclesBefore = sim.cycle;
+      const { ms } = await timed(() => {
+        for (let c = 0; c < CYCLES; c++) {
+          for (let p = 0; p < 288; p++) {
+            for (let s = 0; s < 4; s++) {
+              if (random() >= probability) continue;
+              let d = Math.floor(random() * 287);
+              if (d >= p) d++;
+              sim.inject(p, s, d, PACKET_PHITS, 0, FLAG_HASH, d & 0x7fff);
+            }
+          }
+          sim.step();
+        }
+      });
+      const phitHops = sim.phitHops - hopsBefore;
+      const simulatedNs = (sim.cycle - cyclesBefore) * 1.25;
+      return { ms, phitHopsPerSecond: (phitHops / ms) * 1000, simulatedNsPerSecond: (simulatedNs / ms) * 1000, inFlight: sim.packets.inFlight };
+    },
+  };
+}
+
+export const benchmarks: Benchmark[] = [uniformRandom(0.1), uniformRandom(0.5), uniformRandom(0.9)];
