@@ -49,3 +49,27 @@ function uniformRandom(load: number): Benchmark {
 }
 
 export const benchmarks: Benchmark[] = [uniformRandom(0.1), uniformRandom(0.5), uniformRandom(0.9)];
+
+/** Building the emulated 32K-processor fabric: every YARC's registers, buffers and links. */
+benchmarks.push({
+  name: 'emulator: build the 32K-processor R3.5 fabric',
+  parameters: { fixture: 'bw-r3.5-32k' },
+  warmup: 0,
+  runs: 3,
+  run: async () => {
+    const installation = loadInstallationFile(join(fixtures, 'bw-r3.5-32k.json'));
+    global.gc?.();
+    const before = process.memoryUsage();
+    const { ms, value } = await timed(() => new YarcFabricSim(new EmulatedFabric(installation.physical)));
+    const after = process.memoryUsage();
+    // Typed arrays are committed lazily by the OS, so the allocated size is the honest figure.
+    const allocatedMiB = (after.arrayBuffers - before.arrayBuffers) / 2 ** 20;
+    return {
+      ms,
+      routers: value.routerChip.length,
+      allocatedMiB,
+      heapMiB: (after.heapUsed - before.heapUsed) / 2 ** 20,
+      registerMiB: value.regs.bytes / 2 ** 20,
+    };
+  },
+});
