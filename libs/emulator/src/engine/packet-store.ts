@@ -42,6 +42,8 @@ export class PacketStore {
   state!: Uint8Array;
   /** Caller's tag (e.g. the measurement sample a packet belongs to). */
   tag!: Int32Array;
+  /** Next packet in the same source queue (a packet waits in at most one). */
+  queueNext!: Int32Array;
   private freeList!: Int32Array;
   private freeCount = 0;
   private next = 0;
@@ -76,6 +78,7 @@ export class PacketStore {
     this.hops = copy(this.hops, (n) => new Uint8Array(n));
     this.state = copy(this.state, (n) => new Uint8Array(n));
     this.tag = copy(this.tag, (n) => new Int32Array(n));
+    this.queueNext = copy(this.queueNext, (n) => new Int32Array(n));
     const free = new Int32Array(capacity);
     if (this.freeList) free.set(this.freeList.subarray(0, this.freeCount));
     this.freeList = free;
@@ -144,5 +147,43 @@ export class PacketStore {
       inFlight: this.inFlight,
       balanced: this.created === this.delivered + this.totalDiscarded + this.inFlight,
     };
+  }
+}
+
+/** FIFO queues of packets (source queues of network interfaces), linked through the packet
+ * store's `queueNext`: no allocation per packet, O(1) at both ends. */
+export class PacketQueues {
+  readonly head: Int32Array;
+  readonly tail: Int32Array;
+  readonly size: Int32Array;
+  total = 0;
+
+  constructor(
+    count: number,
+    private readonly packets: PacketStore,
+  ) {
+    this.head = new Int32Array(count).fill(-1);
+    this.tail = new Int32Array(count).fill(-1);
+    this.size = new Int32Array(count);
+  }
+
+  push(queue: number, packet: number): void {
+    this.packets.queueNext[packet] = -1;
+    const t = this.tail[queue];
+    if (t < 0) this.head[queue] = packet;
+    else this.packets.queueNext[t] = packet;
+    this.tail[queue] = packet;
+    this.size[queue]++;
+    this.total++;
+  }
+
+  shift(queue: number): number {
+    const p = this.head[queue];
+    const n = this.packets.queueNext[p];
+    this.head[queue] = n;
+    if (n < 0) this.tail[queue] = -1;
+    this.size[queue]--;
+    this.total--;
+    return p;
   }
 }

@@ -12,7 +12,7 @@
  * buffers and the two VCs.
  */
 import { EmulatedFabric } from '../emulated-fabric';
-import { DiscardReason, FLAG_ADAPTIVE, FLAG_HASH, PacketStore, STATE_IN_NETWORK } from '../engine/packet-store';
+import { DiscardReason, FLAG_ADAPTIVE, FLAG_HASH, PacketQueues, PacketStore, STATE_IN_NETWORK } from '../engine/packet-store';
 import { BufferQueues, SegmentPool } from '../engine/segment-pool';
 import { TimingWheel } from '../engine/timing-wheel';
 import {
@@ -43,6 +43,13 @@ import {
   routeYarc,
 } from './yarc-routing';
 
+// Module-level copies of the chip constants: the hot loops read locals, not another module's exports.
+const NVC = VCS;
+const NPORTS = PORTS;
+const INPUT_STAGES = STAGES_INPUT_QUEUE;
+const ROW_BUS_STAGES = STAGES_ROW_BUS;
+const OUTPUT_STAGES = STAGES_OUTPUT;
+
 /** SerDes + LCB latency at each end of a link, and signal propagation in cable (~5 ns/m). */
 export const LINK_FIXED_NS = 10;
 export const CABLE_NS_PER_METER = 5;
@@ -50,9 +57,9 @@ export const CABLE_NS_PER_METER = 5;
 export const ENDPOINT_RECEIVE_PHITS = 256;
 export const ENDPOINT_INJECT_CYCLES = 4;
 
-const ROW_PER_VC = ROW_BUFFER_PHITS / VCS;
-const COLUMN_PER_VC = COLUMN_BUFFER_PHITS / VCS;
-const IB_TO_RB = STAGES_INPUT_QUEUE + STAGES_ROW_BUS;
+const ROW_PER_VC = ROW_BUFFER_PHITS / NVC;
+const COLUMN_PER_VC = COLUMN_BUFFER_PHITS / NVC;
+const IB_TO_RB = INPUT_STAGES + ROW_BUS_STAGES;
 const RB_TO_CB = STAGES_SUBSWITCH + STAGES_COLUMN_CHANNEL;
 
 export interface InterruptSink {
@@ -147,14 +154,14 @@ export class YarcFabricSim {
     const R = routers.length;
     const ports = fabric.portCount;
     this.regs = new YarcRegisterFile(R);
-    this.tileGlobal = new Int32Array(R * PORTS);
+    this.tileGlobal = new Int32Array(R * NPORTS);
     this.globalTile = new Int32Array(ports).fill(-1);
     this.globalProcessor = new Int32Array(ports).fill(-1);
     for (let r = 0; r < R; r++) {
-      for (let p = 0; p < PORTS; p++) {
+      for (let p = 0; p < NPORTS; p++) {
         const g = fabric.portBase[routers[r]] + p;
-        this.tileGlobal[r * PORTS + p] = g;
-        this.globalTile[g] = r * PORTS + p;
+        this.tileGlobal[r * NPORTS + p] = g;
+        this.globalTile[g] = r * NPORTS + p;
       }
     }
     let maxProcessor = -1;
@@ -168,26 +175,26 @@ export class YarcFabricSim {
       }
     }
 
-    this.ib = new BufferQueues(R * PORTS * VCS, this.pool);
-    this.rb = new BufferQueues(R * PORTS * 8 * VCS, this.pool);
-    this.cb = new BufferQueues(R * PORTS * 8 * VCS, this.pool);
-    this.cbOwner = new Int16Array(R * PORTS * 8 * VCS).fill(-1);
-    this.outBuffer = new Int32Array(R * PORTS).fill(-1);
-    this.outDownstream = new Int32Array(R * PORTS).fill(-1);
-    this.outRR = new Uint8Array(R * PORTS);
-    this.rowBusRR = new Uint8Array(R * PORTS);
-    this.rowBusBuffer = new Int32Array(R * PORTS).fill(-1);
-    this.subRR = new Uint8Array(R * PORTS);
-    this.wantMask = new Uint16Array(R * PORTS * 8);
-    this.wantRows = new Uint8Array(R * PORTS);
-    this.inputLoad = new Int32Array(R * PORTS);
-    this.outputLoad = new Int32Array(R * PORTS);
+    this.ib = new BufferQueues(R * NPORTS * NVC, this.pool);
+    this.rb = new BufferQueues(R * NPORTS * 8 * NVC, this.pool);
+    this.cb = new BufferQueues(R * NPORTS * 8 * NVC, this.pool);
+    this.cbOwner = new Int16Array(R * NPORTS * 8 * NVC).fill(-1);
+    this.outBuffer = new Int32Array(R * NPORTS).fill(-1);
+    this.outDownstream = new Int32Array(R * NPORTS).fill(-1);
+    this.outRR = new Uint8Array(R * NPORTS);
+    this.rowBusRR = new Uint8Array(R * NPORTS);
+    this.rowBusBuffer = new Int32Array(R * NPORTS).fill(-1);
+    this.subRR = new Uint8Array(R * NPORTS);
+    this.wantMask = new Uint16Array(R * NPORTS * 8);
+    this.wantRows = new Uint8Array(R * NPORTS);
+    this.inputLoad = new Int32Array(R * NPORTS);
+    this.outputLoad = new Int32Array(R * NPORTS);
 
     this.linkRate = new Float64Array(ports);
     this.linkAccumulator = new Float64Array(ports);
     this.linkLatency = new Int32Array(ports);
-    this.credits = new Int32Array(ports * VCS);
-    this.blockedSince = new Float64Array(ports * VCS).fill(-1);
+    this.credits = new Int32Array(ports * NVC);
+    this.blockedSince = new Float64Array(ports * NVC).fill(-1);
     this.discarding = new Uint8Array(ports);
     this.discardReason = new Uint8Array(ports);
     let maxLatency = 1;
@@ -198,13 +205,13 @@ export class YarcFabricSim {
       this.linkLatency[g] = Math.max(1, Math.ceil((LINK_FIXED_NS + CABLE_NS_PER_METER * fabric.lengthMeters[g]) / NS_PER_CYCLE));
       maxLatency = Math.max(maxLatency, this.linkLatency[g]);
       const downstreamIsEndpoint = this.globalTile[peer] < 0;
-      for (let v = 0; v < VCS; v++) this.credits[g * VCS + v] = downstreamIsEndpoint ? ENDPOINT_RECEIVE_PHITS : INPUT_BUFFER_PHITS_PER_VC;
+      for (let v = 0; v < NVC; v++) this.credits[g * NVC + v] = downstreamIsEndpoint ? ENDPOINT_RECEIVE_PHITS : INPUT_BUFFER_PHITS_PER_VC;
     }
 
     const endpointPorts = endpoints.reduce((n, c) => n + chips[c].portCount, 0);
     this.sending = new Int32Array(ports).fill(-1);
     this.sendingDownstream = new Int32Array(ports).fill(-1);
-    this.receive = new BufferQueues(ports * VCS, this.pool);
+    this.receive = new BufferQueues(ports * NVC, this.pool);
     this.accepting = new Uint8Array(ports).fill(1);
 
     this.routerActive = new Uint8Array(R);
@@ -213,7 +220,7 @@ export class YarcFabricSim {
     this.endpointActive = new Uint8Array(ports);
     this.activeEndpointPorts = new Int32Array(Math.max(1, endpointPorts));
     this.wheel = new TimingWheel(maxLatency + 64);
-    this.sourceStore = new Map();
+    this.sources = new PacketQueues(ports * NVC, this.packets);
   }
 
   /** Phits per cycle a port's link carries: lanes × rate / 24 bits, at 0.8 GHz (§4.1, §4.4). */
@@ -227,7 +234,8 @@ export class YarcFabricSim {
   }
 
   // ---------------------------------------------------------------- source queues (endpoints)
-  private readonly sourceStore: Map<number, number[]>;
+  /** Source queues of the endpoint ports, per VC: index g*NVC+v. */
+  private readonly sources: PacketQueues;
 
   /** Creates a packet at processor `source`'s injection port for `slice` towards `destination`. */
   inject(source: number, slice: number, destination: number, length: number, vc: number, flags: number, hashBits: number, tag = 0): number {
@@ -238,22 +246,14 @@ export class YarcFabricSim {
       this.packets.discard(id, DiscardReason.Unreachable);
       return id;
     }
-    const key = g * VCS + vc;
-    let queue = this.sourceStore.get(key);
-    if (!queue) {
-      queue = [];
-      this.sourceStore.set(key, queue);
-    }
-    queue.push(id);
+    this.sources.push(g * NVC + vc, id);
     this.activateEndpoint(g);
     return id;
   }
 
   /** Packets waiting in source queues (injected by traffic, not yet in the network). */
   queued(): number {
-    let n = 0;
-    for (const q of this.sourceStore.values()) n += q.length;
-    return n;
+    return this.sources.total;
   }
 
   private activateEndpoint(g: number): void {
@@ -315,17 +315,17 @@ export class YarcFabricSim {
     const kind = a & 3;
     const target = a >>> 2;
     if (kind === 0) {
-      // Credit return (the VC ack in the LCB sideband, §4.3): target = g*VCS+v, b phits.
+      // Credit return (the VC ack in the LCB sideband, §4.3): target = g*NVC+v, b phits.
       this.credits[target] += b;
-      const g = (target / VCS) | 0;
+      const g = (target / NVC) | 0;
       const tile = this.globalTile[g];
-      if (tile >= 0) this.activateRouter((tile / PORTS) | 0);
+      if (tile >= 0) this.activateRouter((tile / NPORTS) | 0);
       else this.activateEndpoint(g);
     }
   };
 
   private scheduleCredit(now: number, senderPort: number, vc: number, phits: number, delay: number): void {
-    this.wheel.schedule(now, now + delay, ((senderPort * VCS + vc) << 2) | 0, phits);
+    this.wheel.schedule(now, now + delay, ((senderPort * NVC + vc) << 2) | 0, phits);
   }
 
   // ---------------------------------------------------------------- endpoints
@@ -333,8 +333,8 @@ export class YarcFabricSim {
   private stepEndpoint(g: number, now: number): boolean {
     // Receive: consume one phit per cycle from the receive buffers when accepting.
     let busy = false;
-    for (let v = 0; v < VCS; v++) {
-      const buffer = g * VCS + v;
+    for (let v = 0; v < NVC; v++) {
+      const buffer = g * NVC + v;
       const s = this.receive.head[buffer];
       if (s < 0) continue;
       busy = true;
@@ -354,23 +354,23 @@ export class YarcFabricSim {
     // Send: continue the current packet, or start the next one whose whole length fits (VCT).
     let packet = this.sending[g];
     if (packet < 0) {
-      for (let v = 0; v < VCS && packet < 0; v++) {
-        const queue = this.sourceStore.get(g * VCS + v);
-        if (!queue || queue.length === 0) continue;
-        const head = queue[0];
-        if (this.credits[g * VCS + v] < this.packets.length[head] || this.discarding[g]) continue;
-        queue.shift();
+      for (let v = 0; v < NVC && packet < 0; v++) {
+        const q = g * NVC + v;
+        if (this.sources.size[q] === 0) continue;
+        const head = this.sources.head[q];
+        if (this.credits[q] < this.packets.length[head] || this.discarding[g]) continue;
+        this.sources.shift(q);
         packet = head;
-        this.credits[g * VCS + v] -= this.packets.length[head];
+        this.credits[g * NVC + v] -= this.packets.length[head];
         this.packets.state[head] = STATE_IN_NETWORK;
         this.packets.enteredAt[head] = now;
         this.sending[g] = head;
         this.linkAccumulator[g] = 0;
         const peer = this.fabric.peer[g];
         const tile = this.globalTile[peer];
-        const r = (tile / PORTS) | 0;
+        const r = (tile / NPORTS) | 0;
         const seg = this.pool.allocate(head, now + ENDPOINT_INJECT_CYCLES + this.linkLatency[g]);
-        this.ib.push(tile * VCS + v, seg);
+        this.ib.push(tile * NVC + v, seg);
         this.routerLoad[r]++;
         this.inputLoad[tile]++;
         this.sendingDownstream[g] = seg;
@@ -384,7 +384,7 @@ export class YarcFabricSim {
       while (this.linkAccumulator[g] >= 1 && this.pool.sentIn[seg] < this.packets.length[packet]) {
         this.linkAccumulator[g] -= 1;
         this.pool.sentIn[seg]++;
-        this.ib.occupancy[this.globalTile[this.fabric.peer[g]] * VCS + this.packets.vc[packet]]++;
+        this.ib.occupancy[this.globalTile[this.fabric.peer[g]] * NVC + this.packets.vc[packet]]++;
       }
       if (this.pool.sentIn[seg] === this.packets.length[packet]) {
         this.sending[g] = -1;
@@ -392,18 +392,15 @@ export class YarcFabricSim {
         if (this.linkAccumulator[g] > 1) this.linkAccumulator[g] = 1;
       }
     } else {
-      for (let v = 0; v < VCS; v++) {
-        const queue = this.sourceStore.get(g * VCS + v);
-        if (queue && queue.length > 0) busy = true;
-      }
+      for (let v = 0; v < NVC; v++) if (this.sources.size[g * NVC + v] > 0) busy = true;
     }
     return busy;
   }
 
   // ---------------------------------------------------------------- output ports
   private stepOutputs(r: number, now: number): void {
-    const base = r * PORTS;
-    for (let o = 0; o < PORTS; o++) {
+    const base = r * NPORTS;
+    for (let o = 0; o < NPORTS; o++) {
       const tile = base + o;
       if (this.outputLoad[tile] === 0) continue;
       let buffer = this.outBuffer[tile];
@@ -415,7 +412,7 @@ export class YarcFabricSim {
           const c = (start + k) & 15;
           const row = c >> 1;
           const v = c & 1;
-          const candidate = (tile * 8 + row) * VCS + v;
+          const candidate = (tile * 8 + row) * NVC + v;
           const s = this.cb.head[candidate];
           if (s < 0 || this.pool.available(s, now) <= 0) continue;
           const packet = this.pool.packet[s];
@@ -423,25 +420,25 @@ export class YarcFabricSim {
             buffer = candidate;
             break;
           }
-          if (this.credits[g * VCS + v] < this.packets.length[packet]) {
+          if (this.credits[g * NVC + v] < this.packets.length[packet]) {
             this.checkForwardProgress(r, o, g, v, now);
             continue;
           }
-          this.blockedSince[g * VCS + v] = -1;
-          this.credits[g * VCS + v] -= this.packets.length[packet];
+          this.blockedSince[g * NVC + v] = -1;
+          this.credits[g * NVC + v] -= this.packets.length[packet];
           buffer = candidate;
           this.outRR[tile] = (c + 1) & 15;
           const peer = this.fabric.peer[g];
           const peerTile = this.globalTile[peer];
-          const downstream = this.pool.allocate(packet, now + STAGES_OUTPUT + this.linkLatency[g]);
+          const downstream = this.pool.allocate(packet, now + OUTPUT_STAGES + this.linkLatency[g]);
           if (peerTile >= 0) {
-            this.ib.push(peerTile * VCS + v, downstream);
-            const pr = (peerTile / PORTS) | 0;
+            this.ib.push(peerTile * NVC + v, downstream);
+            const pr = (peerTile / NPORTS) | 0;
             this.routerLoad[pr]++;
             this.inputLoad[peerTile]++;
             this.activateRouter(pr);
           } else {
-            this.receive.push(peer * VCS + v, downstream);
+            this.receive.push(peer * NVC + v, downstream);
             this.activateEndpoint(peer);
           }
           this.outDownstream[tile] = downstream;
@@ -452,18 +449,22 @@ export class YarcFabricSim {
         this.outBuffer[tile] = buffer;
       }
       // Send phits of the holding packet at the link's rate, as they reach the column buffer.
+      const pool = this.pool;
+      const sentOut = pool.sentOut;
       const s = this.cb.head[buffer];
-      const packet = this.pool.packet[s];
+      const packet = pool.packet[s];
       const length = this.packets.length[packet];
       const downstream = this.outDownstream[tile];
+      const t = now - pool.headTime[s];
+      const arrived = t < 0 ? 0 : pool.sentIn[s] < t + 1 ? pool.sentIn[s] : t + 1;
+      let available = arrived - sentOut[s];
       if (downstream < 0) {
         // Dead port: drop phits as they come (the sender discards packets for the port, §7.7).
-        const n = this.pool.available(s, now);
-        if (n > 0) {
-          this.pool.sentOut[s] += n;
-          this.cb.occupancy[buffer] -= n;
+        if (available > 0) {
+          sentOut[s] += available;
+          this.cb.occupancy[buffer] -= available;
         }
-        if (this.pool.sentOut[s] === length) {
+        if (sentOut[s] === length) {
           this.cb.shift(buffer);
           this.routerLoad[r]--;
           this.outputLoad[tile]--;
@@ -472,18 +473,21 @@ export class YarcFabricSim {
         }
         continue;
       }
-      this.linkAccumulator[g] += this.linkRate[g];
-      let available = this.pool.available(s, now);
-      while (this.linkAccumulator[g] >= 1 && available > 0) {
-        this.linkAccumulator[g] -= 1;
+      let accumulator = this.linkAccumulator[g] + this.linkRate[g];
+      let moved = 0;
+      while (accumulator >= 1 && available > 0) {
+        accumulator -= 1;
         available--;
-        this.pool.sentOut[s]++;
-        this.cb.occupancy[buffer]--;
-        this.pool.sentIn[downstream]++;
-        this.phitHops++;
+        moved++;
       }
-      if (this.linkAccumulator[g] > 1) this.linkAccumulator[g] = 1;
-      if (this.pool.sentOut[s] === length) {
+      this.linkAccumulator[g] = accumulator > 1 ? 1 : accumulator;
+      if (moved > 0) {
+        sentOut[s] += moved;
+        this.cb.occupancy[buffer] -= moved;
+        pool.sentIn[downstream] += moved;
+        this.phitHops += moved;
+      }
+      if (sentOut[s] === length) {
         this.cb.shift(buffer);
         this.routerLoad[r]--;
         this.outputLoad[tile]--;
@@ -496,12 +500,12 @@ export class YarcFabricSim {
   /** §7.7: a sender that cannot make progress for the programmed time interrupts the
    * maintenance controller and starts discarding packets for that port. */
   private checkForwardProgress(r: number, o: number, g: number, v: number, now: number): void {
-    const key = g * VCS + v;
+    const key = g * NVC + v;
     if (this.blockedSince[key] < 0) {
       this.blockedSince[key] = now;
       return;
     }
-    if (now - this.blockedSince[key] >= this.regs.forwardProgressTimer[r * PORTS + o] && !this.discarding[g]) {
+    if (now - this.blockedSince[key] >= this.regs.forwardProgressTimer[r * NPORTS + o] && !this.discarding[g]) {
       this.discarding[g] = 1;
       this.discardReason[g] = DiscardReason.ForwardProgressTimeout;
       this.onInterrupt('FORWARD_PROGRESS_TIMEOUT', now, this.routerChip[r], o, v);
@@ -512,48 +516,60 @@ export class YarcFabricSim {
   /** First-stage arbitration: each column channel (subswitch row → output o) takes one phit per
    * cycle from one of the 8 row buffers × 2 VCs of that subswitch that target o (§3). */
   private stepSubswitches(r: number, now: number): void {
-    const base = r * PORTS;
-    for (let o = 0; o < PORTS; o++) {
+    const base = r * NPORTS;
+    const wantRows = this.wantRows;
+    const wantMask = this.wantMask;
+    const subRR = this.subRR;
+    const cbOwner = this.cbOwner;
+    const cbOcc = this.cb.occupancy;
+    const rbOcc = this.rb.occupancy;
+    const rbHead = this.rb.head;
+    const pool = this.pool;
+    const sentIn = pool.sentIn;
+    const sentOut = pool.sentOut;
+    const headTime = pool.headTime;
+    const length = this.packets.length;
+    for (let o = 0; o < NPORTS; o++) {
       const tileOut = base + o;
-      let rows = this.wantRows[tileOut];
+      let rows = wantRows[tileOut];
       if (rows === 0) continue;
       const column = o & 7;
       while (rows !== 0) {
         const row = 31 - Math.clz32(rows & -rows);
         rows &= rows - 1;
         // Subswitch at tile (row, column) feeds output o through column buffer (o, row).
-        const cbIndex = (tileOut * 8 + row) * VCS;
-        const want = this.wantMask[tileOut * 8 + row];
-        const start = this.subRR[tileOut];
+        const cbIndex = (tileOut * 8 + row) * NVC;
+        const want = wantMask[tileOut * 8 + row];
+        const start = subRR[tileOut];
         for (let k = 0; k < 16; k++) {
           const c = (start + k) & 15;
           if (!(want & (1 << c))) continue;
           const input = row * 8 + (c >> 1);
           const v = c & 1;
-          const rbIndex = ((base + input) * 8 + column) * VCS + v;
-          const s = this.rb.head[rbIndex];
           const cbv = cbIndex + v;
-          const owner = this.cbOwner[cbv];
-          if (owner !== -1 && owner !== input) continue;
-          if (this.cb.occupancy[cbv] >= COLUMN_PER_VC) continue;
-          if (this.pool.available(s, now) <= 0) continue;
-          const packet = this.pool.packet[s];
-          if (this.pool.sentOut[s] === 0) {
-            const down = this.pool.allocate(packet, now + RB_TO_CB);
+          const owner = cbOwner[cbv];
+          if ((owner !== -1 && owner !== input) || cbOcc[cbv] >= COLUMN_PER_VC) continue;
+          const rbIndex = ((base + input) * 8 + column) * NVC + v;
+          const seg = rbHead[rbIndex];
+          const t = now - headTime[seg];
+          if (t < 0 || (sentIn[seg] < t + 1 ? sentIn[seg] : t + 1) <= sentOut[seg]) continue;
+          const packet = pool.packet[seg];
+          if (sentOut[seg] === 0) {
+            const down = pool.allocate(packet, now + RB_TO_CB);
             this.cb.push(cbv, down);
             this.routerLoad[r]++;
             this.outputLoad[tileOut]++;
-            this.cbOwner[cbv] = input;
+            cbOwner[cbv] = input;
           }
-          this.pool.sentOut[s]++;
-          this.rb.occupancy[rbIndex]--;
-          this.cb.occupancy[cbv]++;
-          this.pool.sentIn[this.cb.tail[cbv]]++;
-          if (this.pool.sentOut[s] === this.packets.length[packet]) {
+          sentOut[seg]++;
+          rbOcc[rbIndex]--;
+          cbOcc[cbv]++;
+          sentIn[this.cb.tail[cbv]]++;
+          if (sentOut[seg] === length[packet]) {
             this.shiftRowBuffer(r, rbIndex);
-            this.cbOwner[cbv] = -1;
+            cbOwner[cbv] = -1;
           }
-          this.subRR[tileOut] = (c + 1) & 15;
+          subRR[tileOut] = (c + 1) & 15;
           break;
         }
       }
@@ -565,9 +581,9 @@ export class YarcFabricSim {
     const s = this.rb.head[rbIndex];
     if (s < 0) return;
     const o = this.pool.route[s];
-    const v = rbIndex % VCS;
-    const input = ((rbIndex / VCS / 8) | 0) - r * PORTS;
-    const tileOut = r * PORTS + o;
+    const v = rbIndex % NVC;
+    const input = ((rbIndex / NVC / 8) | 0) - r * NPORTS;
+    const tileOut = r * NPORTS + o;
     const w = tileOut * 8 + (input >> 3);
     const bit = 1 << (((input & 7) << 1) | v);
     if (on) {
@@ -595,81 +611,84 @@ export class YarcFabricSim {
 
   // ---------------------------------------------------------------- row buses and routing
   private stepRowBuses(r: number, now: number): void {
-    const base = r * PORTS;
-    const d = this.decision;
-    for (let i = 0; i < PORTS; i++) {
+    const base = r * NPORTS;
+    const inputLoad = this.inputLoad;
+    const ibHead = this.ib.head;
+    const ibOcc = this.ib.occupancy;
+    const rbOcc = this.rb.occupancy;
+    const pool = this.pool;
+    const route = pool.route;
+    const sentIn = pool.sentIn;
+    const sentOut = pool.sentOut;
+    const headTime = pool.headTime;
+    const length = this.packets.length;
+    for (let i = 0; i < NPORTS; i++) {
       const tile = base + i;
-      if (this.inputLoad[tile] === 0) continue;
+      if (inputLoad[tile] === 0) continue;
       // Route the head packet of each VC once its header has been through the input stages.
-      for (let v = 0; v < VCS; v++) {
-        const ibIndex = tile * VCS + v;
-        const s = this.ib.head[ibIndex];
-        if (s < 0 || this.pool.route[s] >= 0) continue;
-        if (now < this.pool.headTime[s] + STAGES_INPUT_QUEUE) continue;
-        const packet = this.pool.packet[s];
-        const flags = this.packets.flags[packet];
-        routeYarc(
-          this.regs,
-          r,
-          i,
-          this.packets.destination[packet],
-          this.packets.hashBits[packet],
-          (flags & FLAG_HASH) !== 0,
-          (flags & FLAG_ADAPTIVE) !== 0,
-          d,
-        );
-        let port = -1;
-        if (d.kind === ROUTE_PORT) port = d.port;
-        else if (d.kind === ROUTE_ADAPTIVE) port = this.chooseAdaptive(r, i, v, d.portsLo, d.portsHi);
-        if (port < 0) {
-          this.raiseRouteError(r, i, v, d.kind);
-          this.pool.route[s] = PORTS; // discard as it arrives
-        } else {
-          const g = this.tileGlobal[base + port];
-          this.packets.hops[packet]++;
-          if (this.discarding[g]) {
-            // The port has been shut (link down, forward-progress timeout): discard here (§7.7).
-            this.routeErrors.set(packet, this.discardReason[g] || DiscardReason.LinkDown);
-            this.pool.route[s] = PORTS;
-          } else this.pool.route[s] = port;
-        }
+      for (let v = 0; v < NVC; v++) {
+        const seg = ibHead[tile * NVC + v];
+        if (seg >= 0 && route[seg] < 0 && now >= headTime[seg] + INPUT_STAGES) this.routeHead(r, i, v, seg);
       }
       // One phit per cycle crosses the row bus, from one VC, round robin.
       const first = this.rowBusRR[tile];
-      for (let k = 0; k < VCS; k++) {
-        const v = (first + k) % VCS;
-        const ibIndex = tile * VCS + v;
-        const s = this.ib.head[ibIndex];
-        if (s < 0) continue;
-        const route = this.pool.route[s];
-        if (route < 0) continue;
-        const n = this.pool.available(s, now);
+      for (let k = 0; k < NVC; k++) {
+        const v = (first + k) & 1;
+        const ibIndex = tile * NVC + v;
+        const seg = ibHead[ibIndex];
+        if (seg < 0) continue;
+        const out = route[seg];
+        if (out < 0) continue;
+        const t = now - headTime[seg];
+        const n = t < 0 ? 0 : (sentIn[seg] < t + 1 ? sentIn[seg] : t + 1) - sentOut[seg];
         if (n <= 0) continue;
-        const packet = this.pool.packet[s];
-        const length = this.packets.length[packet];
-        if (route >= PORTS) {
+        const packet = pool.packet[seg];
+        if (out >= NPORTS) {
           // Discarded at the head of the input queue: the phits are dropped as they arrive.
-          this.pool.sentOut[s] += n;
-          this.ib.occupancy[ibIndex] -= n;
-          if (this.pool.sentOut[s] === length) this.finishInput(r, tile, ibIndex, s, v, now, true);
+          sentOut[seg] += n;
+          ibOcc[ibIndex] -= n;
+          if (sentOut[seg] === length[packet]) this.finishInput(r, tile, ibIndex, seg, v, now, true);
           continue;
         }
-        const rbIndex = (tile * 8 + (route & 7)) * VCS + v;
-        if (this.rb.occupancy[rbIndex] >= ROW_PER_VC) continue;
-        if (this.pool.sentOut[s] === 0) {
-          const down = this.pool.allocate(packet, now + STAGES_ROW_BUS);
-          this.pool.route[down] = route;
+        const rbIndex = (tile * 8 + (out & 7)) * NVC + v;
+        if (rbOcc[rbIndex] >= ROW_PER_VC) continue;
+        if (sentOut[seg] === 0) {
+          const down = pool.allocate(packet, now + ROW_BUS_STAGES);
+          route[down] = out;
           this.pushRowBuffer(r, rbIndex, down);
         }
-        this.pool.sentOut[s]++;
-        this.ib.occupancy[ibIndex]--;
-        this.rb.occupancy[rbIndex]++;
-        this.pool.sentIn[this.rb.tail[rbIndex]]++;
-        if (this.pool.sentOut[s] === length) this.finishInput(r, tile, ibIndex, s, v, now, false);
-        this.rowBusRR[tile] = (v + 1) % VCS;
+        sentOut[seg]++;
+        ibOcc[ibIndex]--;
+        rbOcc[rbIndex]++;
+        sentIn[this.rb.tail[rbIndex]]++;
+        if (sentOut[seg] === length[packet]) this.finishInput(r, tile, ibIndex, seg, v, now, false);
+        this.rowBusRR[tile] = (v + 1) & 1;
         break;
       }
     }
+  }
+
+  /** The routing decision at the head of input i's queue for VC v (§5). */
+  private routeHead(r: number, i: number, v: number, seg: number): void {
+    const d = this.decision;
+    const packet = this.pool.packet[seg];
+    const flags = this.packets.flags[packet];
+    routeYarc(this.regs, r, i, this.packets.destination[packet], this.packets.hashBits[packet], (flags & FLAG_HASH) !== 0, (flags & FLAG_ADAPTIVE) !== 0, d);
+    let port = -1;
+    if (d.kind === ROUTE_PORT) port = d.port;
+    else if (d.kind === ROUTE_ADAPTIVE) port = this.chooseAdaptive(r, i, v, d.portsLo, d.portsHi);
+    if (port < 0) {
+      this.raiseRouteError(r, i, v, d.kind);
+      this.pool.route[seg] = NPORTS; // discard as it arrives
+      return;
+    }
+    const g = this.tileGlobal[r * NPORTS + port];
+    this.packets.hops[packet]++;
+    if (this.discarding[g]) {
+      // The port has been shut (link down, forward-progress timeout): discard here (§7.7).
+      this.routeErrors.set(packet, this.discardReason[g] || DiscardReason.LinkDown);
+      this.pool.route[seg] = NPORTS;
+    } else this.pool.route[seg] = port;
   }
 
   /** The tail has left the input buffer: free the entry and return the packet's credits upstream. */
@@ -693,7 +712,7 @@ export class YarcFabricSim {
   }
 
   private raiseRouteError(r: number, i: number, v: number, kind: number): void {
-    const s = this.ib.head[(r * PORTS + i) * VCS + v];
+    const s = this.ib.head[(r * NPORTS + i) * NVC + v];
     const packet = this.pool.packet[s];
     let reason = DiscardReason.NoRoute;
     if (kind === ROUTE_DOWNWARD_VIOLATION) reason = DiscardReason.DownwardInvariant;
@@ -714,7 +733,7 @@ export class YarcFabricSim {
    * outputs whose column buffer is almost empty, then half full, then almost full.
    */
   private chooseAdaptive(r: number, input: number, v: number, lo: number, hi: number): number {
-    const tile = r * PORTS + input;
+    const tile = r * NPORTS + input;
     let columnMask = 0;
     for (let p = 0; p < 32; p++) if (lo & (1 << p)) columnMask |= 1 << (p & 7);
     for (let p = 0; p < 32; p++) if (hi & (1 << p)) columnMask |= 1 << (p & 7);
@@ -725,7 +744,7 @@ export class YarcFabricSim {
       for (let k = 0; k < 8; k++) {
         const c = (start + k) & 7;
         if (!(columnMask & (1 << c))) continue;
-        const half = this.rb.occupancy[(tile * 8 + c) * VCS + v] >= ROW_PER_VC / 2;
+        const half = this.rb.occupancy[(tile * 8 + c) * NVC + v] >= ROW_PER_VC / 2;
         if (pass === 0 && half) continue;
         column = c;
         break;
@@ -738,7 +757,7 @@ export class YarcFabricSim {
       const p = row * 8 + column;
       const set = p < 32 ? lo & (1 << p) : hi & (1 << (p - 32));
       if (!set) continue;
-      const depth = this.cb.occupancy[((r * PORTS + p) * 8 + inputRow) * VCS + v];
+      const depth = this.cb.occupancy[((r * NPORTS + p) * 8 + inputRow) * NVC + v];
       const level = depth >= (COLUMN_PER_VC * 4) / 5 ? 2 : depth > COLUMN_PER_VC / 2 ? 1 : 0;
       if (level < bestLevel) {
         bestLevel = level;
@@ -753,7 +772,7 @@ export class YarcFabricSim {
   static zeroLoadCycles(routers: number, linkLatencies: number[], length: number, rate: number): number {
     let cycles = ENDPOINT_INJECT_CYCLES;
     for (const l of linkLatencies) cycles += l;
-    cycles += routers * (IB_TO_RB + RB_TO_CB + STAGES_OUTPUT);
+    cycles += routers * (IB_TO_RB + RB_TO_CB + OUTPUT_STAGES);
     return cycles + Math.ceil((length - 1) / rate);
   }
 
