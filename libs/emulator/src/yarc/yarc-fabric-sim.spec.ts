@@ -23,7 +23,7 @@ describe('YARC fabric, cycle by cycle', () => {
     const g0 = sim.processorPort[0];
     const r0 = sim.fabric.peer[g0];
     const side = [...Array(64).keys()].map((p) => sim.tileGlobal[p]).find((g) => sim.fabric.peer[g] >= 0 && sim.globalProcessor[sim.fabric.peer[g]] < 0)!;
-    const latencies = [sim.linkLatency[g0], sim.linkLatency[side], sim.linkLatency[sim.processorPort[40]]];
+    const latencies = [sim.linkLatency[g0], sim.linkLatency[side], sim.linkLatency[sim.processorPort[40 * 4]]];
     expect(r0).toBeGreaterThanOrEqual(0);
     // The last phit is consumed at the head's latency plus serialization; within one cycle of
     // rounding, since a 3-lane port carries 0.977 phits per core cycle.
@@ -46,5 +46,66 @@ describe('YARC fabric, cycle by cycle', () => {
     sim.drain(2_000_000);
     expect(sim.packets.books()).toEqual({ created: 288 * 287, delivered: 288 * 287, discarded: {}, inFlight: 0, balanced: true });
     expect(hops.get(1) ?? 0).toBe(0);
+  });
+});
+
+describe('YARC fabric faults (§7.7)', () => {
+  it('times out a port whose endpoint stops accepting, discards what is bound for it, and keeps the books', () => {
+    const sim = r15(32);
+    const interrupts: string[] = [];
+    sim.onInterrupt = (kind, _cycle, chip, port) => interrupts.push(`${kind} ${sim.fabric.chipNames[chip]}:${port}`);
+    const stuck = sim.processorPort[5 * 4];
+    sim.accepting[stuck] = 0;
+    sim.regs.forwardProgressTimer.fill(2_000);
+    for (let i = 0; i < 200; i++) sim.inject(i % 32 === 5 ? 6 : i % 32, 0, 5, 4, 0, 0, 0);
+    for (let i = 0; i < 50; i++) sim.inject(1, 0, 9, 4, 0, 0, 0);
+    sim.drain(200_000);
+    const books = sim.packets.books();
+    const routerPort = sim.globalTile[sim.fabric.peer[stuck]] % 64;
+    expect(interrupts).toEqual([`FORWARD_PROGRESS_TIMEOUT s0.r1.0:${routerPort}`]);
+    expect(books.balanced).toBe(true);
+    expect(books.discarded.ForwardProgressTimeout).toBeGreaterThan(0);
+    // The rest of the fabric is unaffected: p9 got all 50 of its packets.
+    expect(books.delivered).toBeGreaterThanOrEqual(50);
+    // Whatever sits in the stopped endpoint's own receive buffer is still in flight, not lost.
+    expect(books.created).toBe(books.delivered + (books.discarded.ForwardProgressTimeout ?? 0) + books.inFlight);
+  });
+
+  it('discards a packet that arrived from a sidelink but is routed up, with a configuration-error interrupt', () => {
+    const sim = r15(64);
+    const interrupts: string[] = [];
+    sim.onInterrupt = (kind, _c, _chip, _port, _vc, details) => interrupts.push(`${kind} ${String(details?.reason)}`);
+    // Break subtree 1's root detect so it no longer owns 32–63: packets from subtree 0 arriving
+    // on its sidelinks would have to go up again.
+    for (let r = 0; r < sim.routerChip.length; r++) {
+      if (sim.fabric.chipNames[sim.routerChip[r]] !== 's0.r1.1') continue;
+      for (let t = 0; t < 64; t++) sim.regs.rootLocation[r * 64 + t] = 0x7000;
+    }
+    sim.inject(0, 0, 40, 4, 0, 0, 0);
+    sim.drain(10_000);
+    expect(sim.packets.books()).toMatchObject({ created: 1, delivered: 0, discarded: { DownwardInvariant: 1 }, balanced: true });
+    expect(interrupts).toEqual(['CONFIGURATION_ERROR downward invariant']);
+  });
+
+  it('discards packets for a port that has been shut down, naming the link as the reason', () => {
+    const sim = r15(64);
+    for (let g = 0; g < sim.fabric.portCount; g++) {
+      if (sim.globalTile[g] >= 0 && sim.fabric.peer[g] >= 0 && sim.globalProcessor[sim.fabric.peer[g]] < 0) sim.discarding[g] = 1;
+    }
+    for (let i = 0; i < 10; i++) sim.inject(i, 0, 40 + i, 4, 0, FLAG_HASH, i);
+    sim.drain(10_000);
+    expect(sim.packets.books()).toMatchObject({ created: 10, delivered: 0, discarded: { LinkDown: 10 }, inFlight: 0, balanced: true });
+  });
+
+  it('is deterministic: the same traffic gives the same cycle-by-cycle result', () => {
+    const run = () => {
+      const sim = r15(96, 1, 5);
+      const log: number[] = [];
+      sim.onDeliver = (p, cycle) => log.push(cycle, sim.packets.destination[p]);
+      for (let i = 0; i < 500; i++) sim.inject(i % 96, 0, (i * 37 + 11) % 96, 4 + (i % 16), i % 2, i % 3 === 0 ? 2 : FLAG_HASH, i);
+      sim.drain(100_000);
+      return log;
+    };
+    expect(run()).toEqual(run());
   });
 });
