@@ -17,6 +17,8 @@ export class SegmentPool {
   next!: Int32Array;
   /** Output port chosen for the packet at this router (-1: not routed yet). */
   route!: Int16Array;
+  /** 1 while a segment is in use: catches a double release at once instead of corrupting lists. */
+  live!: Uint8Array;
   private free = -1;
   private used = 0;
 
@@ -35,6 +37,7 @@ export class SegmentPool {
     this.headTime = resize(this.headTime, new Float64Array(capacity));
     this.next = resize(this.next, new Int32Array(capacity));
     this.route = resize(this.route, new Int16Array(capacity));
+    this.live = resize(this.live, new Uint8Array(capacity));
     for (let i = capacity - 1; i >= this.capacity; i--) {
       this.next[i] = this.free;
       this.free = i;
@@ -43,7 +46,7 @@ export class SegmentPool {
   }
 
   allocate(packet: number, headTime: number): number {
-    if (this.free < 0) this.grow(this.capacity * 2);
+    if (this.free < 0) throw new Error('segment pool exhausted within a cycle: call ensureFree first');
     const s = this.free;
     this.free = this.next[s];
     this.packet[s] = packet;
@@ -52,11 +55,14 @@ export class SegmentPool {
     this.headTime[s] = headTime;
     this.next[s] = -1;
     this.route[s] = -1;
+    this.live[s] = 1;
     this.used++;
     return s;
   }
 
   release(s: number): void {
+    if (this.live[s] !== 1) throw new Error(`segment ${s} released twice`);
+    this.live[s] = 0;
     this.next[s] = this.free;
     this.free = s;
     this.used--;
@@ -64,6 +70,16 @@ export class SegmentPool {
 
   get inUse(): number {
     return this.used;
+  }
+
+  /**
+   * Grows the pool now if fewer than `n` segments are free, so that no allocation during the
+   * coming cycle replaces the arrays under a hot loop that holds them in locals.
+   */
+  ensureFree(n: number): void {
+    let capacity = this.capacity;
+    while (capacity - this.used < n) capacity *= 2;
+    if (capacity !== this.capacity) this.grow(capacity);
   }
 
   /** Phits of segment s that have reached its buffer and not left it, at cycle `now`. */

@@ -283,6 +283,9 @@ export class YarcFabricSim {
 
   step(): void {
     const now = this.cycle;
+    // At most three new segments per router port per cycle (row bus, subswitch, output) and one
+    // per endpoint port.
+    this.pool.ensureFree(this.activeCount * NPORTS * 3 + this.activeEndpointCount + this.endpointChip.length * 4 + 64);
     this.wheel.fire(now, this.fireEvent);
     // Endpoints: inject and receive.
     let keep = 0;
