@@ -1,4 +1,4 @@
-import { defaultCableLengths, generateBlackWidowDesign } from '@weft/fabric-model';
+import { defaultCableLengths, generateBlackWidowDesign, mulberry32 } from '@weft/fabric-model';
 import { EmulatedFabric } from '../emulated-fabric';
 import { FLAG_HASH } from '../engine/packet-store';
 import { configureR15ByHand } from './blackwidow-test-config';
@@ -107,5 +107,25 @@ describe('YARC fabric faults (§7.7)', () => {
       return log;
     };
     expect(run()).toEqual(run());
+  });
+});
+
+describe('YARC fabric under saturation', () => {
+  it('keeps every packet through offered load 0.9 on a 288-processor slice, growing its pools between cycles', () => {
+    const sim = r15(288, 1, 9);
+    const random = mulberry32(11);
+    const probability = (0.9 * sim.linkRate[sim.processorPort[0]]) / 4;
+    for (let c = 0; c < 400; c++) {
+      for (let p = 0; p < 288; p++) {
+        if (random() >= probability) continue;
+        const d = (p + 1 + Math.floor(random() * 287)) % 288;
+        sim.inject(p, 0, d, 4, 0, FLAG_HASH, d);
+      }
+      sim.step();
+    }
+    const created = sim.packets.created;
+    sim.drain(5_000_000);
+    expect(sim.packets.books()).toEqual({ created, delivered: created, discarded: {}, inFlight: 0, balanced: true });
+    expect(sim.pool.inUse).toBe(0);
   });
 });
