@@ -58,18 +58,8 @@ benchmarks.push({
   runs: 3,
   run: async () => {
     const installation = loadInstallationFile(join(fixtures, 'bw-r3.5-32k.json'));
-    global.gc?.();
-    const before = process.memoryUsage();
     const { ms, value } = await timed(() => new YarcFabricSim(new EmulatedFabric(installation.physical)));
-    const after = process.memoryUsage();
-    // Typed arrays are committed lazily by the OS, so the allocated size is the honest figure.
-    const allocatedMiB = (after.arrayBuffers - before.arrayBuffers) / 2 ** 20;
-    return {
-      ms,
-      routers: value.routerChip.length,
-      allocatedMiB,
-      heapMiB: (after.heapUsed - before.heapUsed) / 2 ** 20,
-      registerMiB: value.regs.bytes / 2 ** 20,
-    };
+    // Typed arrays are committed lazily by the OS, so their allocated size is the honest figure.
+    return { ms, routers: value.routerChip.length, typedArrayMiB: value.arrayBytes() / 2 ** 20, registerMiB: value.regs.bytes / 2 ** 20 };
   },
 });

@@ -779,6 +779,21 @@ export class YarcFabricSim {
     return cycles + Math.ceil((length - 1) / rate);
   }
 
+  /** Bytes held in typed arrays by the fabric's state (registers, buffers, pools, links). */
+  arrayBytes(): number {
+    const seen = new Set<unknown>();
+    const sum = (value: unknown, depth: number): number => {
+      if (value === null || typeof value !== 'object' || seen.has(value)) return 0;
+      seen.add(value);
+      if (ArrayBuffer.isView(value)) return value.byteLength;
+      if (depth > 2) return 0;
+      let total = 0;
+      for (const field of Object.values(value)) total += sum(field, depth + 1);
+      return total;
+    };
+    return sum(this, 0);
+  }
+
   /** Lanes in service at a port (§4.4). */
   lanesAt(g: number): number {
     return this.fabric.activeLanes[g];
