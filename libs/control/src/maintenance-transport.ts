@@ -4,16 +4,24 @@
  * emulator implements it; a driver for real hardware would implement it the same way.
  */
 
-/** A path from the maintenance controller's attachment point: the output port taken at each hop. */
+/**
+ * A path from the maintenance controller: the controller's own port to leave by (on BlackWidow,
+ * the processor's injection port, i.e. the slice), then the output port taken at each router. The
+ * chip reached when the list runs out answers.
+ */
 export type SourceRoute = readonly number[];
 
-export type MaintenanceResult<T> = { ok: true; value: T } | { ok: false; reason: 'timeout' | 'no-such-register' | 'rejected'; detail: string };
+export type RegisterValue = readonly number[];
+
+export type MaintenanceFailure = 'timeout' | 'no-such-register' | 'rejected';
+
+export type MaintenanceResult<T> = { ok: true; value: T; latencyNs: number } | { ok: false; reason: MaintenanceFailure; detail: string; latencyNs: number };
 
 export interface InterruptRecord {
   readonly kind: string;
   readonly emulatedTimeNs: number;
-  /** Route to the chip that raised it. */
-  readonly route: SourceRoute;
+  /** The chip that raised it, by its identity register (serial number). */
+  readonly serial: number;
   readonly port?: number;
   readonly vc?: number;
   readonly lane?: number;
@@ -21,10 +29,10 @@ export interface InterruptRecord {
 }
 
 export interface MaintenanceTransport {
-  /** Reads a register of the chip at the end of `route`; times out when no chip answers. */
-  read(route: SourceRoute, register: string): Promise<MaintenanceResult<number | readonly number[]>>;
-  /** Writes a register of the chip at the end of `route`. */
-  write(route: SourceRoute, register: string, value: number | readonly number[]): Promise<MaintenanceResult<void>>;
+  /** Reads register `register[index]` of the chip at the end of `route`; times out when no chip answers. */
+  read(route: SourceRoute, register: string, index?: number): Promise<MaintenanceResult<RegisterValue>>;
+  /** Writes register `register[index]` of the chip at the end of `route`. */
+  write(route: SourceRoute, register: string, index: number, value: RegisterValue): Promise<MaintenanceResult<void>>;
   /** Delivers interrupts raised by chips to the maintenance controller. */
   onInterrupt(listener: (interrupt: InterruptRecord) => void): () => void;
 }

@@ -66,6 +66,18 @@ export class EmulatedFabric {
     return this.portBase[c] + port;
   }
 
+  /** Dense id of the chip that owns global port `g`. */
+  portOwner(g: number): number {
+    let lo = 0;
+    let hi = this.chipNames.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.portBase[mid] <= g) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
   /** Bytes held by the typed arrays, for capacity reports. */
   get arrayBytes(): number {
     return this.portBase.byteLength + this.peer.byteLength + this.rateGbps.byteLength + this.lengthMeters.byteLength + this.activeLanes.byteLength;

@@ -9,6 +9,9 @@ export const FLAG_HASH = 1; // h: hash the optional hash bits (paper 000 §4.1)
 export const FLAG_ADAPTIVE = 2; // a: route adaptively
 export const FLAG_SOURCE_ROUTED = 4; // r: source routed (maintenance only)
 export const FLAG_TRACE = 8; // record a per-packet trace
+/** Put into an input buffer by the chip itself (a maintenance response), not by the link: no
+ * credits to return upstream when it leaves. */
+export const FLAG_LOCAL = 16;
 
 export const STATE_FREE = 0;
 export const STATE_QUEUED = 1; // waiting in a source queue

@@ -12,7 +12,8 @@
  * buffers and the two VCs.
  */
 import { EmulatedFabric } from '../emulated-fabric';
-import { DiscardReason, FLAG_ADAPTIVE, FLAG_HASH, PacketQueues, PacketStore, STATE_IN_NETWORK } from '../engine/packet-store';
+import { DiscardReason, FLAG_ADAPTIVE, FLAG_HASH, FLAG_LOCAL, FLAG_SOURCE_ROUTED, PacketQueues, PacketStore, STATE_IN_NETWORK } from '../engine/packet-store';
+import { MODEL_PROCESSOR, MODEL_YARC, YARC_REGISTERS } from './yarc-register-map';
 import { BufferQueues, SegmentPool } from '../engine/segment-pool';
 import { TimingWheel } from '../engine/timing-wheel';
 import {
@@ -61,6 +62,30 @@ const ROW_PER_VC = ROW_BUFFER_PHITS / NVC;
 const COLUMN_PER_VC = COLUMN_BUFFER_PHITS / NVC;
 const IB_TO_RB = INPUT_STAGES + ROW_BUS_STAGES;
 const RB_TO_CB = STAGES_SUBSWITCH + STAGES_COLUMN_CHANNEL;
+
+/** Cycles a chip's maintenance block takes to execute a register access (§4.1). */
+export const MAINTENANCE_PROCESS_CYCLES = 16;
+const CONSUME = PORTS + 1;
+
+/** The payload of a maintenance packet (a source-routed packet, §4.1). */
+export interface MaintenanceMessage {
+  readonly requestId: number;
+  readonly op: 'read' | 'write' | 'response';
+  readonly register: string;
+  readonly index: number;
+  readonly value: readonly number[];
+  /** Set on responses: what went wrong at the chip, if anything. */
+  readonly error?: 'no-such-register' | 'rejected';
+  readonly detail?: string;
+}
+
+/** A stable serial number for a chip (its identity register), so the control plane can tell
+ * chips apart without ever seeing the emulator's names for them. */
+export function chipSerial(name: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
 
 export interface InterruptSink {
   (kind: string, cycle: number, chip: number, port: number, vc: number, details?: Record<string, unknown>): void;
@@ -134,6 +159,16 @@ export class YarcFabricSim {
   private activeEndpointCount = 0;
   private readonly wheel: TimingWheel;
   private readonly decision = new RouteDecision();
+
+  /** Maintenance packets in flight, by packet id, and chip register accesses being executed. */
+  private readonly maintenance = new Map<number, MaintenanceMessage>();
+  private readonly chipWork: { at: number; router: number; inPort: number; message: MaintenanceMessage; back: number[] }[] = [];
+  /** Serial number of every chip (identity register). */
+  readonly serials: Uint32Array;
+  /** Called when a maintenance response reaches an endpoint (the maintenance controller). */
+  onMaintenance: (message: MaintenanceMessage, endpointPort: number, cycle: number) => void = () => undefined;
+  /** Called once per cycle while set (the maintenance controller's timeouts). */
+  onTick: ((cycle: number) => void) | null = null;
 
   /** Per-router hop counts of delivered packets, and other statistics. */
   phitHops = 0;
@@ -220,6 +255,7 @@ export class YarcFabricSim {
     this.endpointActive = new Uint8Array(ports);
     this.activeEndpointPorts = new Int32Array(Math.max(1, endpointPorts));
     this.wheel = new TimingWheel(maxLatency + 64);
+    this.serials = Uint32Array.from(chips.map((c) => chipSerial(c.name)));
     this.sources = new PacketQueues(ports * NVC, this.packets);
   }
 
@@ -287,6 +323,8 @@ export class YarcFabricSim {
     // per endpoint port.
     this.pool.ensureFree(this.activeCount * NPORTS * 3 + this.activeEndpointCount + this.endpointChip.length * 4 + 64);
     this.wheel.fire(now, this.fireEvent);
+    if (this.chipWork.length > 0) this.runChipWork(now);
+    if (this.onTick !== null) this.onTick(now);
     // Endpoints: inject and receive.
     let keep = 0;
     for (let i = 0; i < this.activeEndpointCount; i++) {
@@ -349,7 +387,8 @@ export class YarcFabricSim {
       const packet = this.pool.packet[s];
       if (this.pool.sentOut[s] === this.packets.length[packet]) {
         this.receive.shift(buffer);
-        this.onDeliver(packet, now);
+        if (this.packets.flags[packet] & FLAG_SOURCE_ROUTED) this.endpointMaintenance(g, packet, now);
+        else this.onDeliver(packet, now);
         this.packets.deliver(packet);
       }
       break; // the interface takes one phit per cycle
@@ -650,7 +689,12 @@ export class YarcFabricSim {
           // Discarded at the head of the input queue: the phits are dropped as they arrive.
           sentOut[seg] += n;
           ibOcc[ibIndex] -= n;
-          if (sentOut[seg] === length[packet]) this.finishInput(r, tile, ibIndex, seg, v, now, true);
+          if (sentOut[seg] === length[packet]) {
+            if (out === CONSUME) this.consumeMaintenance(r, i, packet, now);
+            this.finishInput(r, tile, ibIndex, seg, v, now, out !== CONSUME);
+            // A maintenance request ends at the chip it was addressed to: delivered.
+            if (out === CONSUME) this.packets.deliver(packet);
+          }
           continue;
         }
         const rbIndex = (tile * 8 + (out & 7)) * NVC + v;
@@ -676,6 +720,10 @@ export class YarcFabricSim {
     const d = this.decision;
     const packet = this.pool.packet[seg];
     const flags = this.packets.flags[packet];
+    if (flags & FLAG_SOURCE_ROUTED) {
+      this.routeSourceRouted(r, i, seg, packet);
+      return;
+    }
     routeYarc(this.regs, r, i, this.packets.destination[packet], this.packets.hashBits[packet], (flags & FLAG_HASH) !== 0, (flags & FLAG_ADAPTIVE) !== 0, d);
     let port = -1;
     if (d.kind === ROUTE_PORT) port = d.port;
@@ -702,7 +750,8 @@ export class YarcFabricSim {
     this.inputLoad[tile]--;
     const g = this.tileGlobal[tile];
     const upstream = this.fabric.peer[g];
-    if (upstream >= 0) this.scheduleCredit(now, upstream, v, this.packets.length[packet], this.linkLatency[g]);
+    const local = (this.packets.flags[packet] & FLAG_LOCAL) !== 0;
+    if (upstream >= 0 && !local) this.scheduleCredit(now, upstream, v, this.packets.length[packet], this.linkLatency[g]);
     if (discarded) this.packets.discard(packet, this.pendingReason(packet));
   }
 
@@ -777,6 +826,135 @@ export class YarcFabricSim {
     for (const l of linkLatencies) cycles += l;
     cycles += routers * (IB_TO_RB + RB_TO_CB + OUTPUT_STAGES);
     return cycles + Math.ceil((length - 1) / rate);
+  }
+
+  // ---------------------------------------------------------------- maintenance (§4.1, the r bit)
+  /** Sends a maintenance request from endpoint port `g` along `route` (router output ports). */
+  sendMaintenance(g: number, route: readonly number[], message: MaintenanceMessage): number {
+    const length = message.op === 'write' ? 4 + Math.ceil((message.value.length * 32) / 24) : 4;
+    const id = this.packets.allocate(0, g, Math.min(length, 19), 0, FLAG_SOURCE_ROUTED, 0, this.cycle, -1);
+    this.maintenance.set(id, message);
+    this.packets.routes.set(id, { route: [...route], position: 0, back: [] });
+    if (this.fabric.peer[g] < 0 || this.fabric.activeLanes[g] === 0) {
+      this.packets.state[id] = STATE_IN_NETWORK;
+      this.maintenance.delete(id);
+      this.packets.discard(id, DiscardReason.Unreachable);
+      return id;
+    }
+    this.sources.push(g * NVC, id);
+    this.activateEndpoint(g);
+    return id;
+  }
+
+  /** A source-routed packet takes the next port of its route vector; when the vector is used up,
+   * this chip is the destination and its maintenance block takes the packet. */
+  private routeSourceRouted(r: number, i: number, seg: number, packet: number): void {
+    const sr = this.packets.routes.get(packet)!;
+    sr.back.push(i);
+    this.packets.hops[packet]++;
+    if (sr.position >= sr.route.length) {
+      this.pool.route[seg] = CONSUME;
+      return;
+    }
+    const port = sr.route[sr.position++];
+    const g = port >= 0 && port < NPORTS ? this.tileGlobal[r * NPORTS + port] : -1;
+    if (g < 0 || this.fabric.peer[g] < 0) {
+      this.routeErrors.set(packet, DiscardReason.NoRoute);
+      this.pool.route[seg] = NPORTS;
+    } else if (this.discarding[g] || this.fabric.activeLanes[g] === 0) {
+      this.routeErrors.set(packet, this.discardReason[g] || DiscardReason.LinkDown);
+      this.pool.route[seg] = NPORTS;
+    } else this.pool.route[seg] = port;
+  }
+
+  private consumeMaintenance(r: number, inPort: number, packet: number, now: number): void {
+    const message = this.maintenance.get(packet);
+    const back = this.packets.routes.get(packet)?.back ?? [];
+    this.maintenance.delete(packet);
+    if (message) this.chipWork.push({ at: now + MAINTENANCE_PROCESS_CYCLES, router: r, inPort, message, back: [...back] });
+  }
+
+  /** Executes due register accesses and sends each response back the way the request came. */
+  private runChipWork(now: number): void {
+    let keep = 0;
+    for (let k = 0; k < this.chipWork.length; k++) {
+      const work = this.chipWork[k];
+      if (work.at > now) {
+        this.chipWork[keep++] = work;
+        continue;
+      }
+      const response = this.executeOnRouter(work.router, work.message);
+      const route = [...work.back].reverse();
+      const length = 4 + Math.ceil((response.value.length * 32) / 24);
+      const id = this.packets.allocate(0, -1, Math.min(length, 19), 1, FLAG_SOURCE_ROUTED | FLAG_LOCAL, 0, now, -1);
+      this.packets.state[id] = STATE_IN_NETWORK;
+      this.packets.enteredAt[id] = now;
+      this.maintenance.set(id, response);
+      this.packets.routes.set(id, { route, position: 0, back: [] });
+      const tile = work.router * NPORTS + work.inPort;
+      const seg = this.pool.allocate(id, now);
+      this.pool.sentIn[seg] = this.packets.length[id];
+      this.ib.push(tile * NVC + 1, seg);
+      this.routerLoad[work.router]++;
+      this.inputLoad[tile]++;
+      this.activateRouter(work.router);
+    }
+    this.chipWork.length = keep;
+  }
+
+  private executeOnRouter(r: number, message: MaintenanceMessage): MaintenanceMessage {
+    const chip = this.routerChip[r];
+    const reply = (value: readonly number[], error?: MaintenanceMessage['error'], detail?: string): MaintenanceMessage => ({
+      requestId: message.requestId,
+      op: 'response',
+      register: message.register,
+      index: message.index,
+      value,
+      error,
+      detail,
+    });
+    if (message.register === 'identity') return reply([this.serials[chip], MODEL_YARC, NPORTS]);
+    if (message.register === 'linkState') {
+      if (message.index < 0 || message.index >= NPORTS) return reply([], 'no-such-register', `linkState has ports 0..63`);
+      return reply([this.fabric.activeLanes[this.tileGlobal[r * NPORTS + message.index]]]);
+    }
+    const access = YARC_REGISTERS[message.register];
+    if (!access) return reply([], 'no-such-register', `YARC has no register "${message.register}"`);
+    if (!Number.isInteger(message.index) || message.index < 0 || message.index >= access.size) {
+      return reply([], 'no-such-register', `${message.register} has indices 0..${access.size - 1}, got ${message.index}`);
+    }
+    if (message.op === 'read') return reply(access.read(this.regs, r, message.index));
+    const problem = access.write ? access.write(this.regs, r, message.index, message.value) : 'read-only register';
+    return problem ? reply([], 'rejected', problem) : reply([]);
+  }
+
+  /** A maintenance packet reached a processor: a response for the controller, or a request the
+   * processor's interface answers (its identity) back along the reverse route. */
+  private endpointMaintenance(g: number, packet: number, now: number): void {
+    const message = this.maintenance.get(packet);
+    this.maintenance.delete(packet);
+    if (!message) return;
+    if (message.op === 'response') {
+      this.onMaintenance(message, g, now);
+      return;
+    }
+    const chip = this.fabric.portOwner(g);
+    const processor = this.globalProcessor[g];
+    const value = message.register === 'identity' ? [this.serials[chip], MODEL_PROCESSOR, 4, processor] : [];
+    const response: MaintenanceMessage = {
+      requestId: message.requestId,
+      op: 'response',
+      register: message.register,
+      index: message.index,
+      value,
+      ...(message.register === 'identity' ? {} : { error: 'no-such-register' as const, detail: `a processor interface answers only "identity"` }),
+    };
+    const back = [...(this.packets.routes.get(packet)?.back ?? [])].reverse();
+    const id = this.packets.allocate(0, g, 4 + Math.ceil((value.length * 32) / 24), 1, FLAG_SOURCE_ROUTED, 0, now, -1);
+    this.maintenance.set(id, response);
+    this.packets.routes.set(id, { route: back, position: 0, back: [] });
+    this.sources.push(g * NVC + 1, id);
+    this.activateEndpoint(g);
   }
 
   /** Bytes held in typed arrays by the fabric's state (registers, buffers, pools, links). */

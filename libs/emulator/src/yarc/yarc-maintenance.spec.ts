@@ -1,0 +1,66 @@
+import { defaultCableLengths, generateBlackWidowDesign } from '@weft/fabric-model';
+import { EmulatedFabric } from '../emulated-fabric';
+import { configureR15ByHand } from './blackwidow-test-config';
+import { chipSerial, YarcFabricSim } from './yarc-fabric-sim';
+import { runUntilSettled, YarcMaintenanceController } from './yarc-maintenance';
+import { MODEL_PROCESSOR, MODEL_YARC } from './yarc-register-map';
+
+function fabric(portSeed = 3) {
+  const design = generateBlackWidowDesign({ network: 'R1.5', processors: 64, slices: 2, r1Uplinks: 32, portSeed, cableLengths: defaultCableLengths(64) });
+  const sim = new YarcFabricSim(new EmulatedFabric(design));
+  return { sim, controller: new YarcMaintenanceController(sim, 0, 20_000) };
+}
+
+describe('maintenance packets (source routed, §4.1)', () => {
+  it('reads the identity of the first router of each slice, and of a processor two hops away', async () => {
+    const { sim, controller } = fabric();
+    const first = await runUntilSettled(sim, controller.read([1], 'identity'));
+    expect(first).toMatchObject({ ok: true, value: [chipSerial('s1.r1.0'), MODEL_YARC, 64] });
+    // From s0.r1.0, leave by the port p5 is cabled to: the processor answers with its number.
+    const g = sim.processorPort[5 * 4 + 0];
+    const routerPort = sim.globalTile[sim.fabric.peer[g]] % 64;
+    const processor = await runUntilSettled(sim, controller.read([0, routerPort], 'identity'));
+    expect(processor).toMatchObject({ ok: true, value: [chipSerial('p5'), MODEL_PROCESSOR, 4, 5] });
+    expect(processor.latencyNs).toBeGreaterThan(2 * 31.25);
+  });
+
+  it('writes a routing register in emulated time and reads it back', async () => {
+    const { sim, controller } = fabric();
+    const wrote = await runUntilSettled(sim, controller.write([0], 'rootDetect', 17, [0x0060, 0x001f]));
+    expect(wrote.ok).toBe(true);
+    const r = sim.chipRouter[sim.fabric.chipId('s0.r1.0')];
+    expect([sim.regs.rootLocation[r * 64 + 17], sim.regs.rootMask[r * 64 + 17]]).toEqual([0x60, 0x1f]);
+    expect(await runUntilSettled(sim, controller.read([0], 'rootDetect', 17))).toMatchObject({ ok: true, value: [0x60, 0x1f] });
+  });
+
+  it('reports a register the chip does not have, and refuses an illegal value', async () => {
+    const { sim, controller } = fabric();
+    expect(await runUntilSettled(sim, controller.read([0], 'coffee'))).toMatchObject({ ok: false, reason: 'no-such-register' });
+    expect(await runUntilSettled(sim, controller.write([0], 'hashSelect', 0, [0b111]))).toMatchObject({
+      ok: false,
+      reason: 'rejected',
+      detail: 'hash select must choose exactly 8 of the 15 hash bits, got 3',
+    });
+  });
+
+  it('times out a read of a chip behind a dead link, and the lost packet is in the books', async () => {
+    const { sim, controller } = fabric(0);
+    // Sidelink from s0.r1.0 to s0.r1.1 leaves by port 32 in design order; cut it.
+    const g = sim.tileGlobal[sim.chipRouter[sim.fabric.chipId('s0.r1.0')] * 64 + 32];
+    sim.fabric.activeLanes[g] = 0;
+    sim.discarding[g] = 1;
+    const result = await runUntilSettled(sim, controller.read([0, 32], 'identity'));
+    expect(result).toMatchObject({ ok: false, reason: 'timeout' });
+    expect(sim.packets.books()).toMatchObject({ discarded: { LinkDown: 1 }, balanced: true });
+  });
+
+  it('keeps configured traffic flowing while the controller reads registers', async () => {
+    const { sim, controller } = fabric();
+    configureR15ByHand(sim);
+    for (let i = 0; i < 200; i++) sim.inject(i % 64, i % 2, (i * 7 + 3) % 64, 4, 0, 1, i);
+    const reads = await Promise.all([0, 1].map((slice) => runUntilSettled(sim, controller.read([slice], 'maxPacketLength'))));
+    expect(reads.map((r) => r.ok && r.value[0])).toEqual([19, 19]);
+    sim.drain(100_000);
+    expect(sim.packets.books()).toMatchObject({ inFlight: 0, balanced: true, discarded: {} });
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * The maintenance controller of an emulated BlackWidow fabric: the MaintenanceTransport the
+ * control plane talks to. Requests are real source-routed packets (paper 000 §4.1) injected at
+ * the controller's processor, crossing the emulated links in emulated time; a request whose packet
+ * is lost (dead link, dead chip, wrong route) is answered by a timeout, as on hardware.
+ */
+import type { InterruptRecord, MaintenanceResult, MaintenanceTransport, RegisterValue, SourceRoute } from '@weft/control';
+import { NS_PER_CYCLE } from './yarc-constants';
+import { MaintenanceMessage, YarcFabricSim } from './yarc-fabric-sim';
+
+interface Pending {
+  readonly sentAt: number;
+  readonly deadline: number;
+  readonly settle: (message: MaintenanceMessage | null, cycle: number) => void;
+}
+
+export class YarcMaintenanceController implements MaintenanceTransport {
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly listeners = new Set<(interrupt: InterruptRecord) => void>();
+
+  constructor(
+    private readonly sim: YarcFabricSim,
+    /** Processor the controller is attached to (the installation's maintenance attachment). */
+    readonly attachment: number,
+    /** Cycles after which an unanswered request fails (default 100 µs of emulated time). */
+    readonly timeoutCycles = 80_000,
+  ) {
+    sim.onMaintenance = (message, _g, cycle) => {
+      const waiting = this.pending.get(message.requestId);
+      if (!waiting) return; // answered after its timeout: dropped, as a late reply would be
+      this.pending.delete(message.requestId);
+      waiting.settle(message, cycle);
+      this.updateTick();
+    };
+    sim.onInterrupt = (kind, cycle, chip, port, vc, details) => {
+      const record: InterruptRecord = { kind, emulatedTimeNs: cycle * NS_PER_CYCLE, serial: sim.serials[chip], port, vc, details };
+      for (const listener of this.listeners) listener(record);
+    };
+  }
+
+  get outstanding(): number {
+    return this.pending.size;
+  }
+
+  read(route: SourceRoute, register: string, index = 0): Promise<MaintenanceResult<RegisterValue>> {
+    return this.request(route, { op: 'read', register, index, value: [] }, (m) => m.value);
+  }
+
+  write(route: SourceRoute, register: string, index: number, value: RegisterValue): Promise<MaintenanceResult<void>> {
+    return this.request(route, { op: 'write', register, index, value }, () => undefined);
+  }
+
+  onInterrupt(listener: (interrupt: InterruptRecord) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private request<T>(route: SourceRoute, body: Omit<MaintenanceMessage, 'requestId'>, value: (m: MaintenanceMessage) => T): Promise<MaintenanceResult<T>> {
+    const requestId = this.nextId++;
+    const sentAt = this.sim.cycle;
+    return new Promise((resolve) => {
+      const settle = (message: MaintenanceMessage | null, cycle: number) => {
+        const latencyNs = (cycle - sentAt) * NS_PER_CYCLE;
+        if (!message) resolve({ ok: false, reason: 'timeout', detail: `no answer within ${this.timeoutCycles} cycles`, latencyNs });
+        else if (message.error) resolve({ ok: false, reason: message.error, detail: message.detail ?? message.error, latencyNs });
+        else resolve({ ok: true, value: value(message), latencyNs });
+      };
+      const slice = route[0];
+      const g = slice === undefined ? -1 : this.sim.processorPort[this.attachment * 4 + slice];
+      if (g === undefined || g < 0) {
+        resolve({ ok: false, reason: 'rejected', detail: `the controller has no port ${String(slice)}`, latencyNs: 0 });
+        return;
+      }
+      this.pending.set(requestId, { sentAt, deadline: sentAt + this.timeoutCycles, settle });
+      this.sim.sendMaintenance(g, route.slice(1), { requestId, ...body });
+      this.updateTick();
+    });
+  }
+
+  private updateTick(): void {
+    this.sim.onTick = this.pending.size > 0 ? this.checkTimeouts : null;
+  }
+
+  private readonly checkTimeouts = (cycle: number): void => {
+    for (const [id, waiting] of this.pending) {
+      if (waiting.deadline > cycle) continue;
+      this.pending.delete(id);
+      waiting.settle(null, cycle);
+    }
+    this.updateTick();
+  };
+}
+
+/** Steps the fabric until `promise` settles (or `limit` cycles pass), letting callbacks run. */
+export async function runUntilSettled<T>(sim: YarcFabricSim, promise: Promise<T>, limit = 10_000_000, batch = 200): Promise<T> {
+  let settled = false;
+  const tracked = promise.then(
+    (v) => ((settled = true), v),
+    (e) => {
+      settled = true;
+      throw e;
+    },
+  );
+  const start = sim.cycle;
+  while (!settled && sim.cycle - start < limit) {
+    sim.run(batch);
+    await Promise.resolve();
+    await Promise.resolve();
+  }
+  return tracked;
+}
