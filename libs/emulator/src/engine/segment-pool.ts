@@ -1,12 +1,16 @@
+/** Most phits a packet may have (the LCB clips longer ones, paper 000 §4.3). */
+export const MAX_PACKET_PHITS = 32;
+
 /**
  * Buffer entries: the part of a packet that sits in one buffer (a packet is spread over several
  * buffers while its worm moves through a router, paper 000 §7.5). Entries form FIFO lists per
  * buffer, drawn from one pool of parallel arrays that grows by doubling and never shrinks.
  *
  * Phits are counted, not stored: `sentIn` phits have been sent into the buffer by the stage
- * before, `sentOut` have left for the next. A phit becomes usable `headTime` cycles after the
- * head was sent, and the rest follow one per cycle at most — so the latency of each pipeline stage
- * and the back-pressure of each buffer come out of the counts.
+ * before, `sentOut` have left for the next. Each phit's send time is kept (as an offset from the
+ * head's), and a phit is usable once the stage's `delay` has passed since it was sent — so every
+ * phit, not just the head, pays each pipeline stage's latency, and the back-pressure of each
+ * buffer comes out of the counts.
  */
 export class SegmentPool {
   capacity = 0;
@@ -14,6 +18,12 @@ export class SegmentPool {
   sentIn!: Uint8Array;
   sentOut!: Uint8Array;
   headTime!: Float64Array;
+  /** Cycle the head was sent, the stage latency, phits known to have arrived, and each phit's
+   * send time relative to the head's (stride MAX_PACKET_PHITS). */
+  firstSend!: Float64Array;
+  delay!: Uint16Array;
+  arrived!: Uint8Array;
+  sendOffset!: Uint32Array;
   next!: Int32Array;
   /** Output port chosen for the packet at this router (-1: not routed yet). */
   route!: Int16Array;
@@ -35,6 +45,10 @@ export class SegmentPool {
     this.sentIn = resize(this.sentIn, new Uint8Array(capacity));
     this.sentOut = resize(this.sentOut, new Uint8Array(capacity));
     this.headTime = resize(this.headTime, new Float64Array(capacity));
+    this.firstSend = resize(this.firstSend, new Float64Array(capacity));
+    this.delay = resize(this.delay, new Uint16Array(capacity));
+    this.arrived = resize(this.arrived, new Uint8Array(capacity));
+    this.sendOffset = resize(this.sendOffset, new Uint32Array(capacity * MAX_PACKET_PHITS));
     this.next = resize(this.next, new Int32Array(capacity));
     this.route = resize(this.route, new Int16Array(capacity));
     this.live = resize(this.live, new Uint8Array(capacity));
@@ -45,14 +59,19 @@ export class SegmentPool {
     this.capacity = capacity;
   }
 
-  allocate(packet: number, headTime: number): number {
+  /** A new entry for `packet` whose phits will be sent from cycle `now` on and become usable
+   * `delay` cycles after each is sent. */
+  allocate(packet: number, now: number, delay: number): number {
     if (this.free < 0) throw new Error('segment pool exhausted within a cycle: call ensureFree first');
     const s = this.free;
     this.free = this.next[s];
     this.packet[s] = packet;
     this.sentIn[s] = 0;
     this.sentOut[s] = 0;
-    this.headTime[s] = headTime;
+    this.arrived[s] = 0;
+    this.firstSend[s] = now;
+    this.delay[s] = delay;
+    this.headTime[s] = now + delay;
     this.next[s] = -1;
     this.route[s] = -1;
     this.live[s] = 1;
@@ -82,12 +101,27 @@ export class SegmentPool {
     if (capacity !== this.capacity) this.grow(capacity);
   }
 
+  /** Records `n` phits sent into segment s at cycle `now`. */
+  send(s: number, now: number, n: number): void {
+    const base = s * MAX_PACKET_PHITS;
+    const offset = now - this.firstSend[s];
+    let k = this.sentIn[s];
+    const end = k + n;
+    for (; k < end; k++) this.sendOffset[base + k] = offset;
+    this.sentIn[s] = end;
+  }
+
   /** Phits of segment s that have reached its buffer and not left it, at cycle `now`. */
   available(s: number, now: number): number {
-    const t = now - this.headTime[s];
-    if (t < 0) return 0;
-    const arrived = Math.min(this.sentIn[s], t + 1);
-    return arrived - this.sentOut[s];
+    let a = this.arrived[s];
+    const sent = this.sentIn[s];
+    if (a < sent) {
+      const limit = now - this.firstSend[s] - this.delay[s];
+      const base = s * MAX_PACKET_PHITS;
+      while (a < sent && this.sendOffset[base + a] <= limit) a++;
+      this.arrived[s] = a;
+    }
+    return a - this.sentOut[s];
   }
 }
 
@@ -114,6 +148,22 @@ export class BufferQueues {
     if (t < 0) this.head[buffer] = segment;
     else this.pool.next[t] = segment;
     this.tail[buffer] = segment;
+  }
+
+  /** Removes the tail segment (a copy dropped before it moved on); walks the short list. */
+  popTail(buffer: number): number {
+    const t = this.tail[buffer];
+    let h = this.head[buffer];
+    if (h === t) {
+      this.head[buffer] = -1;
+      this.tail[buffer] = -1;
+    } else {
+      while (this.pool.next[h] !== t) h = this.pool.next[h];
+      this.pool.next[h] = -1;
+      this.tail[buffer] = h;
+    }
+    this.pool.release(t);
+    return t;
   }
 
   /** Removes the head segment (its packet has left this buffer entirely). */

@@ -11,6 +11,7 @@
  * the row within the column at the subswitch; the output port arbitrates between its 8 column
  * buffers and the two VCs.
  */
+import { mulberry32 } from '@weft/fabric-model';
 import { EmulatedFabric } from '../emulated-fabric';
 import { DiscardReason, FLAG_ADAPTIVE, FLAG_HASH, FLAG_LOCAL, FLAG_SOURCE_ROUTED, PacketQueues, PacketStore, STATE_IN_NETWORK } from '../engine/packet-store';
 import { MODEL_PROCESSOR, MODEL_YARC, YARC_REGISTERS } from './yarc-register-map';
@@ -58,10 +59,20 @@ export const CABLE_NS_PER_METER = 5;
 export const ENDPOINT_RECEIVE_PHITS = 256;
 export const ENDPOINT_INJECT_CYCLES = 4;
 
-const ROW_PER_VC = ROW_BUFFER_PHITS / NVC;
-const COLUMN_PER_VC = COLUMN_BUFFER_PHITS / NVC;
-const IB_TO_RB = INPUT_STAGES + ROW_BUS_STAGES;
-const RB_TO_CB = STAGES_SUBSWITCH + STAGES_COLUMN_CHANNEL;
+/**
+ * Row and column buffers are shared by the two VCs (§3: "partitioned into two virtual
+ * channels"), each VC leaving the other at least two phits, so that one blocked VC can never
+ * take the whole buffer. Sharing is what lets 16 and 10 phits "cover the credit latency" (§7.5):
+ * a statically halved buffer would not.
+ */
+const ROW_VC_LIMIT = ROW_BUFFER_PHITS - 2;
+const COLUMN_VC_LIMIT = COLUMN_BUFFER_PHITS - 2;
+/** A phit sent on the row bus is usable by the column channel after the row bus and the
+ * subswitch stages; one sent on a column channel is usable by the output after the channel. */
+const RB_DELAY = ROW_BUS_STAGES + STAGES_SUBSWITCH;
+const CB_DELAY = STAGES_COLUMN_CHANNEL;
+const IB_TO_RB = INPUT_STAGES + RB_DELAY;
+const RB_TO_CB = CB_DELAY;
 
 /** Cycles a chip's maintenance block takes to execute a register access (§4.1). */
 export const MAINTENANCE_PROCESS_CYCLES = 16;
@@ -118,10 +129,7 @@ export class YarcFabricSim {
   private readonly rb: BufferQueues;
   private readonly cb: BufferQueues;
   private readonly cbOwner: Int16Array;
-  /** Per router output tile: the column buffer whose head packet holds the output, its segment
-   * downstream, and round-robin pointers. */
-  private readonly outBuffer: Int32Array;
-  private readonly outDownstream: Int32Array;
+  /** Round-robin pointers of the output arbiters, row buses and subswitches. */
   private readonly outRR: Uint8Array;
   private readonly rowBusRR: Uint8Array;
   private readonly rowBusBuffer: Int32Array;
@@ -145,8 +153,6 @@ export class YarcFabricSim {
   readonly discarding: Uint8Array;
   readonly discardReason: Uint8Array;
   /** Endpoint ports: the packet being injected, receive buffers. */
-  private readonly sending: Int32Array;
-  private readonly sendingDownstream: Int32Array;
   private readonly receive: BufferQueues;
   readonly accepting: Uint8Array;
 
@@ -159,6 +165,28 @@ export class YarcFabricSim {
   private activeEndpointCount = 0;
   private readonly wheel: TimingWheel;
   private readonly decision = new RouteDecision();
+
+  /**
+   * The link control block of every global port's transmit side (§4.3): the packet on the link,
+   * the downstream segment of the copy being sent, where its phits come from (a column buffer, or
+   * the LCB's own send buffer for endpoints and replays), whether this copy will fail its CRC, and
+   * when a go-back-N replay starts.
+   */
+  private readonly txPacket: Int32Array;
+  private readonly txDown: Int32Array;
+  private readonly txSource: Int32Array;
+  private readonly txSent: Uint8Array;
+  private readonly txBad: Uint8Array;
+  private readonly txResumeAt: Float64Array;
+  /** Per lane of every transmit port: bit-error rate, retry count, and which lanes are in service. */
+  readonly laneBitErrorRate: Float64Array;
+  readonly laneRetries: Uint32Array;
+  readonly laneMask: Uint8Array;
+  private readonly portErrorProne: Uint8Array;
+  private readonly random: () => number;
+  retransmissions = 0;
+  /** Lane retry threshold of the processors' own link control blocks (a YARC's is a register). */
+  endpointLaneRetryThreshold = 16;
 
   /** Maintenance packets in flight, by packet id, and chip register accesses being executed. */
   private readonly maintenance = new Map<number, MaintenanceMessage>();
@@ -175,7 +203,10 @@ export class YarcFabricSim {
   onInterrupt: InterruptSink = () => undefined;
   onDeliver: DeliveryRecord = () => undefined;
 
-  constructor(readonly fabric: EmulatedFabric) {
+  constructor(
+    readonly fabric: EmulatedFabric,
+    readonly seed = 1,
+  ) {
     const chips = fabric.design.chips;
     const routers: number[] = [];
     const endpoints: number[] = [];
@@ -214,8 +245,6 @@ export class YarcFabricSim {
     this.rb = new BufferQueues(R * NPORTS * 8 * NVC, this.pool);
     this.cb = new BufferQueues(R * NPORTS * 8 * NVC, this.pool);
     this.cbOwner = new Int16Array(R * NPORTS * 8 * NVC).fill(-1);
-    this.outBuffer = new Int32Array(R * NPORTS).fill(-1);
-    this.outDownstream = new Int32Array(R * NPORTS).fill(-1);
     this.outRR = new Uint8Array(R * NPORTS);
     this.rowBusRR = new Uint8Array(R * NPORTS);
     this.rowBusBuffer = new Int32Array(R * NPORTS).fill(-1);
@@ -244,8 +273,6 @@ export class YarcFabricSim {
     }
 
     const endpointPorts = endpoints.reduce((n, c) => n + chips[c].portCount, 0);
-    this.sending = new Int32Array(ports).fill(-1);
-    this.sendingDownstream = new Int32Array(ports).fill(-1);
     this.receive = new BufferQueues(ports * NVC, this.pool);
     this.accepting = new Uint8Array(ports).fill(1);
 
@@ -256,6 +283,18 @@ export class YarcFabricSim {
     this.activeEndpointPorts = new Int32Array(Math.max(1, endpointPorts));
     this.wheel = new TimingWheel(maxLatency + 64);
     this.serials = Uint32Array.from(chips.map((c) => chipSerial(c.name)));
+    this.txPacket = new Int32Array(ports).fill(-1);
+    this.txDown = new Int32Array(ports).fill(-1);
+    this.txSource = new Int32Array(ports).fill(-1);
+    this.txSent = new Uint8Array(ports);
+    this.txBad = new Uint8Array(ports);
+    this.txResumeAt = new Float64Array(ports);
+    this.laneBitErrorRate = new Float64Array(ports * LANES);
+    this.laneRetries = new Uint32Array(ports * LANES);
+    this.laneMask = new Uint8Array(ports);
+    for (let g = 0; g < ports; g++) this.laneMask[g] = (1 << fabric.activeLanes[g]) - 1;
+    this.portErrorProne = new Uint8Array(ports);
+    this.random = mulberry32(seed);
     this.sources = new PacketQueues(ports * NVC, this.packets);
   }
 
@@ -379,7 +418,7 @@ export class YarcFabricSim {
       const s = this.receive.head[buffer];
       if (s < 0) continue;
       busy = true;
-      if (!this.accepting[g]) continue;
+      if (!this.accepting[g] || this.pool.route[s] === -2) continue;
       if (this.pool.available(s, now) <= 0) continue;
       this.pool.sentOut[s]++;
       this.receive.occupancy[buffer]--;
@@ -393,46 +432,39 @@ export class YarcFabricSim {
       }
       break; // the interface takes one phit per cycle
     }
-    // Send: continue the current packet, or start the next one whose whole length fits (VCT).
-    let packet = this.sending[g];
-    if (packet < 0) {
-      for (let v = 0; v < NVC && packet < 0; v++) {
+    // Send: continue the current packet (or its replay), or start the next one whose whole
+    // length fits in the router's input buffer (VCT).
+    if (this.txPacket[g] < 0 && (this.discarding[g] || this.fabric.activeLanes[g] === 0)) {
+      // The interface's own link is down: what waits to be sent cannot be (§7.7).
+      for (let v = 0; v < NVC; v++) {
+        const q = g * NVC + v;
+        while (this.sources.size[q] > 0) {
+          const p = this.sources.shift(q);
+          this.packets.state[p] = STATE_IN_NETWORK;
+          this.maintenance.delete(p);
+          this.packets.discard(p, this.discardReason[g] || DiscardReason.LinkDown);
+        }
+      }
+    }
+    if (this.txPacket[g] < 0) {
+      for (let v = 0; v < NVC; v++) {
         const q = g * NVC + v;
         if (this.sources.size[q] === 0) continue;
         const head = this.sources.head[q];
         if (this.credits[q] < this.packets.length[head] || this.discarding[g]) continue;
         this.sources.shift(q);
-        packet = head;
-        this.credits[g * NVC + v] -= this.packets.length[head];
+        this.credits[q] -= this.packets.length[head];
         this.packets.state[head] = STATE_IN_NETWORK;
         this.packets.enteredAt[head] = now;
-        this.sending[g] = head;
-        this.linkAccumulator[g] = 0;
-        const peer = this.fabric.peer[g];
-        const tile = this.globalTile[peer];
-        const r = (tile / NPORTS) | 0;
-        const seg = this.pool.allocate(head, now + ENDPOINT_INJECT_CYCLES + this.linkLatency[g]);
-        this.ib.push(tile * NVC + v, seg);
-        this.routerLoad[r]++;
-        this.inputLoad[tile]++;
-        this.sendingDownstream[g] = seg;
-        this.activateRouter(r);
+        this.txPacket[g] = head;
+        this.txSource[g] = -1;
+        this.startCopy(g, now, ENDPOINT_INJECT_CYCLES);
+        break;
       }
     }
-    if (packet >= 0) {
+    if (this.txPacket[g] >= 0) {
       busy = true;
-      this.linkAccumulator[g] += this.linkRate[g];
-      const seg = this.sendingDownstream[g];
-      while (this.linkAccumulator[g] >= 1 && this.pool.sentIn[seg] < this.packets.length[packet]) {
-        this.linkAccumulator[g] -= 1;
-        this.pool.sentIn[seg]++;
-        this.ib.occupancy[this.globalTile[this.fabric.peer[g]] * NVC + this.packets.vc[packet]]++;
-      }
-      if (this.pool.sentIn[seg] === this.packets.length[packet]) {
-        this.sending[g] = -1;
-        this.sendingDownstream[g] = -1;
-        if (this.linkAccumulator[g] > 1) this.linkAccumulator[g] = 1;
-      }
+      this.transmit(g, now);
     } else {
       for (let v = 0; v < NVC; v++) if (this.sources.size[g * NVC + v] > 0) busy = true;
     }
@@ -442,24 +474,25 @@ export class YarcFabricSim {
   // ---------------------------------------------------------------- output ports
   private stepOutputs(r: number, now: number): void {
     const base = r * NPORTS;
+    const pool = this.pool;
     for (let o = 0; o < NPORTS; o++) {
       const tile = base + o;
       if (this.outputLoad[tile] === 0) continue;
-      let buffer = this.outBuffer[tile];
       const g = this.tileGlobal[tile];
-      if (buffer < 0) {
+      if (this.txPacket[g] < 0) {
+        let buffer = -1;
         // Second-stage arbitration: 8 column buffers × 2 VCs, round robin (§3).
         const start = this.outRR[tile];
         for (let k = 0; k < 16; k++) {
           const c = (start + k) & 15;
-          const row = c >> 1;
           const v = c & 1;
-          const candidate = (tile * 8 + row) * NVC + v;
+          const candidate = (tile * 8 + (c >> 1)) * NVC + v;
           const s = this.cb.head[candidate];
-          if (s < 0 || this.pool.available(s, now) <= 0) continue;
-          const packet = this.pool.packet[s];
+          if (s < 0 || pool.available(s, now) <= 0) continue;
+          const packet = pool.packet[s];
           if (this.discarding[g] || this.fabric.peer[g] < 0 || this.fabric.activeLanes[g] === 0) {
-            buffer = candidate;
+            this.dropAtDeadPort(r, tile, candidate, s, packet, g, now);
+            buffer = -2;
             break;
           }
           if (this.credits[g * NVC + v] < this.packets.length[packet]) {
@@ -470,72 +503,234 @@ export class YarcFabricSim {
           this.credits[g * NVC + v] -= this.packets.length[packet];
           buffer = candidate;
           this.outRR[tile] = (c + 1) & 15;
-          const peer = this.fabric.peer[g];
-          const peerTile = this.globalTile[peer];
-          const downstream = this.pool.allocate(packet, now + OUTPUT_STAGES + this.linkLatency[g]);
-          if (peerTile >= 0) {
-            this.ib.push(peerTile * NVC + v, downstream);
-            const pr = (peerTile / NPORTS) | 0;
-            this.routerLoad[pr]++;
-            this.inputLoad[peerTile]++;
-            this.activateRouter(pr);
-          } else {
-            this.receive.push(peer * NVC + v, downstream);
-            this.activateEndpoint(peer);
-          }
-          this.outDownstream[tile] = downstream;
-          this.linkAccumulator[g] = 0;
+          this.txPacket[g] = packet;
+          this.txSource[g] = candidate;
+          this.routerLoad[r]++;
+          this.outputLoad[tile]++;
+          this.startCopy(g, now, OUTPUT_STAGES);
           break;
         }
         if (buffer < 0) continue;
-        this.outBuffer[tile] = buffer;
       }
-      // Send phits of the holding packet at the link's rate, as they reach the column buffer.
-      const pool = this.pool;
-      const sentOut = pool.sentOut;
-      const s = this.cb.head[buffer];
-      const packet = pool.packet[s];
-      const length = this.packets.length[packet];
-      const downstream = this.outDownstream[tile];
-      const t = now - pool.headTime[s];
-      const arrived = t < 0 ? 0 : pool.sentIn[s] < t + 1 ? pool.sentIn[s] : t + 1;
-      let available = arrived - sentOut[s];
-      if (downstream < 0) {
-        // Dead port: drop phits as they come (the sender discards packets for the port, §7.7).
-        if (available > 0) {
-          sentOut[s] += available;
-          this.cb.occupancy[buffer] -= available;
-        }
-        if (sentOut[s] === length) {
-          this.cb.shift(buffer);
-          this.routerLoad[r]--;
-          this.outputLoad[tile]--;
-          this.outBuffer[tile] = -1;
-          this.packets.discard(packet, this.discardReason[g] || DiscardReason.LinkDown);
-        }
-        continue;
-      }
-      let accumulator = this.linkAccumulator[g] + this.linkRate[g];
-      let moved = 0;
-      while (accumulator >= 1 && available > 0) {
-        accumulator -= 1;
-        available--;
-        moved++;
-      }
-      this.linkAccumulator[g] = accumulator > 1 ? 1 : accumulator;
-      if (moved > 0) {
-        sentOut[s] += moved;
-        this.cb.occupancy[buffer] -= moved;
-        pool.sentIn[downstream] += moved;
-        this.phitHops += moved;
-      }
-      if (sentOut[s] === length) {
-        this.cb.shift(buffer);
+      const before = this.txPacket[g];
+      this.transmit(g, now);
+      if (this.txPacket[g] < 0 && before >= 0) {
         this.routerLoad[r]--;
         this.outputLoad[tile]--;
-        this.outBuffer[tile] = -1;
-        this.outDownstream[tile] = -1;
       }
+    }
+  }
+
+  /** A dead port's sender drops the head packet's phits as they arrive (§7.7). */
+  private dropAtDeadPort(r: number, tile: number, buffer: number, s: number, packet: number, g: number, now: number): void {
+    const n = this.pool.available(s, now);
+    this.pool.sentOut[s] += n;
+    this.cb.occupancy[buffer] -= n;
+    if (this.pool.sentOut[s] === this.packets.length[packet]) {
+      this.cb.shift(buffer);
+      this.routerLoad[r]--;
+      this.outputLoad[tile]--;
+      this.packets.discard(packet, this.discardReason[g] || DiscardReason.LinkDown);
+    }
+  }
+
+  /** Starts a copy of port g's packet on the link; whether its CRC will fail is decided now. */
+  private startCopy(g: number, now: number, stages: number): void {
+    const packet = this.txPacket[g];
+    const v = this.packets.vc[packet];
+    const peer = this.fabric.peer[g];
+    const peerTile = this.globalTile[peer];
+    const down = this.pool.allocate(packet, now, stages + this.linkLatency[g]);
+    this.txBad[g] = this.portErrorProne[g] ? (this.random() < this.copyErrorProbability(g, this.packets.length[packet]) ? 1 : 0) : 0;
+    if (this.txBad[g]) this.pool.route[down] = -2; // held at the receiver until its bad CRC is seen
+    if (peerTile >= 0) {
+      this.ib.push(peerTile * NVC + v, down);
+      const pr = (peerTile / NPORTS) | 0;
+      this.routerLoad[pr]++;
+      this.inputLoad[peerTile]++;
+      this.activateRouter(pr);
+    } else {
+      this.receive.push(peer * NVC + v, down);
+      this.activateEndpoint(peer);
+    }
+    this.txDown[g] = down;
+    this.txSent[g] = 0;
+    this.linkAccumulator[g] = 0;
+  }
+
+  /** Moves phits of port g's packet onto the link at its rate: from the column buffer as they
+   * reach it, or from the LCB's own send buffer (endpoints, and replays). */
+  private transmit(g: number, now: number): void {
+    const packet = this.txPacket[g];
+    const length = this.packets.length[packet];
+    let down = this.txDown[g];
+    if (down < 0) {
+      if (now < this.txResumeAt[g]) return;
+      this.startCopy(g, now, 0);
+      down = this.txDown[g];
+    }
+    const pool = this.pool;
+    const source = this.txSource[g];
+    let available: number;
+    let s = -1;
+    if (source >= 0) {
+      s = this.cb.head[source];
+      available = pool.available(s, now);
+    } else available = length - this.txSent[g];
+    let accumulator = this.linkAccumulator[g] + this.linkRate[g];
+    let moved = 0;
+    while (accumulator >= 1 && available > 0) {
+      accumulator -= 1;
+      available--;
+      moved++;
+    }
+    this.linkAccumulator[g] = accumulator > 1 ? 1 : accumulator;
+    if (moved > 0) {
+      this.txSent[g] += moved;
+      pool.send(down, now, moved);
+      this.phitHops += moved;
+      const peer = this.fabric.peer[g];
+      const peerTile = this.globalTile[peer];
+      if (peerTile >= 0) this.ib.occupancy[peerTile * NVC + this.packets.vc[packet]] += moved;
+      if (s >= 0) {
+        pool.sentOut[s] += moved;
+        this.cb.occupancy[source] -= moved;
+        if (pool.sentOut[s] === length) {
+          // The column buffer is done with the packet; the LCB keeps it until it is acknowledged.
+          const r = (this.globalTile[g] / NPORTS) | 0;
+          this.cb.shift(source);
+          this.routerLoad[r]--;
+          this.outputLoad[this.globalTile[g]]--;
+          this.txSource[g] = -1;
+        }
+      }
+    }
+    if (this.txSent[g] < length) return;
+    if (!this.txBad[g]) {
+      this.txPacket[g] = -1;
+      this.txDown[g] = -1;
+      return;
+    }
+    // §4.3: the receiver's CRC check fails; it drops the copy and sends no VC ack. The sender's
+    // go-back-N timer runs out and it replays the packet from its send buffer.
+    this.dropBadCopy(g);
+    this.retransmissions++;
+    this.countRetry(g, now);
+    if (this.fabric.activeLanes[g] === 0) {
+      this.txPacket[g] = -1;
+      this.packets.discard(packet, DiscardReason.LinkDown);
+      return;
+    }
+    this.txResumeAt[g] = now + 2 * this.linkLatency[g] + 8;
+  }
+
+  private dropBadCopy(g: number): void {
+    const down = this.txDown[g];
+    const packet = this.txPacket[g];
+    const v = this.packets.vc[packet];
+    const peer = this.fabric.peer[g];
+    const peerTile = this.globalTile[peer];
+    const phits = this.pool.sentIn[down];
+    if (peerTile >= 0) {
+      const buffer = peerTile * NVC + v;
+      this.ib.popTail(buffer);
+      this.ib.occupancy[buffer] -= phits;
+      this.inputLoad[peerTile]--;
+      this.routerLoad[(peerTile / NPORTS) | 0]--;
+    } else this.receive.popTail(peer * NVC + v);
+    this.txDown[g] = -1;
+  }
+
+  /** Probability that a copy of `length` phits arrives with a bad CRC: the phits are striped over
+   * the port's lanes in service (§4.4), each lane with its own bit-error rate. */
+  private copyErrorProbability(g: number, length: number): number {
+    const lanes = this.fabric.activeLanes[g];
+    if (lanes === 0) return 0;
+    const bitsPerLane = (length * PHIT_BITS) / lanes;
+    let good = 1;
+    for (let l = 0; l < LANES; l++) {
+      if (!(this.laneMask[g] & (1 << l))) continue;
+      good *= Math.pow(1 - this.laneBitErrorRate[g * LANES + l], bitsPerLane);
+    }
+    return 1 - good;
+  }
+
+  /** §7.7: the LCB counts retries per lane and decommissions a lane past the software threshold;
+   * with no lane left the link is down and the sender discards packets for the port. */
+  private countRetry(g: number, now: number): void {
+    let total = 0;
+    for (let l = 0; l < LANES; l++) if (this.laneMask[g] & (1 << l)) total += this.laneBitErrorRate[g * LANES + l];
+    let pick = this.random() * total;
+    let lane = 0;
+    for (let l = 0; l < LANES; l++) {
+      if (!(this.laneMask[g] & (1 << l))) continue;
+      lane = l;
+      pick -= this.laneBitErrorRate[g * LANES + l];
+      if (pick <= 0) break;
+    }
+    const retries = ++this.laneRetries[g * LANES + lane];
+    const tile = this.globalTile[g];
+    const threshold = tile >= 0 ? this.regs.laneRetryThreshold[tile] : this.endpointLaneRetryThreshold;
+    if (retries <= threshold) return;
+    this.laneMask[g] &= ~(1 << lane);
+    this.fabric.activeLanes[g]--;
+    this.refreshLink(g);
+    const chip = this.fabric.portOwner(g);
+    const port = g - this.fabric.portBase[chip];
+    this.onInterrupt('LANE_DECOMMISSIONED', now, chip, port, -1, { lane, retries, lanesLeft: this.fabric.activeLanes[g] });
+    if (this.fabric.activeLanes[g] === 0) this.takeDown(g, now);
+  }
+
+  /** All lanes gone: link_active drops at both ends, each raising an interrupt (§7.7). */
+  private takeDown(g: number, now: number): void {
+    const peer = this.fabric.peer[g];
+    for (const end of peer >= 0 ? [g, peer] : [g]) {
+      this.fabric.activeLanes[end] = 0;
+      this.laneMask[end] = 0;
+      this.refreshLink(end);
+      this.discarding[end] = 1;
+      this.discardReason[end] = DiscardReason.LinkDown;
+      const chip = this.fabric.portOwner(end);
+      if (this.chipRouter[chip] >= 0) this.onInterrupt('LINK_DOWN', now, chip, end - this.fabric.portBase[chip], -1);
+      this.wake(end);
+    }
+  }
+
+  private wake(g: number): void {
+    const tile = this.globalTile[g];
+    if (tile >= 0) this.activateRouter((tile / NPORTS) | 0);
+    else this.activateEndpoint(g);
+  }
+
+  // ---------------------------------------------------------------- fault injection (drills)
+  /** Sets the bit-error rate of one lane of port g's transmit direction. */
+  setLaneBitErrorRate(g: number, lane: number, ber: number): void {
+    this.laneBitErrorRate[g * LANES + lane] = ber;
+    let any = 0;
+    for (let l = 0; l < LANES; l++) if (this.laneBitErrorRate[g * LANES + l] > 0) any = 1;
+    this.portErrorProne[g] = any;
+  }
+
+  /** Cuts the cable at port g (both directions go down at once). */
+  cutLink(g: number): void {
+    if (this.fabric.peer[g] < 0 || this.fabric.activeLanes[g] === 0) return;
+    this.takeDown(g, this.cycle);
+  }
+
+  /** Restores a cut cable or a decommissioned port to three good lanes. */
+  restoreLink(g: number): void {
+    const peer = this.fabric.peer[g];
+    if (peer < 0) return;
+    for (const end of [g, peer]) {
+      const wasDown = this.fabric.activeLanes[end] === 0;
+      this.fabric.activeLanes[end] = LANES;
+      this.laneMask[end] = (1 << LANES) - 1;
+      for (let l = 0; l < LANES; l++) this.laneRetries[end * LANES + l] = 0;
+      this.refreshLink(end);
+      if (this.discardReason[end] === DiscardReason.LinkDown) this.discarding[end] = 0;
+      const chip = this.fabric.portOwner(end);
+      if (wasDown && this.chipRouter[chip] >= 0) this.onInterrupt('LINK_UP', this.cycle, chip, end - this.fabric.portBase[chip], -1);
+      this.wake(end);
     }
   }
 
@@ -567,9 +762,7 @@ export class YarcFabricSim {
     const rbOcc = this.rb.occupancy;
     const rbHead = this.rb.head;
     const pool = this.pool;
-    const sentIn = pool.sentIn;
     const sentOut = pool.sentOut;
-    const headTime = pool.headTime;
     const length = this.packets.length;
     for (let o = 0; o < NPORTS; o++) {
       const tileOut = base + o;
@@ -590,14 +783,13 @@ export class YarcFabricSim {
           const v = c & 1;
           const cbv = cbIndex + v;
           const owner = cbOwner[cbv];
-          if ((owner !== -1 && owner !== input) || cbOcc[cbv] >= COLUMN_PER_VC) continue;
+          if ((owner !== -1 && owner !== input) || cbOcc[cbv] >= COLUMN_VC_LIMIT || cbOcc[cbv] + cbOcc[cbv ^ 1] >= COLUMN_BUFFER_PHITS) continue;
           const rbIndex = ((base + input) * 8 + column) * NVC + v;
           const seg = rbHead[rbIndex];
-          const t = now - headTime[seg];
-          if (t < 0 || (sentIn[seg] < t + 1 ? sentIn[seg] : t + 1) <= sentOut[seg]) continue;
+          if (pool.available(seg, now) <= 0) continue;
           const packet = pool.packet[seg];
           if (sentOut[seg] === 0) {
-            const down = pool.allocate(packet, now + RB_TO_CB);
+            const down = pool.allocate(packet, now, CB_DELAY);
             this.cb.push(cbv, down);
             this.routerLoad[r]++;
             this.outputLoad[tileOut]++;
@@ -606,7 +798,7 @@ export class YarcFabricSim {
           sentOut[seg]++;
           rbOcc[rbIndex]--;
           cbOcc[cbv]++;
-          sentIn[this.cb.tail[cbv]]++;
+          pool.send(this.cb.tail[cbv], now, 1);
           if (sentOut[seg] === length[packet]) {
             this.shiftRowBuffer(r, rbIndex);
             cbOwner[cbv] = -1;
@@ -660,7 +852,6 @@ export class YarcFabricSim {
     const rbOcc = this.rb.occupancy;
     const pool = this.pool;
     const route = pool.route;
-    const sentIn = pool.sentIn;
     const sentOut = pool.sentOut;
     const headTime = pool.headTime;
     const length = this.packets.length;
@@ -670,7 +861,7 @@ export class YarcFabricSim {
       // Route the head packet of each VC once its header has been through the input stages.
       for (let v = 0; v < NVC; v++) {
         const seg = ibHead[tile * NVC + v];
-        if (seg >= 0 && route[seg] < 0 && now >= headTime[seg] + INPUT_STAGES) this.routeHead(r, i, v, seg);
+        if (seg >= 0 && route[seg] === -1 && now >= headTime[seg] + INPUT_STAGES) this.routeHead(r, i, v, seg);
       }
       // One phit per cycle crosses the row bus, from one VC, round robin.
       const first = this.rowBusRR[tile];
@@ -681,8 +872,7 @@ export class YarcFabricSim {
         if (seg < 0) continue;
         const out = route[seg];
         if (out < 0) continue;
-        const t = now - headTime[seg];
-        const n = t < 0 ? 0 : (sentIn[seg] < t + 1 ? sentIn[seg] : t + 1) - sentOut[seg];
+        const n = pool.available(seg, now);
         if (n <= 0) continue;
         const packet = pool.packet[seg];
         if (out >= NPORTS) {
@@ -698,16 +888,16 @@ export class YarcFabricSim {
           continue;
         }
         const rbIndex = (tile * 8 + (out & 7)) * NVC + v;
-        if (rbOcc[rbIndex] >= ROW_PER_VC) continue;
+        if (rbOcc[rbIndex] >= ROW_VC_LIMIT || rbOcc[rbIndex] + rbOcc[rbIndex ^ 1] >= ROW_BUFFER_PHITS) continue;
         if (sentOut[seg] === 0) {
-          const down = pool.allocate(packet, now + ROW_BUS_STAGES);
+          const down = pool.allocate(packet, now, RB_DELAY);
           route[down] = out;
           this.pushRowBuffer(r, rbIndex, down);
         }
         sentOut[seg]++;
         ibOcc[ibIndex]--;
         rbOcc[rbIndex]++;
-        sentIn[this.rb.tail[rbIndex]]++;
+        pool.send(this.rb.tail[rbIndex], now, 1);
         if (sentOut[seg] === length[packet]) this.finishInput(r, tile, ibIndex, seg, v, now, false);
         this.rowBusRR[tile] = (v + 1) & 1;
         break;
@@ -796,7 +986,9 @@ export class YarcFabricSim {
       for (let k = 0; k < 8; k++) {
         const c = (start + k) & 7;
         if (!(columnMask & (1 << c))) continue;
-        const half = this.rb.occupancy[(tile * 8 + c) * NVC + v] >= ROW_PER_VC / 2;
+        // §7.8.3: the most significant bit of the row buffer depth: at least half full.
+        const depthIndex = (tile * 8 + c) * NVC;
+        const half = this.rb.occupancy[depthIndex] + this.rb.occupancy[depthIndex + 1] >= ROW_BUFFER_PHITS / 2;
         if (pass === 0 && half) continue;
         column = c;
         break;
@@ -809,8 +1001,10 @@ export class YarcFabricSim {
       const p = row * 8 + column;
       const set = p < 32 ? lo & (1 << p) : hi & (1 << (p - 32));
       if (!set) continue;
-      const depth = this.cb.occupancy[((r * NPORTS + p) * 8 + inputRow) * NVC + v];
-      const level = depth >= (COLUMN_PER_VC * 4) / 5 ? 2 : depth > COLUMN_PER_VC / 2 ? 1 : 0;
+      const depthIndex = ((r * NPORTS + p) * 8 + inputRow) * NVC;
+      const depth = this.cb.occupancy[depthIndex] + this.cb.occupancy[depthIndex + 1];
+      // §7.8.3: 8 or more phits is almost full; more than 4 is half full; else almost empty.
+      const level = depth >= 8 ? 2 : depth > 4 ? 1 : 0;
       if (level < bestLevel) {
         bestLevel = level;
         best = p;
@@ -892,8 +1086,8 @@ export class YarcFabricSim {
       this.maintenance.set(id, response);
       this.packets.routes.set(id, { route, position: 0, back: [] });
       const tile = work.router * NPORTS + work.inPort;
-      const seg = this.pool.allocate(id, now);
-      this.pool.sentIn[seg] = this.packets.length[id];
+      const seg = this.pool.allocate(id, now, 0);
+      this.pool.send(seg, now, this.packets.length[id]);
       this.ib.push(tile * NVC + 1, seg);
       this.routerLoad[work.router]++;
       this.inputLoad[tile]++;
