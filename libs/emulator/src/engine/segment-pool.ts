@@ -115,7 +115,7 @@ export class SegmentPool {
   available(s: number, now: number): number {
     let a = this.arrived[s];
     const sent = this.sentIn[s];
-    if (a < sent) {
+    if (a < sent && now >= this.headTime[s]) {
       const limit = now - this.firstSend[s] - this.delay[s];
       const base = s * MAX_PACKET_PHITS;
       while (a < sent && this.sendOffset[base + a] <= limit) a++;

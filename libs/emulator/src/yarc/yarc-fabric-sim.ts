@@ -763,6 +763,7 @@ export class YarcFabricSim {
     const rbHead = this.rb.head;
     const pool = this.pool;
     const sentOut = pool.sentOut;
+    const headTime = pool.headTime;
     const length = this.packets.length;
     for (let o = 0; o < NPORTS; o++) {
       const tileOut = base + o;
@@ -775,10 +776,13 @@ export class YarcFabricSim {
         // Subswitch at tile (row, column) feeds output o through column buffer (o, row).
         const cbIndex = (tileOut * 8 + row) * NVC;
         const want = wantMask[tileOut * 8 + row];
+        // Round robin over the wanting row buffers only: rotate the mask so the pointer is bit 0.
         const start = subRR[tileOut];
-        for (let k = 0; k < 16; k++) {
-          const c = (start + k) & 15;
-          if (!(want & (1 << c))) continue;
+        let rotated = ((want >>> start) | (want << (16 - start))) & 0xffff;
+        while (rotated !== 0) {
+          const bit = 31 - Math.clz32(rotated & -rotated);
+          rotated &= rotated - 1;
+          const c = (start + bit) & 15;
           const input = row * 8 + (c >> 1);
           const v = c & 1;
           const cbv = cbIndex + v;
@@ -786,7 +790,7 @@ export class YarcFabricSim {
           if ((owner !== -1 && owner !== input) || cbOcc[cbv] >= COLUMN_VC_LIMIT || cbOcc[cbv] + cbOcc[cbv ^ 1] >= COLUMN_BUFFER_PHITS) continue;
           const rbIndex = ((base + input) * 8 + column) * NVC + v;
           const seg = rbHead[rbIndex];
-          if (pool.available(seg, now) <= 0) continue;
+          if (now < headTime[seg] || pool.available(seg, now) <= 0) continue;
           const packet = pool.packet[seg];
           if (sentOut[seg] === 0) {
             const down = pool.allocate(packet, now, CB_DELAY);
@@ -871,7 +875,7 @@ export class YarcFabricSim {
         const seg = ibHead[ibIndex];
         if (seg < 0) continue;
         const out = route[seg];
-        if (out < 0) continue;
+        if (out < 0 || now < headTime[seg]) continue;
         const n = pool.available(seg, now);
         if (n <= 0) continue;
         const packet = pool.packet[seg];
