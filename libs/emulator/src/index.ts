@@ -4,6 +4,8 @@ export * from './engine/segment-pool';
 export * from './engine/timing-wheel';
 export * from './yarc/yarc-constants';
 export * from './yarc/yarc-registers';
+export * from './yarc/yarc-register-map';
 export * from './yarc/yarc-routing';
 export * from './yarc/yarc-fabric-sim';
+export * from './yarc/yarc-maintenance';
 export * from './yarc/blackwidow-test-config';

@@ -12,6 +12,11 @@ export const FLAG_TRACE = 8; // record a per-packet trace
 /** Put into an input buffer by the chip itself (a maintenance response), not by the link: no
  * credits to return upstream when it leaves. */
 export const FLAG_LOCAL = 16;
+/** §4.3: corrupted inside a router; travels on marked and is discarded at the destination. */
+export const FLAG_SOFT_ERROR = 32;
+/** Its link went down while it was on the wire: the truncated packet travels on marked bad and is
+ * discarded at the destination (§4.3: an EOP marked transmit_error is appended). */
+export const FLAG_LINK_LOST = 64;
 
 export const STATE_FREE = 0;
 export const STATE_QUEUED = 1; // waiting in a source queue
@@ -30,6 +35,16 @@ export enum DiscardReason {
   Unreachable = 8, // injected towards a destination with no path (e.g. no link at the source)
 }
 export const DISCARD_REASONS = Object.keys(DiscardReason).filter((k) => Number.isNaN(Number(k)));
+
+/** One step of a traced packet: the buffer its head entered, on which chip, port and VC. */
+export interface TraceEvent {
+  readonly cycle: number;
+  readonly chip: number;
+  readonly port: number;
+  readonly vc: number;
+  readonly stage: 'source-queue' | 'link' | 'input-buffer' | 'row-buffer' | 'column-buffer' | 'delivered' | 'discarded';
+  readonly detail?: string;
+}
 
 export class PacketStore {
   capacity: number;
@@ -56,6 +71,8 @@ export class PacketStore {
   deliveredPhits = 0;
   readonly discarded = new Float64Array(DISCARD_REASONS.length);
   inFlight = 0;
+  /** Per-packet traces (FLAG_TRACE): where each traced packet was at which cycle. */
+  readonly traces = new Map<number, TraceEvent[]>();
   /** Source-route vectors of maintenance packets (rare: a Map is fine off the hot path). */
   readonly routes = new Map<number, { route: number[]; position: number; back: number[] }>();
 
@@ -120,6 +137,8 @@ export class PacketStore {
 
   discard(id: number, reason: DiscardReason): void {
     this.discarded[reason]++;
+    if (this.flags[id] & FLAG_TRACE)
+      this.traces.get(id)?.push({ cycle: NaN, chip: -1, port: -1, vc: this.vc[id], stage: 'discarded', detail: DISCARD_REASONS[reason] });
     this.release(id);
   }
 

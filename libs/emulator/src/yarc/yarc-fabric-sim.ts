@@ -13,7 +13,20 @@
  */
 import { mulberry32 } from '@weft/fabric-model';
 import { EmulatedFabric } from '../emulated-fabric';
-import { DiscardReason, FLAG_ADAPTIVE, FLAG_HASH, FLAG_LOCAL, FLAG_SOURCE_ROUTED, PacketQueues, PacketStore, STATE_IN_NETWORK } from '../engine/packet-store';
+import {
+  DiscardReason,
+  FLAG_ADAPTIVE,
+  FLAG_HASH,
+  FLAG_LINK_LOST,
+  FLAG_LOCAL,
+  FLAG_SOFT_ERROR,
+  FLAG_SOURCE_ROUTED,
+  FLAG_TRACE,
+  PacketQueues,
+  PacketStore,
+  STATE_IN_NETWORK,
+  TraceEvent,
+} from '../engine/packet-store';
 import { MODEL_PROCESSOR, MODEL_YARC, YARC_REGISTERS } from './yarc-register-map';
 import { BufferQueues, SegmentPool } from '../engine/segment-pool';
 import { TimingWheel } from '../engine/timing-wheel';
@@ -185,6 +198,10 @@ export class YarcFabricSim {
   private readonly portErrorProne: Uint8Array;
   private readonly random: () => number;
   retransmissions = 0;
+  /** Routers that have stopped responding (fault injection): black holes behind dead links. */
+  readonly routerDead: Uint8Array;
+  /** Per router: probability that a packet passing through is corrupted (soft error, §4.3). */
+  readonly softErrorRate: Float64Array;
   /** Lane retry threshold of the processors' own link control blocks (a YARC's is a register). */
   endpointLaneRetryThreshold = 16;
 
@@ -294,6 +311,8 @@ export class YarcFabricSim {
     this.laneMask = new Uint8Array(ports);
     for (let g = 0; g < ports; g++) this.laneMask[g] = (1 << fabric.activeLanes[g]) - 1;
     this.portErrorProne = new Uint8Array(ports);
+    this.routerDead = new Uint8Array(R);
+    this.softErrorRate = new Float64Array(R);
     this.random = mulberry32(seed);
     this.sources = new PacketQueues(ports * NVC, this.packets);
   }
@@ -426,9 +445,17 @@ export class YarcFabricSim {
       const packet = this.pool.packet[s];
       if (this.pool.sentOut[s] === this.packets.length[packet]) {
         this.receive.shift(buffer);
-        if (this.packets.flags[packet] & FLAG_SOURCE_ROUTED) this.endpointMaintenance(g, packet, now);
-        else this.onDeliver(packet, now);
-        this.packets.deliver(packet);
+        const flags = this.packets.flags[packet];
+        if (flags & (FLAG_SOFT_ERROR | FLAG_LINK_LOST)) {
+          // §4.3: the destination's interface discards a packet marked bad.
+          this.maintenance.delete(packet);
+          this.packets.discard(packet, flags & FLAG_LINK_LOST ? DiscardReason.LinkDown : DiscardReason.SoftError);
+        } else {
+          if (flags & FLAG_TRACE) this.trace(packet, this.fabric.portOwner(g), g - this.fabric.portBase[this.fabric.portOwner(g)], v, 'delivered');
+          if (flags & FLAG_SOURCE_ROUTED) this.endpointMaintenance(g, packet, now);
+          else this.onDeliver(packet, now);
+          this.packets.deliver(packet);
+        }
       }
       break; // the interface takes one phit per cycle
     }
@@ -556,6 +583,30 @@ export class YarcFabricSim {
     this.txDown[g] = down;
     this.txSent[g] = 0;
     this.linkAccumulator[g] = 0;
+    if (this.packets.flags[packet] & FLAG_TRACE) {
+      const chip = this.fabric.portOwner(g);
+      this.trace(packet, chip, g - this.fabric.portBase[chip], v, 'link', this.txBad[g] ? 'copy will fail its CRC' : undefined);
+    }
+  }
+
+  /** Records a step of a traced packet (FLAG_TRACE). */
+  private trace(packet: number, chip: number, port: number, vc: number, stage: TraceEvent['stage'], detail?: string): void {
+    let events = this.packets.traces.get(packet);
+    if (!events) {
+      events = [];
+      this.packets.traces.set(packet, events);
+    }
+    events.push({ cycle: this.cycle, chip, port, vc, stage, detail });
+  }
+
+  /** Turns a trace into readable lines (chip names, ns). */
+  describeTrace(events: readonly TraceEvent[]): string[] {
+    return events.map(
+      (e) =>
+        `${Number.isNaN(e.cycle) ? '' : `${(e.cycle * NS_PER_CYCLE).toFixed(2)} ns (cycle ${e.cycle})`} ${e.stage}` +
+        (e.chip >= 0 ? ` ${this.fabric.chipNames[e.chip]}:${e.port}` : '') +
+        ` vc${e.vc}${e.detail ? ` — ${e.detail}` : ''}`,
+    );
   }
 
   /** Moves phits of port g's packet onto the link at its rate: from the column buffer as they
@@ -563,6 +614,10 @@ export class YarcFabricSim {
   private transmit(g: number, now: number): void {
     const packet = this.txPacket[g];
     const length = this.packets.length[packet];
+    if (this.fabric.activeLanes[g] === 0) {
+      this.abortOnDeadLink(g, now, packet, length);
+      return;
+    }
     let down = this.txDown[g];
     if (down < 0) {
       if (now < this.txResumeAt[g]) return;
@@ -622,6 +677,47 @@ export class YarcFabricSim {
       return;
     }
     this.txResumeAt[g] = now + 2 * this.linkLatency[g] + 8;
+  }
+
+  /**
+   * The link died with a packet on the wire. A copy the receiver has not passed on yet is simply
+   * dropped; one already flowing downstream is cut short and marked bad, to be discarded at its
+   * destination. The sender drains the rest of the packet from its buffers into the dead port.
+   */
+  private abortOnDeadLink(g: number, now: number, packet: number, length: number): void {
+    const down = this.txDown[g];
+    let continuesDownstream = false;
+    if (down >= 0) {
+      if (this.pool.sentOut[down] === 0) this.dropBadCopy(g);
+      else {
+        this.packets.flags[packet] |= FLAG_LINK_LOST;
+        const missing = length - this.pool.sentIn[down];
+        if (missing > 0) {
+          this.pool.send(down, now, missing);
+          const peerTile = this.globalTile[this.fabric.peer[g]];
+          if (peerTile >= 0) this.ib.occupancy[peerTile * NVC + this.packets.vc[packet]] += missing;
+        }
+        this.txDown[g] = -1;
+        continuesDownstream = true;
+      }
+    } else if (this.packets.flags[packet] & FLAG_LINK_LOST) continuesDownstream = true;
+    const source = this.txSource[g];
+    if (source >= 0) {
+      const s = this.cb.head[source];
+      const n = this.pool.available(s, now);
+      if (n > 0) {
+        this.pool.sentOut[s] += n;
+        this.cb.occupancy[source] -= n;
+      }
+      if (this.pool.sentOut[s] < length) return;
+      const tile = this.globalTile[g];
+      this.cb.shift(source);
+      this.routerLoad[(tile / NPORTS) | 0]--;
+      this.outputLoad[tile]--;
+      this.txSource[g] = -1;
+    }
+    this.txPacket[g] = -1;
+    if (!continuesDownstream) this.packets.discard(packet, this.discardReason[g] || DiscardReason.LinkDown);
   }
 
   private dropBadCopy(g: number): void {
@@ -717,6 +813,50 @@ export class YarcFabricSim {
     this.takeDown(g, this.cycle);
   }
 
+  /**
+   * A router stops responding: every link to it goes down (its neighbours raise the interrupts;
+   * it cannot), what is inside it or still arriving is discarded, and maintenance reads of it time
+   * out.
+   */
+  killRouter(chip: number): void {
+    const r = this.chipRouter[chip];
+    if (r < 0 || this.routerDead[r]) return;
+    this.routerDead[r] = 1;
+    for (let p = 0; p < NPORTS; p++) {
+      const g = this.tileGlobal[r * NPORTS + p];
+      const peer = this.fabric.peer[g];
+      this.discarding[g] = 1;
+      this.discardReason[g] = DiscardReason.RouterDead;
+      if (peer < 0 || this.fabric.activeLanes[g] === 0) continue;
+      for (const end of [g, peer]) {
+        this.fabric.activeLanes[end] = 0;
+        this.laneMask[end] = 0;
+        this.refreshLink(end);
+        this.discarding[end] = 1;
+        this.discardReason[end] = end === g ? DiscardReason.RouterDead : DiscardReason.LinkDown;
+        this.wake(end);
+      }
+      const peerChip = this.fabric.portOwner(peer);
+      if (this.chipRouter[peerChip] >= 0)
+        this.onInterrupt('LINK_DOWN', this.cycle, peerChip, peer - this.fabric.portBase[peerChip], -1, { cause: 'neighbour stopped responding' });
+    }
+    this.activateRouter(r);
+  }
+
+  /** A dead router is powered back up: links return, and its registers are back at reset values
+   * (the control plane must configure it again). */
+  reviveRouter(chip: number): void {
+    const r = this.chipRouter[chip];
+    if (r < 0 || !this.routerDead[r]) return;
+    this.routerDead[r] = 0;
+    this.regs.resetRouter(r);
+    for (let p = 0; p < NPORTS; p++) {
+      const g = this.tileGlobal[r * NPORTS + p];
+      if (this.discardReason[g] === DiscardReason.RouterDead) this.discarding[g] = 0;
+      if (this.fabric.peer[g] >= 0) this.restoreLink(g);
+    }
+  }
+
   /** Restores a cut cable or a decommissioned port to three good lanes. */
   restoreLink(g: number): void {
     const peer = this.fabric.peer[g];
@@ -795,6 +935,7 @@ export class YarcFabricSim {
           if (sentOut[seg] === 0) {
             const down = pool.allocate(packet, now, CB_DELAY);
             this.cb.push(cbv, down);
+            if (this.packets.flags[packet] & FLAG_TRACE) this.trace(packet, this.routerChip[r], o, v, 'column-buffer', `from row ${row}`);
             this.routerLoad[r]++;
             this.outputLoad[tileOut]++;
             cbOwner[cbv] = input;
@@ -897,6 +1038,7 @@ export class YarcFabricSim {
           const down = pool.allocate(packet, now, RB_DELAY);
           route[down] = out;
           this.pushRowBuffer(r, rbIndex, down);
+          if (this.packets.flags[packet] & FLAG_TRACE) this.trace(packet, this.routerChip[r], i, v, 'row-buffer', `column ${out & 7}`);
         }
         sentOut[seg]++;
         ibOcc[ibIndex]--;
@@ -914,6 +1056,22 @@ export class YarcFabricSim {
     const d = this.decision;
     const packet = this.pool.packet[seg];
     const flags = this.packets.flags[packet];
+    if (this.routerDead[r]) {
+      this.routeErrors.set(packet, DiscardReason.RouterDead);
+      this.pool.route[seg] = NPORTS;
+      return;
+    }
+    if (this.packets.length[packet] > this.regs.maxPacketLength[r]) {
+      // §4.3: the LCB clips a packet longer than the programmed maximum and marks it bad.
+      this.routeErrors.set(packet, DiscardReason.Clipped);
+      this.pool.route[seg] = NPORTS;
+      return;
+    }
+    if (this.softErrorRate[r] > 0 && !(flags & FLAG_SOFT_ERROR) && this.random() < this.softErrorRate[r]) {
+      this.packets.flags[packet] |= FLAG_SOFT_ERROR;
+      this.onInterrupt('SOFT_ERROR', this.cycle, this.routerChip[r], i, v, { destination: this.packets.destination[packet] });
+    }
+    if (flags & FLAG_TRACE) this.trace(packet, this.routerChip[r], i, v, 'input-buffer', `routed at the head of the input queue`);
     if (flags & FLAG_SOURCE_ROUTED) {
       this.routeSourceRouted(r, i, seg, packet);
       return;

@@ -54,6 +54,22 @@ export class YarcRegisterFile {
     this.octantRateGbps = new Float32Array(routers * 8).fill(6.25);
   }
 
+  /** Power-on values of one router's registers: nothing routes until software configures it. */
+  resetRouter(router: number): void {
+    const t0 = router * PORTS;
+    this.rootLocation.fill(0, t0, t0 + PORTS);
+    this.rootMask.fill(0, t0, t0 + PORTS);
+    this.downShift.fill(0, t0, t0 + PORTS);
+    this.downMask.fill(0, t0, t0 + PORTS);
+    this.portMap.fill(0, t0 * PORTS, (t0 + PORTS) * PORTS);
+    this.tableValid.fill(0, t0 * TABLE_ENTRIES, (t0 + PORTS) * TABLE_ENTRIES);
+    this.hashSelect.fill((1 << 8) - 1, t0, t0 + PORTS);
+    this.portDirection.fill(PORT_UNUSED, t0, t0 + PORTS);
+    this.laneRetryThreshold.fill(16, t0, t0 + PORTS);
+    this.forwardProgressTimer.fill(80_000, t0, t0 + PORTS);
+    this.maxPacketLength[router] = CACHE_LINE_WRITE_PHITS;
+  }
+
   /** Sets routing-table entry `entry` of one tile; `ports` lists physical output ports. */
   setTableEntry(router: number, tile: number, entry: number, location: number, mask: number, ports: Iterable<number>): void {
     const i = (router * PORTS + tile) * TABLE_ENTRIES + entry;

@@ -1,0 +1,88 @@
+import { defaultCableLengths, generateBlackWidowDesign } from '@weft/fabric-model';
+import { EmulatedFabric } from '../emulated-fabric';
+import { FLAG_HASH, FLAG_TRACE } from '../engine/packet-store';
+import { configureR15ByHand } from './blackwidow-test-config';
+import { YarcFabricSim } from './yarc-fabric-sim';
+import { runUntilSettled, YarcMaintenanceController } from './yarc-maintenance';
+
+function r15(processors: number): YarcFabricSim {
+  const design = generateBlackWidowDesign({
+    network: 'R1.5',
+    processors,
+    slices: 1,
+    r1Uplinks: 32,
+    portSeed: 0,
+    cableLengths: defaultCableLengths(processors),
+  });
+  const sim = new YarcFabricSim(new EmulatedFabric(design), 5);
+  configureR15ByHand(sim);
+  return sim;
+}
+
+describe('YARC faults and diagnostics', () => {
+  it('traces a packet through every buffer, port and VC it occupies, with times', () => {
+    const sim = r15(64);
+    const id = sim.inject(2, 0, 45, 6, 1, FLAG_TRACE, 0);
+    sim.drain(10_000);
+    const lines = sim.describeTrace(sim.packets.traces.get(id)!);
+    expect(lines.map((l) => l.replace(/^[\d.]+ ns \(cycle \d+\) /, ''))).toEqual([
+      'link p2:0 vc1',
+      'input-buffer s0.r1.0:2 vc1 — routed at the head of the input queue',
+      expect.stringMatching(/^row-buffer s0\.r1\.0:2 vc1 — column \d$/),
+      expect.stringMatching(/^column-buffer s0\.r1\.0:\d+ vc1 — from row 0$/),
+      expect.stringMatching(/^link s0\.r1\.0:\d+ vc1$/),
+      expect.stringMatching(/^input-buffer s0\.r1\.1:\d+ vc1/),
+      expect.stringMatching(/^row-buffer s0\.r1\.1/),
+      expect.stringMatching(/^column-buffer s0\.r1\.1:13 vc1/),
+      'link s0.r1.1:13 vc1',
+      'delivered p45:0 vc1',
+    ]);
+  });
+
+  it('clips a packet longer than the programmed maximum (§4.3) and says so', () => {
+    const sim = r15(32);
+    sim.inject(0, 0, 9, 24, 0, 0, 0);
+    sim.inject(0, 0, 9, 19, 0, 0, 0);
+    sim.drain(10_000);
+    expect(sim.packets.books()).toMatchObject({ delivered: 1, discarded: { Clipped: 1 }, balanced: true });
+  });
+
+  it('marks a packet corrupted in a router, which the destination then discards (soft error)', () => {
+    const sim = r15(32);
+    const interrupts: string[] = [];
+    sim.onInterrupt = (kind) => interrupts.push(kind);
+    sim.softErrorRate[0] = 1;
+    for (let i = 0; i < 5; i++) sim.inject(i, 0, 20, 4, 0, 0, 0);
+    sim.drain(10_000);
+    expect(sim.packets.books()).toMatchObject({ delivered: 0, discarded: { SoftError: 5 }, balanced: true });
+    expect(interrupts).toEqual(['SOFT_ERROR', 'SOFT_ERROR', 'SOFT_ERROR', 'SOFT_ERROR', 'SOFT_ERROR']);
+  });
+
+  it('a dead router: neighbours report its links down, reads of it time out, packets into it are discarded with a reason', async () => {
+    const sim = r15(96);
+    const controller = new YarcMaintenanceController(sim, 0, 5_000);
+    const interrupts: string[] = [];
+    controller.onInterrupt((i) => interrupts.push(`${i.kind} ${i.port}`));
+    const dead = sim.fabric.chipId('s0.r1.1');
+    for (let i = 0; i < 300; i++) sim.inject(i % 32, 0, 32 + (i % 64), 8, 0, FLAG_HASH, i);
+    sim.run(60);
+    sim.killRouter(dead);
+    for (let i = 0; i < 100; i++) sim.inject(i % 32, 0, 32 + (i % 32), 8, 0, FLAG_HASH, i);
+    sim.drain(200_000);
+    const books = sim.packets.books();
+    expect(books.balanced).toBe(true);
+    expect(books.inFlight).toBe(0);
+    expect((books.discarded.RouterDead ?? 0) + (books.discarded.LinkDown ?? 0)).toBeGreaterThan(0);
+    // Its 32 processors' links and 32 sidelinks go down; only the routers among its neighbours report.
+    expect(interrupts.filter((i) => i.startsWith('LINK_DOWN'))).toHaveLength(32);
+    // Subtree 2 (processors 64–95) is still reachable from subtree 0.
+    expect(books.delivered).toBeGreaterThanOrEqual(90);
+    const read = await runUntilSettled(sim, controller.read([0, 32], 'identity'));
+    expect(read).toMatchObject({ ok: false, reason: 'timeout' });
+
+    sim.reviveRouter(dead);
+    const r = sim.chipRouter[dead];
+    expect(sim.regs.tableValid[r * 64 * 8]).toBe(0); // back at power-on values
+    expect(await runUntilSettled(sim, controller.read([0, 32], 'identity'))).toMatchObject({ ok: true });
+  });
+});
