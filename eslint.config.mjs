@@ -23,7 +23,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/cli/bin/*.js', 'test/**/*.js'],
+    files: ['apps/cli/bin/*.js', 'apps/**/*.js', 'test/**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly', __dirname: 'readonly', module: 'readonly' } },
   },
 );

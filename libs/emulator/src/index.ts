@@ -9,3 +9,5 @@ export * from './yarc/yarc-routing';
 export * from './yarc/yarc-fabric-sim';
 export * from './yarc/yarc-maintenance';
 export * from './yarc/blackwidow-test-config';
+export * from './host/protocol';
+export * from './host/emulator-host';

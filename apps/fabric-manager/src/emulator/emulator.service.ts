@@ -1,54 +1,108 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EmulatedFabric } from '@weft/emulator';
-import { FabricDesign, buildInstallation, InstallationFile } from '@weft/fabric-model';
+import type { InterruptRecord, MaintenanceTransport } from '@weft/control';
+import { FabricStatus, PhysicalFault } from '@weft/emulator';
+import { Installation, InstallationFile, buildInstallation } from '@weft/fabric-model';
 import { Repository } from 'typeorm';
+import { EventsService } from '../events/events.service';
+import { FabricEventKind } from '../events/fabric-event-kind';
 import { Fabric } from '../fabrics/fabric.entity';
+import { EmulatorClient } from './emulator-client';
+
+const INTERRUPT_KINDS: Record<string, FabricEventKind> = {
+  FORWARD_PROGRESS_TIMEOUT: FabricEventKind.FORWARD_PROGRESS_TIMEOUT,
+  LANE_DECOMMISSIONED: FabricEventKind.LANE_DECOMMISSIONED,
+  LINK_DOWN: FabricEventKind.LINK_DOWN,
+  LINK_UP: FabricEventKind.LINK_UP,
+  SOFT_ERROR: FabricEventKind.SOFT_ERROR,
+  CONFIGURATION_ERROR: FabricEventKind.CONFIGURATION_ERROR,
+};
 
 /**
- * Hosts the built-in emulated fabrics: the physical installations (with their cabling faults) that
- * the control plane has to discover. Nothing outside the maintenance transport may read them.
+ * Hosts the built-in emulated fabrics in a worker thread: the physical installations (with their
+ * cabling faults) that the control plane has to discover through the maintenance transport.
+ * Interrupts the emulated chips raise are stored as fabric events. Nothing here hands the
+ * ground-truth cabling to anyone.
  */
 @Injectable()
-export class EmulatorService implements OnApplicationBootstrap {
+export class EmulatorService implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(EmulatorService.name);
-  private readonly fabrics = new Map<number, EmulatedFabric>();
-  private running = false;
+  private client: EmulatorClient | null = null;
+  private readonly attached = new Map<number, { chips: number; ports: number }>();
 
-  constructor(@InjectRepository(Fabric) private readonly store: Repository<Fabric>) {}
+  constructor(
+    @InjectRepository(Fabric) private readonly store: Repository<Fabric>,
+    private readonly events: EventsService,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    this.client = await EmulatorClient.start();
+    this.client.onInterrupt((fabricId, interrupt) => void this.recordInterrupt(fabricId, interrupt));
+  }
 
   /** After a restart, every stored fabric is powered up again from its installation file. */
   async onApplicationBootstrap(): Promise<void> {
     const rows = await this.store.find({ select: { id: true, name: true, installation: true, source: true } });
-    for (const row of rows) {
-      const installation = buildInstallation(JSON.parse(row.installation) as InstallationFile, row.source);
-      this.attach(row.id, installation.physical);
-    }
-    this.running = true;
+    for (const row of rows) this.attach(row.id, buildInstallation(JSON.parse(row.installation) as InstallationFile, row.source));
     if (rows.length > 0) this.logger.log(`emulated fabrics powered up: ${rows.map((r) => r.name).join(', ')}`);
   }
 
-  attach(fabricId: number, physical: FabricDesign): EmulatedFabric {
-    const fabric = new EmulatedFabric(physical);
-    this.fabrics.set(fabricId, fabric);
-    return fabric;
+  async onModuleDestroy(): Promise<void> {
+    await this.client?.close();
+    this.client = null;
+  }
+
+  attach(fabricId: number, installation: Installation): void {
+    const physical = installation.physical;
+    this.client?.attach(fabricId, physical, installation.file.maintenanceAttachment);
+    this.attached.set(fabricId, { chips: physical.chips.length, ports: physical.chips.reduce((n, c) => n + c.portCount, 0) });
   }
 
   detach(fabricId: number): void {
-    this.fabrics.delete(fabricId);
+    this.client?.detach(fabricId);
+    this.attached.delete(fabricId);
+  }
+
+  /** The maintenance transport of one emulated fabric: the control plane's only way in. */
+  transport(fabricId: number): MaintenanceTransport {
+    if (!this.client) throw new Error('the emulator is not running');
+    return this.client.transport(fabricId);
+  }
+
+  /** Fault injection on the physical installation (drills). */
+  injectFault(fabricId: number, fault: PhysicalFault): Promise<void> {
+    if (!this.client) throw new Error('the emulator is not running');
+    return this.client.injectFault(fabricId, fault);
   }
 
   isRunning(): boolean {
-    return this.running;
+    return this.client?.running ?? false;
   }
 
   status(): { fabrics: number; chips: number; ports: number } {
     let chips = 0;
     let ports = 0;
-    for (const f of this.fabrics.values()) {
-      chips += f.chipCount;
-      ports += f.portCount;
+    for (const f of this.attached.values()) {
+      chips += f.chips;
+      ports += f.ports;
     }
-    return { fabrics: this.fabrics.size, chips, ports };
+    return { fabrics: this.attached.size, chips, ports };
+  }
+
+  fabricStatus(): Promise<FabricStatus[]> {
+    return this.client ? this.client.status() : Promise.resolve([]);
+  }
+
+  private async recordInterrupt(fabricId: number, interrupt: InterruptRecord): Promise<void> {
+    const kind = INTERRUPT_KINDS[interrupt.kind];
+    if (!kind) return;
+    await this.events.record({
+      fabricId,
+      kind,
+      emulatedTimeNs: interrupt.emulatedTimeNs,
+      port: interrupt.port ?? null,
+      vc: interrupt.vc !== undefined && interrupt.vc >= 0 ? interrupt.vc : null,
+      details: { serial: interrupt.serial, ...(interrupt.details ?? {}) },
+    });
   }
 }

@@ -18,8 +18,8 @@ describe('FabricsService (store-backed)', () => {
   beforeEach(async () => {
     store = await openTestStore();
     const ds = store.dataSource;
-    emulator = new EmulatorService(ds.getRepository(Fabric));
     const events = new EventsService(ds.getRepository(FabricEvent));
+    emulator = new EmulatorService(ds.getRepository(Fabric), events);
     sut = new FabricsService(ds, ds.getRepository(Fabric), ds.getRepository(Chip), ds.getRepository(Port), ds.getRepository(Link), emulator, events);
   });
   afterEach(() => store.close());

@@ -128,7 +128,7 @@ export class FabricsService {
       );
       return fabric;
     });
-    this.emulator.attach(saved.id, installation.physical);
+    this.emulator.attach(saved.id, installation);
     await this.events.record({
       fabricId: saved.id,
       kind: FabricEventKind.FABRIC_LOADED,

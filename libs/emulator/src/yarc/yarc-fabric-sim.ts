@@ -368,6 +368,11 @@ export class YarcFabricSim {
     for (let i = 0; i < cycles; i++) this.step();
   }
 
+  /** Nothing in flight, nothing being executed, no credit or timer pending. */
+  idle(): boolean {
+    return this.packets.inFlight === 0 && this.chipWork.length === 0 && this.wheel.pending === 0 && this.onTick === null;
+  }
+
   /** Runs until nothing is in flight or `limit` cycles have passed; returns the cycles run. */
   drain(limit: number): number {
     const start = this.cycle;

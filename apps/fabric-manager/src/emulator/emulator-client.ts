@@ -1,0 +1,123 @@
+import type { InterruptRecord, MaintenanceResult, MaintenanceTransport, RegisterValue, SourceRoute } from '@weft/control';
+import type { FabricStatus, HostCommand, HostReply, PhysicalFault } from '@weft/emulator';
+import type { FabricDesign } from '@weft/fabric-model';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+/** Where the worker entry is: compiled JavaScript in a build, TypeScript when running from sources. */
+function workerEntry(): { file: string; workerData?: { entry: string } } {
+  const compiled = join(__dirname, '../../../../libs/emulator/src/host/emulator-worker.js');
+  if (__filename.endsWith('.js') && existsSync(compiled)) return { file: compiled };
+  return {
+    file: join(__dirname, 'ts-worker-bootstrap.js'),
+    workerData: { entry: join(__dirname, '../../../../libs/emulator/src/host/emulator-worker.ts') },
+  };
+}
+
+/**
+ * The service's side of the emulator worker thread: commands out, answers and interrupts in.
+ * Each fabric gets a MaintenanceTransport whose packets travel the emulated links in the worker —
+ * the control plane cannot tell it from hardware.
+ */
+export class EmulatorClient {
+  private nextId = 1;
+  private readonly pending = new Map<number, (reply: HostReply) => void>();
+  private readonly interruptListeners = new Set<(fabricId: number, interrupt: InterruptRecord) => void>();
+  private alive = false;
+
+  private constructor(private readonly worker: Worker) {
+    worker.on('message', (reply: HostReply) => this.receive(reply));
+    worker.on('exit', () => {
+      this.alive = false;
+      for (const settle of this.pending.values()) settle({ type: 'error', message: 'the emulator worker stopped' });
+      this.pending.clear();
+    });
+  }
+
+  static start(): Promise<EmulatorClient> {
+    const entry = workerEntry();
+    const worker = new Worker(entry.file, { workerData: entry.workerData });
+    const client = new EmulatorClient(worker);
+    return new Promise((resolve, reject) => {
+      worker.once('error', reject);
+      worker.once('message', (reply: HostReply) => {
+        if (reply.type !== 'ready') return reject(new Error(`emulator worker said ${reply.type} before ready`));
+        client.alive = true;
+        resolve(client);
+      });
+    });
+  }
+
+  get running(): boolean {
+    return this.alive;
+  }
+
+  attach(fabricId: number, physical: FabricDesign, attachment: string, seed = 1): void {
+    this.send({ type: 'attach', fabricId, physical, attachment, seed });
+  }
+
+  detach(fabricId: number): void {
+    this.send({ type: 'detach', fabricId });
+  }
+
+  async status(): Promise<FabricStatus[]> {
+    const reply = await this.request((id) => ({ type: 'status', id }));
+    if (reply.type !== 'status') throw new Error(reply.type === 'error' ? reply.message : 'unexpected reply');
+    return reply.fabrics;
+  }
+
+  /** Does something to the physical installation (drills); resolves once it has happened. */
+  async injectFault(fabricId: number, fault: PhysicalFault): Promise<void> {
+    const reply = await this.request((id) => ({ type: 'fault', id, fabricId, fault }));
+    if (reply.type === 'error') throw new Error(reply.message);
+  }
+
+  transport(fabricId: number): MaintenanceTransport {
+    const call = async <T>(command: (id: number) => HostCommand): Promise<MaintenanceResult<T>> => {
+      const reply = await this.request(command);
+      if (reply.type === 'result') return reply.result as MaintenanceResult<T>;
+      return { ok: false, reason: 'rejected', detail: reply.type === 'error' ? reply.message : 'unexpected reply', latencyNs: 0 };
+    };
+    return {
+      read: (route: SourceRoute, register: string, index = 0) => call<RegisterValue>((id) => ({ type: 'read', id, fabricId, route, register, index })),
+      write: (route: SourceRoute, register: string, index: number, value: RegisterValue) =>
+        call<void>((id) => ({ type: 'write', id, fabricId, route, register, index, value })),
+      onInterrupt: (listener) => this.onInterrupt((id, interrupt) => id === fabricId && listener(interrupt)),
+    };
+  }
+
+  onInterrupt(listener: (fabricId: number, interrupt: InterruptRecord) => void): () => void {
+    this.interruptListeners.add(listener);
+    return () => this.interruptListeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    await this.worker.terminate();
+  }
+
+  private send(command: HostCommand): void {
+    this.worker.postMessage(command);
+  }
+
+  private request(make: (id: number) => HostCommand): Promise<HostReply> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      if (!this.alive) return resolve({ type: 'error', message: 'the emulator worker is not running' });
+      this.pending.set(id, resolve);
+      this.send(make(id));
+    });
+  }
+
+  private receive(reply: HostReply): void {
+    if (reply.type === 'interrupt') {
+      for (const listener of this.interruptListeners) listener(reply.fabricId, reply.interrupt);
+      return;
+    }
+    if ((reply.type === 'result' || reply.type === 'status' || reply.type === 'done' || reply.type === 'error') && reply.id !== undefined) {
+      const settle = this.pending.get(reply.id);
+      this.pending.delete(reply.id);
+      settle?.(reply);
+    }
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * The emulated fabrics and their maintenance controllers, driven by commands. It advances each
+ * fabric that has work in slices of emulated time, yielding between slices so commands keep
+ * being served (the worker's event loop stays responsive while traffic runs).
+ */
+import type { FabricDesign } from '@weft/fabric-model';
+import { EmulatedFabric } from '../emulated-fabric';
+import { NS_PER_CYCLE } from '../yarc/yarc-constants';
+import { YarcFabricSim } from '../yarc/yarc-fabric-sim';
+import { YarcMaintenanceController } from '../yarc/yarc-maintenance';
+import { FabricStatus, HostCommand, HostReply, PhysicalFault } from './protocol';
+
+interface HostedFabric {
+  readonly sim: YarcFabricSim;
+  readonly controller: YarcMaintenanceController;
+}
+
+/** Cycles per slice before the host yields to its event loop. */
+const SLICE_CYCLES = 2_000;
+
+export class EmulatorHost {
+  private readonly fabrics = new Map<number, HostedFabric>();
+  private scheduled = false;
+
+  constructor(
+    private readonly reply: (message: HostReply) => void,
+    private readonly defer: (work: () => void) => void = (work) => setImmediate(work),
+  ) {}
+
+  handle(command: HostCommand): void {
+    try {
+      switch (command.type) {
+        case 'attach':
+          this.attach(command.fabricId, command.physical, command.attachment, command.seed);
+          break;
+        case 'detach':
+          this.fabrics.delete(command.fabricId);
+          break;
+        case 'read':
+        case 'write': {
+          const hosted = this.fabrics.get(command.fabricId);
+          if (!hosted) {
+            this.reply({
+              type: 'result',
+              id: command.id,
+              result: { ok: false, reason: 'rejected', detail: `no emulated fabric ${command.fabricId}`, latencyNs: 0 },
+            });
+            return;
+          }
+          const pending =
+            command.type === 'read'
+              ? hosted.controller.read(command.route, command.register, command.index)
+              : hosted.controller.write(command.route, command.register, command.index, command.value);
+          void pending.then((result) => this.reply({ type: 'result', id: command.id, result }));
+          break;
+        }
+        case 'status':
+          this.reply({ type: 'status', id: command.id, fabrics: [...this.fabrics.entries()].map(([id, f]) => this.status(id, f.sim)) });
+          break;
+        case 'fault': {
+          const hosted = this.fabrics.get(command.fabricId);
+          if (!hosted) throw new Error(`no emulated fabric ${command.fabricId}`);
+          applyFault(hosted.sim, command.fault);
+          this.reply({ type: 'done', id: command.id });
+          break;
+        }
+      }
+    } catch (error) {
+      this.reply({ type: 'error', id: 'id' in command ? command.id : undefined, message: error instanceof Error ? error.message : String(error) });
+    }
+    this.schedule();
+  }
+
+  private attach(fabricId: number, physical: FabricDesign, attachment: string, seed: number): void {
+    const fabric = new EmulatedFabric(physical);
+    const sim = new YarcFabricSim(fabric, seed);
+    const processor = fabric.design.chips[fabric.chipId(attachment)].processor;
+    const controller = new YarcMaintenanceController(sim, processor);
+    controller.onInterrupt((interrupt) => this.reply({ type: 'interrupt', fabricId, interrupt }));
+    this.fabrics.set(fabricId, { sim, controller });
+  }
+
+  private status(fabricId: number, sim: YarcFabricSim): FabricStatus {
+    return {
+      fabricId,
+      chips: sim.fabric.chipCount,
+      ports: sim.fabric.portCount,
+      cycle: sim.cycle,
+      emulatedNs: sim.cycle * NS_PER_CYCLE,
+      books: sim.packets.books(),
+    };
+  }
+
+  /** Direct access for in-process use (tests, benchmarks). */
+  fabric(fabricId: number): HostedFabric | undefined {
+    return this.fabrics.get(fabricId);
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.defer(() => this.slice());
+  }
+
+  /** Runs every busy fabric for one slice, then yields; stops when all are idle. */
+  private slice(): void {
+    this.scheduled = false;
+    let busy = false;
+    for (const { sim } of this.fabrics.values()) {
+      if (sim.idle()) continue;
+      for (let i = 0; i < SLICE_CYCLES && !sim.idle(); i++) sim.step();
+      if (!sim.idle()) busy = true;
+    }
+    if (busy) this.schedule();
+  }
+}
+
+/** Applies a physical fault to an emulated fabric; names that do not exist are errors. */
+export function applyFault(sim: YarcFabricSim, fault: PhysicalFault): void {
+  const chip = sim.fabric.chipId(fault.chip);
+  switch (fault.action) {
+    case 'kill-router':
+    case 'revive-router':
+      if (sim.chipRouter[chip] < 0) throw new RangeError(`"${fault.chip}" is not a router`);
+      if (fault.action === 'kill-router') sim.killRouter(chip);
+      else sim.reviveRouter(chip);
+      return;
+    case 'cut-link':
+      sim.cutLink(sim.fabric.portIndex(fault.chip, fault.port));
+      return;
+    case 'restore-link':
+      sim.restoreLink(sim.fabric.portIndex(fault.chip, fault.port));
+      return;
+    case 'lane-bit-error-rate':
+      if (!(fault.lane >= 0 && fault.lane < 3) || !(fault.rate >= 0 && fault.rate <= 1)) throw new RangeError('lane must be 0..2 and rate 0..1');
+      sim.setLaneBitErrorRate(sim.fabric.portIndex(fault.chip, fault.port), fault.lane, fault.rate);
+      return;
+    case 'stop-accepting':
+    case 'resume-accepting': {
+      const g = sim.fabric.portIndex(fault.chip, fault.port);
+      if (sim.globalProcessor[g] < 0) throw new RangeError(`"${fault.chip}" is not a processor`);
+      sim.accepting[g] = fault.action === 'stop-accepting' ? 0 : 1;
+      return;
+    }
+  }
+}

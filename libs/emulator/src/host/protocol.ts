@@ -1,0 +1,43 @@
+/**
+ * Messages between the service and the emulator host running in a worker thread. Everything is
+ * plain data (structured-clone safe). The service never receives the ground-truth cabling back:
+ * only maintenance answers, interrupts and statistics.
+ */
+import type { FabricDesign } from '@weft/fabric-model';
+import type { InterruptRecord, MaintenanceResult, RegisterValue, SourceRoute } from '@weft/control';
+
+export type HostCommand =
+  | { type: 'attach'; fabricId: number; physical: FabricDesign; attachment: string; seed: number }
+  | { type: 'detach'; fabricId: number }
+  | { type: 'read'; id: number; fabricId: number; route: SourceRoute; register: string; index: number }
+  | { type: 'write'; id: number; fabricId: number; route: SourceRoute; register: string; index: number; value: RegisterValue }
+  | { type: 'status'; id: number }
+  | { type: 'fault'; id: number; fabricId: number; fault: PhysicalFault };
+
+/**
+ * Something done to the physical installation (fault-injection drills, a technician's hands): it
+ * names a cable end by chip and port as the installation file does. The control plane learns of it
+ * only through interrupts and maintenance reads, like on hardware.
+ */
+export type PhysicalFault =
+  | { action: 'cut-link' | 'restore-link'; chip: string; port: number }
+  | { action: 'lane-bit-error-rate'; chip: string; port: number; lane: number; rate: number }
+  | { action: 'kill-router' | 'revive-router'; chip: string }
+  | { action: 'stop-accepting' | 'resume-accepting'; chip: string; port: number };
+
+export interface FabricStatus {
+  readonly fabricId: number;
+  readonly chips: number;
+  readonly ports: number;
+  readonly cycle: number;
+  readonly emulatedNs: number;
+  readonly books: { created: number; delivered: number; inFlight: number; balanced: boolean; discarded: Record<string, number> };
+}
+
+export type HostReply =
+  | { type: 'ready' }
+  | { type: 'result'; id: number; result: MaintenanceResult<RegisterValue | void> }
+  | { type: 'done'; id: number }
+  | { type: 'status'; id: number; fabrics: FabricStatus[] }
+  | { type: 'interrupt'; fabricId: number; interrupt: InterruptRecord }
+  | { type: 'error'; id?: number; message: string };
