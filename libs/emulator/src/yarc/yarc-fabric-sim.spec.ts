@@ -33,8 +33,8 @@ describe('YARC fabric, cycle by cycle', () => {
     expect(sim.packets.books()).toMatchObject({ created: 1, delivered: 1, inFlight: 0, balanced: true });
   });
 
-  it('delivers every packet of an all-pairs exchange on a 288-processor R1.5 slice with the right hop counts', () => {
-    const sim = r15(288, 1, 288);
+  it('delivers every packet of an all-pairs exchange on all four slices of the 288-processor R1.5 fabric, with the right hop counts', () => {
+    const sim = r15(288, 4, 288);
     const hops = new Map<number, number>();
     sim.onDeliver = (p) => {
       const src = sim.globalProcessor[sim.packets.source[p]];
@@ -42,9 +42,11 @@ describe('YARC fabric, cycle by cycle', () => {
       const expected = src >> 5 === dst >> 5 ? 1 : 2;
       hops.set(expected === sim.packets.hops[p] ? 0 : 1, (hops.get(expected === sim.packets.hops[p] ? 0 : 1) ?? 0) + 1);
     };
-    for (let s = 0; s < 288; s++) for (let d = 0; d < 288; d++) if (s !== d) sim.inject(s, 0, d, 4, 0, FLAG_HASH, (s * 7 + d) & 0x7fff);
+    for (let slice = 0; slice < 4; slice++) {
+      for (let s = 0; s < 288; s++) for (let d = 0; d < 288; d++) if (s !== d) sim.inject(s, slice, d, 4, 0, FLAG_HASH, (s * 7 + d) & 0x7fff);
+    }
     sim.drain(2_000_000);
-    expect(sim.packets.books()).toEqual({ created: 288 * 287, delivered: 288 * 287, discarded: {}, inFlight: 0, balanced: true });
+    expect(sim.packets.books()).toEqual({ created: 4 * 288 * 287, delivered: 4 * 288 * 287, discarded: {}, inFlight: 0, balanced: true });
     expect(hops.get(1) ?? 0).toBe(0);
   });
 });
