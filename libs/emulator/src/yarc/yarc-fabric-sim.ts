@@ -317,9 +317,21 @@ export class YarcFabricSim {
     this.sources = new PacketQueues(ports * NVC, this.packets);
   }
 
-  /** Phits per cycle a port's link carries: lanes × rate / 24 bits, at 0.8 GHz (§4.1, §4.4). */
+  /**
+   * Phits per cycle a port's link carries: lanes × rate / 24 bits, at 0.8 GHz (§4.1, §4.4). The
+   * rate is the slowest of what the cable can be driven at and the octant rates programmed at
+   * either end (the eight tiles of an octant share one SerDes rate).
+   */
   private rateFor(g: number): number {
-    return (this.fabric.activeLanes[g] * this.fabric.rateGbps[g]) / PHIT_BITS / YARC_CLOCK_GHZ;
+    let rate = this.fabric.rateGbps[g];
+    for (const end of [g, this.fabric.peer[g]]) {
+      if (end < 0) continue;
+      const tile = this.globalTile[end];
+      if (tile < 0) continue;
+      const octantRate = this.regs.octantRateGbps[((tile / NPORTS) | 0) * 8 + ((tile % NPORTS) >> 3)];
+      if (octantRate < rate) rate = octantRate;
+    }
+    return (this.fabric.activeLanes[g] * rate) / PHIT_BITS / YARC_CLOCK_GHZ;
   }
 
   /** Recomputes a port's serialization after a lane change (§7.7: a port runs 2- or 1-bit wide). */
@@ -1286,6 +1298,14 @@ export class YarcFabricSim {
     }
     if (message.op === 'read') return reply(access.read(this.regs, r, message.index));
     const problem = access.write ? access.write(this.regs, r, message.index, message.value) : 'read-only register';
+    if (!problem && message.register === 'octantRate') {
+      // Both directions of each link in the octant change speed.
+      for (let p = message.index * 8; p < message.index * 8 + 8; p++) {
+        const g = this.tileGlobal[r * NPORTS + p];
+        this.refreshLink(g);
+        if (this.fabric.peer[g] >= 0) this.refreshLink(this.fabric.peer[g]);
+      }
+    }
     return problem ? reply([], 'rejected', problem) : reply([]);
   }
 

@@ -7,6 +7,9 @@
 import { HASH_BITS, LOCATION_MASK, PORTS, TABLE_ENTRIES } from './yarc-constants';
 import { YarcRegisterFile } from './yarc-registers';
 
+/** §4.4: full, half and quarter of the two SerDes rates. */
+export const OCTANT_RATES: readonly number[] = [6.25, 5.0, 3.125, 2.5, 1.5625, 1.25];
+
 export const MODEL_YARC = 1;
 export const MODEL_PROCESSOR = 2;
 
@@ -125,6 +128,17 @@ export const YARC_REGISTERS: Readonly<Record<string, RegisterAccess>> = {
       const bad = checkRange(cycles, 0xffffffff, 'timer');
       if (bad) return bad;
       regs.forwardProgressTimer[r * PORTS + p] = cycles;
+      return null;
+    },
+  },
+  /** §4.4: the data rate shared by the eight tiles of an octant, in Gb/s; index = octant. */
+  octantRate: {
+    size: 8,
+    writable: true,
+    read: (regs, r, o) => [regs.octantRateGbps[r * 8 + o]],
+    write: (regs, r, o, [rate]) => {
+      if (!OCTANT_RATES.includes(rate)) return `octant rate must be one of ${OCTANT_RATES.join(', ')} Gb/s, got ${rate}`;
+      regs.octantRateGbps[r * 8 + o] = rate;
       return null;
     },
   },
