@@ -19,7 +19,7 @@ describe('the emulated fabric inside the service', () => {
   it('answers source-routed register reads through the maintenance transport, in emulated time', async () => {
     const transport = service.app.get(EmulatorService).transport(fabricId);
     const reads = await Promise.all([0, 1, 2, 3].map((slice) => transport.read([slice], 'identity')));
-    expect(reads.map((r) => r.ok && r.value)).toEqual([0, 1, 2, 3].map((s) => [chipSerial(`s${s}.r1.0`), MODEL_YARC, 64]));
+    expect(reads.map((r) => r.ok && r.value.slice(0, 3))).toEqual([0, 1, 2, 3].map((s) => [chipSerial(`s${s}.r1.0`), MODEL_YARC, 64]));
     expect(reads.every((r) => r.latencyNs > 0)).toBe(true);
   });
 

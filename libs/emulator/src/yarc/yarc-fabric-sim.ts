@@ -1256,7 +1256,7 @@ export class YarcFabricSim {
         this.chipWork[keep++] = work;
         continue;
       }
-      const response = this.executeOnRouter(work.router, work.message);
+      const response = this.executeOnRouter(work.router, work.message, work.inPort);
       const route = [...work.back].reverse();
       const length = 4 + Math.ceil((response.value.length * 32) / 24);
       const id = this.packets.allocate(0, -1, Math.min(length, 19), 1, FLAG_SOURCE_ROUTED | FLAG_LOCAL, 0, now, -1);
@@ -1275,7 +1275,7 @@ export class YarcFabricSim {
     this.chipWork.length = keep;
   }
 
-  private executeOnRouter(r: number, message: MaintenanceMessage): MaintenanceMessage {
+  private executeOnRouter(r: number, message: MaintenanceMessage, arrivalPort: number): MaintenanceMessage {
     const chip = this.routerChip[r];
     const reply = (value: readonly number[], error?: MaintenanceMessage['error'], detail?: string): MaintenanceMessage => ({
       requestId: message.requestId,
@@ -1286,7 +1286,14 @@ export class YarcFabricSim {
       error,
       detail,
     });
-    if (message.register === 'identity') return reply([this.serials[chip], MODEL_YARC, NPORTS]);
+    // Identity: serial number, model, port count, and the port the request arrived on (so that a
+    // discovery sweep learns both ends of every cable, as InfiniBand's NodeInfo LocalPortNum does).
+    if (message.register === 'identity') return reply([this.serials[chip], MODEL_YARC, NPORTS, arrivalPort]);
+    if (message.register === 'portStates') {
+      const lanes: number[] = [];
+      for (let p = 0; p < NPORTS; p++) lanes.push(this.fabric.activeLanes[this.tileGlobal[r * NPORTS + p]]);
+      return reply(lanes);
+    }
     if (message.register === 'linkState') {
       if (message.index < 0 || message.index >= NPORTS) return reply([], 'no-such-register', `linkState has ports 0..63`);
       return reply([this.fabric.activeLanes[this.tileGlobal[r * NPORTS + message.index]]]);
@@ -1321,7 +1328,7 @@ export class YarcFabricSim {
     }
     const chip = this.fabric.portOwner(g);
     const processor = this.globalProcessor[g];
-    const value = message.register === 'identity' ? [this.serials[chip], MODEL_PROCESSOR, 4, processor] : [];
+    const value = message.register === 'identity' ? [this.serials[chip], MODEL_PROCESSOR, 4, g - this.fabric.portBase[chip], processor] : [];
     const response: MaintenanceMessage = {
       requestId: message.requestId,
       op: 'response',

@@ -15,12 +15,12 @@ describe('maintenance packets (source routed, §4.1)', () => {
   it('reads the identity of the first router of each slice, and of a processor two hops away', async () => {
     const { sim, controller } = fabric();
     const first = await runUntilSettled(sim, controller.read([1], 'identity'));
-    expect(first).toMatchObject({ ok: true, value: [chipSerial('s1.r1.0'), MODEL_YARC, 64] });
+    expect(first).toMatchObject({ ok: true, value: [chipSerial('s1.r1.0'), MODEL_YARC, 64, sim.globalTile[sim.fabric.peer[sim.processorPort[1]]] % 64] });
     // From s0.r1.0, leave by the port p5 is cabled to: the processor answers with its number.
     const g = sim.processorPort[5 * 4 + 0];
     const routerPort = sim.globalTile[sim.fabric.peer[g]] % 64;
     const processor = await runUntilSettled(sim, controller.read([0, routerPort], 'identity'));
-    expect(processor).toMatchObject({ ok: true, value: [chipSerial('p5'), MODEL_PROCESSOR, 4, 5] });
+    expect(processor).toMatchObject({ ok: true, value: [chipSerial('p5'), MODEL_PROCESSOR, 4, 0, 5] });
     expect(processor.latencyNs).toBeGreaterThan(2 * 31.25);
   });
 
