@@ -1,1 +1,3 @@
 export * from './maintenance-transport';
+export * from './discovery/discovery-sweep';
+export * from './discovery/match-design';

@@ -1121,6 +1121,8 @@ export class YarcFabricSim {
     const upstream = this.fabric.peer[g];
     const local = (this.packets.flags[packet] & FLAG_LOCAL) !== 0;
     if (upstream >= 0 && !local) this.scheduleCredit(now, upstream, v, this.packets.length[packet], this.linkLatency[g]);
+    // Only the input buffer the chip put it in was free of credits; every later one is not.
+    if (local) this.packets.flags[packet] &= ~FLAG_LOCAL;
     if (discarded) this.packets.discard(packet, this.pendingReason(packet));
   }
 

@@ -82,13 +82,16 @@ export class YarcMaintenanceController implements MaintenanceTransport {
     this.sim.onTick = this.pending.size > 0 ? this.checkTimeouts : null;
   }
 
+  /** Requests are kept in the order sent, so deadlines only grow: stop at the first one not due. */
   private readonly checkTimeouts = (cycle: number): void => {
+    let expired = false;
     for (const [id, waiting] of this.pending) {
-      if (waiting.deadline > cycle) continue;
+      if (waiting.deadline > cycle) break;
       this.pending.delete(id);
       waiting.settle(null, cycle);
+      expired = true;
     }
-    this.updateTick();
+    if (expired) this.updateTick();
   };
 }
 
