@@ -155,6 +155,11 @@ export class YarcFabricSim {
   /** Segments queued at each input port (both VCs) and at each output port's column buffers. */
   private readonly inputLoad: Int32Array;
   private readonly outputLoad: Int32Array;
+  /** Per router, which ports have work, as two 32-bit words (ports 0–31, 32–63): the stages
+   * visit only those, so an idle port costs nothing. */
+  private readonly inputActive: Uint32Array;
+  private readonly outputActive: Uint32Array;
+  private readonly wantActive: Uint32Array;
   /** Sender side of every global port: serialization rate and accumulator, latency, credits per VC. */
   readonly linkRate: Float64Array;
   private readonly linkAccumulator: Float64Array;
@@ -270,6 +275,9 @@ export class YarcFabricSim {
     this.wantRows = new Uint8Array(R * NPORTS);
     this.inputLoad = new Int32Array(R * NPORTS);
     this.outputLoad = new Int32Array(R * NPORTS);
+    this.inputActive = new Uint32Array(R * 2);
+    this.outputActive = new Uint32Array(R * 2);
+    this.wantActive = new Uint32Array(R * 2);
 
     this.linkRate = new Float64Array(ports);
     this.linkAccumulator = new Float64Array(ports);
@@ -516,12 +524,52 @@ export class YarcFabricSim {
   }
 
   // ---------------------------------------------------------------- output ports
+  private setActiveBit(mask: Uint32Array, tile: number): void {
+    const r = (tile / NPORTS) | 0;
+    const p = tile - r * NPORTS;
+    mask[r * 2 + (p >> 5)] |= 1 << (p & 31);
+  }
+
+  private clearActiveBit(mask: Uint32Array, tile: number): void {
+    const r = (tile / NPORTS) | 0;
+    const p = tile - r * NPORTS;
+    mask[r * 2 + (p >> 5)] &= ~(1 << (p & 31));
+  }
+
+  private inputUp(tile: number): void {
+    if (this.inputLoad[tile]++ === 0) this.setActiveBit(this.inputActive, tile);
+  }
+
+  private inputDown(tile: number): void {
+    if (--this.inputLoad[tile] === 0) this.clearActiveBit(this.inputActive, tile);
+  }
+
+  private outputUp(tile: number): void {
+    if (this.outputLoad[tile]++ === 0) this.setActiveBit(this.outputActive, tile);
+  }
+
+  private outputDown(tile: number): void {
+    if (--this.outputLoad[tile] === 0) this.clearActiveBit(this.outputActive, tile);
+  }
+
   private stepOutputs(r: number, now: number): void {
     const base = r * NPORTS;
     const pool = this.pool;
-    for (let o = 0; o < NPORTS; o++) {
+    for (let word = 0; word < 2; word++) {
+      // Snapshot: ports that become busy during this pass wait for the next cycle.
+      let bits = this.outputActive[r * 2 + word];
+      while (bits !== 0) {
+        const low = bits & -bits;
+        bits ^= low;
+        const o = word * 32 + (31 - Math.clz32(low));
+        this.stepOutput(r, base, o, now, pool);
+      }
+    }
+  }
+
+  private stepOutput(r: number, base: number, o: number, now: number, pool: SegmentPool): void {
+    {
       const tile = base + o;
-      if (this.outputLoad[tile] === 0) continue;
       const g = this.tileGlobal[tile];
       if (this.txPacket[g] < 0) {
         let buffer = -1;
@@ -550,17 +598,17 @@ export class YarcFabricSim {
           this.txPacket[g] = packet;
           this.txSource[g] = candidate;
           this.routerLoad[r]++;
-          this.outputLoad[tile]++;
+          this.outputUp(tile);
           this.startCopy(g, now, OUTPUT_STAGES);
           break;
         }
-        if (buffer < 0) continue;
+        if (buffer < 0) return;
       }
       const before = this.txPacket[g];
       this.transmit(g, now);
       if (this.txPacket[g] < 0 && before >= 0) {
         this.routerLoad[r]--;
-        this.outputLoad[tile]--;
+        this.outputDown(tile);
       }
     }
   }
@@ -573,7 +621,7 @@ export class YarcFabricSim {
     if (this.pool.sentOut[s] === this.packets.length[packet]) {
       this.cb.shift(buffer);
       this.routerLoad[r]--;
-      this.outputLoad[tile]--;
+      this.outputDown(tile);
       this.packets.discard(packet, this.discardReason[g] || DiscardReason.LinkDown);
     }
   }
@@ -591,7 +639,7 @@ export class YarcFabricSim {
       this.ib.push(peerTile * NVC + v, down);
       const pr = (peerTile / NPORTS) | 0;
       this.routerLoad[pr]++;
-      this.inputLoad[peerTile]++;
+      this.inputUp(peerTile);
       this.activateRouter(pr);
     } else {
       this.receive.push(peer * NVC + v, down);
@@ -730,7 +778,7 @@ export class YarcFabricSim {
       const tile = this.globalTile[g];
       this.cb.shift(source);
       this.routerLoad[(tile / NPORTS) | 0]--;
-      this.outputLoad[tile]--;
+      this.outputDown(tile);
       this.txSource[g] = -1;
     }
     this.txPacket[g] = -1;
@@ -748,7 +796,7 @@ export class YarcFabricSim {
       const buffer = peerTile * NVC + v;
       this.ib.popTail(buffer);
       this.ib.occupancy[buffer] -= phits;
-      this.inputLoad[peerTile]--;
+      this.inputDown(peerTile);
       this.routerLoad[(peerTile / NPORTS) | 0]--;
     } else this.receive.popTail(peer * NVC + v);
     this.txDown[g] = -1;
@@ -922,51 +970,57 @@ export class YarcFabricSim {
     const sentOut = pool.sentOut;
     const headTime = pool.headTime;
     const length = this.packets.length;
-    for (let o = 0; o < NPORTS; o++) {
-      const tileOut = base + o;
-      let rows = wantRows[tileOut];
-      if (rows === 0) continue;
-      const column = o & 7;
-      while (rows !== 0) {
-        const row = 31 - Math.clz32(rows & -rows);
-        rows &= rows - 1;
-        // Subswitch at tile (row, column) feeds output o through column buffer (o, row).
-        const cbIndex = (tileOut * 8 + row) * NVC;
-        const want = wantMask[tileOut * 8 + row];
-        // Round robin over the wanting row buffers only: rotate the mask so the pointer is bit 0.
-        const start = subRR[tileOut];
-        let rotated = ((want >>> start) | (want << (16 - start))) & 0xffff;
-        while (rotated !== 0) {
-          const bit = 31 - Math.clz32(rotated & -rotated);
-          rotated &= rotated - 1;
-          const c = (start + bit) & 15;
-          const input = row * 8 + (c >> 1);
-          const v = c & 1;
-          const cbv = cbIndex + v;
-          const owner = cbOwner[cbv];
-          if ((owner !== -1 && owner !== input) || cbOcc[cbv] >= COLUMN_VC_LIMIT || cbOcc[cbv] + cbOcc[cbv ^ 1] >= COLUMN_BUFFER_PHITS) continue;
-          const rbIndex = ((base + input) * 8 + column) * NVC + v;
-          const seg = rbHead[rbIndex];
-          if (now < headTime[seg] || pool.available(seg, now) <= 0) continue;
-          const packet = pool.packet[seg];
-          if (sentOut[seg] === 0) {
-            const down = pool.allocate(packet, now, CB_DELAY);
-            this.cb.push(cbv, down);
-            if (this.packets.flags[packet] & FLAG_TRACE) this.trace(packet, this.routerChip[r], o, v, 'column-buffer', `from row ${row}`);
-            this.routerLoad[r]++;
-            this.outputLoad[tileOut]++;
-            cbOwner[cbv] = input;
+    for (let word = 0; word < 2; word++) {
+      let outputs = this.wantActive[r * 2 + word];
+      while (outputs !== 0) {
+        const lowOut = outputs & -outputs;
+        outputs ^= lowOut;
+        const o = word * 32 + (31 - Math.clz32(lowOut));
+        const tileOut = base + o;
+        let rows = wantRows[tileOut];
+        if (rows === 0) continue;
+        const column = o & 7;
+        while (rows !== 0) {
+          const row = 31 - Math.clz32(rows & -rows);
+          rows &= rows - 1;
+          // Subswitch at tile (row, column) feeds output o through column buffer (o, row).
+          const cbIndex = (tileOut * 8 + row) * NVC;
+          const want = wantMask[tileOut * 8 + row];
+          // Round robin over the wanting row buffers only: rotate the mask so the pointer is bit 0.
+          const start = subRR[tileOut];
+          let rotated = ((want >>> start) | (want << (16 - start))) & 0xffff;
+          while (rotated !== 0) {
+            const bit = 31 - Math.clz32(rotated & -rotated);
+            rotated &= rotated - 1;
+            const c = (start + bit) & 15;
+            const input = row * 8 + (c >> 1);
+            const v = c & 1;
+            const cbv = cbIndex + v;
+            const owner = cbOwner[cbv];
+            if ((owner !== -1 && owner !== input) || cbOcc[cbv] >= COLUMN_VC_LIMIT || cbOcc[cbv] + cbOcc[cbv ^ 1] >= COLUMN_BUFFER_PHITS) continue;
+            const rbIndex = ((base + input) * 8 + column) * NVC + v;
+            const seg = rbHead[rbIndex];
+            if (now < headTime[seg] || pool.available(seg, now) <= 0) continue;
+            const packet = pool.packet[seg];
+            if (sentOut[seg] === 0) {
+              const down = pool.allocate(packet, now, CB_DELAY);
+              this.cb.push(cbv, down);
+              if (this.packets.flags[packet] & FLAG_TRACE) this.trace(packet, this.routerChip[r], o, v, 'column-buffer', `from row ${row}`);
+              this.routerLoad[r]++;
+              this.outputUp(tileOut);
+              cbOwner[cbv] = input;
+            }
+            sentOut[seg]++;
+            rbOcc[rbIndex]--;
+            cbOcc[cbv]++;
+            pool.send(this.cb.tail[cbv], now, 1);
+            if (sentOut[seg] === length[packet]) {
+              this.shiftRowBuffer(r, rbIndex);
+              cbOwner[cbv] = -1;
+            }
+            subRR[tileOut] = (c + 1) & 15;
+            break;
           }
-          sentOut[seg]++;
-          rbOcc[rbIndex]--;
-          cbOcc[cbv]++;
-          pool.send(this.cb.tail[cbv], now, 1);
-          if (sentOut[seg] === length[packet]) {
-            this.shiftRowBuffer(r, rbIndex);
-            cbOwner[cbv] = -1;
-          }
-          subRR[tileOut] = (c + 1) & 15;
-          break;
         }
       }
     }
@@ -984,10 +1038,14 @@ export class YarcFabricSim {
     const bit = 1 << (((input & 7) << 1) | v);
     if (on) {
       this.wantMask[w] |= bit;
+      if (this.wantRows[tileOut] === 0) this.setActiveBit(this.wantActive, tileOut);
       this.wantRows[tileOut] |= 1 << (input >> 3);
     } else {
       this.wantMask[w] &= ~bit;
-      if (this.wantMask[w] === 0) this.wantRows[tileOut] &= ~(1 << (input >> 3));
+      if (this.wantMask[w] === 0) {
+        this.wantRows[tileOut] &= ~(1 << (input >> 3));
+        if (this.wantRows[tileOut] === 0) this.clearActiveBit(this.wantActive, tileOut);
+      }
     }
   }
 
@@ -1017,53 +1075,59 @@ export class YarcFabricSim {
     const sentOut = pool.sentOut;
     const headTime = pool.headTime;
     const length = this.packets.length;
-    for (let i = 0; i < NPORTS; i++) {
-      const tile = base + i;
-      if (inputLoad[tile] === 0) continue;
-      // Route the head packet of each VC once its header has been through the input stages.
-      for (let v = 0; v < NVC; v++) {
-        const seg = ibHead[tile * NVC + v];
-        if (seg >= 0 && route[seg] === -1 && now >= headTime[seg] + INPUT_STAGES) this.routeHead(r, i, v, seg);
-      }
-      // One phit per cycle crosses the row bus, from one VC, round robin.
-      const first = this.rowBusRR[tile];
-      for (let k = 0; k < NVC; k++) {
-        const v = (first + k) & 1;
-        const ibIndex = tile * NVC + v;
-        const seg = ibHead[ibIndex];
-        if (seg < 0) continue;
-        const out = route[seg];
-        if (out < 0 || now < headTime[seg]) continue;
-        const n = pool.available(seg, now);
-        if (n <= 0) continue;
-        const packet = pool.packet[seg];
-        if (out >= NPORTS) {
-          // Discarded at the head of the input queue: the phits are dropped as they arrive.
-          sentOut[seg] += n;
-          ibOcc[ibIndex] -= n;
-          if (sentOut[seg] === length[packet]) {
-            if (out === CONSUME) this.consumeMaintenance(r, i, packet, now);
-            this.finishInput(r, tile, ibIndex, seg, v, now, out !== CONSUME);
-            // A maintenance request ends at the chip it was addressed to: delivered.
-            if (out === CONSUME) this.packets.deliver(packet);
+    for (let word = 0; word < 2; word++) {
+      let inputs = this.inputActive[r * 2 + word];
+      while (inputs !== 0) {
+        const lowIn = inputs & -inputs;
+        inputs ^= lowIn;
+        const i = word * 32 + (31 - Math.clz32(lowIn));
+        const tile = base + i;
+        if (inputLoad[tile] === 0) continue;
+        // Route the head packet of each VC once its header has been through the input stages.
+        for (let v = 0; v < NVC; v++) {
+          const seg = ibHead[tile * NVC + v];
+          if (seg >= 0 && route[seg] === -1 && now >= headTime[seg] + INPUT_STAGES) this.routeHead(r, i, v, seg);
+        }
+        // One phit per cycle crosses the row bus, from one VC, round robin.
+        const first = this.rowBusRR[tile];
+        for (let k = 0; k < NVC; k++) {
+          const v = (first + k) & 1;
+          const ibIndex = tile * NVC + v;
+          const seg = ibHead[ibIndex];
+          if (seg < 0) continue;
+          const out = route[seg];
+          if (out < 0 || now < headTime[seg]) continue;
+          const n = pool.available(seg, now);
+          if (n <= 0) continue;
+          const packet = pool.packet[seg];
+          if (out >= NPORTS) {
+            // Discarded at the head of the input queue: the phits are dropped as they arrive.
+            sentOut[seg] += n;
+            ibOcc[ibIndex] -= n;
+            if (sentOut[seg] === length[packet]) {
+              if (out === CONSUME) this.consumeMaintenance(r, i, packet, now);
+              this.finishInput(r, tile, ibIndex, seg, v, now, out !== CONSUME);
+              // A maintenance request ends at the chip it was addressed to: delivered.
+              if (out === CONSUME) this.packets.deliver(packet);
+            }
+            continue;
           }
-          continue;
+          const rbIndex = (tile * 8 + (out & 7)) * NVC + v;
+          if (rbOcc[rbIndex] >= ROW_VC_LIMIT || rbOcc[rbIndex] + rbOcc[rbIndex ^ 1] >= ROW_BUFFER_PHITS) continue;
+          if (sentOut[seg] === 0) {
+            const down = pool.allocate(packet, now, RB_DELAY);
+            route[down] = out;
+            this.pushRowBuffer(r, rbIndex, down);
+            if (this.packets.flags[packet] & FLAG_TRACE) this.trace(packet, this.routerChip[r], i, v, 'row-buffer', `column ${out & 7}`);
+          }
+          sentOut[seg]++;
+          ibOcc[ibIndex]--;
+          rbOcc[rbIndex]++;
+          pool.send(this.rb.tail[rbIndex], now, 1);
+          if (sentOut[seg] === length[packet]) this.finishInput(r, tile, ibIndex, seg, v, now, false);
+          this.rowBusRR[tile] = (v + 1) & 1;
+          break;
         }
-        const rbIndex = (tile * 8 + (out & 7)) * NVC + v;
-        if (rbOcc[rbIndex] >= ROW_VC_LIMIT || rbOcc[rbIndex] + rbOcc[rbIndex ^ 1] >= ROW_BUFFER_PHITS) continue;
-        if (sentOut[seg] === 0) {
-          const down = pool.allocate(packet, now, RB_DELAY);
-          route[down] = out;
-          this.pushRowBuffer(r, rbIndex, down);
-          if (this.packets.flags[packet] & FLAG_TRACE) this.trace(packet, this.routerChip[r], i, v, 'row-buffer', `column ${out & 7}`);
-        }
-        sentOut[seg]++;
-        ibOcc[ibIndex]--;
-        rbOcc[rbIndex]++;
-        pool.send(this.rb.tail[rbIndex], now, 1);
-        if (sentOut[seg] === length[packet]) this.finishInput(r, tile, ibIndex, seg, v, now, false);
-        this.rowBusRR[tile] = (v + 1) & 1;
-        break;
       }
     }
   }
@@ -1116,7 +1180,7 @@ export class YarcFabricSim {
     const packet = this.pool.packet[s];
     this.ib.shift(ibIndex);
     this.routerLoad[r]--;
-    this.inputLoad[tile]--;
+    this.inputDown(tile);
     const g = this.tileGlobal[tile];
     const upstream = this.fabric.peer[g];
     const local = (this.packets.flags[packet] & FLAG_LOCAL) !== 0;
@@ -1271,7 +1335,7 @@ export class YarcFabricSim {
       this.pool.send(seg, now, this.packets.length[id]);
       this.ib.push(tile * NVC + 1, seg);
       this.routerLoad[work.router]++;
-      this.inputLoad[tile]++;
+      this.inputUp(tile);
       this.activateRouter(work.router);
     }
     this.chipWork.length = keep;
