@@ -1,3 +1,5 @@
 export * from './maintenance-transport';
 export * from './discovery/discovery-sweep';
 export * from './discovery/match-design';
+export * from './blackwidow/blackwidow-engine';
+export * from './blackwidow/push-image';

@@ -33,6 +33,9 @@ export interface MaintenanceTransport {
   read(route: SourceRoute, register: string, index?: number): Promise<MaintenanceResult<RegisterValue>>;
   /** Writes register `register[index]` of the chip at the end of `route`. */
   write(route: SourceRoute, register: string, index: number, value: RegisterValue): Promise<MaintenanceResult<void>>;
+  /** Writes one value to several indices of a register in a single packet (e.g. the same routing
+   * register in every tile of a virtual router). */
+  writeMany(route: SourceRoute, register: string, indices: readonly number[], value: RegisterValue): Promise<MaintenanceResult<void>>;
   /** Delivers interrupts raised by chips to the maintenance controller. */
   onInterrupt(listener: (interrupt: InterruptRecord) => void): () => void;
 }

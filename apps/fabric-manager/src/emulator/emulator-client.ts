@@ -83,6 +83,8 @@ export class EmulatorClient {
       read: (route: SourceRoute, register: string, index = 0) => call<RegisterValue>((id) => ({ type: 'read', id, fabricId, route, register, index })),
       write: (route: SourceRoute, register: string, index: number, value: RegisterValue) =>
         call<void>((id) => ({ type: 'write', id, fabricId, route, register, index, value })),
+      writeMany: (route: SourceRoute, register: string, indices: readonly number[], value: RegisterValue) =>
+        call<void>((id) => ({ type: 'write-many', id, fabricId, route, register, indices, value })),
       onInterrupt: (listener) => this.onInterrupt((id, interrupt) => id === fabricId && listener(interrupt)),
     };
   }

@@ -37,7 +37,8 @@ export class EmulatorHost {
           this.fabrics.delete(command.fabricId);
           break;
         case 'read':
-        case 'write': {
+        case 'write':
+        case 'write-many': {
           const hosted = this.fabrics.get(command.fabricId);
           if (!hosted) {
             this.reply({
@@ -50,7 +51,9 @@ export class EmulatorHost {
           const pending =
             command.type === 'read'
               ? hosted.controller.read(command.route, command.register, command.index)
-              : hosted.controller.write(command.route, command.register, command.index, command.value);
+              : command.type === 'write'
+                ? hosted.controller.write(command.route, command.register, command.index, command.value)
+                : hosted.controller.writeMany(command.route, command.register, command.indices, command.value);
           void pending.then((result) => this.reply({ type: 'result', id: command.id, result }));
           break;
         }

@@ -11,6 +11,7 @@ export type HostCommand =
   | { type: 'detach'; fabricId: number }
   | { type: 'read'; id: number; fabricId: number; route: SourceRoute; register: string; index: number }
   | { type: 'write'; id: number; fabricId: number; route: SourceRoute; register: string; index: number; value: RegisterValue }
+  | { type: 'write-many'; id: number; fabricId: number; route: SourceRoute; register: string; indices: readonly number[]; value: RegisterValue }
   | { type: 'status'; id: number }
   | { type: 'fault'; id: number; fabricId: number; fault: PhysicalFault };
 

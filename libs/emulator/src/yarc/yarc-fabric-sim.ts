@@ -97,6 +97,9 @@ export interface MaintenanceMessage {
   readonly op: 'read' | 'write' | 'response';
   readonly register: string;
   readonly index: number;
+  /** For a write to several indices at once (e.g. every tile of a virtual router): all of them;
+   * `index` is then the first. */
+  readonly indices?: readonly number[];
   readonly value: readonly number[];
   /** Set on responses: what went wrong at the chip, if anything. */
   readonly error?: 'no-such-register' | 'rejected';
@@ -1270,7 +1273,8 @@ export class YarcFabricSim {
   // ---------------------------------------------------------------- maintenance (§4.1, the r bit)
   /** Sends a maintenance request from endpoint port `g` along `route` (router output ports). */
   sendMaintenance(g: number, route: readonly number[], message: MaintenanceMessage): number {
-    const length = message.op === 'write' ? 4 + Math.ceil((message.value.length * 32) / 24) : 4;
+    const words = message.value.length + (message.indices ? Math.ceil(message.indices.length / 4) : 0);
+    const length = message.op === 'write' ? 4 + Math.ceil((words * 32) / 24) : 4;
     const id = this.packets.allocate(0, g, Math.min(length, 19), 0, FLAG_SOURCE_ROUTED, 0, this.cycle, -1);
     this.maintenance.set(id, message);
     this.packets.routes.set(id, { route: [...route], position: 0, back: [] });
@@ -1355,6 +1359,13 @@ export class YarcFabricSim {
     // Identity: serial number, model, port count, and the port the request arrived on (so that a
     // discovery sweep learns both ends of every cable, as InfiniBand's NodeInfo LocalPortNum does).
     if (message.register === 'identity') return reply([this.serials[chip], MODEL_YARC, NPORTS, arrivalPort]);
+    if (message.register === 'portDirections' && message.op === 'write') {
+      if (message.value.length !== NPORTS || message.value.some((d) => !Number.isInteger(d) || d < 0 || d > 3)) {
+        return reply([], 'rejected', 'portDirections takes 64 values 0..3');
+      }
+      for (let p = 0; p < NPORTS; p++) this.regs.portDirection[r * NPORTS + p] = message.value[p];
+      return reply([]);
+    }
     if (message.register === 'portStates') {
       const lanes: number[] = [];
       for (let p = 0; p < NPORTS; p++) lanes.push(this.fabric.activeLanes[this.tileGlobal[r * NPORTS + p]]);
@@ -1366,11 +1377,18 @@ export class YarcFabricSim {
     }
     const access = YARC_REGISTERS[message.register];
     if (!access) return reply([], 'no-such-register', `YARC has no register "${message.register}"`);
-    if (!Number.isInteger(message.index) || message.index < 0 || message.index >= access.size) {
-      return reply([], 'no-such-register', `${message.register} has indices 0..${access.size - 1}, got ${message.index}`);
+    const indices = message.indices ?? [message.index];
+    for (const index of indices) {
+      if (!Number.isInteger(index) || index < 0 || index >= access.size) {
+        return reply([], 'no-such-register', `${message.register} has indices 0..${access.size - 1}, got ${index}`);
+      }
     }
     if (message.op === 'read') return reply(access.read(this.regs, r, message.index));
-    const problem = access.write ? access.write(this.regs, r, message.index, message.value) : 'read-only register';
+    let problem: string | null = access.write ? null : 'read-only register';
+    for (const index of indices) {
+      if (problem) break;
+      problem = access.write!(this.regs, r, index, message.value);
+    }
     if (!problem && message.register === 'octantRate') {
       // Both directions of each link in the octant change speed.
       for (let p = message.index * 8; p < message.index * 8 + 8; p++) {

@@ -51,6 +51,10 @@ export class YarcMaintenanceController implements MaintenanceTransport {
     return this.request(route, { op: 'write', register, index, value }, () => undefined);
   }
 
+  writeMany(route: SourceRoute, register: string, indices: readonly number[], value: RegisterValue): Promise<MaintenanceResult<void>> {
+    return this.request(route, { op: 'write', register, index: indices[0] ?? 0, indices, value }, () => undefined);
+  }
+
   onInterrupt(listener: (interrupt: InterruptRecord) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
