@@ -3,3 +3,4 @@ export * from './discovery/discovery-sweep';
 export * from './discovery/match-design';
 export * from './blackwidow/blackwidow-engine';
 export * from './blackwidow/push-image';
+export * from './blackwidow/verifier';
