@@ -63,20 +63,16 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
   const report = (v: Violation) => {
     if (violations.length < MAX_REPORTED) violations.push(v);
   };
-  const routers = new Map(input.image.routers.map((r) => [r.name, r]));
-  const peer = new Map<string, { chip: string; port: number; lanes: number }>();
-  for (const c of input.cables) {
-    peer.set(`${c.a.chip}:${c.a.port}`, { ...c.b, lanes: c.lanes });
-    peer.set(`${c.b.chip}:${c.b.port}`, { ...c.a, lanes: c.lanes });
-  }
+  const routers = input.image.routers;
+  const routerIndex = new Map(routers.map((r, i) => [r.name, i]));
   const processorOf = (chip: string) => (/^p(\d+)$/.exec(chip) ? Number(chip.slice(1)) : -1);
 
-  // Dense numbering of virtual routers; the VR of a port is the one whose tiles include it.
+  // Dense virtual-router numbering; per router port: the VR it belongs to.
   const vrs: Vr[] = [];
-  const vrOfPort = new Map<string, number>();
-  for (const router of input.image.routers) {
+  const portVr = new Int32Array(routers.length * 64).fill(-1);
+  routers.forEach((router, ri) => {
     for (const config of router.virtualRouters) {
-      for (const t of config.tiles) vrOfPort.set(`${router.name}:${t}`, vrs.length);
+      for (const t of config.tiles) portVr[ri * 64 + t] = vrs.length;
       vrs.push({ router, config });
       if (config.table.length > TABLE_ENTRIES) {
         report({ kind: 'table-capacity', message: `${router.name} uses ${config.table.length} table entries; the table has ${TABLE_ENTRIES}` });
@@ -87,35 +83,49 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
         }
       }
     }
+  });
+
+  // Per router port, resolved once: the far end (next VR or processor) if the link is usable.
+  const NONE = -1;
+  const farVr = new Int32Array(routers.length * 64).fill(NONE);
+  const farProcessor = new Int32Array(routers.length * 64).fill(NONE);
+  const usable = new Uint8Array(routers.length * 64);
+  const faultyRouter = (name: string) => input.faultyRouters?.has(name) ?? false;
+  const faultyPort = (name: string, port: number) => input.faultyPorts?.has(`${name}:${port}`) ?? false;
+  for (const c of input.cables) {
+    for (const [x, y] of [
+      [c.a, c.b],
+      [c.b, c.a],
+    ]) {
+      const ri = routerIndex.get(x.chip);
+      if (ri === undefined) continue;
+      const k = ri * 64 + x.port;
+      const ok = c.lanes > 0 && !faultyRouter(x.chip) && !faultyRouter(y.chip) && !faultyPort(x.chip, x.port) && !faultyPort(y.chip, y.port);
+      usable[k] = ok ? 1 : 0;
+      const rj = routerIndex.get(y.chip);
+      if (rj !== undefined) farVr[k] = portVr[rj * 64 + y.port];
+      else farProcessor[k] = processorOf(y.chip);
+    }
   }
 
-  const maxProcessor = Math.max(0, ...input.processors);
+  // (A loop, not Math.max(...): a spread of 32K arguments overflows the stack.)
+  let maxProcessor = 0;
+  for (const p of input.processors) if (p > maxProcessor) maxProcessor = p;
   const blocks = (maxProcessor >> 5) + 1;
-  // memo: 0 unknown, 1 in progress, 2 ok, 3 failed; hops stored alongside.
+  // memo: 0 unknown, 1 in progress, 2 ok, 3 failed; the most routers crossed alongside.
   const memo = new Uint8Array(vrs.length * blocks * 2);
   const hops = new Uint8Array(vrs.length * blocks * 2);
+  const vrRouter = Int32Array.from(vrs.map((v) => routerIndex.get(v.router.name)!));
   let states = 0;
-  const live = new Set(input.processors);
-  const liveInBlock = (block: number) => {
-    const out: number[] = [];
-    for (let p = block * 32; p < block * 32 + 32; p++) if (live.has(p)) out.push(p);
-    return out;
-  };
+  const liveMask = new Uint8Array(maxProcessor + 1);
+  for (const p of input.processors) liveMask[p] = 1;
 
-  const usable = (router: string, port: number): { chip: string; port: number } | null => {
-    if (input.faultyRouters?.has(router) || input.faultyPorts?.has(`${router}:${port}`)) return null;
-    const far = peer.get(`${router}:${port}`);
-    if (!far || far.lanes === 0) return null;
-    if (input.faultyPorts?.has(`${far.chip}:${far.port}`) || input.faultyRouters?.has(far.chip)) return null;
-    return far;
-  };
-
-  /** Can a packet at virtual router `v`, in `phase`, reach every live processor of `block`? */
   const decide = (v: number, block: number, phase: number): boolean => {
     const key = (v * blocks + block) * 2 + phase;
-    if (memo[key] === 2) return true;
-    if (memo[key] === 3) return false;
-    if (memo[key] === 1) {
+    const m = memo[key];
+    if (m === 2) return true;
+    if (m === 3) return false;
+    if (m === 1) {
       report({ kind: 'up-after-down', message: `routing loop through ${vrs[v].router.name} towards processors ${block * 32}–${block * 32 + 31}` });
       memo[key] = 3;
       return false;
@@ -129,39 +139,43 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
 
   const evaluate = (v: number, block: number, phase: number, key: number): boolean => {
     const { router, config } = vrs[v];
+    const ri = vrRouter[v];
     const [location, mask] = config.rootDetect;
     const base = block * 32;
-    const inSubtree = ((base ^ location) & ~mask & 0x7fff) === 0;
-    if (inSubtree) {
+    if (((base ^ location) & ~mask & 0x7fff) === 0) {
       // §5.2 down route. At an R1 the logical port is the processor itself: check each one.
       const [shift, dmask] = config.downRoute;
-      const targets = shift === 0 ? liveInBlock(block) : [base];
       let worst = 0;
-      for (const dest of targets) {
+      const first = shift === 0 ? base : base;
+      const last = shift === 0 ? Math.min(base + 31, maxProcessor) : base;
+      for (let dest = first; dest <= last; dest++) {
+        if (shift === 0 && !liveMask[dest]) continue;
         const physical = config.portMap[(dest >>> shift) & dmask];
         if (physical === undefined || physical < 0 || router.portDirection[physical] !== PORT_DOWNLINK) {
           report({ kind: 'bad-down-route', message: `${router.name}: the down route for processor ${dest} leads to no downlink` });
           return false;
         }
-        const far = usable(router.name, physical);
-        if (!far) {
+        const k = ri * 64 + physical;
+        if (!usable[k]) {
           report({ kind: 'uses-fault', message: `${router.name}:${physical} (down towards ${dest}) is dead or faulty` });
           return false;
         }
         if (shift === 0) {
-          if (processorOf(far.chip) !== dest) {
-            report({ kind: 'unreachable', message: `${router.name}:${physical} should lead to p${dest} but leads to ${far.chip}` });
+          if (farProcessor[k] !== dest) {
+            report({ kind: 'unreachable', message: `${router.name}:${physical} should lead to p${dest} but does not` });
             return false;
           }
-          worst = Math.max(worst, 1);
+          if (worst < 1) worst = 1;
           continue;
         }
-        const next = vrOfPort.get(`${far.chip}:${far.port}`);
-        if (next === undefined || !decide(next, block, DESCENDING)) {
-          if (next === undefined) report({ kind: 'unreachable', message: `${router.name}:${physical} leads to ${far.chip}, which is not configured` });
+        const next = farVr[k];
+        if (next === NONE) {
+          report({ kind: 'unreachable', message: `${router.name}:${physical} leads to no configured router` });
           return false;
         }
-        worst = Math.max(worst, 1 + hops[(next * blocks + block) * 2 + DESCENDING]);
+        if (!decide(next, block, DESCENDING)) return false;
+        const h = 1 + hops[(next * blocks + block) * 2 + DESCENDING];
+        if (h > worst) worst = h;
       }
       hops[key] = worst;
       return true;
@@ -171,10 +185,10 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
       return false;
     }
     // §5.1: the highest-index matching entry gives the ports; every one of them must work.
+    const table = config.table;
     let entry = -1;
-    for (let e = config.table.length - 1; e >= 0; e--) {
-      const t = config.table[e];
-      if (((base ^ t.location) & ~t.mask & 0x7fff) === 0) {
+    for (let e = table.length - 1; e >= 0; e--) {
+      if (((base ^ table[e].location) & ~table[e].mask & 0x7fff) === 0) {
         entry = e;
         break;
       }
@@ -184,10 +198,12 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
       return false;
     }
     let worst = 0;
-    for (const port of config.table[entry].ports) {
+    const ports = table[entry].ports;
+    for (let i = 0; i < ports.length; i++) {
+      const port = ports[i];
       const direction = router.portDirection[port];
-      const far = usable(router.name, port);
-      if (!far) {
+      const k = ri * 64 + port;
+      if (!usable[k]) {
         report({ kind: 'uses-fault', message: `${router.name}:${port} is dead or faulty but routes processors ${base}–${base + 31}` });
         return false;
       }
@@ -195,14 +211,16 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
         report({ kind: 'up-after-down', message: `${router.name}:${port} is not an uplink or sidelink but carries traffic up` });
         return false;
       }
-      const next = vrOfPort.get(`${far.chip}:${far.port}`);
-      if (next === undefined) {
-        report({ kind: 'unreachable', message: `${router.name}:${port} leads to ${far.chip}, which is not configured` });
+      const next = farVr[k];
+      if (next === NONE) {
+        report({ kind: 'unreachable', message: `${router.name}:${port} leads to no configured router` });
         return false;
       }
       // Across a sidelink the packet has reached its common ancestor level: it must go down.
-      if (!decide(next, block, direction === PORT_SIDELINK ? DESCENDING : ASCENDING)) return false;
-      worst = Math.max(worst, 1 + hops[(next * blocks + block) * 2 + (direction === PORT_SIDELINK ? DESCENDING : ASCENDING)]);
+      const nextPhase = direction === PORT_SIDELINK ? DESCENDING : ASCENDING;
+      if (!decide(next, block, nextPhase)) return false;
+      const h = 1 + hops[(next * blocks + block) * 2 + nextPhase];
+      if (h > worst) worst = h;
     }
     hops[key] = worst;
     return true;
@@ -211,16 +229,13 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
   let pairsProven = 0;
   let maxHops = 0;
   const liveBlocks = [...new Set(input.processors.map((p) => p >> 5))].sort((a, b) => a - b);
-  for (const router of input.image.routers) {
-    if (router.rank !== 1 || input.faultyRouters?.has(router.name)) continue;
+  routers.forEach((router, ri) => {
+    if (router.rank !== 1 || faultyRouter(router.name)) return;
     for (const config of router.virtualRouters) {
       // Sources: the live processors cabled to this R1.
-      const sources = config.tiles.filter((t) => {
-        const far = usable(router.name, t);
-        return far !== null && live.has(processorOf(far.chip));
-      });
-      if (sources.length === 0) continue;
-      const v = vrOfPort.get(`${router.name}:${config.tiles[0]}`)!;
+      const hasSource = config.tiles.some((t) => usable[ri * 64 + t] && farProcessor[ri * 64 + t] >= 0 && liveMask[farProcessor[ri * 64 + t]]);
+      if (!hasSource) continue;
+      const v = portVr[ri * 64 + config.tiles[0]];
       for (const block of liveBlocks) {
         if (!decide(v, block, ASCENDING)) {
           report({ kind: 'unreachable', message: `processors under ${router.name} cannot reach processors ${block * 32}–${block * 32 + 31}` });
@@ -228,10 +243,14 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
         }
         pairsProven++;
         const h = hops[(v * blocks + block) * 2 + ASCENDING];
-        maxHops = Math.max(maxHops, h);
-        if (h > input.diameter) report({ kind: 'too-many-hops', message: `${router.name} → processors ${block * 32}–${block * 32 + 31} crosses ${h} routers; the diameter is ${input.diameter}` });
+        if (h > maxHops) maxHops = h;
+        if (h > input.diameter)
+          report({
+            kind: 'too-many-hops',
+            message: `${router.name} → processors ${block * 32}–${block * 32 + 31} crosses ${h} routers; the diameter is ${input.diameter}`,
+          });
       }
     }
-  }
+  });
   return { ok: violations.length === 0, violations, states, pairsProven, maxHops };
 }
