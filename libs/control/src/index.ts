@@ -4,3 +4,4 @@ export * from './discovery/match-design';
 export * from './blackwidow/blackwidow-engine';
 export * from './blackwidow/push-image';
 export * from './blackwidow/verifier';
+export * from './blackwidow/fault-entries';

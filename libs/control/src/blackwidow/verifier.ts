@@ -78,7 +78,8 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
         report({ kind: 'table-capacity', message: `${router.name} uses ${config.table.length} table entries; the table has ${TABLE_ENTRIES}` });
       }
       for (const entry of config.table) {
-        if (!LEGAL_MODULI.has(entry.ports.length)) {
+        // An entry with no ports deliberately drops what it matches (an unreachable subtree).
+        if (entry.ports.length > 0 && !LEGAL_MODULI.has(entry.ports.length)) {
           report({ kind: 'illegal-modulus', message: `${router.name}: an entry lists ${entry.ports.length} ports, which the hash cannot take a modulo of` });
         }
       }

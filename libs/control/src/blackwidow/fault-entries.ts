@@ -1,0 +1,217 @@
+/**
+ * Fault entries (paper 000 §5.1, §7.7). A fault casts a shadow over the subtree below it; routers
+ * outside the shadow that can reach the fault need higher-priority table entries for the subtrees
+ * under it, whose port masks avoid every uplink or sidelink that would lead the packet to the fault
+ * or to its ancestors. Here that is computed directly: for each virtual router and each
+ * destination block it is still climbing towards, the ports from which every onward choice still
+ * reaches the block; blocks whose usable set differs from their entry's become entries of their
+ * own, merged into larger aligned blocks when the 8-entry table would overflow.
+ */
+import type { ConfigurationImage, RouterImage, TableEntry, VirtualRouterConfig } from './blackwidow-engine';
+import { LEGAL_MODULI, PORT_SIDELINK, PORT_UPLINK, TABLE_ENTRIES } from './blackwidow-engine';
+
+interface Cable {
+  readonly a: { chip: string; port: number };
+  readonly b: { chip: string; port: number };
+  readonly lanes: number;
+}
+
+export function applyFaultEntries(
+  image: ConfigurationImage,
+  cables: readonly Cable[],
+  blocks: number,
+  faultyPorts: ReadonlySet<string> = new Set(),
+): ConfigurationImage {
+  const routers = image.routers;
+  const routerIndex = new Map(routers.map((r, i) => [r.name, i]));
+  const vrs: { ri: number; config: VirtualRouterConfig }[] = [];
+  const portVr = new Int32Array(routers.length * 64).fill(-1);
+  routers.forEach((router, ri) => {
+    for (const config of router.virtualRouters) {
+      for (const t of config.tiles) portVr[ri * 64 + t] = vrs.length;
+      vrs.push({ ri, config });
+    }
+  });
+  const farVr = new Int32Array(routers.length * 64).fill(-1);
+  const alive = new Uint8Array(routers.length * 64);
+  for (const c of cables) {
+    for (const [x, y] of [
+      [c.a, c.b],
+      [c.b, c.a],
+    ]) {
+      const ri = routerIndex.get(x.chip);
+      if (ri === undefined) continue;
+      alive[ri * 64 + x.port] = c.lanes > 0 && !faultyPorts.has(`${x.chip}:${x.port}`) && !faultyPorts.has(`${y.chip}:${y.port}`) ? 1 : 0;
+      const rj = routerIndex.get(y.chip);
+      if (rj !== undefined) farVr[ri * 64 + x.port] = portVr[rj * 64 + y.port];
+    }
+  }
+  const inSubtree = (v: number, b: number) => {
+    const [location, mask] = vrs[v].config.rootDetect;
+    return (((b * 32) ^ location) & ~mask & 0x7fff) === 0;
+  };
+  // Can virtual router v deliver block b downwards? (memo: 0 unknown, 1 yes, 2 no)
+  const down = new Uint8Array(vrs.length * blocks);
+  const canDescend = (v: number, b: number): boolean => {
+    const k = v * blocks + b;
+    if (down[k]) return down[k] === 1;
+    let ok = inSubtree(v, b);
+    if (ok) {
+      const { config, ri } = vrs[v];
+      const [shift, dmask] = config.downRoute;
+      if (shift > 0) {
+        const port = config.portMap[((b * 32) >>> shift) & dmask];
+        ok = port >= 0 && alive[ri * 64 + port] === 1 && farVr[ri * 64 + port] >= 0 && canDescend(farVr[ri * 64 + port], b);
+      }
+    }
+    down[k] = ok ? 1 : 2;
+    return ok;
+  };
+  // Usable climbing/side ports of v for block b (64-bit mask as two words); memoised.
+  const usableLo = new Int32Array(vrs.length * blocks);
+  const usableHi = new Int32Array(vrs.length * blocks);
+  const known = new Uint8Array(vrs.length * blocks);
+  const usable = (v: number, b: number): void => {
+    const k = v * blocks + b;
+    if (known[k]) return;
+    known[k] = 1;
+    const { config, ri } = vrs[v];
+    const direction = routers[ri].portDirection;
+    let lo = 0;
+    let hi = 0;
+    for (const entry of config.table) {
+      for (const p of entry.ports) {
+        if (!alive[ri * 64 + p]) continue;
+        const next = farVr[ri * 64 + p];
+        if (next < 0) continue;
+        let works = false;
+        if (direction[p] === PORT_SIDELINK) works = canDescend(next, b);
+        else if (direction[p] === PORT_UPLINK) {
+          if (inSubtree(next, b)) works = canDescend(next, b);
+          else {
+            usable(next, b);
+            works = usableLo[next * blocks + b] !== 0 || usableHi[next * blocks + b] !== 0;
+          }
+        }
+        if (!works) continue;
+        if (p < 32) lo |= 1 << p;
+        else hi |= 1 << (p - 32);
+      }
+    }
+    usableLo[k] = lo;
+    usableHi[k] = hi;
+  };
+
+  const problems = [...image.problems];
+  const newRouters: RouterImage[] = routers.map((router, ri) => ({
+    ...router,
+    virtualRouters: router.virtualRouters.map((config) => {
+      const v = portVr[ri * 64 + config.tiles[0]];
+      return refineTable(router.name, v, config, blocks, inSubtree, usable, usableLo, usableHi, problems);
+    }),
+  }));
+  return { ...image, routers: newRouters, problems };
+}
+
+const portsOf = (lo: number, hi: number) => {
+  const out: number[] = [];
+  for (let p = 0; p < 32; p++) if (lo & (1 << p)) out.push(p);
+  for (let p = 0; p < 32; p++) if (hi & (1 << p)) out.push(32 + p);
+  return out;
+};
+
+function legal(ports: number[], chip: string, what: string, problems: string[]): number[] {
+  if (ports.length === 0 || LEGAL_MODULI.has(ports.length)) return ports;
+  let n = ports.length;
+  while (n > 0 && !LEGAL_MODULI.has(n)) n--;
+  problems.push(`${chip}: ${ports.length} usable ports towards ${what} is not a legal modulus; using ${n} (path diversity lost)`);
+  return ports.slice(0, n);
+}
+
+function refineTable(
+  chip: string,
+  v: number,
+  config: VirtualRouterConfig,
+  blocks: number,
+  inSubtree: (v: number, b: number) => boolean,
+  usable: (v: number, b: number) => void,
+  usableLo: Int32Array,
+  usableHi: Int32Array,
+  problems: string[],
+): VirtualRouterConfig {
+  if (config.table.length === 0) return config;
+  const entries: TableEntry[] = [];
+  const exceptions: { location: number; mask: number; lo: number; hi: number }[] = [];
+  for (const entry of config.table) {
+    // The blocks this entry covers that the router cannot resolve by root detect.
+    const first = entry.location >> 5;
+    const count = Math.min(blocks - first, (entry.mask + 1) >> 5 || 1);
+    const masks = new Map<string, { lo: number; hi: number; blocks: number[] }>();
+    for (let b = first; b < first + count; b++) {
+      if (inSubtree(v, b)) continue;
+      usable(v, b);
+      const lo = usableLo[v * blocks + b] & maskOf(entry.ports, 0);
+      const hi = usableHi[v * blocks + b] & maskOf(entry.ports, 1);
+      const key = `${lo}:${hi}`;
+      const group = masks.get(key) ?? { lo, hi, blocks: [] };
+      group.blocks.push(b);
+      masks.set(key, group);
+    }
+    if (masks.size === 0) {
+      entries.push(entry);
+      continue;
+    }
+    const groups = [...masks.values()].sort((x, y) => y.blocks.length - x.blocks.length);
+    const base = groups[0];
+    entries.push({
+      location: entry.location,
+      mask: entry.mask,
+      ports: legal(portsOf(base.lo, base.hi), chip, `processors ${entry.location}–${entry.location + entry.mask}`, problems),
+    });
+    for (const g of groups.slice(1)) for (const b of g.blocks) exceptions.push({ location: b * 32, mask: 31, lo: g.lo, hi: g.hi });
+  }
+  // Merge exceptions into aligned blocks until the table fits (§5.1: 8 entries).
+  while (entries.length + exceptions.length > TABLE_ENTRIES && exceptions.length > 1) {
+    exceptions.sort((x, y) => x.location - y.location);
+    let best = 1;
+    let bestSize = Infinity;
+    for (let i = 1; i < exceptions.length; i++) {
+      const size = alignedCover(exceptions[i - 1], exceptions[i]).mask;
+      if (size < bestSize) {
+        bestSize = size;
+        best = i;
+      }
+    }
+    const x = exceptions[best - 1];
+    const y = exceptions[best];
+    const cover = alignedCover(x, y);
+    problems.push(
+      `${chip}: fault entries for processors ${x.location} and ${y.location} merged into ${cover.location}–${cover.location + cover.mask} to fit the table`,
+    );
+    exceptions.splice(best - 1, 2, { ...cover, lo: x.lo & y.lo, hi: x.hi & y.hi });
+  }
+  for (const e of exceptions) {
+    const ports = legal(portsOf(e.lo, e.hi), chip, `processors ${e.location}–${e.location + e.mask}`, problems);
+    if (ports.length === 0) problems.push(`${chip}: no usable port leads to processors ${e.location}–${e.location + e.mask}`);
+    entries.push({ location: e.location, mask: e.mask, ports });
+  }
+  if (entries.length > TABLE_ENTRIES) problems.push(`${chip}: needs ${entries.length} table entries even after merging`);
+  return { ...config, table: entries };
+}
+
+function maskOf(ports: readonly number[], word: number): number {
+  let m = 0;
+  for (const p of ports) if (p >> 5 === word) m |= 1 << (p & 31);
+  return m;
+}
+
+function alignedCover(x: { location: number; mask: number }, y: { location: number; mask: number }): { location: number; mask: number } {
+  const lo = Math.min(x.location, y.location);
+  const hi = Math.max(x.location + x.mask, y.location + y.mask);
+  let size = 1;
+  while (true) {
+    const location = lo - (lo % size);
+    if (location + size - 1 >= hi) return { location, mask: size - 1 };
+    size *= 2;
+  }
+}
