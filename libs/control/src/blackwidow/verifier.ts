@@ -200,6 +200,10 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
     }
     let worst = 0;
     const ports = table[entry].ports;
+    if (ports.length === 0) {
+      report({ kind: 'unreachable', message: `${router.name} has no way to processors ${base}–${base + 31} (its entry lists no port)` });
+      return false;
+    }
     for (let i = 0; i < ports.length; i++) {
       const port = ports[i];
       const direction = router.portDirection[port];
