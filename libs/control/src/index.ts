@@ -5,3 +5,4 @@ export * from './blackwidow/blackwidow-engine';
 export * from './blackwidow/push-image';
 export * from './blackwidow/verifier';
 export * from './blackwidow/fault-entries';
+export * from './policy/link-policy';
