@@ -36,6 +36,26 @@ export interface VirtualRouterConfig {
   readonly hashSelect: number;
 }
 
+/** Link-layer settings of one YARC (paper 000 §4.3, §4.4, §7.7). */
+export interface LinkSettings {
+  /** Retries a lane may take before the LCB decommissions it. */
+  readonly laneRetryThreshold: number;
+  /** Cycles without progress before a port's sender interrupts and discards. */
+  readonly forwardProgressTimer: number;
+  /** Longest packet the LCBs accept, in phits (19: a cache-line write). */
+  readonly maxPacketLength: number;
+  /** Gb/s per octant: the slowest cable among the octant's eight ports (§7.2 reverse taper). */
+  readonly octantRates: readonly number[];
+}
+
+export interface LinkSettingsPolicy {
+  readonly laneRetryThreshold: number;
+  readonly forwardProgressTimeoutNs: number;
+  readonly maxPacketLength: number;
+}
+
+export const DEFAULT_LINK_SETTINGS: LinkSettingsPolicy = { laneRetryThreshold: 16, forwardProgressTimeoutNs: 100_000, maxPacketLength: 19 };
+
 export interface RouterImage {
   readonly name: string;
   readonly serial: number;
@@ -43,6 +63,7 @@ export interface RouterImage {
   readonly rank: number;
   readonly portDirection: readonly number[];
   readonly virtualRouters: readonly VirtualRouterConfig[];
+  readonly link: LinkSettings;
 }
 
 export interface ConfigurationImage {
@@ -66,7 +87,32 @@ interface Neighbour {
   readonly port: number;
 }
 
-export function computeBlackWidowImage(discovered: DiscoveryResult, matched: MatchedFabric, design: FabricDesign): ConfigurationImage {
+export function computeBlackWidowImage(
+  discovered: DiscoveryResult,
+  matched: MatchedFabric,
+  design: FabricDesign,
+  settings: LinkSettingsPolicy = DEFAULT_LINK_SETTINGS,
+): ConfigurationImage {
+  // The rate each designed cable can be driven at, by end (the operator's design knows lengths).
+  const cableRate = new Map<string, number>();
+  for (const c of design.cables) {
+    cableRate.set(`${c.a.chip}:${c.a.port}`, c.rateGbps);
+    cableRate.set(`${c.b.chip}:${c.b.port}`, c.rateGbps);
+  }
+  const linkSettings = (chip: ChipSpec): LinkSettings => {
+    const octantRates: number[] = [];
+    for (let o = 0; o < 8; o++) {
+      let rate = 6.25;
+      for (let p = o * 8; p < o * 8 + 8; p++) rate = Math.min(rate, cableRate.get(`${chip.name}:${p}`) ?? 6.25);
+      octantRates.push(rate);
+    }
+    return {
+      laneRetryThreshold: settings.laneRetryThreshold,
+      forwardProgressTimer: Math.round(settings.forwardProgressTimeoutNs / 1.25),
+      maxPacketLength: settings.maxPacketLength,
+      octantRates,
+    };
+  };
   const chips = new Map(design.chips.map((c) => [c.name, c]));
   const serialOf = new Map<string, number>();
   for (const [serial, name] of matched.names) serialOf.set(name, serial);
@@ -148,6 +194,7 @@ export function computeBlackWidowImage(discovered: DiscoveryResult, matched: Mat
       rank: chip.rank,
       portDirection,
       virtualRouters,
+      link: linkSettings(chip),
     });
   }
   return { family: 'blackwidow', routers: images, problems };

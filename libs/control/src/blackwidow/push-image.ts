@@ -36,6 +36,11 @@ function routerWrites(transport: MaintenanceTransport, router: RouterImage, fail
     const result = await transport.write(router.route, 'portDirections', 0, router.portDirection);
     if (!result.ok) failures.push({ router: router.name, register: 'portDirections', detail: `${result.reason}: ${result.detail}` });
   });
+  const allPorts = Array.from({ length: 64 }, (_, p) => p);
+  write('laneRetryThreshold', allPorts, [router.link.laneRetryThreshold]);
+  write('forwardProgressTimer', allPorts, [router.link.forwardProgressTimer]);
+  write('maxPacketLength', [0], [router.link.maxPacketLength]);
+  router.link.octantRates.forEach((rate, octant) => write('octantRate', [octant], [rate]));
   for (const vr of router.virtualRouters) {
     const tiles = [...vr.tiles];
     write('rootDetect', tiles, [...vr.rootDetect]);

@@ -69,3 +69,32 @@ describe('verifier (paper 000 §5, §7.7)', () => {
     expect(verify(asDesigned('R2', 1024), 1024, 2).violations[0]).toMatchObject({ kind: 'too-many-hops' });
   });
 });
+
+describe('link-layer settings (§4.3, §4.4, §7.2)', () => {
+  it('runs an octant of long cables at the rate they can be driven at, and programs the timers', () => {
+    const design = generateBlackWidowDesign({
+      network: 'R2.5',
+      processors: 1536,
+      slices: 1,
+      r1Uplinks: 32,
+      portSeed: 0,
+      cableLengths: { injection: 0.5, r1r2: 4, r2r3: 5, side: 10 },
+    });
+    const discovered: DiscoveryResult = {
+      chips: design.chips.map((c, i) => ({ serial: i + 1, kind: c.kind, portCount: c.portCount, route: [], slice: c.slice })),
+      links: [],
+      unanswered: [],
+      requests: 0,
+    };
+    const matched: MatchedFabric = {
+      names: new Map(design.chips.map((c, i) => [i + 1, c.name])),
+      findings: [],
+      cables: design.cables.map((c) => ({ a: c.a, b: c.b, lanes: 3 })),
+    };
+    const image = computeBlackWidowImage(discovered, matched, design, { laneRetryThreshold: 8, forwardProgressTimeoutNs: 50_000, maxPacketLength: 19 });
+    const r2 = image.routers.find((r) => r.name === 's0.r2.0.0')!;
+    // Virtual router 0: ports 0–15 down (4 m), 16–31 side (10 m); the same again for ports 32–63.
+    expect(r2.link.octantRates).toEqual([6.25, 6.25, 3.125, 3.125, 6.25, 6.25, 3.125, 3.125]);
+    expect(r2.link).toMatchObject({ laneRetryThreshold: 8, forwardProgressTimer: 40_000, maxPacketLength: 19 });
+  });
+});
