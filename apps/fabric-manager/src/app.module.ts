@@ -9,6 +9,7 @@ import { AuditResolver } from './audit/audit.resolver';
 import { ApiKeysService } from './auth/api-keys.service';
 import { AuthModule } from './auth/auth.module';
 import { ConfigModule } from './config/config.module';
+import { ControlModule } from './control/control.module';
 import { WeftConfig } from './config/weft-config';
 import { DatabaseModule } from './database/database.module';
 import { EmulatorModule } from './emulator/emulator.module';
@@ -39,6 +40,7 @@ export class AppModule {
         EmulatorModule,
         EventsModule,
         FabricsModule,
+        ControlModule,
         HealthModule,
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ConfigGeneration } from '../config-generations/config-generation.entity';
+import { EventsModule } from '../events/events.module';
+import { FabricsModule } from '../fabrics/fabrics.module';
+import { ControlResolver } from './control.resolver';
+import { ControlService } from './control.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([ConfigGeneration]), FabricsModule, EventsModule],
+  providers: [ControlService, ControlResolver],
+  exports: [ControlService],
+})
+export class ControlModule {}

@@ -1,0 +1,42 @@
+import { UseGuards } from '@nestjs/common';
+import { Args, Mutation, Resolver } from '@nestjs/graphql';
+import { Role } from '../auth/api-key.entity';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import { RequiresRole } from '../auth/roles.decorator';
+import { ControlService } from './control.service';
+import { ConfigurationResultModel, DiscoveryReportModel } from './dto/control.model';
+import { FabricIdInput } from './dto/fabric-id.input';
+
+@Resolver()
+@UseGuards(ApiKeyGuard)
+@RequiresRole(Role.operator)
+export class ControlResolver {
+  constructor(private readonly control: ControlService) {}
+
+  @Mutation(() => DiscoveryReportModel, { description: 'Sweeps the fabric through its maintenance transport and compares it with the design (operator).' })
+  async discoverFabric(@Args('input') input: FabricIdInput): Promise<DiscoveryReportModel> {
+    const outcome = await this.control.discover(input.fabricId);
+    return {
+      chipsFound: outcome.discovered.chips.length,
+      cablesFound: outcome.discovered.links.length,
+      requests: outcome.discovered.requests,
+      wallMs: outcome.wallMs,
+      findings: outcome.findings.map((f) => ({ kind: f.kind, message: f.message, ends: [...f.ends] })),
+    };
+  }
+
+  @Mutation(() => ConfigurationResultModel, {
+    description: 'Discovers, computes the routing configuration, verifies it and pushes it if proven; stores it as a new generation (operator).',
+  })
+  async configureFabric(@Args('input') input: FabricIdInput): Promise<ConfigurationResultModel> {
+    const outcome = await this.control.configure(input.fabricId);
+    return {
+      generation: outcome.generation,
+      verified: outcome.verification.ok,
+      violations: outcome.verification.violations.map((v) => v.message),
+      problems: outcome.problems,
+      findings: outcome.findings.map((f) => ({ kind: f.kind, message: f.message, ends: [...f.ends] })),
+      writes: outcome.writes,
+    };
+  }
+}

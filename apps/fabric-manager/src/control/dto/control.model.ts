@@ -1,0 +1,74 @@
+import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
+import { CableEndModel } from '../../fabrics/dto/link.model';
+
+@ObjectType('DiscoveryFinding')
+export class FindingModel {
+  @Field({ description: 'missing-cable, extra-cable, miswired-cable, unreachable-chip, unexpected-chip or degraded-link.' })
+  kind!: string;
+
+  @Field()
+  message!: string;
+
+  @Field(() => [CableEndModel])
+  ends!: CableEndModel[];
+}
+
+@ObjectType('DiscoveryReport')
+export class DiscoveryReportModel {
+  @Field(() => Int)
+  chipsFound!: number;
+
+  @Field(() => Int)
+  cablesFound!: number;
+
+  @Field(() => Int, { description: 'Maintenance requests sent.' })
+  requests!: number;
+
+  @Field(() => Int)
+  wallMs!: number;
+
+  @Field(() => [FindingModel])
+  findings!: FindingModel[];
+}
+
+@ObjectType('ConfigGeneration')
+export class ConfigGenerationModel {
+  @Field(() => ID)
+  id!: number;
+
+  @Field(() => Int)
+  number!: number;
+
+  @Field()
+  engine!: string;
+
+  @Field({ description: 'computed, rejected (failed verification: never pushed), pushed or failed.' })
+  state!: string;
+
+  @Field()
+  createdAt!: Date;
+
+  @Field(() => Date, { nullable: true })
+  pushedAt!: Date | null;
+}
+
+@ObjectType('ConfigurationResult')
+export class ConfigurationResultModel {
+  @Field(() => ConfigGenerationModel)
+  generation!: ConfigGenerationModel;
+
+  @Field()
+  verified!: boolean;
+
+  @Field(() => [String], { description: 'What the verifier found wrong, if anything.' })
+  violations!: string[];
+
+  @Field(() => [String], { description: 'Where the engine had to compromise (lost path diversity, merged entries).' })
+  problems!: string[];
+
+  @Field(() => [FindingModel])
+  findings!: FindingModel[];
+
+  @Field(() => Int, { description: 'Register writes pushed.' })
+  writes!: number;
+}
