@@ -15,6 +15,7 @@ import { DatabaseModule } from './database/database.module';
 import { EmulatorModule } from './emulator/emulator.module';
 import { EventsModule } from './events/events.module';
 import { FabricsModule } from './fabrics/fabrics.module';
+import { FaultsModule } from './faults/faults.module';
 import { graphqlConfig } from './graphql/graphql.config';
 import { GraphQLExceptionFilter } from './graphql/graphql-exception.filter';
 import { HealthModule } from './health/health.module';
@@ -41,6 +42,7 @@ export class AppModule {
         EventsModule,
         FabricsModule,
         ControlModule,
+        FaultsModule,
         HealthModule,
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,

@@ -3,11 +3,12 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ConfigGeneration } from '../config-generations/config-generation.entity';
 import { EventsModule } from '../events/events.module';
 import { FabricsModule } from '../fabrics/fabrics.module';
+import { FaultsModule } from '../faults/faults.module';
 import { ControlResolver } from './control.resolver';
 import { ControlService } from './control.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ConfigGeneration]), FabricsModule, EventsModule],
+  imports: [TypeOrmModule.forFeature([ConfigGeneration]), FabricsModule, EventsModule, FaultsModule],
   providers: [ControlService, ControlResolver],
   exports: [ControlService],
 })

@@ -21,6 +21,7 @@ import { EventsService } from '../events/events.service';
 import { FabricEventKind } from '../events/fabric-event-kind';
 import { Fabric } from '../fabrics/fabric.entity';
 import { FabricsService } from '../fabrics/fabrics.service';
+import { FaultsService } from '../faults/faults.service';
 
 const DIAMETER: Record<string, number> = { R1: 1, 'R1.5': 2, R2: 3, 'R2.5': 4, R3: 5, 'R3.5': 6 };
 
@@ -53,6 +54,7 @@ export class ControlService {
     private readonly fabrics: FabricsService,
     private readonly emulator: EmulatorService,
     private readonly events: EventsService,
+    private readonly faults: FaultsService,
   ) {}
 
   private design(fabric: Fabric) {
@@ -96,9 +98,22 @@ export class ControlService {
     let highest = 0;
     for (const p of processorsFound) if (p > highest) highest = p;
     const blocks = Math.ceil((highest + 1) / 32);
-    const image = applyFaultEntries(computeBlackWidowImage(discovered, matched, design), matched.cables, blocks);
+    // Declared faults: the cable ends and routers the configuration must not use (§7.7).
+    const faultyPorts = new Set<string>();
+    const faultyRouters = new Set<string>();
+    for (const fault of await this.faults.active(fabricId)) {
+      if (fault.kind === 'link' && fault.port !== null) faultyPorts.add(`${fault.chip}:${fault.port}`);
+      if (fault.kind === 'router') {
+        faultyRouters.add(fault.chip);
+        for (let p = 0; p < 64; p++) faultyPorts.add(`${fault.chip}:${p}`);
+      }
+    }
+    const usableCables = matched.cables.filter((c) => !faultyPorts.has(`${c.a.chip}:${c.a.port}`) && !faultyPorts.has(`${c.b.chip}:${c.b.port}`));
+    const image = applyFaultEntries(computeBlackWidowImage(discovered, { ...matched, cables: usableCables }, design), usableCables, blocks, faultyPorts);
     const verification = verifyConfiguration({
       image,
+      faultyPorts,
+      faultyRouters,
       cables: matched.cables,
       processors: processorsFound,
       slices: [...new Set(discovered.chips.map((c) => c.slice))],

@@ -3,6 +3,7 @@ import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { AuthErrorCode, AuthException } from '../auth/auth.exception';
 import { EventsErrorCode, EventsException } from '../events/events.exception';
 import { FabricsErrorCode, FabricsException } from '../fabrics/fabrics.exception';
+import { FaultsErrorCode, FaultsException } from '../faults/faults.exception';
 import { PaginationErrorCode, PaginationException } from './pagination.exception';
 import { assertUnreachable } from './weft.exception';
 
@@ -56,6 +57,17 @@ function eventsCode(code: EventsErrorCode): GraphQLErrorCode {
   }
 }
 
+function faultsCode(code: FaultsErrorCode): GraphQLErrorCode {
+  switch (code) {
+    case FaultsErrorCode.FaultNotFound:
+      return GraphQLErrorCode.NotFound;
+    case FaultsErrorCode.FaultTargetInvalid:
+      return GraphQLErrorCode.BadUserInput;
+    default:
+      return assertUnreachable(code);
+  }
+}
+
 function paginationCode(code: PaginationErrorCode): GraphQLErrorCode {
   switch (code) {
     case PaginationErrorCode.CursorInvalid:
@@ -71,6 +83,7 @@ export function toGraphQLError(error: unknown): GraphQLError {
   if (error instanceof FabricsException) return withCode(error.message, fabricsCode(error.code), error.code, error.details);
   if (error instanceof AuthException) return withCode(error.message, authCode(error.code), error.code);
   if (error instanceof EventsException) return withCode(error.message, eventsCode(error.code), error.code);
+  if (error instanceof FaultsException) return withCode(error.message, faultsCode(error.code), error.code);
   if (error instanceof PaginationException) return withCode(error.message, paginationCode(error.code), error.code);
   if (error instanceof BadRequestException) {
     // The global ValidationPipe: its response lists every failed constraint.

@@ -1,0 +1,12 @@
+import { WeftException } from '../graphql/weft.exception';
+
+export enum FaultsErrorCode {
+  FaultNotFound = 'FAULT_NOT_FOUND',
+  FaultTargetInvalid = 'FAULT_TARGET_INVALID',
+}
+
+export class FaultsException extends WeftException<FaultsErrorCode> {
+  constructor(code: FaultsErrorCode, message: string) {
+    super(code, message);
+  }
+}

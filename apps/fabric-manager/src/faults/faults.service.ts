@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, Repository } from 'typeorm';
+import { EventsService } from '../events/events.service';
+import { FabricEventKind } from '../events/fabric-event-kind';
+import { FabricsService } from '../fabrics/fabrics.service';
+import { Fault } from './fault.entity';
+import { FaultsErrorCode, FaultsException } from './faults.exception';
+
+export interface DeclareFault {
+  fabricId: number;
+  kind: 'link' | 'router';
+  chip: string;
+  port?: number;
+  note?: string;
+}
+
+/** Faults the routing must avoid: declared by operators (a cable to be replaced, a router taken
+ * out) or recorded from interrupts; cleared when the element is back in service. */
+@Injectable()
+export class FaultsService {
+  constructor(
+    @InjectRepository(Fault) private readonly faults: Repository<Fault>,
+    private readonly fabrics: FabricsService,
+    private readonly events: EventsService,
+  ) {}
+
+  async declare(input: DeclareFault, source: 'operator' | 'interrupt' = 'operator'): Promise<Fault> {
+    const chip = await this.fabrics.chipByName(input.fabricId, input.chip);
+    if (input.kind === 'link') {
+      if (input.port === undefined || input.port < 0 || input.port >= chip.portCount) {
+        throw new FaultsException(FaultsErrorCode.FaultTargetInvalid, `a link fault needs a port of ${chip.name}: 0 to ${chip.portCount - 1}`);
+      }
+    } else if (chip.kind !== 'router') {
+      throw new FaultsException(FaultsErrorCode.FaultTargetInvalid, `${chip.name} is not a router`);
+    }
+    const fault = await this.faults.save(
+      this.faults.create({
+        fabricId: input.fabricId,
+        kind: input.kind,
+        chip: chip.name,
+        port: input.kind === 'link' ? input.port! : null,
+        lane: null,
+        source,
+        note: input.note ?? '',
+        clearedAt: null,
+      }),
+    );
+    await this.events.record({
+      fabricId: input.fabricId,
+      kind: FabricEventKind.FAULT_DECLARED,
+      chip: fault.chip,
+      port: fault.port,
+      details: { faultId: fault.id, kind: fault.kind, source, note: fault.note },
+    });
+    return fault;
+  }
+
+  async clear(id: number): Promise<Fault> {
+    const fault = await this.faults.findOne({ where: { id, clearedAt: IsNull() } });
+    if (!fault) throw new FaultsException(FaultsErrorCode.FaultNotFound, `no active fault with id ${id}`);
+    fault.clearedAt = new Date();
+    const saved = await this.faults.save(fault);
+    await this.events.record({
+      fabricId: fault.fabricId,
+      kind: FabricEventKind.FAULT_CLEARED,
+      chip: fault.chip,
+      port: fault.port,
+      details: { faultId: fault.id },
+    });
+    return saved;
+  }
+
+  active(fabricId: number): Promise<Fault[]> {
+    return this.faults.find({ where: { fabricId, clearedAt: IsNull() }, order: { id: 'ASC' } });
+  }
+}

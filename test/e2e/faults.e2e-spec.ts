@@ -1,0 +1,60 @@
+import { createKey, LOAD_FABRIC, TestService } from './support/test-service';
+
+const CONFIGURE = `mutation($input: FabricIdInput!) { configureFabric(input: $input) { generation { number state } verified violations writes } }`;
+const DECLARE = `mutation($input: DeclareFaultInput!) { declareFault(input: $input) { id kind chip port source } }`;
+
+/** Operators declare and clear faults; the next configuration routes around them. */
+describe('declared faults', () => {
+  let service: TestService;
+  let operator: string;
+  let fabricId: string;
+
+  beforeAll(async () => {
+    service = await TestService.start();
+    operator = await createKey(service, service.bootstrapKey!, 'operator');
+    fabricId = (await service.gql<{ loadFabric: { id: string } }>(LOAD_FABRIC, { input: { fixture: 'blackwidow/bw-r2-1024' } }, operator)).data!.loadFabric.id;
+    await service.gql(CONFIGURE, { input: { fabricId } }, operator);
+  });
+  afterAll(() => service.stop());
+
+  it('routes around a router taken out of service, and back once it is cleared', async () => {
+    const declared = await service.gql<{ declareFault: { id: string; source: string } }>(
+      DECLARE,
+      { input: { fabricId, kind: 'router', chip: 's1.r2.0.4', note: 'fan tray swap' } },
+      operator,
+    );
+    expect(declared.data!.declareFault).toMatchObject({ source: 'operator' });
+    const around = (
+      await service.gql<{ configureFabric: { verified: boolean; writes: number; generation: { state: string } } }>(CONFIGURE, { input: { fabricId } }, operator)
+    ).data!.configureFabric;
+    expect(around).toMatchObject({ verified: true, generation: { state: 'pushed' } });
+    expect(around.writes).toBeGreaterThan(0);
+    const active = await service.gql<{ activeFaults: { chip: string }[] }>(
+      'query($input: FabricIdInput!) { activeFaults(input: $input) { chip } }',
+      { input: { fabricId } },
+      operator,
+    );
+    expect(active.data!.activeFaults).toEqual([{ chip: 's1.r2.0.4' }]);
+
+    await service.gql(
+      'mutation($input: ClearFaultInput!) { clearFault(input: $input) { clearedAt } }',
+      { input: { id: declared.data!.declareFault.id } },
+      operator,
+    );
+    const back = (await service.gql<{ configureFabric: { verified: boolean; writes: number } }>(CONFIGURE, { input: { fabricId } }, operator)).data!
+      .configureFabric;
+    expect(back.verified).toBe(true);
+    expect(back.writes).toBeGreaterThan(0);
+  });
+
+  it('refuses faults that name nothing real, saying why', async () => {
+    const badPort = await service.gql(DECLARE, { input: { fabricId, kind: 'link', chip: 's0.r1.0', port: 99 } }, operator);
+    expect(badPort.errors![0].extensions.code).toBe('BAD_USER_INPUT');
+    const noChip = await service.gql(DECLARE, { input: { fabricId, kind: 'router', chip: 's9.r1.0' } }, operator);
+    expect(noChip.errors![0]).toMatchObject({ message: `fabric ${fabricId} has no chip "s9.r1.0"`, extensions: { code: 'NOT_FOUND' } });
+    const notRouter = await service.gql(DECLARE, { input: { fabricId, kind: 'router', chip: 'p7' } }, operator);
+    expect(notRouter.errors![0]).toMatchObject({ message: 'p7 is not a router', extensions: { code: 'BAD_USER_INPUT' } });
+    const noPort = await service.gql(DECLARE, { input: { fabricId, kind: 'link', chip: 's0.r1.0' } }, operator);
+    expect(noPort.errors![0].message).toBe('a link fault needs a port of s0.r1.0: 0 to 63');
+  });
+});
