@@ -53,7 +53,7 @@ export function buildProgram(): Command {
   const keyOption = () => new Option('--key <apiKey>', 'API key (operator role for changes)').env('WEFT_API_KEY');
 
   program
-    .command('serve', { isDefault: false })
+    .command('serve')
     .description('start the service (the same as "npm start"): GraphQL at /graphql, health at /health')
     .action(async () => {
       await import('../../fabric-manager/src/main');

@@ -1,5 +1,5 @@
 import { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
-import { GraphQLError, GraphQLSchema, Kind, OperationDefinitionNode, SelectionSetNode, FragmentDefinitionNode } from 'graphql';
+import { FragmentDefinitionNode, GraphQLError, GraphQLSchema, Kind, SelectionSetNode } from 'graphql';
 import { ComplexityEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
 import { GraphQLErrorCode } from './graphql-errors';
 
@@ -63,5 +63,3 @@ function selectionDepth(set: SelectionSetNode | undefined, fragments: FragmentDe
   }
   return max;
 }
-
-export type OperationNode = OperationDefinitionNode;

@@ -7,7 +7,7 @@
  * findings naming both cable ends by chip and physical port.
  */
 import type { FabricDesign } from '@weft/fabric-model';
-import type { DiscoveredChip, DiscoveredLink, DiscoveryResult } from './discovery-sweep';
+import type { DiscoveryResult } from './discovery-sweep';
 
 export type FindingKind = 'missing-cable' | 'extra-cable' | 'miswired-cable' | 'unreachable-chip' | 'unexpected-chip' | 'degraded-link';
 
@@ -144,5 +144,3 @@ export function matchDesign(discovered: DiscoveryResult, design: FabricDesign): 
   }
   return { names, findings, cables };
 }
-
-export type { DiscoveredChip, DiscoveredLink };

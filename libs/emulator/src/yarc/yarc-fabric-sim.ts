@@ -1443,13 +1443,4 @@ export class YarcFabricSim {
     };
     return sum(this, 0);
   }
-
-  /** Lanes in service at a port (§4.4). */
-  lanesAt(g: number): number {
-    return this.fabric.activeLanes[g];
-  }
-
-  static get lanes(): number {
-    return LANES;
-  }
 }
