@@ -13,7 +13,7 @@ import {
   verifyConfiguration,
   VerificationReport,
 } from '@weft/control';
-import { buildInstallation, InstallationFile } from '@weft/fabric-model';
+import { buildInstallation, Installation, InstallationFile } from '@weft/fabric-model';
 import { DataSource, Repository } from 'typeorm';
 import { ConfigGeneration } from '../config-generations/config-generation.entity';
 import { EmulatorService } from '../emulator/emulator.service';
@@ -57,14 +57,19 @@ export class ControlService {
     private readonly faults: FaultsService,
   ) {}
 
-  private design(fabric: Fabric) {
-    return buildInstallation(JSON.parse(fabric.installation) as InstallationFile, fabric.source).expected;
+  /** The operator's design of a stored fabric (generated once per operation: 2–3 s at 32K). */
+  private async installation(fabricId: number): Promise<Installation> {
+    const fabric: Fabric = await this.fabrics.get(fabricId);
+    return buildInstallation(JSON.parse(fabric.installation) as InstallationFile, fabric.source);
   }
 
   async discover(fabricId: number): Promise<DiscoveryOutcome> {
-    const fabric = await this.fabrics.get(fabricId);
-    const design = this.design(fabric);
-    const attachment = design.chips.find((c) => c.name === (JSON.parse(fabric.installation) as InstallationFile).maintenanceAttachment)!;
+    return this.sweep(fabricId, await this.installation(fabricId));
+  }
+
+  private async sweep(fabricId: number, installation: Installation): Promise<DiscoveryOutcome> {
+    const design = installation.expected;
+    const attachment = design.chips.find((c) => c.name === installation.file.maintenanceAttachment)!;
     const start = Date.now();
     const discovered = await discoverFabric(this.emulator.transport(fabricId), {
       controllerPorts: attachment.portRoles.map((_, i) => i).filter((i) => attachment.portRoles[i] !== 'unused'),
@@ -91,9 +96,9 @@ export class ControlService {
   }
 
   async configure(fabricId: number): Promise<ConfigurationOutcome> {
-    const fabric = await this.fabrics.get(fabricId);
-    const design = this.design(fabric);
-    const { discovered, matched, findings } = await this.discover(fabricId);
+    const installation = await this.installation(fabricId);
+    const design = installation.expected;
+    const { discovered, matched, findings } = await this.sweep(fabricId, installation);
     const processorsFound = discovered.chips.filter((c) => c.kind === 'endpoint' && c.processor !== undefined).map((c) => c.processor!);
     let highest = 0;
     for (const p of processorsFound) if (p > highest) highest = p;
@@ -109,7 +114,11 @@ export class ControlService {
       }
     }
     const usableCables = matched.cables.filter((c) => !faultyPorts.has(`${c.a.chip}:${c.a.port}`) && !faultyPorts.has(`${c.b.chip}:${c.b.port}`));
-    const image = applyFaultEntries(computeBlackWidowImage(discovered, { ...matched, cables: usableCables }, design), usableCables, blocks, faultyPorts);
+    const healthyImage = computeBlackWidowImage(discovered, { ...matched, cables: usableCables }, design);
+    // Fault entries matter only when something is missing or declared faulty; a fabric found
+    // exactly as designed needs none, and computing them costs as much as verifying.
+    const healthy = faultyPorts.size === 0 && findings.length === 0;
+    const image = healthy ? healthyImage : applyFaultEntries(healthyImage, usableCables, blocks, faultyPorts);
     const verification = verifyConfiguration({
       image,
       faultyPorts,
