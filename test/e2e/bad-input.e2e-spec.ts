@@ -78,6 +78,8 @@ describe('bad input', () => {
     expect(outOfRange.errors![0]).toMatchObject({ message: 'invalid input: first must not be less than 1', extensions: { code: 'BAD_USER_INPUT' } });
     const badName = await load({ fixture: 'blackwidow/bw-r1-32', name: 'has spaces' });
     expect(firstError(badName).extensions.problems).toEqual(['name may hold letters, digits, ".", "_" and "-"']);
+    const eventsPage = await service.gql('{ events(first: 501) { totalCount } }', {}, operator);
+    expect(eventsPage.errors![0]).toMatchObject({ message: 'invalid input: first must not be greater than 500', extensions: { code: 'BAD_USER_INPUT' } });
     const badCursor = await service.gql('{ fabrics(after: "not-a-cursor") { totalCount } }', {}, operator);
     expect(badCursor.errors![0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', reason: 'CURSOR_INVALID' });
     const missingFabric = await service.gql('{ fabric(id: 999) { name } }', {}, operator);

@@ -1,4 +1,4 @@
-import { ArgsType, Field, ID } from '@nestjs/graphql';
+import { ArgsType, Field, ID, IntersectionType } from '@nestjs/graphql';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsEnum, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
 import { PageArgs } from '../../graphql/pagination';
@@ -29,30 +29,9 @@ export class FabricEventFilterArgs {
   chips?: string[];
 }
 
+/** A page of stored events, with the same filters as the stream. */
 @ArgsType()
-export class FabricEventsArgs extends PageArgs {
-  @Field(() => ID, { nullable: true })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'fabricId must be a numeric fabric id' })
-  @Min(1)
-  fabricId?: number;
-
-  @Field(() => [FabricEventKind], { nullable: true })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(32)
-  @IsEnum(FabricEventKind, { each: true })
-  kinds?: FabricEventKind[];
-
-  @Field(() => [String], { nullable: true })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(1000)
-  @IsString({ each: true })
-  @MaxLength(64, { each: true })
-  chips?: string[];
-}
+export class FabricEventsArgs extends IntersectionType(PageArgs, FabricEventFilterArgs, ArgsType) {}
 
 @ArgsType()
 export class FabricEventStreamArgs extends FabricEventFilterArgs {
