@@ -3,6 +3,8 @@
  * cabling. It exists for the emulator's own tests (paper 000 §5 by hand); the control plane
  * computes configurations from discovery instead and never uses this.
  */
+import { defaultCableLengths, generateBlackWidowDesign } from '@weft/fabric-model';
+import { EmulatedFabric } from '../emulated-fabric';
 import { YarcFabricSim } from './yarc-fabric-sim';
 import { PORTS, PORT_DOWNLINK, PORT_SIDELINK } from './yarc-constants';
 
@@ -46,4 +48,19 @@ export function configureR15ByHand(sim: YarcFabricSim): void {
       }
     }
   }
+}
+
+/** An R1 (≤32 processors) or R1.5 fabric, emulated and configured by hand: the emulator tests' bench. */
+export function handConfiguredR15(processors: number, options: { slices?: number; portSeed?: number; seed?: number } = {}): YarcFabricSim {
+  const design = generateBlackWidowDesign({
+    network: processors <= 32 ? 'R1' : 'R1.5',
+    processors,
+    slices: options.slices ?? 1,
+    r1Uplinks: 32,
+    portSeed: options.portSeed ?? 0,
+    cableLengths: defaultCableLengths(processors),
+  });
+  const sim = new YarcFabricSim(new EmulatedFabric(design), options.seed ?? 1);
+  configureR15ByHand(sim);
+  return sim;
 }

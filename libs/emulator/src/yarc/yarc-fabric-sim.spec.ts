@@ -1,16 +1,9 @@
-import { defaultCableLengths, generateBlackWidowDesign, mulberry32 } from '@weft/fabric-model';
-import { EmulatedFabric } from '../emulated-fabric';
+import { mulberry32 } from '@weft/fabric-model';
 import { FLAG_HASH } from '../engine/packet-store';
-import { configureR15ByHand } from './blackwidow-test-config';
+import { handConfiguredR15 } from './blackwidow-test-config';
 import { YarcFabricSim } from './yarc-fabric-sim';
 
-function r15(processors: number, slices = 1, portSeed = 0): YarcFabricSim {
-  const network = processors <= 32 ? 'R1' : 'R1.5';
-  const design = generateBlackWidowDesign({ network, processors, slices, r1Uplinks: 32, portSeed, cableLengths: defaultCableLengths(processors) });
-  const sim = new YarcFabricSim(new EmulatedFabric(design));
-  configureR15ByHand(sim);
-  return sim;
-}
+const r15 = (processors: number, slices = 1, portSeed = 0) => handConfiguredR15(processors, { slices, portSeed });
 
 describe('YARC fabric, cycle by cycle', () => {
   it('delivers a lone packet with the zero-load latency of the pipeline model (25 stages per router)', () => {

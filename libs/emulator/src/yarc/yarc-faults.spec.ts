@@ -1,23 +1,8 @@
-import { defaultCableLengths, generateBlackWidowDesign } from '@weft/fabric-model';
-import { EmulatedFabric } from '../emulated-fabric';
 import { FLAG_HASH, FLAG_TRACE } from '../engine/packet-store';
-import { configureR15ByHand } from './blackwidow-test-config';
-import { YarcFabricSim } from './yarc-fabric-sim';
+import { handConfiguredR15 } from './blackwidow-test-config';
 import { runUntilSettled, YarcMaintenanceController } from './yarc-maintenance';
 
-function r15(processors: number): YarcFabricSim {
-  const design = generateBlackWidowDesign({
-    network: 'R1.5',
-    processors,
-    slices: 1,
-    r1Uplinks: 32,
-    portSeed: 0,
-    cableLengths: defaultCableLengths(processors),
-  });
-  const sim = new YarcFabricSim(new EmulatedFabric(design), 5);
-  configureR15ByHand(sim);
-  return sim;
-}
+const r15 = (processors: number) => handConfiguredR15(processors, { seed: 5 });
 
 describe('YARC faults and diagnostics', () => {
   it('traces a packet through every buffer, port and VC it occupies, with times', () => {

@@ -1,22 +1,8 @@
-import { defaultCableLengths, generateBlackWidowDesign } from '@weft/fabric-model';
-import { EmulatedFabric } from '../emulated-fabric';
 import { FLAG_HASH } from '../engine/packet-store';
-import { configureR15ByHand } from './blackwidow-test-config';
+import { handConfiguredR15 } from './blackwidow-test-config';
 import { YarcFabricSim } from './yarc-fabric-sim';
 
-function r15(processors: number, seed = 1): YarcFabricSim {
-  const design = generateBlackWidowDesign({
-    network: 'R1.5',
-    processors,
-    slices: 1,
-    r1Uplinks: 32,
-    portSeed: 0,
-    cableLengths: defaultCableLengths(processors),
-  });
-  const sim = new YarcFabricSim(new EmulatedFabric(design), seed);
-  configureR15ByHand(sim);
-  return sim;
-}
+const r15 = (processors: number, seed = 1) => handConfiguredR15(processors, { seed });
 
 /** The port of s0.r1.0 that carries sidelink k to s0.r1.1 (ports 32.. in design order). */
 const sidelink = (sim: YarcFabricSim, k = 0) => sim.tileGlobal[sim.chipRouter[sim.fabric.chipId('s0.r1.0')] * 64 + 32 + k];
