@@ -53,6 +53,9 @@ function selectionDepth(set: SelectionSetNode | undefined, fragments: FragmentDe
   let max = depth;
   for (const selection of set.selections) {
     if (selection.kind === Kind.FIELD) {
+      // Introspection (__schema, __type) is bounded by the schema, not the fabric: tools such as
+      // the Apollo explorer nest it 15 deep, and must work.
+      if (selection.name.value.startsWith('__')) continue;
       max = Math.max(max, selectionDepth(selection.selectionSet, fragments, depth + 1));
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
       max = Math.max(max, selectionDepth(selection.selectionSet, fragments, depth));
