@@ -72,4 +72,9 @@ describe('the weft command line', () => {
     const result = await weft('fabrics', 'load', 'blackwidow/none', '--url', service.url, '--key', 'weft_aaaaaaaaaaaa_' + 'z'.repeat(43));
     expect(result).toMatchObject({ code: 1, stderr: 'weft: UNAUTHENTICATED: the API key is not valid\n' });
   });
+
+  it('names a missing installation file instead of failing with a stack trace', async () => {
+    const result = await weft('fabrics', 'load', '/nonexistent/lab.json', '--url', service.url, '--key', 'weft_aaaaaaaaaaaa_' + 'z'.repeat(43));
+    expect(result).toMatchObject({ code: 1, stderr: 'weft: cannot read /nonexistent/lab.json: no such file\n' });
+  });
 });

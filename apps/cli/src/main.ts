@@ -155,7 +155,14 @@ export function buildProgram(): Command {
     .addOption(urlOption())
     .addOption(keyOption())
     .action(async (source: string, options: { name?: string; url: string; key?: string }) => {
-      const input = source.endsWith('.json') ? { installation: readFileSync(source, 'utf8') } : { fixture: source };
+      let input: { installation: string } | { fixture: string };
+      if (source.endsWith('.json')) {
+        try {
+          input = { installation: readFileSync(source, 'utf8') };
+        } catch (error) {
+          throw new CliError(`cannot read ${source}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String(error)}`);
+        }
+      } else input = { fixture: source };
       const data = await serviceClient(options).request<{ loadFabric: { id: string; name: string; chipCount: number; linkCount: number } }>(
         'mutation($input: LoadFabricInput!) { loadFabric(input: $input) { id name chipCount linkCount } }',
         { input: { ...input, ...(options.name ? { name: options.name } : {}) } },
