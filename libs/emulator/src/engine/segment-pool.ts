@@ -62,7 +62,9 @@ export class SegmentPool {
   /** A new entry for `packet` whose phits will be sent from cycle `now` on and become usable
    * `delay` cycles after each is sent. */
   allocate(packet: number, now: number, delay: number): number {
-    if (this.free < 0) throw new Error('segment pool exhausted within a cycle: call ensureFree first');
+    // Callers read the arrays through the pool after an allocation, never from locals held across
+    // one, so growing here is safe.
+    if (this.free < 0) this.grow(this.capacity * 2);
     const s = this.free;
     this.free = this.next[s];
     this.packet[s] = packet;
@@ -91,16 +93,6 @@ export class SegmentPool {
     return this.used;
   }
 
-  /**
-   * Grows the pool now if fewer than `n` segments are free, so that no allocation during the
-   * coming cycle replaces the arrays under a hot loop that holds them in locals.
-   */
-  ensureFree(n: number): void {
-    let capacity = this.capacity;
-    while (capacity - this.used < n) capacity *= 2;
-    if (capacity !== this.capacity) this.grow(capacity);
-  }
-
   /** Records `n` phits sent into segment s at cycle `now`. */
   send(s: number, now: number, n: number): void {
     const base = s * MAX_PACKET_PHITS;
@@ -109,6 +101,19 @@ export class SegmentPool {
     const end = k + n;
     for (; k < end; k++) this.sendOffset[base + k] = offset;
     this.sentIn[s] = end;
+  }
+
+  /** Records the next phit of segment s as sent at cycle `at` (which may lie ahead of the
+   * current cycle: a stage commits a run of phits at once, each with its own send time). */
+  sendAt(s: number, at: number): void {
+    const k = this.sentIn[s];
+    this.sendOffset[s * MAX_PACKET_PHITS + k] = at - this.firstSend[s];
+    this.sentIn[s] = k + 1;
+  }
+
+  /** The cycle from which phit k (< sentIn) of segment s can be taken by the next stage. */
+  usable(s: number, k: number): number {
+    return this.firstSend[s] + this.sendOffset[s * MAX_PACKET_PHITS + k] + this.delay[s];
   }
 
   /** Phits of segment s that have reached its buffer and not left it, at cycle `now`. */

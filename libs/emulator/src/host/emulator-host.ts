@@ -142,7 +142,7 @@ export function applyFault(sim: YarcFabricSim, fault: PhysicalFault): void {
     case 'resume-accepting': {
       const g = sim.fabric.portIndex(fault.chip, fault.port);
       if (sim.globalProcessor[g] < 0) throw new RangeError(`"${fault.chip}" is not a processor`);
-      sim.accepting[g] = fault.action === 'stop-accepting' ? 0 : 1;
+      sim.setAccepting(g, fault.action !== 'stop-accepting');
       return;
     }
   }

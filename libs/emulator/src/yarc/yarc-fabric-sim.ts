@@ -1,9 +1,10 @@
 /**
  * A BlackWidow fabric of YARC routers and processor endpoints, cycle by cycle (paper 000 §3–§5,
- * §7.5, §7.7). Per router and cycle, stages are evaluated downstream first — output ports, then
- * subswitches, then row buses and routing — so a phit moves through at most one stage per cycle
- * whatever the order of evaluation; links deliver into the future, so routers never see each
- * other's same-cycle state. Idle routers and endpoints are skipped.
+ * §7.5, §7.7). Each cycle the stages that can act are evaluated downstream first — output links,
+ * then column channels (subswitches), then row buses and routing — so a phit moves through at
+ * most one stage per cycle; links deliver into the future, so routers never see each other's
+ * same-cycle state. Stages sleep until an event can let them act (see `step`): an idle stage,
+ * router or endpoint costs nothing.
  *
  * Buffers (all per VC): input buffer per port (VCT across links, credits reserved per packet),
  * 8 row buffers per tile (one per input of its row) and 8 column buffers per output (one per
@@ -28,7 +29,7 @@ import {
   TraceEvent,
 } from '../engine/packet-store';
 import { MODEL_PROCESSOR, MODEL_YARC, YARC_REGISTERS } from './yarc-register-map';
-import { BufferQueues, SegmentPool } from '../engine/segment-pool';
+import { BufferQueues, MAX_PACKET_PHITS, SegmentPool } from '../engine/segment-pool';
 import { TimingWheel } from '../engine/timing-wheel';
 import {
   COLUMN_BUFFER_PHITS,
@@ -87,6 +88,17 @@ const CB_DELAY = STAGES_COLUMN_CHANNEL;
 const IB_TO_RB = INPUT_STAGES + RB_DELAY;
 const RB_TO_CB = CB_DELAY;
 
+/** Events on the timing wheel (low 2 bits): a credit return, or a stage to wake. */
+const EVENT_CREDIT = 0;
+const EVENT_LINK = 1;
+const EVENT_COLUMN = 2;
+const EVENT_ROW = 3;
+/** Phases of a cycle, in evaluation order. */
+const PHASE_EVENTS = 0;
+const PHASE_LINKS = 1;
+const PHASE_COLUMNS = 2;
+const PHASE_ROWS = 3;
+
 /** Cycles a chip's maintenance block takes to execute a register access (§4.1). */
 export const MAINTENANCE_PROCESS_CYCLES = 16;
 const CONSUME = PORTS + 1;
@@ -144,28 +156,23 @@ export class YarcFabricSim {
   private readonly ib: BufferQueues;
   private readonly rb: BufferQueues;
   private readonly cb: BufferQueues;
+  /** The input whose packet holds each column buffer (wormhole: one packet at a time per VC). */
   private readonly cbOwner: Int16Array;
-  /** Round-robin pointers of the output arbiters, row buses and subswitches. */
+  /** Round-robin pointers of the output arbiters, row buses and column channels. */
   private readonly outRR: Uint8Array;
   private readonly rowBusRR: Uint8Array;
-  private readonly rowBusBuffer: Int32Array;
   private readonly subRR: Uint8Array;
   /** Which row buffers want each column channel: wantMask[(r*64+o)*8+row] has bit (input&7)*2+v
-   * set when that row buffer's head packet is routed to output o; wantRows[r*64+o] has bit row set
-   * when any does. Arbitration looks only at set bits. */
+   * set when that row buffer's head packet is routed to output o. Arbitration looks only at set bits. */
   private readonly wantMask: Uint16Array;
-  private readonly wantRows: Uint8Array;
-  /** Segments queued at each input port (both VCs) and at each output port's column buffers. */
-  private readonly inputLoad: Int32Array;
-  private readonly outputLoad: Int32Array;
-  /** Per router, which ports have work, as two 32-bit words (ports 0–31, 32–63): the stages
-   * visit only those, so an idle port costs nothing. */
-  private readonly inputActive: Uint32Array;
-  private readonly outputActive: Uint32Array;
-  private readonly wantActive: Uint32Array;
+  /** Row buffers: the cycle at which the run of phits the column channel committed last has left
+   * entirely (its phits leave one per cycle up to then). */
+  private readonly rbDrainEnd: Float64Array;
   /** Sender side of every global port: serialization rate and accumulator, latency, credits per VC. */
   readonly linkRate: Float64Array;
   private readonly linkAccumulator: Float64Array;
+  /** The last cycle whose rate has been added to the accumulator. */
+  private readonly linkAccTime: Float64Array;
   readonly linkLatency: Int32Array;
   readonly credits: Int32Array;
   /** Per global port and VC: since when the sender has had a packet it could not send (-1: not blocked). */
@@ -173,19 +180,37 @@ export class YarcFabricSim {
   /** Per global port: packets routed here are discarded (link down or forward-progress timeout). */
   readonly discarding: Uint8Array;
   readonly discardReason: Uint8Array;
-  /** Endpoint ports: the packet being injected, receive buffers. */
+  /** Endpoint ports: receive buffers, and whether the processor takes phits from them. */
   private readonly receive: BufferQueues;
   readonly accepting: Uint8Array;
-
-  private readonly routerActive: Uint8Array;
-  private activeRouters: Int32Array;
-  private activeCount = 0;
-  private readonly routerLoad: Int32Array;
-  private readonly endpointActive: Uint8Array;
-  private activeEndpointPorts: Int32Array;
-  private activeEndpointCount = 0;
   private readonly wheel: TimingWheel;
   private readonly decision = new RouteDecision();
+
+  /**
+   * Stages wake up through events (see `step`): a stage that cannot move anything now is woken by
+   * whatever will let it — the phits it waits for becoming usable, room downstream, credits, the
+   * end of its own run — so an idle stage costs nothing. Per stage: ready lists for the current
+   * cycle, the cycle it was queued (or, +0.5, visited), its earliest pending wake-up, and until
+   * when it is busy with a run. A wake-up later than one already pending is not scheduled: every
+   * visit re-arms the stage for whatever it can see coming (phits becoming usable, its run's end,
+   * room appearing as a run drains, a timer), and what it cannot see yet is announced afresh by
+   * whoever causes it.
+   */
+  private readonly linkReady: Int32Array;
+  private readonly linkStamp: Float64Array;
+  private readonly linkNext: Float64Array;
+  private linkCount = 0;
+  private readonly columnReady: Int32Array;
+  private readonly columnStamp: Float64Array;
+  private readonly columnNext: Float64Array;
+  private readonly columnBusy: Float64Array;
+  private columnCount = 0;
+  private readonly rowReady: Int32Array;
+  private readonly rowStamp: Float64Array;
+  private readonly rowNext: Float64Array;
+  private readonly rowBusy: Float64Array;
+  private rowCount = 0;
+  private phase = PHASE_EVENTS;
 
   /**
    * The link control block of every global port's transmit side (§4.3): the packet on the link,
@@ -199,6 +224,17 @@ export class YarcFabricSim {
   private readonly txSent: Uint8Array;
   private readonly txBad: Uint8Array;
   private readonly txResumeAt: Float64Array;
+  private readonly txBusy: Float64Array;
+  /** The column buffer the link's last run drew from, and that run's phits in the downstream
+   * segment (their send times are the column buffer's departures). */
+  private readonly txDrainBuffer: Int32Array;
+  private readonly txDrainSeg: Int32Array;
+  private readonly txDrainFrom: Uint8Array;
+  private readonly txDrainCount: Uint8Array;
+  private readonly txDrainLast: Float64Array;
+  /** Endpoint receive side: busy until, and the cycle its last run took its last phit. */
+  private readonly recvBusy: Float64Array;
+  private readonly recvLast: Float64Array;
   /** Per lane of every transmit port: bit-error rate, retry count, and which lanes are in service. */
   readonly laneBitErrorRate: Float64Array;
   readonly laneRetries: Uint32Array;
@@ -223,7 +259,7 @@ export class YarcFabricSim {
   /** Called once per cycle while set (the maintenance controller's timeouts). */
   onTick: ((cycle: number) => void) | null = null;
 
-  /** Per-router hop counts of delivered packets, and other statistics. */
+  /** Phits moved across links (a phit entering a router or an endpoint is one phit-hop). */
   phitHops = 0;
   onInterrupt: InterruptSink = () => undefined;
   onDeliver: DeliveryRecord = () => undefined;
@@ -266,24 +302,20 @@ export class YarcFabricSim {
       }
     }
 
+    const channels = R * NPORTS * 8;
     this.ib = new BufferQueues(R * NPORTS * NVC, this.pool);
-    this.rb = new BufferQueues(R * NPORTS * 8 * NVC, this.pool);
-    this.cb = new BufferQueues(R * NPORTS * 8 * NVC, this.pool);
-    this.cbOwner = new Int16Array(R * NPORTS * 8 * NVC).fill(-1);
+    this.rb = new BufferQueues(channels * NVC, this.pool);
+    this.cb = new BufferQueues(channels * NVC, this.pool);
+    this.cbOwner = new Int16Array(channels * NVC).fill(-1);
     this.outRR = new Uint8Array(R * NPORTS);
     this.rowBusRR = new Uint8Array(R * NPORTS);
-    this.rowBusBuffer = new Int32Array(R * NPORTS).fill(-1);
-    this.subRR = new Uint8Array(R * NPORTS);
-    this.wantMask = new Uint16Array(R * NPORTS * 8);
-    this.wantRows = new Uint8Array(R * NPORTS);
-    this.inputLoad = new Int32Array(R * NPORTS);
-    this.outputLoad = new Int32Array(R * NPORTS);
-    this.inputActive = new Uint32Array(R * 2);
-    this.outputActive = new Uint32Array(R * 2);
-    this.wantActive = new Uint32Array(R * 2);
+    this.subRR = new Uint8Array(channels);
+    this.wantMask = new Uint16Array(channels);
+    this.rbDrainEnd = new Float64Array(channels * NVC);
 
     this.linkRate = new Float64Array(ports);
     this.linkAccumulator = new Float64Array(ports);
+    this.linkAccTime = new Float64Array(ports);
     this.linkLatency = new Int32Array(ports);
     this.credits = new Int32Array(ports * NVC);
     this.blockedSince = new Float64Array(ports * NVC).fill(-1);
@@ -300,16 +332,22 @@ export class YarcFabricSim {
       for (let v = 0; v < NVC; v++) this.credits[g * NVC + v] = downstreamIsEndpoint ? ENDPOINT_RECEIVE_PHITS : INPUT_BUFFER_PHITS_PER_VC;
     }
 
-    const endpointPorts = endpoints.reduce((n, c) => n + chips[c].portCount, 0);
     this.receive = new BufferQueues(ports * NVC, this.pool);
     this.accepting = new Uint8Array(ports).fill(1);
-
-    this.routerActive = new Uint8Array(R);
-    this.activeRouters = new Int32Array(R);
-    this.routerLoad = new Int32Array(R);
-    this.endpointActive = new Uint8Array(ports);
-    this.activeEndpointPorts = new Int32Array(Math.max(1, endpointPorts));
-    this.wheel = new TimingWheel(maxLatency + 64);
+    // A go-back-N replay waits two link latencies; everything else is closer. Later wakes (the
+    // forward-progress timer) are re-armed when they come due.
+    this.wheel = new TimingWheel(3 * maxLatency + 128);
+    this.linkReady = new Int32Array(ports);
+    this.linkStamp = new Float64Array(ports).fill(-1);
+    this.linkNext = new Float64Array(ports).fill(-1);
+    this.columnReady = new Int32Array(channels);
+    this.columnStamp = new Float64Array(channels).fill(-1);
+    this.columnNext = new Float64Array(channels).fill(-1);
+    this.columnBusy = new Float64Array(channels);
+    this.rowReady = new Int32Array(R * NPORTS);
+    this.rowStamp = new Float64Array(R * NPORTS).fill(-1);
+    this.rowNext = new Float64Array(R * NPORTS).fill(-1);
+    this.rowBusy = new Float64Array(R * NPORTS);
     this.serials = Uint32Array.from(chips.map((c) => chipSerial(c.name)));
     this.txPacket = new Int32Array(ports).fill(-1);
     this.txDown = new Int32Array(ports).fill(-1);
@@ -317,6 +355,14 @@ export class YarcFabricSim {
     this.txSent = new Uint8Array(ports);
     this.txBad = new Uint8Array(ports);
     this.txResumeAt = new Float64Array(ports);
+    this.txBusy = new Float64Array(ports);
+    this.txDrainBuffer = new Int32Array(ports).fill(-1);
+    this.txDrainSeg = new Int32Array(ports).fill(-1);
+    this.txDrainFrom = new Uint8Array(ports);
+    this.txDrainCount = new Uint8Array(ports);
+    this.txDrainLast = new Float64Array(ports).fill(-1);
+    this.recvBusy = new Float64Array(ports);
+    this.recvLast = new Float64Array(ports);
     this.laneBitErrorRate = new Float64Array(ports * LANES);
     this.laneRetries = new Uint32Array(ports * LANES);
     this.laneMask = new Uint8Array(ports);
@@ -364,7 +410,7 @@ export class YarcFabricSim {
       return id;
     }
     this.sources.push(g * NVC + vc, id);
-    this.activateEndpoint(g);
+    this.wakeLink(g, this.cycle);
     return id;
   }
 
@@ -373,16 +419,10 @@ export class YarcFabricSim {
     return this.sources.total;
   }
 
-  private activateEndpoint(g: number): void {
-    if (this.endpointActive[g]) return;
-    this.endpointActive[g] = 1;
-    this.activeEndpointPorts[this.activeEndpointCount++] = g;
-  }
-
-  private activateRouter(r: number): void {
-    if (this.routerActive[r]) return;
-    this.routerActive[r] = 1;
-    this.activeRouters[this.activeCount++] = r;
+  /** A processor stops or resumes taking phits from its receive buffers (fault injection). */
+  setAccepting(g: number, accepting: boolean): void {
+    this.accepting[g] = accepting ? 1 : 0;
+    this.wakeLink(g, this.cycle);
   }
 
   // ---------------------------------------------------------------- the cycle
@@ -403,94 +443,206 @@ export class YarcFabricSim {
     return this.cycle - start;
   }
 
+  /**
+   * One cycle. Due events fire first (credit returns, wake-ups); then the stages that are awake,
+   * downstream first — output links (and endpoints), column channels, row buses — so that room a
+   * stage makes in its input buffer this cycle is seen by the stage feeding it this cycle, and a
+   * phit moves through at most one stage per cycle. Links deliver into the future, so routers
+   * never see each other's same-cycle state.
+   *
+   * A stage that wins arbitration moves a run: the consecutive phits of one packet that are
+   * usable one per cycle from now on and fit downstream, each recorded with its own send time —
+   * what the cycle-by-cycle machine would do over those cycles, since the stage is held by that
+   * packet (wormhole; VCT on links) and nothing else can fill the room it reserved. The run stops
+   * at the first phit that would not be there in time, leaving the stage free for the other VC.
+   */
   step(): void {
     const now = this.cycle;
-    // At most three new segments per router port per cycle (row bus, subswitch, output) and one
-    // per endpoint port.
-    this.pool.ensureFree(this.activeCount * NPORTS * 3 + this.activeEndpointCount + this.endpointChip.length * 4 + 64);
+    this.phase = PHASE_EVENTS;
     this.wheel.fire(now, this.fireEvent);
     if (this.chipWork.length > 0) this.runChipWork(now);
     if (this.onTick !== null) this.onTick(now);
-    // Endpoints: inject and receive.
-    let keep = 0;
-    for (let i = 0; i < this.activeEndpointCount; i++) {
-      const g = this.activeEndpointPorts[i];
-      if (this.stepEndpoint(g, now)) this.activeEndpointPorts[keep++] = g;
-      else this.endpointActive[g] = 0;
+    this.phase = PHASE_LINKS;
+    const visited = now + 0.5;
+    for (let i = 0; i < this.linkCount; i++) {
+      const g = this.linkReady[i];
+      this.linkStamp[g] = visited;
+      const tile = this.globalTile[g];
+      if (tile >= 0) this.stepOutput(g, tile, now);
+      else this.stepEndpoint(g, now);
     }
-    this.activeEndpointCount = keep;
-    // Routers: downstream stages first.
-    keep = 0;
-    const count = this.activeCount;
-    for (let i = 0; i < count; i++) {
-      const r = this.activeRouters[i];
-      this.stepOutputs(r, now);
-      this.stepSubswitches(r, now);
-      this.stepRowBuses(r, now);
+    this.phase = PHASE_COLUMNS;
+    for (let i = 0; i < this.columnCount; i++) {
+      const channel = this.columnReady[i];
+      this.columnStamp[channel] = visited;
+      this.stepColumn(channel, now);
     }
-    for (let i = 0; i < this.activeCount; i++) {
-      const r = this.activeRouters[i];
-      if (this.routerLoad[r] > 0) this.activeRouters[keep++] = r;
-      else this.routerActive[r] = 0;
+    this.phase = PHASE_ROWS;
+    for (let i = 0; i < this.rowCount; i++) {
+      const tile = this.rowReady[i];
+      this.rowStamp[tile] = visited;
+      this.stepRowBus(tile, now);
     }
-    this.activeCount = keep;
+    this.linkCount = 0;
+    this.columnCount = 0;
+    this.rowCount = 0;
+    this.phase = PHASE_EVENTS;
     this.cycle = now + 1;
   }
 
-  /** Timed events: kind in the low 2 bits of `a`. */
+  /** Due events: kind in the low 2 bits of `a`, the credit count in `b`. */
   private readonly fireEvent = (a: number, b: number): void => {
     const kind = a & 3;
     const target = a >>> 2;
-    if (kind === 0) {
-      // Credit return (the VC ack in the LCB sideband, §4.3): target = g*NVC+v, b phits.
+    const now = this.cycle;
+    if (kind === EVENT_CREDIT) {
+      // The VC ack in the LCB sideband (§4.3): target = g*NVC+v.
       this.credits[target] += b;
-      const g = (target / NVC) | 0;
-      const tile = this.globalTile[g];
-      if (tile >= 0) this.activateRouter((tile / NPORTS) | 0);
-      else this.activateEndpoint(g);
+      this.wakeLink((target / NVC) | 0, now);
+    } else if (kind === EVENT_LINK) {
+      if (this.linkNext[target] === now) this.linkNext[target] = -1;
+      this.wakeLink(target, now);
+    } else if (kind === EVENT_COLUMN) {
+      if (this.columnNext[target] === now) this.columnNext[target] = -1;
+      this.wakeColumn(target, now);
+    } else {
+      if (this.rowNext[target] === now) this.rowNext[target] = -1;
+      this.wakeRow(target, now);
     }
   };
 
-  private scheduleCredit(now: number, senderPort: number, vc: number, phits: number, delay: number): void {
-    this.wheel.schedule(now, now + delay, ((senderPort * NVC + vc) << 2) | 0, phits);
+  /** Puts an event on the wheel; one beyond its horizon is re-armed from the wake it causes. */
+  private schedule(kind: number, target: number, at: number, b: number): void {
+    this.wheel.schedule(this.cycle, at, (target << 2) | kind, b);
+  }
+
+  /** The latest cycle a wake-up can be scheduled for now; a later one is re-armed from it. */
+  private horizon(at: number): number {
+    const latest = this.cycle + this.wheel.horizon - 1;
+    return at < latest ? at : latest;
+  }
+
+  /** Wakes port g's sender (router output or endpoint) at cycle `at`. A stage woken again in a
+   * cycle in which it has already been visited is visited once more in the next. */
+  private wakeLink(g: number, at: number): void {
+    const now = this.cycle;
+    if (at > now || this.phase > PHASE_LINKS || this.linkStamp[g] === now + 0.5) {
+      at = at <= now ? now + 1 : this.horizon(at);
+      const pending = this.linkNext[g];
+      if (pending > now && pending <= at) return;
+      this.linkNext[g] = at;
+      this.schedule(EVENT_LINK, g, at, 0);
+    } else if (this.linkStamp[g] !== now) {
+      this.linkStamp[g] = now;
+      this.linkReady[this.linkCount++] = g;
+    }
+  }
+
+  private wakeColumn(channel: number, at: number): void {
+    const now = this.cycle;
+    if (at > now || this.phase > PHASE_COLUMNS || this.columnStamp[channel] === now + 0.5) {
+      at = at <= now ? now + 1 : this.horizon(at);
+      const pending = this.columnNext[channel];
+      if (pending > now && pending <= at) return;
+      this.columnNext[channel] = at;
+      this.schedule(EVENT_COLUMN, channel, at, 0);
+    } else if (this.columnStamp[channel] !== now) {
+      this.columnStamp[channel] = now;
+      this.columnReady[this.columnCount++] = channel;
+    }
+  }
+
+  private wakeRow(tile: number, at: number): void {
+    const now = this.cycle;
+    if (at > now || this.rowStamp[tile] === now + 0.5) {
+      at = at <= now ? now + 1 : this.horizon(at);
+      const pending = this.rowNext[tile];
+      if (pending > now && pending <= at) return;
+      this.rowNext[tile] = at;
+      this.schedule(EVENT_ROW, tile, at, 0);
+    } else if (this.rowStamp[tile] !== now) {
+      this.rowStamp[tile] = now;
+      this.rowReady[this.rowCount++] = tile;
+    }
+  }
+
+  /** Wakes both sides of a port whose state changed (faults, restores). */
+  private wake(g: number): void {
+    this.wakeLink(g, this.cycle);
+    const tile = this.globalTile[g];
+    if (tile >= 0) this.wakeRow(tile, this.cycle);
+  }
+
+  // ---------------------------------------------------------------- buffer occupancy
+  /** Phits in row buffer b at cycle `now`: sent in and not yet left (the column channel's last
+   * run leaves one phit per cycle until rbDrainEnd). */
+  private rowOccupancy(b: number, now: number): number {
+    const pending = this.rbDrainEnd[b] - now - 1;
+    return pending > 0 ? this.rb.occupancy[b] + pending : this.rb.occupancy[b];
+  }
+
+  /** Phits in column buffer b at cycle `now`: the output link's last run from it leaves at the
+   * send times recorded in the downstream copy. */
+  private columnOccupancy(b: number, now: number): number {
+    const g = this.tileGlobal[(b / (8 * NVC)) | 0];
+    let occupancy = this.cb.occupancy[b];
+    if (this.txDrainBuffer[g] === b && this.txDrainLast[g] > now) {
+      const pool = this.pool;
+      const seg = this.txDrainSeg[g];
+      const from = this.txDrainFrom[g];
+      const end = from + this.txDrainCount[g];
+      const limit = now - pool.firstSend[seg];
+      for (let k = from; k < end; k++) if (pool.sendOffset[seg * MAX_PACKET_PHITS + k] > limit) occupancy++;
+    }
+    return occupancy;
   }
 
   // ---------------------------------------------------------------- endpoints
-  /** One endpoint port for one cycle; returns whether it still has work. */
-  private stepEndpoint(g: number, now: number): boolean {
-    // Receive: consume one phit per cycle from the receive buffers when accepting.
-    let busy = false;
-    for (let v = 0; v < NVC; v++) {
-      const buffer = g * NVC + v;
-      const s = this.receive.head[buffer];
-      if (s < 0) continue;
-      busy = true;
-      if (!this.accepting[g] || this.pool.route[s] === -2) continue;
-      if (this.pool.available(s, now) <= 0) continue;
-      this.pool.sentOut[s]++;
-      this.receive.occupancy[buffer]--;
-      this.scheduleCredit(now, this.fabric.peer[g], v, 1, this.linkLatency[g]);
-      const packet = this.pool.packet[s];
-      if (this.pool.sentOut[s] === this.packets.length[packet]) {
-        this.receive.shift(buffer);
-        const flags = this.packets.flags[packet];
-        if (flags & (FLAG_SOFT_ERROR | FLAG_LINK_LOST)) {
-          // §4.3: the destination's interface discards a packet marked bad.
-          this.maintenance.delete(packet);
-          this.packets.discard(packet, flags & FLAG_LINK_LOST ? DiscardReason.LinkDown : DiscardReason.SoftError);
-        } else {
-          if (flags & FLAG_TRACE) this.trace(packet, this.fabric.portOwner(g), g - this.fabric.portBase[this.fabric.portOwner(g)], v, 'delivered');
-          if (flags & FLAG_SOURCE_ROUTED) this.endpointMaintenance(g, packet, now);
-          else this.onDeliver(packet, now);
-          this.packets.deliver(packet);
-        }
+  /** One endpoint port: the processor takes phits from its receive buffers, and its interface
+   * sends from the source queues. */
+  private stepEndpoint(g: number, now: number): void {
+    const pool = this.pool;
+    // Receive: one phit per cycle when accepting, from one VC at a time.
+    if (now < this.recvBusy[g]) this.wakeLink(g, this.recvBusy[g]);
+    else {
+      for (let v = 0; v < NVC; v++) {
+        const s = this.receive.head[g * NVC + v];
+        if (s >= 0 && pool.sentOut[s] === this.packets.length[pool.packet[s]]) this.finishReceive(g, v, this.recvLast[g], now);
       }
-      break; // the interface takes one phit per cycle
+      if (this.accepting[g]) {
+        let wakeAt = Infinity;
+        for (let v = 0; v < NVC; v++) {
+          const buffer = g * NVC + v;
+          const s = this.receive.head[buffer];
+          if (s < 0 || pool.route[s] === -2) continue;
+          const taken = pool.sentOut[s];
+          const sent = pool.sentIn[s];
+          if (taken >= sent) continue;
+          const u = pool.usable(s, taken);
+          if (u > now) {
+            if (u < wakeAt) wakeAt = u;
+            continue;
+          }
+          let n = 1;
+          while (taken + n < sent && pool.usable(s, taken + n) <= now + n) n++;
+          pool.sentOut[s] = taken + n;
+          this.receive.occupancy[buffer] -= n;
+          this.schedule(EVENT_CREDIT, this.fabric.peer[g] * NVC + v, now + n - 1 + this.linkLatency[g], n);
+          this.recvBusy[g] = now + n;
+          this.recvLast[g] = now + n - 1;
+          wakeAt = now + n;
+          break;
+        }
+        if (wakeAt !== Infinity) this.wakeLink(g, wakeAt);
+      }
     }
     // Send: continue the current packet (or its replay), or start the next one whose whole
     // length fits in the router's input buffer (VCT).
-    if (this.txPacket[g] < 0 && (this.discarding[g] || this.fabric.activeLanes[g] === 0)) {
+    if (this.txPacket[g] >= 0) this.advanceLink(g, now);
+    if (this.txPacket[g] >= 0) return;
+    if (this.discarding[g] || this.fabric.activeLanes[g] === 0) {
       // The interface's own link is down: what waits to be sent cannot be (§7.7).
+      if (this.fabric.activeLanes[g] > 0) return;
       for (let v = 0; v < NVC; v++) {
         const q = g * NVC + v;
         while (this.sources.size[q] > 0) {
@@ -500,133 +652,109 @@ export class YarcFabricSim {
           this.packets.discard(p, this.discardReason[g] || DiscardReason.LinkDown);
         }
       }
+      return;
     }
-    if (this.txPacket[g] < 0) {
-      for (let v = 0; v < NVC; v++) {
-        const q = g * NVC + v;
-        if (this.sources.size[q] === 0) continue;
-        const head = this.sources.head[q];
-        if (this.credits[q] < this.packets.length[head] || this.discarding[g]) continue;
-        this.sources.shift(q);
-        this.credits[q] -= this.packets.length[head];
-        this.packets.state[head] = STATE_IN_NETWORK;
-        this.packets.enteredAt[head] = now;
-        this.txPacket[g] = head;
-        this.txSource[g] = -1;
-        this.startCopy(g, now, ENDPOINT_INJECT_CYCLES);
-        break;
-      }
+    for (let v = 0; v < NVC; v++) {
+      const q = g * NVC + v;
+      if (this.sources.size[q] === 0) continue;
+      const head = this.sources.head[q];
+      if (this.credits[q] < this.packets.length[head]) continue; // the credit return wakes it
+      this.sources.shift(q);
+      this.credits[q] -= this.packets.length[head];
+      this.packets.state[head] = STATE_IN_NETWORK;
+      this.packets.enteredAt[head] = now;
+      this.txPacket[g] = head;
+      this.txSource[g] = -1;
+      this.startCopy(g, now, ENDPOINT_INJECT_CYCLES);
+      this.advanceLink(g, now);
+      return;
     }
-    if (this.txPacket[g] >= 0) {
-      busy = true;
-      this.transmit(g, now);
-    } else {
-      for (let v = 0; v < NVC; v++) if (this.sources.size[g * NVC + v] > 0) busy = true;
+  }
+
+  /** The processor has taken the last phit of the packet at the head of VC v (at `cycle`). */
+  private finishReceive(g: number, v: number, cycle: number, now: number): void {
+    const packet = this.pool.packet[this.receive.head[g * NVC + v]];
+    this.receive.shift(g * NVC + v);
+    const flags = this.packets.flags[packet];
+    if (flags & (FLAG_SOFT_ERROR | FLAG_LINK_LOST)) {
+      // §4.3: the destination's interface discards a packet marked bad.
+      this.maintenance.delete(packet);
+      this.packets.discard(packet, flags & FLAG_LINK_LOST ? DiscardReason.LinkDown : DiscardReason.SoftError);
+      return;
     }
-    return busy;
+    if (flags & FLAG_TRACE) this.trace(packet, this.fabric.portOwner(g), g - this.fabric.portBase[this.fabric.portOwner(g)], v, 'delivered', cycle);
+    if (flags & FLAG_SOURCE_ROUTED) this.endpointMaintenance(g, packet, now);
+    else this.onDeliver(packet, cycle);
+    this.packets.deliver(packet);
   }
 
   // ---------------------------------------------------------------- output ports
-  private setActiveBit(mask: Uint32Array, tile: number): void {
-    const r = (tile / NPORTS) | 0;
-    const p = tile - r * NPORTS;
-    mask[r * 2 + (p >> 5)] |= 1 << (p & 31);
-  }
-
-  private clearActiveBit(mask: Uint32Array, tile: number): void {
-    const r = (tile / NPORTS) | 0;
-    const p = tile - r * NPORTS;
-    mask[r * 2 + (p >> 5)] &= ~(1 << (p & 31));
-  }
-
-  private inputUp(tile: number): void {
-    if (this.inputLoad[tile]++ === 0) this.setActiveBit(this.inputActive, tile);
-  }
-
-  private inputDown(tile: number): void {
-    if (--this.inputLoad[tile] === 0) this.clearActiveBit(this.inputActive, tile);
-  }
-
-  private outputUp(tile: number): void {
-    if (this.outputLoad[tile]++ === 0) this.setActiveBit(this.outputActive, tile);
-  }
-
-  private outputDown(tile: number): void {
-    if (--this.outputLoad[tile] === 0) this.clearActiveBit(this.outputActive, tile);
-  }
-
-  private stepOutputs(r: number, now: number): void {
-    const base = r * NPORTS;
+  /** Router output port (tile) with global port g: the second-stage arbiter and the link. */
+  private stepOutput(g: number, tile: number, now: number): void {
+    if (this.txPacket[g] >= 0) {
+      this.advanceLink(g, now);
+      if (this.txPacket[g] >= 0) return;
+    }
     const pool = this.pool;
-    for (let word = 0; word < 2; word++) {
-      // Snapshot: ports that become busy during this pass wait for the next cycle.
-      let bits = this.outputActive[r * 2 + word];
-      while (bits !== 0) {
-        const low = bits & -bits;
-        bits ^= low;
-        const o = word * 32 + (31 - Math.clz32(low));
-        this.stepOutput(r, base, o, now, pool);
+    const r = (tile / NPORTS) | 0;
+    // Second-stage arbitration: 8 column buffers × 2 VCs, round robin (§3).
+    const start = this.outRR[tile];
+    let wakeAt = Infinity;
+    for (let k = 0; k < 16; k++) {
+      const c = (start + k) & 15;
+      const v = c & 1;
+      const candidate = (tile * 8 + (c >> 1)) * NVC + v;
+      const s = this.cb.head[candidate];
+      if (s < 0) continue;
+      const taken = pool.sentOut[s];
+      if (taken >= pool.sentIn[s]) continue; // the column channel wakes it
+      const u = pool.usable(s, taken);
+      if (u > now) {
+        if (u < wakeAt) wakeAt = u;
+        continue;
       }
+      const packet = pool.packet[s];
+      if (this.discarding[g] || this.fabric.peer[g] < 0 || this.fabric.activeLanes[g] === 0) {
+        this.dropAtDeadPort(tile, candidate, s, packet, g, now);
+        return;
+      }
+      if (this.credits[g * NVC + v] < this.packets.length[packet]) {
+        this.checkForwardProgress(r, tile - r * NPORTS, g, v, now);
+        continue;
+      }
+      this.blockedSince[g * NVC + v] = -1;
+      this.credits[g * NVC + v] -= this.packets.length[packet];
+      this.outRR[tile] = (c + 1) & 15;
+      this.txPacket[g] = packet;
+      this.txSource[g] = candidate;
+      this.startCopy(g, now, OUTPUT_STAGES);
+      this.advanceLink(g, now);
+      return;
     }
-  }
-
-  private stepOutput(r: number, base: number, o: number, now: number, pool: SegmentPool): void {
-    {
-      const tile = base + o;
-      const g = this.tileGlobal[tile];
-      if (this.txPacket[g] < 0) {
-        let buffer = -1;
-        // Second-stage arbitration: 8 column buffers × 2 VCs, round robin (§3).
-        const start = this.outRR[tile];
-        for (let k = 0; k < 16; k++) {
-          const c = (start + k) & 15;
-          const v = c & 1;
-          const candidate = (tile * 8 + (c >> 1)) * NVC + v;
-          const s = this.cb.head[candidate];
-          if (s < 0 || pool.available(s, now) <= 0) continue;
-          const packet = pool.packet[s];
-          if (this.discarding[g] || this.fabric.peer[g] < 0 || this.fabric.activeLanes[g] === 0) {
-            this.dropAtDeadPort(r, tile, candidate, s, packet, g, now);
-            buffer = -2;
-            break;
-          }
-          if (this.credits[g * NVC + v] < this.packets.length[packet]) {
-            this.checkForwardProgress(r, o, g, v, now);
-            continue;
-          }
-          this.blockedSince[g * NVC + v] = -1;
-          this.credits[g * NVC + v] -= this.packets.length[packet];
-          buffer = candidate;
-          this.outRR[tile] = (c + 1) & 15;
-          this.txPacket[g] = packet;
-          this.txSource[g] = candidate;
-          this.routerLoad[r]++;
-          this.outputUp(tile);
-          this.startCopy(g, now, OUTPUT_STAGES);
-          break;
-        }
-        if (buffer < 0) return;
-      }
-      const before = this.txPacket[g];
-      this.transmit(g, now);
-      if (this.txPacket[g] < 0 && before >= 0) {
-        this.routerLoad[r]--;
-        this.outputDown(tile);
-      }
-    }
+    if (wakeAt !== Infinity) this.wakeLink(g, wakeAt);
   }
 
   /** A dead port's sender drops the head packet's phits as they arrive (§7.7). */
-  private dropAtDeadPort(r: number, tile: number, buffer: number, s: number, packet: number, g: number, now: number): void {
-    const n = this.pool.available(s, now);
-    this.pool.sentOut[s] += n;
-    this.cb.occupancy[buffer] -= n;
-    if (this.pool.sentOut[s] === this.packets.length[packet]) {
+  private dropAtDeadPort(tile: number, buffer: number, s: number, packet: number, g: number, now: number): void {
+    const pool = this.pool;
+    const full = this.columnFull(buffer, now);
+    let taken = pool.sentOut[s];
+    const sent = pool.sentIn[s];
+    const first = taken;
+    while (taken < sent && pool.usable(s, taken) <= now) taken++;
+    pool.sentOut[s] = taken;
+    this.cb.occupancy[buffer] -= taken - first;
+    if (full) this.wakeColumn((buffer / NVC) | 0, now);
+    if (taken === this.packets.length[packet]) {
       this.cb.shift(buffer);
-      this.routerLoad[r]--;
-      this.outputDown(tile);
       this.packets.discard(packet, this.discardReason[g] || DiscardReason.LinkDown);
-    }
+      this.wakeLink(g, now + 1);
+    } else if (taken < sent) this.wakeLink(g, pool.usable(s, taken));
+  }
+
+  private columnFull(b: number, now: number): boolean {
+    const occupancy = this.columnOccupancy(b, now);
+    return occupancy >= COLUMN_VC_LIMIT || occupancy + this.columnOccupancy(b ^ 1, now) >= COLUMN_BUFFER_PHITS;
   }
 
   /** Starts a copy of port g's packet on the link; whether its CRC will fail is decided now. */
@@ -638,33 +766,26 @@ export class YarcFabricSim {
     const down = this.pool.allocate(packet, now, stages + this.linkLatency[g]);
     this.txBad[g] = this.portErrorProne[g] ? (this.random() < this.copyErrorProbability(g, this.packets.length[packet]) ? 1 : 0) : 0;
     if (this.txBad[g]) this.pool.route[down] = -2; // held at the receiver until its bad CRC is seen
-    if (peerTile >= 0) {
-      this.ib.push(peerTile * NVC + v, down);
-      const pr = (peerTile / NPORTS) | 0;
-      this.routerLoad[pr]++;
-      this.inputUp(peerTile);
-      this.activateRouter(pr);
-    } else {
-      this.receive.push(peer * NVC + v, down);
-      this.activateEndpoint(peer);
-    }
+    if (peerTile >= 0) this.ib.push(peerTile * NVC + v, down);
+    else this.receive.push(peer * NVC + v, down);
     this.txDown[g] = down;
     this.txSent[g] = 0;
     this.linkAccumulator[g] = 0;
+    this.linkAccTime[g] = now - 1;
     if (this.packets.flags[packet] & FLAG_TRACE) {
       const chip = this.fabric.portOwner(g);
-      this.trace(packet, chip, g - this.fabric.portBase[chip], v, 'link', this.txBad[g] ? 'copy will fail its CRC' : undefined);
+      this.trace(packet, chip, g - this.fabric.portBase[chip], v, 'link', now, this.txBad[g] ? 'copy will fail its CRC' : undefined);
     }
   }
 
   /** Records a step of a traced packet (FLAG_TRACE). */
-  private trace(packet: number, chip: number, port: number, vc: number, stage: TraceEvent['stage'], detail?: string): void {
+  private trace(packet: number, chip: number, port: number, vc: number, stage: TraceEvent['stage'], cycle: number, detail?: string): void {
     let events = this.packets.traces.get(packet);
     if (!events) {
       events = [];
       this.packets.traces.set(packet, events);
     }
-    events.push({ cycle: this.cycle, chip, port, vc, stage, detail });
+    events.push({ cycle, chip, port, vc, stage, detail });
   }
 
   /** Turns a trace into readable lines (chip names, ns). */
@@ -677,65 +798,111 @@ export class YarcFabricSim {
     );
   }
 
-  /** Moves phits of port g's packet onto the link at its rate: from the column buffer as they
-   * reach it, or from the LCB's own send buffer (endpoints, and replays). */
-  private transmit(g: number, now: number): void {
+  /**
+   * Moves phits of port g's packet onto the link at its rate: from the column buffer as they
+   * become usable there, or from the LCB's own send buffer (endpoints, and replays). The rate
+   * accumulator gains `linkRate` per cycle and a phit leaves whenever it reaches one, exactly as
+   * a cycle-by-cycle loop would; the run ends with the packet or at the first phit that is not
+   * in the column buffer in time.
+   */
+  private advanceLink(g: number, now: number): void {
     const packet = this.txPacket[g];
     const length = this.packets.length[packet];
     if (this.fabric.activeLanes[g] === 0) {
       this.abortOnDeadLink(g, now, packet, length);
       return;
     }
+    if (now < this.txBusy[g]) {
+      this.wakeLink(g, this.txBusy[g]);
+      return;
+    }
     let down = this.txDown[g];
     if (down < 0) {
-      if (now < this.txResumeAt[g]) return;
+      if (now < this.txResumeAt[g]) {
+        this.wakeLink(g, this.txResumeAt[g]);
+        return;
+      }
       this.startCopy(g, now, 0);
       down = this.txDown[g];
     }
+    if (this.txSent[g] === length) {
+      this.endCopy(g, now, packet);
+      return;
+    }
     const pool = this.pool;
     const source = this.txSource[g];
-    let available: number;
-    let s = -1;
-    if (source >= 0) {
-      s = this.cb.head[source];
-      available = pool.available(s, now);
-    } else available = length - this.txSent[g];
-    let accumulator = this.linkAccumulator[g] + this.linkRate[g];
-    let moved = 0;
-    while (accumulator >= 1 && available > 0) {
-      accumulator -= 1;
-      available--;
-      moved++;
+    const s = source >= 0 ? this.cb.head[source] : -1;
+    const limit = s >= 0 ? pool.sentIn[s] : length;
+    const rate = this.linkRate[g];
+    let accumulator = this.linkAccumulator[g];
+    const idle = now - 1 - this.linkAccTime[g];
+    if (idle > 0) accumulator = Math.min(1, accumulator + rate * idle);
+    const first = this.txSent[g];
+    let k = first;
+    let c = now;
+    let firstAt = -1;
+    let lastAt = -1;
+    while (k < limit && rate > 0) {
+      if (s >= 0 && pool.usable(s, k) > c) break;
+      accumulator += rate;
+      if (accumulator >= 1) {
+        accumulator -= 1;
+        pool.sendAt(down, c);
+        if (firstAt < 0) firstAt = c;
+        lastAt = c;
+        k++;
+      }
+      if (accumulator > 1) accumulator = 1;
+      c++;
     }
-    this.linkAccumulator[g] = accumulator > 1 ? 1 : accumulator;
-    if (moved > 0) {
-      this.txSent[g] += moved;
-      pool.send(down, now, moved);
-      this.phitHops += moved;
+    this.linkAccumulator[g] = accumulator;
+    this.linkAccTime[g] = c - 1;
+    const n = k - first;
+    if (n > 0) {
+      this.txSent[g] = k;
+      this.phitHops += n;
       const peer = this.fabric.peer[g];
       const peerTile = this.globalTile[peer];
-      if (peerTile >= 0) this.ib.occupancy[peerTile * NVC + this.packets.vc[packet]] += moved;
+      const v = this.packets.vc[packet];
+      if (peerTile >= 0) {
+        this.ib.occupancy[peerTile * NVC + v] += n;
+        // The receiving row bus routes the head once it has been through the input stages.
+        this.wakeRow(peerTile, first === 0 ? pool.headTime[down] + INPUT_STAGES : firstAt + pool.delay[down]);
+      } else this.wakeLink(peer, firstAt + pool.delay[down]);
       if (s >= 0) {
-        pool.sentOut[s] += moved;
-        this.cb.occupancy[source] -= moved;
+        const full = this.columnFull(source, now);
+        pool.sentOut[s] += n;
+        this.cb.occupancy[source] -= n;
+        this.txDrainBuffer[g] = source;
+        this.txDrainSeg[g] = down;
+        this.txDrainFrom[g] = first;
+        this.txDrainCount[g] = n;
+        this.txDrainLast[g] = lastAt;
+        // Room appears in the column buffer as the run's phits leave it.
+        if (full) this.wakeColumn((source / NVC) | 0, firstAt);
         if (pool.sentOut[s] === length) {
           // The column buffer is done with the packet; the LCB keeps it until it is acknowledged.
-          const r = (this.globalTile[g] / NPORTS) | 0;
           this.cb.shift(source);
-          this.routerLoad[r]--;
-          this.outputLoad[this.globalTile[g]]--;
           this.txSource[g] = -1;
         }
       }
+      this.txBusy[g] = lastAt + 1;
     }
-    if (this.txSent[g] < length) return;
+    if (k === length) this.wakeLink(g, lastAt + 1);
+    else if (s >= 0 && k < limit) this.wakeLink(g, Math.max(c, pool.usable(s, k)));
+  }
+
+  /** The whole copy is on the wire: the receiver's CRC check passes, or fails and the copy is
+   * replayed after the go-back-N timeout (§4.3). */
+  private endCopy(g: number, now: number, packet: number): void {
+    const last = this.txBusy[g] - 1;
     if (!this.txBad[g]) {
       this.txPacket[g] = -1;
       this.txDown[g] = -1;
       return;
     }
-    // §4.3: the receiver's CRC check fails; it drops the copy and sends no VC ack. The sender's
-    // go-back-N timer runs out and it replays the packet from its send buffer.
+    // The receiver drops the copy and sends no VC ack; the sender's timer runs out and it replays
+    // the packet from its send buffer.
     this.dropBadCopy(g);
     this.retransmissions++;
     this.countRetry(g, now);
@@ -744,7 +911,8 @@ export class YarcFabricSim {
       this.packets.discard(packet, DiscardReason.LinkDown);
       return;
     }
-    this.txResumeAt[g] = now + 2 * this.linkLatency[g] + 8;
+    this.txResumeAt[g] = last + 2 * this.linkLatency[g] + 8;
+    this.wakeLink(g, this.txResumeAt[g]);
   }
 
   /**
@@ -753,17 +921,23 @@ export class YarcFabricSim {
    * destination. The sender drains the rest of the packet from its buffers into the dead port.
    */
   private abortOnDeadLink(g: number, now: number, packet: number, length: number): void {
+    const pool = this.pool;
     const down = this.txDown[g];
+    this.txDrainLast[g] = -1;
+    this.txBusy[g] = 0;
     let continuesDownstream = false;
     if (down >= 0) {
-      if (this.pool.sentOut[down] === 0) this.dropBadCopy(g);
+      if (pool.sentOut[down] === 0) this.dropBadCopy(g);
       else {
         this.packets.flags[packet] |= FLAG_LINK_LOST;
-        const missing = length - this.pool.sentIn[down];
+        const missing = length - pool.sentIn[down];
         if (missing > 0) {
-          this.pool.send(down, now, missing);
+          pool.send(down, now, missing);
           const peerTile = this.globalTile[this.fabric.peer[g]];
-          if (peerTile >= 0) this.ib.occupancy[peerTile * NVC + this.packets.vc[packet]] += missing;
+          if (peerTile >= 0) {
+            this.ib.occupancy[peerTile * NVC + this.packets.vc[packet]] += missing;
+            this.wakeRow(peerTile, now + pool.delay[down]);
+          } else this.wakeLink(this.fabric.peer[g], now + pool.delay[down]);
         }
         this.txDown[g] = -1;
         continuesDownstream = true;
@@ -772,19 +946,21 @@ export class YarcFabricSim {
     const source = this.txSource[g];
     if (source >= 0) {
       const s = this.cb.head[source];
-      const n = this.pool.available(s, now);
+      const n = pool.available(s, now);
       if (n > 0) {
-        this.pool.sentOut[s] += n;
+        pool.sentOut[s] += n;
         this.cb.occupancy[source] -= n;
+        this.wakeColumn((source / NVC) | 0, now);
       }
-      if (this.pool.sentOut[s] < length) return;
-      const tile = this.globalTile[g];
+      if (pool.sentOut[s] < length) {
+        if (pool.sentOut[s] < pool.sentIn[s]) this.wakeLink(g, Math.max(now + 1, pool.usable(s, pool.sentOut[s])));
+        return;
+      }
       this.cb.shift(source);
-      this.routerLoad[(tile / NPORTS) | 0]--;
-      this.outputDown(tile);
       this.txSource[g] = -1;
     }
     this.txPacket[g] = -1;
+    this.wakeLink(g, now + 1);
     if (!continuesDownstream) this.packets.discard(packet, this.discardReason[g] || DiscardReason.LinkDown);
   }
 
@@ -799,8 +975,6 @@ export class YarcFabricSim {
       const buffer = peerTile * NVC + v;
       this.ib.popTail(buffer);
       this.ib.occupancy[buffer] -= phits;
-      this.inputDown(peerTile);
-      this.routerLoad[(peerTile / NPORTS) | 0]--;
     } else this.receive.popTail(peer * NVC + v);
     this.txDown[g] = -1;
   }
@@ -860,12 +1034,6 @@ export class YarcFabricSim {
     }
   }
 
-  private wake(g: number): void {
-    const tile = this.globalTile[g];
-    if (tile >= 0) this.activateRouter((tile / NPORTS) | 0);
-    else this.activateEndpoint(g);
-  }
-
   // ---------------------------------------------------------------- fault injection (drills)
   /** Sets the bit-error rate of one lane of port g's transmit direction. */
   setLaneBitErrorRate(g: number, lane: number, ber: number): void {
@@ -908,7 +1076,7 @@ export class YarcFabricSim {
       if (this.chipRouter[peerChip] >= 0)
         this.onInterrupt('LINK_DOWN', this.cycle, peerChip, peer - this.fabric.portBase[peerChip], -1, { cause: 'neighbour stopped responding' });
     }
-    this.activateRouter(r);
+    for (let p = 0; p < NPORTS; p++) this.wake(this.tileGlobal[r * NPORTS + p]);
   }
 
   /** A dead router is powered back up: links return, and its registers are back at reset values
@@ -946,197 +1114,223 @@ export class YarcFabricSim {
    * maintenance controller and starts discarding packets for that port. */
   private checkForwardProgress(r: number, o: number, g: number, v: number, now: number): void {
     const key = g * NVC + v;
-    if (this.blockedSince[key] < 0) {
-      this.blockedSince[key] = now;
-      return;
-    }
-    if (now - this.blockedSince[key] >= this.regs.forwardProgressTimer[r * NPORTS + o] && !this.discarding[g]) {
+    if (this.blockedSince[key] < 0) this.blockedSince[key] = now;
+    const due = this.blockedSince[key] + this.regs.forwardProgressTimer[r * NPORTS + o];
+    if (this.discarding[g]) return;
+    if (now >= due) {
       this.discarding[g] = 1;
       this.discardReason[g] = DiscardReason.ForwardProgressTimeout;
       this.onInterrupt('FORWARD_PROGRESS_TIMEOUT', now, this.routerChip[r], o, v);
-    }
+      this.wakeLink(g, now + 1);
+    } else this.wakeLink(g, due);
   }
 
   // ---------------------------------------------------------------- subswitches
-  /** First-stage arbitration: each column channel (subswitch row → output o) takes one phit per
-   * cycle from one of the 8 row buffers × 2 VCs of that subswitch that target o (§3). */
-  private stepSubswitches(r: number, now: number): void {
-    const base = r * NPORTS;
-    const wantRows = this.wantRows;
-    const wantMask = this.wantMask;
-    const subRR = this.subRR;
-    const cbOwner = this.cbOwner;
-    const cbOcc = this.cb.occupancy;
-    const rbOcc = this.rb.occupancy;
-    const rbHead = this.rb.head;
-    const pool = this.pool;
-    const sentOut = pool.sentOut;
-    const headTime = pool.headTime;
-    const length = this.packets.length;
-    for (let word = 0; word < 2; word++) {
-      let outputs = this.wantActive[r * 2 + word];
-      while (outputs !== 0) {
-        const lowOut = outputs & -outputs;
-        outputs ^= lowOut;
-        const o = word * 32 + (31 - Math.clz32(lowOut));
-        const tileOut = base + o;
-        let rows = wantRows[tileOut];
-        if (rows === 0) continue;
-        const column = o & 7;
-        while (rows !== 0) {
-          const row = 31 - Math.clz32(rows & -rows);
-          rows &= rows - 1;
-          // Subswitch at tile (row, column) feeds output o through column buffer (o, row).
-          const cbIndex = (tileOut * 8 + row) * NVC;
-          const want = wantMask[tileOut * 8 + row];
-          // Round robin over the wanting row buffers only: rotate the mask so the pointer is bit 0.
-          const start = subRR[tileOut];
-          let rotated = ((want >>> start) | (want << (16 - start))) & 0xffff;
-          while (rotated !== 0) {
-            const bit = 31 - Math.clz32(rotated & -rotated);
-            rotated &= rotated - 1;
-            const c = (start + bit) & 15;
-            const input = row * 8 + (c >> 1);
-            const v = c & 1;
-            const cbv = cbIndex + v;
-            const owner = cbOwner[cbv];
-            if ((owner !== -1 && owner !== input) || cbOcc[cbv] >= COLUMN_VC_LIMIT || cbOcc[cbv] + cbOcc[cbv ^ 1] >= COLUMN_BUFFER_PHITS) continue;
-            const rbIndex = ((base + input) * 8 + column) * NVC + v;
-            const seg = rbHead[rbIndex];
-            if (now < headTime[seg] || pool.available(seg, now) <= 0) continue;
-            const packet = pool.packet[seg];
-            if (sentOut[seg] === 0) {
-              const down = pool.allocate(packet, now, CB_DELAY);
-              this.cb.push(cbv, down);
-              if (this.packets.flags[packet] & FLAG_TRACE) this.trace(packet, this.routerChip[r], o, v, 'column-buffer', `from row ${row}`);
-              this.routerLoad[r]++;
-              this.outputUp(tileOut);
-              cbOwner[cbv] = input;
-            }
-            sentOut[seg]++;
-            rbOcc[rbIndex]--;
-            cbOcc[cbv]++;
-            pool.send(this.cb.tail[cbv], now, 1);
-            if (sentOut[seg] === length[packet]) {
-              this.shiftRowBuffer(r, rbIndex);
-              cbOwner[cbv] = -1;
-            }
-            subRR[tileOut] = (c + 1) & 15;
-            break;
-          }
-        }
-      }
+  /**
+   * First-stage arbitration (§3): the column channel from the subswitch at (row, o&7) to output o
+   * takes one phit per cycle from one of the 8 row buffers × 2 VCs of that subswitch whose head
+   * packet is routed to o, round robin; a column buffer holds one packet per VC at a time.
+   */
+  private stepColumn(channel: number, now: number): void {
+    if (now < this.columnBusy[channel]) {
+      this.wakeColumn(channel, this.columnBusy[channel]);
+      return;
     }
+    const want = this.wantMask[channel];
+    if (want === 0) return;
+    const pool = this.pool;
+    const tileOut = channel >> 3;
+    const row = channel & 7;
+    const r = (tileOut / NPORTS) | 0;
+    const base = r * NPORTS;
+    const column = (tileOut - base) & 7;
+    const rbOccupancy = this.rb.occupancy;
+    const cbOccupancy = this.cb.occupancy;
+    let wakeAt = Infinity;
+    // Round robin over the wanting row buffers only: rotate the mask so the pointer is bit 0.
+    const start = this.subRR[channel];
+    let rotated = ((want >>> start) | (want << (16 - start))) & 0xffff;
+    while (rotated !== 0) {
+      const bit = 31 - Math.clz32(rotated & -rotated);
+      rotated &= rotated - 1;
+      const c = (start + bit) & 15;
+      const input = row * 8 + (c >> 1);
+      const v = c & 1;
+      const cbv = channel * NVC + v;
+      const owner = this.cbOwner[cbv];
+      if (owner !== -1 && owner !== input) continue; // its own run's end wakes the channel
+      const occupancy = this.columnOccupancy(cbv, now);
+      let room = COLUMN_VC_LIMIT - occupancy;
+      const shared = COLUMN_BUFFER_PHITS - occupancy - this.columnOccupancy(cbv ^ 1, now);
+      if (shared < room) room = shared;
+      if (room <= 0) {
+        // Room appears as the output link's run drains the buffer; else its next run announces it.
+        if (this.txDrainLast[this.tileGlobal[tileOut]] > now && now + 1 < wakeAt) wakeAt = now + 1;
+        continue;
+      }
+      const rbIndex = ((base + input) * 8 + column) * NVC + v;
+      const seg = this.rb.head[rbIndex];
+      const taken = pool.sentOut[seg];
+      const sent = pool.sentIn[seg];
+      if (taken >= sent) continue; // the row bus wakes it
+      const u = pool.usable(seg, taken);
+      if (u > now) {
+        if (u < wakeAt) wakeAt = u;
+        continue;
+      }
+      let n = 1;
+      while (n < room && taken + n < sent && pool.usable(seg, taken + n) <= now + n) n++;
+      const packet = pool.packet[seg];
+      if (taken === 0) {
+        const down = pool.allocate(packet, now, CB_DELAY);
+        this.cb.push(cbv, down);
+        this.cbOwner[cbv] = input;
+        if (this.packets.flags[packet] & FLAG_TRACE) this.trace(packet, this.routerChip[r], tileOut - base, v, 'column-buffer', now, `from row ${row}`);
+      }
+      const rowWasFull = this.rowFull(rbIndex, now);
+      const down = this.cb.tail[cbv];
+      for (let j = 0; j < n; j++) pool.sendAt(down, now + j);
+      pool.sentOut[seg] = taken + n;
+      rbOccupancy[rbIndex] -= n;
+      this.rbDrainEnd[rbIndex] = now + n;
+      cbOccupancy[cbv] += n;
+      this.wakeLink(this.tileGlobal[tileOut], now + CB_DELAY);
+      // Room appears in the row buffer from now on, one phit per cycle.
+      if (rowWasFull) this.wakeRow(base + input, now);
+      if (taken + n === this.packets.length[packet]) {
+        this.shiftRowBuffer(r, rbIndex, now);
+        this.cbOwner[cbv] = -1;
+      }
+      this.subRR[channel] = (c + 1) & 15;
+      this.columnBusy[channel] = now + n;
+      if (this.wantMask[channel] !== 0) wakeAt = now + n;
+      break;
+    }
+    if (wakeAt !== Infinity) this.wakeColumn(channel, wakeAt);
   }
 
-  /** Keeps wantMask/wantRows in step with the head of a row buffer. */
-  private setWant(r: number, rbIndex: number, on: boolean): void {
+  private rowFull(b: number, now: number): boolean {
+    const occupancy = this.rowOccupancy(b, now);
+    return occupancy >= ROW_VC_LIMIT || occupancy + this.rowOccupancy(b ^ 1, now) >= ROW_BUFFER_PHITS;
+  }
+
+  /** Keeps wantMask in step with the head of a row buffer; a new head wakes its column channel
+   * when its first phit can go. */
+  private setWant(r: number, rbIndex: number, on: boolean, now: number): void {
     const s = this.rb.head[rbIndex];
     if (s < 0) return;
     const o = this.pool.route[s];
     const v = rbIndex % NVC;
     const input = ((rbIndex / NVC / 8) | 0) - r * NPORTS;
-    const tileOut = r * NPORTS + o;
-    const w = tileOut * 8 + (input >> 3);
+    const channel = (r * NPORTS + o) * 8 + (input >> 3);
     const bit = 1 << (((input & 7) << 1) | v);
     if (on) {
-      this.wantMask[w] |= bit;
-      if (this.wantRows[tileOut] === 0) this.setActiveBit(this.wantActive, tileOut);
-      this.wantRows[tileOut] |= 1 << (input >> 3);
-    } else {
-      this.wantMask[w] &= ~bit;
-      if (this.wantMask[w] === 0) {
-        this.wantRows[tileOut] &= ~(1 << (input >> 3));
-        if (this.wantRows[tileOut] === 0) this.clearActiveBit(this.wantActive, tileOut);
-      }
-    }
+      this.wantMask[channel] |= bit;
+      if (this.pool.sentIn[s] > 0) this.wakeColumn(channel, Math.max(now, this.pool.usable(s, this.pool.sentOut[s])));
+    } else this.wantMask[channel] &= ~bit;
   }
 
-  private pushRowBuffer(r: number, rbIndex: number, segment: number): void {
-    const wasEmpty = this.rb.head[rbIndex] < 0;
-    this.rb.push(rbIndex, segment);
-    this.routerLoad[r]++;
-    if (wasEmpty) this.setWant(r, rbIndex, true);
-  }
-
-  private shiftRowBuffer(r: number, rbIndex: number): void {
-    this.setWant(r, rbIndex, false);
+  private shiftRowBuffer(r: number, rbIndex: number, now: number): void {
+    this.setWant(r, rbIndex, false, now);
     this.rb.shift(rbIndex);
-    this.routerLoad[r]--;
-    this.setWant(r, rbIndex, true);
+    this.setWant(r, rbIndex, true, now);
   }
 
   // ---------------------------------------------------------------- row buses and routing
-  private stepRowBuses(r: number, now: number): void {
-    const base = r * NPORTS;
-    const inputLoad = this.inputLoad;
-    const ibHead = this.ib.head;
-    const ibOcc = this.ib.occupancy;
-    const rbOcc = this.rb.occupancy;
-    const pool = this.pool;
-    const route = pool.route;
-    const sentOut = pool.sentOut;
-    const headTime = pool.headTime;
-    const length = this.packets.length;
-    for (let word = 0; word < 2; word++) {
-      let inputs = this.inputActive[r * 2 + word];
-      while (inputs !== 0) {
-        const lowIn = inputs & -inputs;
-        inputs ^= lowIn;
-        const i = word * 32 + (31 - Math.clz32(lowIn));
-        const tile = base + i;
-        if (inputLoad[tile] === 0) continue;
-        // Route the head packet of each VC once its header has been through the input stages.
-        for (let v = 0; v < NVC; v++) {
-          const seg = ibHead[tile * NVC + v];
-          if (seg >= 0 && route[seg] === -1 && now >= headTime[seg] + INPUT_STAGES) this.routeHead(r, i, v, seg);
-        }
-        // One phit per cycle crosses the row bus, from one VC, round robin.
-        const first = this.rowBusRR[tile];
-        for (let k = 0; k < NVC; k++) {
-          const v = (first + k) & 1;
-          const ibIndex = tile * NVC + v;
-          const seg = ibHead[ibIndex];
-          if (seg < 0) continue;
-          const out = route[seg];
-          if (out < 0 || now < headTime[seg]) continue;
-          const n = pool.available(seg, now);
-          if (n <= 0) continue;
-          const packet = pool.packet[seg];
-          if (out >= NPORTS) {
-            // Discarded at the head of the input queue: the phits are dropped as they arrive.
-            sentOut[seg] += n;
-            ibOcc[ibIndex] -= n;
-            if (sentOut[seg] === length[packet]) {
-              if (out === CONSUME) this.consumeMaintenance(r, i, packet, now);
-              this.finishInput(r, tile, ibIndex, seg, v, now, out !== CONSUME);
-              // A maintenance request ends at the chip it was addressed to: delivered.
-              if (out === CONSUME) this.packets.deliver(packet);
-            }
-            continue;
-          }
-          const rbIndex = (tile * 8 + (out & 7)) * NVC + v;
-          if (rbOcc[rbIndex] >= ROW_VC_LIMIT || rbOcc[rbIndex] + rbOcc[rbIndex ^ 1] >= ROW_BUFFER_PHITS) continue;
-          if (sentOut[seg] === 0) {
-            const down = pool.allocate(packet, now, RB_DELAY);
-            route[down] = out;
-            this.pushRowBuffer(r, rbIndex, down);
-            if (this.packets.flags[packet] & FLAG_TRACE) this.trace(packet, this.routerChip[r], i, v, 'row-buffer', `column ${out & 7}`);
-          }
-          sentOut[seg]++;
-          ibOcc[ibIndex]--;
-          rbOcc[rbIndex]++;
-          pool.send(this.rb.tail[rbIndex], now, 1);
-          if (sentOut[seg] === length[packet]) this.finishInput(r, tile, ibIndex, seg, v, now, false);
-          this.rowBusRR[tile] = (v + 1) & 1;
-          break;
-        }
-      }
+  /**
+   * Input tile's row bus: routes the head packet of each VC once its header has been through the
+   * input stages, then carries one phit per cycle to the row buffer of the chosen column, from
+   * one VC at a time, round robin.
+   */
+  private stepRowBus(tile: number, now: number): void {
+    if (now < this.rowBusy[tile]) {
+      this.wakeRow(tile, this.rowBusy[tile]);
+      return;
     }
+    const pool = this.pool;
+    const r = (tile / NPORTS) | 0;
+    const i = tile - r * NPORTS;
+    let wakeAt = Infinity;
+    for (let v = 0; v < NVC; v++) {
+      const seg = this.ib.head[tile * NVC + v];
+      if (seg < 0 || pool.route[seg] !== -1) continue;
+      const at = pool.headTime[seg] + INPUT_STAGES;
+      if (now >= at) this.routeHead(r, i, v, seg, now);
+      else if (at < wakeAt) wakeAt = at;
+    }
+    const first = this.rowBusRR[tile];
+    for (let k = 0; k < NVC; k++) {
+      const v = (first + k) & 1;
+      const ibIndex = tile * NVC + v;
+      const seg = this.ib.head[ibIndex];
+      if (seg < 0) continue;
+      const out = pool.route[seg];
+      if (out < 0) continue;
+      const taken = pool.sentOut[seg];
+      const sent = pool.sentIn[seg];
+      if (taken >= sent) continue; // the link wakes it
+      const u = pool.usable(seg, taken);
+      if (u > now) {
+        if (u < wakeAt) wakeAt = u;
+        continue;
+      }
+      const packet = pool.packet[seg];
+      const length = this.packets.length[packet];
+      if (out >= NPORTS) {
+        // Discarded at the head of the input queue: the phits are dropped as they arrive.
+        let n = taken;
+        while (n < sent && pool.usable(seg, n) <= now) n++;
+        pool.sentOut[seg] = n;
+        this.ib.occupancy[ibIndex] -= n - taken;
+        if (n === length) {
+          if (out === CONSUME) this.consumeMaintenance(r, i, packet, now);
+          this.finishInput(r, tile, ibIndex, seg, v, now, out !== CONSUME);
+          // A maintenance request ends at the chip it was addressed to: delivered.
+          if (out === CONSUME) this.packets.deliver(packet);
+          if (this.ib.head[ibIndex] >= 0 && now + 1 < wakeAt) wakeAt = now + 1;
+        } else if (n < sent) {
+          const next = pool.usable(seg, n);
+          if (next < wakeAt) wakeAt = next;
+        }
+        continue;
+      }
+      const rbIndex = (tile * 8 + (out & 7)) * NVC + v;
+      const occupancy = this.rowOccupancy(rbIndex, now);
+      let room = ROW_VC_LIMIT - occupancy;
+      const shared = ROW_BUFFER_PHITS - occupancy - this.rowOccupancy(rbIndex ^ 1, now);
+      if (shared < room) room = shared;
+      if (room <= 0) {
+        // Room appears as the column channel's run drains the buffer; else its next run announces it.
+        if ((this.rbDrainEnd[rbIndex] > now + 1 || this.rbDrainEnd[rbIndex ^ 1] > now + 1) && now + 1 < wakeAt) wakeAt = now + 1;
+        continue;
+      }
+      let n = 1;
+      while (n < room && taken + n < sent && pool.usable(seg, taken + n) <= now + n) n++;
+      if (taken === 0) {
+        const down = pool.allocate(packet, now, RB_DELAY);
+        pool.route[down] = out;
+        const wasEmpty = this.rb.head[rbIndex] < 0;
+        this.rb.push(rbIndex, down);
+        if (wasEmpty) this.wantMask[(r * NPORTS + out) * 8 + (i >> 3)] |= 1 << (((i & 7) << 1) | v);
+        if (this.packets.flags[packet] & FLAG_TRACE) this.trace(packet, this.routerChip[r], i, v, 'row-buffer', now, `column ${out & 7}`);
+      }
+      const down = this.rb.tail[rbIndex];
+      for (let j = 0; j < n; j++) pool.sendAt(down, now + j);
+      pool.sentOut[seg] = taken + n;
+      this.ib.occupancy[ibIndex] -= n;
+      this.rb.occupancy[rbIndex] += n;
+      if (this.rb.head[rbIndex] === down) this.wakeColumn((r * NPORTS + out) * 8 + (i >> 3), now + RB_DELAY);
+      if (taken + n === length) this.finishInput(r, tile, ibIndex, seg, v, now + n - 1, false);
+      this.rowBusRR[tile] = (v + 1) & 1;
+      this.rowBusy[tile] = now + n;
+      if (this.ib.head[tile * NVC] >= 0 || this.ib.head[tile * NVC + 1] >= 0) wakeAt = now + n;
+      break;
+    }
+    if (wakeAt !== Infinity) this.wakeRow(tile, wakeAt);
   }
 
   /** The routing decision at the head of input i's queue for VC v (§5). */
-  private routeHead(r: number, i: number, v: number, seg: number): void {
+  private routeHead(r: number, i: number, v: number, seg: number, now: number): void {
     const d = this.decision;
     const packet = this.pool.packet[seg];
     const flags = this.packets.flags[packet];
@@ -1153,9 +1347,9 @@ export class YarcFabricSim {
     }
     if (this.softErrorRate[r] > 0 && !(flags & FLAG_SOFT_ERROR) && this.random() < this.softErrorRate[r]) {
       this.packets.flags[packet] |= FLAG_SOFT_ERROR;
-      this.onInterrupt('SOFT_ERROR', this.cycle, this.routerChip[r], i, v, { destination: this.packets.destination[packet] });
+      this.onInterrupt('SOFT_ERROR', now, this.routerChip[r], i, v, { destination: this.packets.destination[packet] });
     }
-    if (flags & FLAG_TRACE) this.trace(packet, this.routerChip[r], i, v, 'input-buffer', `routed at the head of the input queue`);
+    if (flags & FLAG_TRACE) this.trace(packet, this.routerChip[r], i, v, 'input-buffer', now, `routed at the head of the input queue`);
     if (flags & FLAG_SOURCE_ROUTED) {
       this.routeSourceRouted(r, i, seg, packet);
       return;
@@ -1163,7 +1357,7 @@ export class YarcFabricSim {
     routeYarc(this.regs, r, i, this.packets.destination[packet], this.packets.hashBits[packet], (flags & FLAG_HASH) !== 0, (flags & FLAG_ADAPTIVE) !== 0, d);
     let port = -1;
     if (d.kind === ROUTE_PORT) port = d.port;
-    else if (d.kind === ROUTE_ADAPTIVE) port = this.chooseAdaptive(r, i, v, d.portsLo, d.portsHi);
+    else if (d.kind === ROUTE_ADAPTIVE) port = this.chooseAdaptive(r, i, d.portsLo, d.portsHi, now);
     if (port < 0) {
       this.raiseRouteError(r, i, v, d.kind);
       this.pool.route[seg] = NPORTS; // discard as it arrives
@@ -1178,16 +1372,15 @@ export class YarcFabricSim {
     } else this.pool.route[seg] = port;
   }
 
-  /** The tail has left the input buffer: free the entry and return the packet's credits upstream. */
-  private finishInput(r: number, tile: number, ibIndex: number, s: number, v: number, now: number, discarded: boolean): void {
+  /** The tail leaves the input buffer (at cycle `at`): free the entry and return the packet's
+   * credits upstream. */
+  private finishInput(r: number, tile: number, ibIndex: number, s: number, v: number, at: number, discarded: boolean): void {
     const packet = this.pool.packet[s];
     this.ib.shift(ibIndex);
-    this.routerLoad[r]--;
-    this.inputDown(tile);
     const g = this.tileGlobal[tile];
     const upstream = this.fabric.peer[g];
     const local = (this.packets.flags[packet] & FLAG_LOCAL) !== 0;
-    if (upstream >= 0 && !local) this.scheduleCredit(now, upstream, v, this.packets.length[packet], this.linkLatency[g]);
+    if (upstream >= 0 && !local) this.schedule(EVENT_CREDIT, upstream * NVC + v, at + this.linkLatency[g], this.packets.length[packet]);
     // Only the input buffer the chip put it in was free of credits; every later one is not.
     if (local) this.packets.flags[packet] &= ~FLAG_LOCAL;
     if (discarded) this.packets.discard(packet, this.pendingReason(packet));
@@ -1222,7 +1415,7 @@ export class YarcFabricSim {
    * is less than half full, round robin among equals; then the row within the column, preferring
    * outputs whose column buffer is almost empty, then half full, then almost full.
    */
-  private chooseAdaptive(r: number, input: number, v: number, lo: number, hi: number): number {
+  chooseAdaptive(r: number, input: number, lo: number, hi: number, now = this.cycle): number {
     const tile = r * NPORTS + input;
     let columnMask = 0;
     for (let p = 0; p < 32; p++) if (lo & (1 << p)) columnMask |= 1 << (p & 7);
@@ -1236,7 +1429,7 @@ export class YarcFabricSim {
         if (!(columnMask & (1 << c))) continue;
         // §7.8.3: the most significant bit of the row buffer depth: at least half full.
         const depthIndex = (tile * 8 + c) * NVC;
-        const half = this.rb.occupancy[depthIndex] + this.rb.occupancy[depthIndex + 1] >= ROW_BUFFER_PHITS / 2;
+        const half = this.rowOccupancy(depthIndex, now) + this.rowOccupancy(depthIndex + 1, now) >= ROW_BUFFER_PHITS / 2;
         if (pass === 0 && half) continue;
         column = c;
         break;
@@ -1250,7 +1443,7 @@ export class YarcFabricSim {
       const set = p < 32 ? lo & (1 << p) : hi & (1 << (p - 32));
       if (!set) continue;
       const depthIndex = ((r * NPORTS + p) * 8 + inputRow) * NVC;
-      const depth = this.cb.occupancy[depthIndex] + this.cb.occupancy[depthIndex + 1];
+      const depth = this.columnOccupancy(depthIndex, now) + this.columnOccupancy(depthIndex + 1, now);
       // §7.8.3: 8 or more phits is almost full; more than 4 is half full; else almost empty.
       const level = depth >= 8 ? 2 : depth > 4 ? 1 : 0;
       if (level < bestLevel) {
@@ -1285,7 +1478,7 @@ export class YarcFabricSim {
       return id;
     }
     this.sources.push(g * NVC, id);
-    this.activateEndpoint(g);
+    this.wakeLink(g, this.cycle);
     return id;
   }
 
@@ -1338,9 +1531,8 @@ export class YarcFabricSim {
       const seg = this.pool.allocate(id, now, 0);
       this.pool.send(seg, now, this.packets.length[id]);
       this.ib.push(tile * NVC + 1, seg);
-      this.routerLoad[work.router]++;
-      this.inputUp(tile);
-      this.activateRouter(work.router);
+      this.ib.occupancy[tile * NVC + 1] += this.packets.length[id];
+      this.wakeRow(tile, now);
     }
     this.chipWork.length = keep;
   }
@@ -1426,7 +1618,7 @@ export class YarcFabricSim {
     this.maintenance.set(id, response);
     this.packets.routes.set(id, { route: back, position: 0, back: [] });
     this.sources.push(g * NVC + 1, id);
-    this.activateEndpoint(g);
+    this.wakeLink(g, now);
   }
 
   /** Bytes held in typed arrays by the fabric's state (registers, buffers, pools, links). */
