@@ -630,7 +630,11 @@ export class YarcFabricSim {
           this.schedule(EVENT_CREDIT, this.fabric.peer[g] * NVC + v, now + n - 1 + this.linkLatency[g], n);
           this.recvBusy[g] = now + n;
           this.recvLast[g] = now + n - 1;
-          wakeAt = now + n;
+          // The packet is delivered with the cycle its tail is taken. A maintenance packet is
+          // answered only once that cycle has come (the next visit).
+          const packet = pool.packet[s];
+          if (taken + n === this.packets.length[packet] && !(this.packets.flags[packet] & FLAG_SOURCE_ROUTED)) this.finishReceive(g, v, now + n - 1, now);
+          wakeAt = this.receiveNextWake(g, now + n);
           break;
         }
         if (wakeAt !== Infinity) this.wakeLink(g, wakeAt);
@@ -640,6 +644,11 @@ export class YarcFabricSim {
     // length fits in the router's input buffer (VCT).
     if (this.txPacket[g] >= 0) this.advanceLink(g, now);
     if (this.txPacket[g] >= 0) return;
+    if (now < this.txBusy[g] && this.fabric.activeLanes[g] > 0) {
+      // The last copy's tail is still being serialized.
+      if (this.sources.size[g * NVC] > 0 || this.sources.size[g * NVC + 1] > 0) this.wakeLink(g, this.txBusy[g]);
+      return;
+    }
     if (this.discarding[g] || this.fabric.activeLanes[g] === 0) {
       // The interface's own link is down: what waits to be sent cannot be (§7.7).
       if (this.fabric.activeLanes[g] > 0) return;
@@ -667,8 +676,25 @@ export class YarcFabricSim {
       this.txSource[g] = -1;
       this.startCopy(g, now, ENDPOINT_INJECT_CYCLES);
       this.advanceLink(g, now);
+      if (this.txPacket[g] < 0 && (this.sources.size[g * NVC] > 0 || this.sources.size[g * NVC + 1] > 0)) this.wakeLink(g, this.txBusy[g]);
       return;
     }
+  }
+
+  /** When the receive side of endpoint port g next has something to do, from cycle `after` on. */
+  private receiveNextWake(g: number, after: number): number {
+    const pool = this.pool;
+    let at = Infinity;
+    for (let v = 0; v < NVC; v++) {
+      const s = this.receive.head[g * NVC + v];
+      if (s < 0 || pool.route[s] === -2) continue;
+      const taken = pool.sentOut[s];
+      let t = Infinity;
+      if (taken === this.packets.length[pool.packet[s]]) t = after;
+      else if (taken < pool.sentIn[s]) t = Math.max(after, pool.usable(s, taken));
+      if (t < at) at = t;
+    }
+    return at;
   }
 
   /** The processor has taken the last phit of the packet at the head of VC v (at `cycle`). */
@@ -695,6 +721,18 @@ export class YarcFabricSim {
       this.advanceLink(g, now);
       if (this.txPacket[g] >= 0) return;
     }
+    if (now >= this.txBusy[g] || this.fabric.activeLanes[g] === 0) this.arbitrate(g, tile, now);
+    if (this.txPacket[g] < 0 && now < this.txBusy[g] && this.outputHasWork(tile)) this.wakeLink(g, this.txBusy[g]);
+  }
+
+  private outputHasWork(tile: number): boolean {
+    const head = this.cb.head;
+    for (let b = tile * 8 * NVC, end = b + 8 * NVC; b < end; b++) if (head[b] >= 0) return true;
+    return false;
+  }
+
+  /** Second-stage arbitration at router output `tile` (global port g). */
+  private arbitrate(g: number, tile: number, now: number): void {
     const pool = this.pool;
     const r = (tile / NPORTS) | 0;
     // Second-stage arbitration: 8 column buffers × 2 VCs, round robin (§3).
@@ -888,8 +926,14 @@ export class YarcFabricSim {
       }
       this.txBusy[g] = lastAt + 1;
     }
-    if (k === length) this.wakeLink(g, lastAt + 1);
-    else if (s >= 0 && k < limit) this.wakeLink(g, Math.max(c, pool.usable(s, k)));
+    if (k === length) {
+      // A good copy is complete once its run is committed (the link stays busy until its tail
+      // is out); a bad one is found out at the end.
+      if (!this.txBad[g]) {
+        this.txPacket[g] = -1;
+        this.txDown[g] = -1;
+      } else this.wakeLink(g, lastAt + 1);
+    } else if (s >= 0 && k < limit) this.wakeLink(g, Math.max(c, pool.usable(s, k)));
   }
 
   /** The whole copy is on the wire: the receiver's CRC check passes, or fails and the copy is
@@ -1203,10 +1247,33 @@ export class YarcFabricSim {
       }
       this.subRR[channel] = (c + 1) & 15;
       this.columnBusy[channel] = now + n;
-      if (this.wantMask[channel] !== 0) wakeAt = now + n;
+      wakeAt = this.columnNextWake(channel, now + n);
       break;
     }
     if (wakeAt !== Infinity) this.wakeColumn(channel, wakeAt);
+  }
+
+  /** When a column channel next may move a phit, from cycle `after` on: the earliest usable phit
+   * among the row buffers that want it. */
+  private columnNextWake(channel: number, after: number): number {
+    const want = this.wantMask[channel];
+    if (want === 0) return Infinity;
+    const pool = this.pool;
+    const tileOut = channel >> 3;
+    const row = channel & 7;
+    const base = ((tileOut / NPORTS) | 0) * NPORTS;
+    const column = (tileOut - base) & 7;
+    let at = Infinity;
+    for (let bits = want; bits !== 0; bits &= bits - 1) {
+      const c = 31 - Math.clz32(bits & -bits);
+      const seg = this.rb.head[((base + row * 8 + (c >> 1)) * 8 + column) * NVC + (c & 1)];
+      const taken = pool.sentOut[seg];
+      if (taken >= pool.sentIn[seg]) continue;
+      let t = pool.usable(seg, taken);
+      if (t < after) t = after;
+      if (t < at) at = t;
+    }
+    return at;
   }
 
   private rowFull(b: number, now: number): boolean {
@@ -1323,10 +1390,28 @@ export class YarcFabricSim {
       if (taken + n === length) this.finishInput(r, tile, ibIndex, seg, v, now + n - 1, false);
       this.rowBusRR[tile] = (v + 1) & 1;
       this.rowBusy[tile] = now + n;
-      if (this.ib.head[tile * NVC] >= 0 || this.ib.head[tile * NVC + 1] >= 0) wakeAt = now + n;
+      wakeAt = this.rowNextWake(tile, now + n);
       break;
     }
     if (wakeAt !== Infinity) this.wakeRow(tile, wakeAt);
+  }
+
+  /** When input tile's row bus next has something to do, from cycle `after` on: routing a head,
+   * or moving phits already in its input buffer. */
+  private rowNextWake(tile: number, after: number): number {
+    const pool = this.pool;
+    let at = Infinity;
+    for (let v = 0; v < NVC; v++) {
+      const seg = this.ib.head[tile * NVC + v];
+      if (seg < 0) continue;
+      const route = pool.route[seg];
+      let t = Infinity;
+      if (route === -1) t = pool.headTime[seg] + INPUT_STAGES;
+      else if (route >= 0 && pool.sentOut[seg] < pool.sentIn[seg]) t = pool.usable(seg, pool.sentOut[seg]);
+      if (t < after) t = after;
+      if (t < at) at = t;
+    }
+    return at;
   }
 
   /** The routing decision at the head of input i's queue for VC v (§5). */
