@@ -162,6 +162,10 @@ export class YarcFabricSim {
   private readonly outRR: Uint8Array;
   private readonly rowBusRR: Uint8Array;
   private readonly subRR: Uint8Array;
+  /** Round-robin pointers of the adaptive choice among equally good columns (per input) and rows
+   * (per input and column, so that the two do not walk in step). */
+  private readonly adaptiveColumnRR: Uint8Array;
+  private readonly adaptiveRowRR: Uint8Array;
   /** Which row buffers want each column channel: wantMask[(r*64+o)*8+row] has bit (input&7)*2+v
    * set when that row buffer's head packet is routed to output o. Arbitration looks only at set bits. */
   private readonly wantMask: Uint16Array;
@@ -310,6 +314,8 @@ export class YarcFabricSim {
     this.outRR = new Uint8Array(R * NPORTS);
     this.rowBusRR = new Uint8Array(R * NPORTS);
     this.subRR = new Uint8Array(channels);
+    this.adaptiveColumnRR = new Uint8Array(R * NPORTS);
+    this.adaptiveRowRR = new Uint8Array(R * NPORTS * 8);
     this.wantMask = new Uint16Array(channels);
     this.rbDrainEnd = new Float64Array(channels * NVC);
 
@@ -1498,7 +1504,8 @@ export class YarcFabricSim {
   /**
    * §7.8.3 adaptive choice: the column first, preferring columns whose row buffer (from this input)
    * is less than half full, round robin among equals; then the row within the column, preferring
-   * outputs whose column buffer is almost empty, then half full, then almost full.
+   * outputs whose column buffer is almost empty, then half full, then almost full — round robin
+   * among equals too, so that equally good ports share the traffic.
    */
   chooseAdaptive(r: number, input: number, lo: number, hi: number, now = this.cycle): number {
     const tile = r * NPORTS + input;
@@ -1506,7 +1513,7 @@ export class YarcFabricSim {
     for (let p = 0; p < 32; p++) if (lo & (1 << p)) columnMask |= 1 << (p & 7);
     for (let p = 0; p < 32; p++) if (hi & (1 << p)) columnMask |= 1 << (p & 7);
     if (columnMask === 0) return -1;
-    const start = this.rowBusRR[tile];
+    const start = this.adaptiveColumnRR[tile];
     let column = -1;
     for (let pass = 0; pass < 2 && column < 0; pass++) {
       for (let k = 0; k < 8; k++) {
@@ -1520,10 +1527,13 @@ export class YarcFabricSim {
         break;
       }
     }
+    this.adaptiveColumnRR[tile] = (column + 1) & 7;
     const inputRow = input >> 3;
     let best = -1;
     let bestLevel = 3;
-    for (let row = 0; row < 8; row++) {
+    const rowStart = this.adaptiveRowRR[tile * 8 + column];
+    for (let k = 0; k < 8; k++) {
+      const row = (rowStart + k) & 7;
       const p = row * 8 + column;
       const set = p < 32 ? lo & (1 << p) : hi & (1 << (p - 32));
       if (!set) continue;
@@ -1536,6 +1546,7 @@ export class YarcFabricSim {
         best = p;
       }
     }
+    if (best >= 0) this.adaptiveRowRR[tile * 8 + column] = ((best >> 3) + 1) & 7;
     return best;
   }
 

@@ -1,0 +1,97 @@
+import { FLAG_ADAPTIVE, FLAG_HASH, FLAG_TRACE } from '../engine/packet-store';
+import { handConfiguredR15 } from './blackwidow-test-config';
+import { YarcFabricSim } from './yarc-fabric-sim';
+
+/** Global ports of s0.r1.0 whose cable leads to s0.r1.1 (the sidelinks between the two subtrees). */
+function sidelinks(sim: YarcFabricSim): number[] {
+  const r0 = sim.fabric.chipId('s0.r1.0');
+  const r1 = sim.fabric.chipId('s0.r1.1');
+  const ports: number[] = [];
+  for (let p = 0; p < 64; p++) {
+    const g = sim.fabric.portBase[r0] + p;
+    const peer = sim.fabric.peer[g];
+    if (peer >= 0 && sim.fabric.portOwner(peer) === r1) ports.push(g);
+  }
+  return ports;
+}
+
+/** How many traced packets left s0.r1.0 by each of `ports`. */
+function departures(sim: YarcFabricSim, ports: number[]): number[] {
+  const r0 = sim.fabric.chipId('s0.r1.0');
+  const counts = ports.map(() => 0);
+  for (const events of sim.packets.traces.values()) {
+    for (const e of events) {
+      if (e.stage !== 'link' || e.chip !== r0) continue;
+      const index = ports.indexOf(sim.fabric.portBase[r0] + e.port);
+      if (index >= 0) counts[index]++;
+    }
+  }
+  return counts;
+}
+
+describe('YARC flow control (§4.2, §7.5)', () => {
+  it('cuts through: a 19-phit packet pays its serialization once over two routers, not at every hop', () => {
+    const sim = handConfiguredR15(64);
+    let deliveredAt = -1;
+    sim.onDeliver = (_p, cycle) => (deliveredAt = cycle);
+    sim.inject(0, 0, 40, 19, 0, 0, 0);
+    sim.drain(10_000);
+    const g0 = sim.processorPort[0];
+    const side = sidelinks(sim)[0];
+    const latencies = [sim.linkLatency[g0], sim.linkLatency[side], sim.linkLatency[sim.processorPort[40 * 4]]];
+    const cutThrough = YarcFabricSim.zeroLoadCycles(2, latencies, 19, sim.linkRate[g0]);
+    expect(Math.abs(deliveredAt - cutThrough)).toBeLessThanOrEqual(1);
+    // Store-and-forward would pay the 18 trailing phits at each of the three links.
+    expect(deliveredAt).toBeLessThan(cutThrough + 2 * 18);
+  });
+
+  it('sends a packet only when its whole length fits downstream (VCT credits), and resumes as the receiver drains', () => {
+    const sim = handConfiguredR15(32);
+    sim.regs.forwardProgressTimer.fill(1e9);
+    const stopped = sim.processorPort[9 * 4];
+    sim.setAccepting(stopped, false);
+    for (let i = 0; i < 40; i++) sim.inject(i % 8, 0, 9, 19, 0, FLAG_TRACE, 0);
+    sim.run(20_000);
+    // The processor's receive buffer holds 256 phits per VC: 13 whole 19-phit packets, never a
+    // 14th in part.
+    const router = sim.fabric.chipId('s0.r1.0');
+    const toStopped = sim.globalTile[sim.fabric.peer[stopped]] % 64;
+    const started = () =>
+      [...sim.packets.traces.values()].filter((events) => events.some((e) => e.stage === 'link' && e.chip === router && e.port === toStopped)).length;
+    expect(started()).toBe(Math.floor(256 / 19));
+    expect(sim.packets.books()).toMatchObject({ delivered: 0, inFlight: 40, balanced: true });
+    sim.setAccepting(stopped, true);
+    sim.drain(100_000);
+    expect(sim.packets.books()).toMatchObject({ created: 40, delivered: 40, inFlight: 0, discarded: {}, balanced: true });
+  });
+});
+
+describe('YARC adaptive routing (§7.8.3)', () => {
+  /** 3,840 packets from subtree 0 to subtree 1 with one of the 32 sidelinks down to a single lane
+   * (a third of the rate): when the last one arrives, and how many took the slow link. */
+  const crossWithASlowLink = (flags: number) => {
+    const sim = handConfiguredR15(64, { seed: 3 });
+    const ports = sidelinks(sim);
+    const slow = ports[0];
+    sim.fabric.activeLanes[slow] = 1;
+    sim.refreshLink(slow);
+    let last = 0;
+    sim.onDeliver = (_p, cycle) => (last = Math.max(last, cycle));
+    for (let round = 0; round < 120; round++) {
+      for (let s = 0; s < 32; s++) sim.inject(s, 0, 32 + ((s + round) % 32), 8, 0, flags | FLAG_TRACE, (s * 31 + round * 7) & 0x7fff);
+      sim.run(10);
+    }
+    sim.drain(200_000);
+    expect(sim.packets.books()).toMatchObject({ created: 3840, delivered: 3840, balanced: true });
+    return { last, slow: departures(sim, ports)[0] };
+  };
+
+  it('routes around a degraded sidelink by column-buffer depth, finishing sooner than deterministic hashing', () => {
+    const hashed = crossWithASlowLink(FLAG_HASH);
+    const adaptive = crossWithASlowLink(FLAG_ADAPTIVE);
+    // Hashing sends the slow link its full share (1/32) and waits for it.
+    expect(hashed.slow).toBe(120);
+    expect(adaptive.slow).toBeLessThan(hashed.slow);
+    expect(adaptive.last).toBeLessThan(0.9 * hashed.last);
+  });
+});
