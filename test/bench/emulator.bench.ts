@@ -5,17 +5,17 @@ import { Benchmark, timed } from './harness';
 
 const fixtures = join(__dirname, '../../../fixtures/blackwidow');
 const CYCLES = 5_000;
-const PACKET_PHITS = 4;
 
 /**
  * The 288-processor R1.5 fabric, all four slices, under uniform random traffic: every injection
- * port offers `load` of its link's capacity (Bernoulli packet arrivals, seeded).
+ * port offers `load` of its link's capacity (Bernoulli packet arrivals, seeded), in packets of
+ * the minimum 4 phits or of 19 (a cache-line write, paper 000 §4.2).
  */
-function uniformRandom(load: number): Benchmark {
+function uniformRandom(load: number, packetPhits = 4): Benchmark {
   let sim: YarcFabricSim;
   return {
-    name: `emulator: bw-r1.5-288, uniform random, offered load ${load}`,
-    parameters: { fixture: 'bw-r1.5-288', load, cycles: CYCLES, packetPhits: PACKET_PHITS, slices: 4 },
+    name: `emulator: bw-r1.5-288, uniform random, offered load ${load}${packetPhits === 4 ? '' : `, ${packetPhits}-phit packets`}`,
+    parameters: { fixture: 'bw-r1.5-288', load, cycles: CYCLES, packetPhits, slices: 4 },
     warmup: 1,
     runs: 5,
     setup: () => {
@@ -25,7 +25,7 @@ function uniformRandom(load: number): Benchmark {
     },
     run: async () => {
       const random = mulberry32(7);
-      const probability = (load * sim.linkRate[sim.processorPort[0]]) / PACKET_PHITS;
+      const probability = (load * sim.linkRate[sim.processorPort[0]]) / packetPhits;
       const hopsBefore = sim.phitHops;
       const cyclesBefore = sim.cycle;
       const { ms } = await timed(() => {
@@ -35,7 +35,7 @@ function uniformRandom(load: number): Benchmark {
               if (random() >= probability) continue;
               let d = Math.floor(random() * 287);
               if (d >= p) d++;
-              sim.inject(p, s, d, PACKET_PHITS, 0, FLAG_HASH, d & 0x7fff);
+              sim.inject(p, s, d, packetPhits, 0, FLAG_HASH, d & 0x7fff);
             }
           }
           sim.step();
@@ -48,7 +48,7 @@ function uniformRandom(load: number): Benchmark {
   };
 }
 
-export const benchmarks: Benchmark[] = [uniformRandom(0.1), uniformRandom(0.5), uniformRandom(0.9)];
+export const benchmarks: Benchmark[] = [uniformRandom(0.1), uniformRandom(0.5), uniformRandom(0.9), uniformRandom(0.5, 19)];
 
 /** Building the emulated 32K-processor fabric: every YARC's registers, buffers and links. */
 benchmarks.push({
