@@ -1,6 +1,7 @@
 export * from './emulated-fabric';
 export * from './engine/packet-store';
 export * from './engine/segment-pool';
+export * from './engine/stage-queue';
 export * from './engine/timing-wheel';
 export * from './yarc/yarc-constants';
 export * from './yarc/yarc-registers';

@@ -111,9 +111,14 @@ export class SegmentPool {
     this.sentIn[s] = k + 1;
   }
 
+  /** The cycle phit k (< sentIn) of segment s was, or will be, sent into its buffer. */
+  sendTime(s: number, k: number): number {
+    return this.firstSend[s] + this.sendOffset[s * MAX_PACKET_PHITS + k];
+  }
+
   /** The cycle from which phit k (< sentIn) of segment s can be taken by the next stage. */
   usable(s: number, k: number): number {
-    return this.firstSend[s] + this.sendOffset[s * MAX_PACKET_PHITS + k] + this.delay[s];
+    return this.sendTime(s, k) + this.delay[s];
   }
 
   /** Phits of segment s that have reached its buffer and not left it, at cycle `now`. */

@@ -29,7 +29,8 @@ import {
   TraceEvent,
 } from '../engine/packet-store';
 import { MODEL_PROCESSOR, MODEL_YARC, YARC_REGISTERS } from './yarc-register-map';
-import { BufferQueues, MAX_PACKET_PHITS, SegmentPool } from '../engine/segment-pool';
+import { BufferQueues, SegmentPool } from '../engine/segment-pool';
+import { EVENT_KIND_BITS, StageQueue } from '../engine/stage-queue';
 import { TimingWheel } from '../engine/timing-wheel';
 import {
   COLUMN_BUFFER_PHITS,
@@ -88,7 +89,7 @@ const CB_DELAY = STAGES_COLUMN_CHANNEL;
 const IB_TO_RB = INPUT_STAGES + RB_DELAY;
 const RB_TO_CB = CB_DELAY;
 
-/** Events on the timing wheel (low 2 bits): a credit return, or a stage to wake. */
+/** Events on the timing wheel (kind in the low EVENT_KIND_BITS): a credit return, or a stage to wake. */
 const EVENT_CREDIT = 0;
 const EVENT_LINK = 1;
 const EVENT_COLUMN = 2;
@@ -191,29 +192,17 @@ export class YarcFabricSim {
   private readonly decision = new RouteDecision();
 
   /**
-   * Stages wake up through events (see `step`): a stage that cannot move anything now is woken by
-   * whatever will let it — the phits it waits for becoming usable, room downstream, credits, the
-   * end of its own run — so an idle stage costs nothing. Per stage: ready lists for the current
-   * cycle, the cycle it was queued (or, +0.5, visited), its earliest pending wake-up, and until
-   * when it is busy with a run. A wake-up later than one already pending is not scheduled: every
-   * visit re-arms the stage for whatever it can see coming (phits becoming usable, its run's end,
-   * room appearing as a run drains, a timer), and what it cannot see yet is announced afresh by
-   * whoever causes it.
+   * Stages wake up through events (see `step` and StageQueue): a stage that cannot move anything
+   * now is woken by whatever will let it — the phits it waits for becoming usable, room
+   * downstream, credits, the end of its own run — so an idle stage costs nothing. Output links
+   * (router outputs and endpoints, by global port), column channels and row buses (by tile), and
+   * until when each column channel and row bus is busy with a run.
    */
-  private readonly linkReady: Int32Array;
-  private readonly linkStamp: Float64Array;
-  private readonly linkNext: Float64Array;
-  private linkCount = 0;
-  private readonly columnReady: Int32Array;
-  private readonly columnStamp: Float64Array;
-  private readonly columnNext: Float64Array;
+  private readonly links: StageQueue;
+  private readonly columns: StageQueue;
+  private readonly rows: StageQueue;
   private readonly columnBusy: Float64Array;
-  private columnCount = 0;
-  private readonly rowReady: Int32Array;
-  private readonly rowStamp: Float64Array;
-  private readonly rowNext: Float64Array;
   private readonly rowBusy: Float64Array;
-  private rowCount = 0;
   private phase = PHASE_EVENTS;
 
   /**
@@ -343,16 +332,10 @@ export class YarcFabricSim {
     // A go-back-N replay waits two link latencies; everything else is closer. Later wakes (the
     // forward-progress timer) are re-armed when they come due.
     this.wheel = new TimingWheel(3 * maxLatency + 128);
-    this.linkReady = new Int32Array(ports);
-    this.linkStamp = new Float64Array(ports).fill(-1);
-    this.linkNext = new Float64Array(ports).fill(-1);
-    this.columnReady = new Int32Array(channels);
-    this.columnStamp = new Float64Array(channels).fill(-1);
-    this.columnNext = new Float64Array(channels).fill(-1);
+    this.links = new StageQueue(ports, this.wheel, EVENT_LINK, PHASE_LINKS);
+    this.columns = new StageQueue(channels, this.wheel, EVENT_COLUMN, PHASE_COLUMNS);
+    this.rows = new StageQueue(R * NPORTS, this.wheel, EVENT_ROW, PHASE_ROWS);
     this.columnBusy = new Float64Array(channels);
-    this.rowReady = new Int32Array(R * NPORTS);
-    this.rowStamp = new Float64Array(R * NPORTS).fill(-1);
-    this.rowNext = new Float64Array(R * NPORTS).fill(-1);
     this.rowBusy = new Float64Array(R * NPORTS);
     this.serials = Uint32Array.from(chips.map((c) => chipSerial(c.name)));
     this.txPacket = new Int32Array(ports).fill(-1);
@@ -468,108 +451,55 @@ export class YarcFabricSim {
     this.wheel.fire(now, this.fireEvent);
     if (this.chipWork.length > 0) this.runChipWork(now);
     if (this.onTick !== null) this.onTick(now);
+    const { links, columns, rows } = this;
     this.phase = PHASE_LINKS;
-    const visited = now + 0.5;
-    for (let i = 0; i < this.linkCount; i++) {
-      const g = this.linkReady[i];
-      this.linkStamp[g] = visited;
+    for (let i = 0; i < links.count; i++) {
+      const g = links.visit(i, now);
       const tile = this.globalTile[g];
       if (tile >= 0) this.stepOutput(g, tile, now);
       else this.stepEndpoint(g, now);
     }
     this.phase = PHASE_COLUMNS;
-    for (let i = 0; i < this.columnCount; i++) {
-      const channel = this.columnReady[i];
-      this.columnStamp[channel] = visited;
-      this.stepColumn(channel, now);
-    }
+    for (let i = 0; i < columns.count; i++) this.stepColumn(columns.visit(i, now), now);
     this.phase = PHASE_ROWS;
-    for (let i = 0; i < this.rowCount; i++) {
-      const tile = this.rowReady[i];
-      this.rowStamp[tile] = visited;
-      this.stepRowBus(tile, now);
-    }
-    this.linkCount = 0;
-    this.columnCount = 0;
-    this.rowCount = 0;
+    for (let i = 0; i < rows.count; i++) this.stepRowBus(rows.visit(i, now), now);
+    links.count = 0;
+    columns.count = 0;
+    rows.count = 0;
     this.phase = PHASE_EVENTS;
     this.cycle = now + 1;
   }
 
-  /** Due events: kind in the low 2 bits of `a`, the credit count in `b`. */
+  /** Due events: kind in the low EVENT_KIND_BITS of `a`, the credit count in `b`. */
   private readonly fireEvent = (a: number, b: number): void => {
-    const kind = a & 3;
-    const target = a >>> 2;
+    const kind = a & ((1 << EVENT_KIND_BITS) - 1);
+    const target = a >>> EVENT_KIND_BITS;
     const now = this.cycle;
     if (kind === EVENT_CREDIT) {
       // The VC ack in the LCB sideband (§4.3): target = g*NVC+v.
       this.credits[target] += b;
       this.wakeLink((target / NVC) | 0, now);
-    } else if (kind === EVENT_LINK) {
-      if (this.linkNext[target] === now) this.linkNext[target] = -1;
-      this.wakeLink(target, now);
-    } else if (kind === EVENT_COLUMN) {
-      if (this.columnNext[target] === now) this.columnNext[target] = -1;
-      this.wakeColumn(target, now);
-    } else {
-      if (this.rowNext[target] === now) this.rowNext[target] = -1;
-      this.wakeRow(target, now);
-    }
+    } else if (kind === EVENT_LINK) this.links.fired(target, now, this.phase);
+    else if (kind === EVENT_COLUMN) this.columns.fired(target, now, this.phase);
+    else this.rows.fired(target, now, this.phase);
   };
 
-  /** Puts an event on the wheel; one beyond its horizon is re-armed from the wake it causes. */
-  private schedule(kind: number, target: number, at: number, b: number): void {
-    this.wheel.schedule(this.cycle, at, (target << 2) | kind, b);
+  /** Returns `phits` credits of VC v to the sender at port g, arriving at cycle `at`. */
+  private returnCredits(g: number, v: number, phits: number, at: number): void {
+    this.wheel.schedule(this.cycle, at, ((g * NVC + v) << EVENT_KIND_BITS) | EVENT_CREDIT, phits);
   }
 
-  /** The latest cycle a wake-up can be scheduled for now; a later one is re-armed from it. */
-  private horizon(at: number): number {
-    const latest = this.cycle + this.wheel.horizon - 1;
-    return at < latest ? at : latest;
-  }
-
-  /** Wakes port g's sender (router output or endpoint) at cycle `at`. A stage woken again in a
-   * cycle in which it has already been visited is visited once more in the next. */
+  /** Wakes port g's sender (router output or endpoint) at cycle `at`. */
   private wakeLink(g: number, at: number): void {
-    const now = this.cycle;
-    if (at > now || this.phase > PHASE_LINKS || this.linkStamp[g] === now + 0.5) {
-      at = at <= now ? now + 1 : this.horizon(at);
-      const pending = this.linkNext[g];
-      if (pending > now && pending <= at) return;
-      this.linkNext[g] = at;
-      this.schedule(EVENT_LINK, g, at, 0);
-    } else if (this.linkStamp[g] !== now) {
-      this.linkStamp[g] = now;
-      this.linkReady[this.linkCount++] = g;
-    }
+    this.links.wake(g, at, this.cycle, this.phase);
   }
 
   private wakeColumn(channel: number, at: number): void {
-    const now = this.cycle;
-    if (at > now || this.phase > PHASE_COLUMNS || this.columnStamp[channel] === now + 0.5) {
-      at = at <= now ? now + 1 : this.horizon(at);
-      const pending = this.columnNext[channel];
-      if (pending > now && pending <= at) return;
-      this.columnNext[channel] = at;
-      this.schedule(EVENT_COLUMN, channel, at, 0);
-    } else if (this.columnStamp[channel] !== now) {
-      this.columnStamp[channel] = now;
-      this.columnReady[this.columnCount++] = channel;
-    }
+    this.columns.wake(channel, at, this.cycle, this.phase);
   }
 
   private wakeRow(tile: number, at: number): void {
-    const now = this.cycle;
-    if (at > now || this.rowStamp[tile] === now + 0.5) {
-      at = at <= now ? now + 1 : this.horizon(at);
-      const pending = this.rowNext[tile];
-      if (pending > now && pending <= at) return;
-      this.rowNext[tile] = at;
-      this.schedule(EVENT_ROW, tile, at, 0);
-    } else if (this.rowStamp[tile] !== now) {
-      this.rowStamp[tile] = now;
-      this.rowReady[this.rowCount++] = tile;
-    }
+    this.rows.wake(tile, at, this.cycle, this.phase);
   }
 
   /** Wakes both sides of a port whose state changed (faults, restores). */
@@ -587,20 +517,29 @@ export class YarcFabricSim {
     return pending > 0 ? this.rb.occupancy[b] + pending : this.rb.occupancy[b];
   }
 
+  /** Phits row buffer b (of VC b&1) can still take at `now`: each VC leaves the other two. */
+  private rowRoom(b: number, now: number): number {
+    const occupancy = this.rowOccupancy(b, now);
+    return Math.min(ROW_VC_LIMIT - occupancy, ROW_BUFFER_PHITS - occupancy - this.rowOccupancy(b ^ 1, now));
+  }
+
   /** Phits in column buffer b at cycle `now`: the output link's last run from it leaves at the
    * send times recorded in the downstream copy. */
   private columnOccupancy(b: number, now: number): number {
     const g = this.tileGlobal[(b / (8 * NVC)) | 0];
     let occupancy = this.cb.occupancy[b];
     if (this.txDrainBuffer[g] === b && this.txDrainLast[g] > now) {
-      const pool = this.pool;
       const seg = this.txDrainSeg[g];
-      const from = this.txDrainFrom[g];
-      const end = from + this.txDrainCount[g];
-      const limit = now - pool.firstSend[seg];
-      for (let k = from; k < end; k++) if (pool.sendOffset[seg * MAX_PACKET_PHITS + k] > limit) occupancy++;
+      const end = this.txDrainFrom[g] + this.txDrainCount[g];
+      for (let k = this.txDrainFrom[g]; k < end; k++) if (this.pool.sendTime(seg, k) > now) occupancy++;
     }
     return occupancy;
+  }
+
+  /** Phits column buffer b (of VC b&1) can still take at `now`. */
+  private columnRoom(b: number, now: number): number {
+    const occupancy = this.columnOccupancy(b, now);
+    return Math.min(COLUMN_VC_LIMIT - occupancy, COLUMN_BUFFER_PHITS - occupancy - this.columnOccupancy(b ^ 1, now));
   }
 
   // ---------------------------------------------------------------- endpoints
@@ -633,7 +572,7 @@ export class YarcFabricSim {
           while (taken + n < sent && pool.usable(s, taken + n) <= now + n) n++;
           pool.sentOut[s] = taken + n;
           this.receive.occupancy[buffer] -= n;
-          this.schedule(EVENT_CREDIT, this.fabric.peer[g] * NVC + v, now + n - 1 + this.linkLatency[g], n);
+          this.returnCredits(this.fabric.peer[g], v, n, now + n - 1 + this.linkLatency[g]);
           this.recvBusy[g] = now + n;
           this.recvLast[g] = now + n - 1;
           // The packet is delivered with the cycle its tail is taken. A maintenance packet is
@@ -781,7 +720,7 @@ export class YarcFabricSim {
   /** A dead port's sender drops the head packet's phits as they arrive (§7.7). */
   private dropAtDeadPort(tile: number, buffer: number, s: number, packet: number, g: number, now: number): void {
     const pool = this.pool;
-    const full = this.columnFull(buffer, now);
+    const full = this.columnRoom(buffer, now) <= 0;
     let taken = pool.sentOut[s];
     const sent = pool.sentIn[s];
     const first = taken;
@@ -794,11 +733,6 @@ export class YarcFabricSim {
       this.packets.discard(packet, this.discardReason[g] || DiscardReason.LinkDown);
       this.wakeLink(g, now + 1);
     } else if (taken < sent) this.wakeLink(g, pool.usable(s, taken));
-  }
-
-  private columnFull(b: number, now: number): boolean {
-    const occupancy = this.columnOccupancy(b, now);
-    return occupancy >= COLUMN_VC_LIMIT || occupancy + this.columnOccupancy(b ^ 1, now) >= COLUMN_BUFFER_PHITS;
   }
 
   /** Starts a copy of port g's packet on the link; whether its CRC will fail is decided now. */
@@ -914,7 +848,7 @@ export class YarcFabricSim {
         this.wakeRow(peerTile, first === 0 ? pool.headTime[down] + INPUT_STAGES : firstAt + pool.delay[down]);
       } else this.wakeLink(peer, firstAt + pool.delay[down]);
       if (s >= 0) {
-        const full = this.columnFull(source, now);
+        const full = this.columnRoom(source, now) <= 0;
         pool.sentOut[s] += n;
         this.cb.occupancy[source] -= n;
         this.txDrainBuffer[g] = source;
@@ -1209,10 +1143,7 @@ export class YarcFabricSim {
       const cbv = channel * NVC + v;
       const owner = this.cbOwner[cbv];
       if (owner !== -1 && owner !== input) continue; // its own run's end wakes the channel
-      const occupancy = this.columnOccupancy(cbv, now);
-      let room = COLUMN_VC_LIMIT - occupancy;
-      const shared = COLUMN_BUFFER_PHITS - occupancy - this.columnOccupancy(cbv ^ 1, now);
-      if (shared < room) room = shared;
+      const room = this.columnRoom(cbv, now);
       if (room <= 0) {
         // Room appears as the output link's run drains the buffer; else its next run announces it.
         if (this.txDrainLast[this.tileGlobal[tileOut]] > now && now + 1 < wakeAt) wakeAt = now + 1;
@@ -1237,7 +1168,7 @@ export class YarcFabricSim {
         this.cbOwner[cbv] = input;
         if (this.packets.flags[packet] & FLAG_TRACE) this.trace(packet, this.routerChip[r], tileOut - base, v, 'column-buffer', now, `from row ${row}`);
       }
-      const rowWasFull = this.rowFull(rbIndex, now);
+      const rowWasFull = this.rowRoom(rbIndex, now) <= 0;
       const down = this.cb.tail[cbv];
       for (let j = 0; j < n; j++) pool.sendAt(down, now + j);
       pool.sentOut[seg] = taken + n;
@@ -1280,11 +1211,6 @@ export class YarcFabricSim {
       if (t < at) at = t;
     }
     return at;
-  }
-
-  private rowFull(b: number, now: number): boolean {
-    const occupancy = this.rowOccupancy(b, now);
-    return occupancy >= ROW_VC_LIMIT || occupancy + this.rowOccupancy(b ^ 1, now) >= ROW_BUFFER_PHITS;
   }
 
   /** Keeps wantMask in step with the head of a row buffer; a new head wakes its column channel
@@ -1368,10 +1294,7 @@ export class YarcFabricSim {
         continue;
       }
       const rbIndex = (tile * 8 + (out & 7)) * NVC + v;
-      const occupancy = this.rowOccupancy(rbIndex, now);
-      let room = ROW_VC_LIMIT - occupancy;
-      const shared = ROW_BUFFER_PHITS - occupancy - this.rowOccupancy(rbIndex ^ 1, now);
-      if (shared < room) room = shared;
+      const room = this.rowRoom(rbIndex, now);
       if (room <= 0) {
         // Room appears as the column channel's run drains the buffer; else its next run announces it.
         if ((this.rbDrainEnd[rbIndex] > now + 1 || this.rbDrainEnd[rbIndex ^ 1] > now + 1) && now + 1 < wakeAt) wakeAt = now + 1;
@@ -1471,7 +1394,7 @@ export class YarcFabricSim {
     const g = this.tileGlobal[tile];
     const upstream = this.fabric.peer[g];
     const local = (this.packets.flags[packet] & FLAG_LOCAL) !== 0;
-    if (upstream >= 0 && !local) this.schedule(EVENT_CREDIT, upstream * NVC + v, at + this.linkLatency[g], this.packets.length[packet]);
+    if (upstream >= 0 && !local) this.returnCredits(upstream, v, this.packets.length[packet], at + this.linkLatency[g]);
     // Only the input buffer the chip put it in was free of credits; every later one is not.
     if (local) this.packets.flags[packet] &= ~FLAG_LOCAL;
     if (discarded) this.packets.discard(packet, this.pendingReason(packet));
@@ -1507,7 +1430,7 @@ export class YarcFabricSim {
    * outputs whose column buffer is almost empty, then half full, then almost full — round robin
    * among equals too, so that equally good ports share the traffic.
    */
-  chooseAdaptive(r: number, input: number, lo: number, hi: number, now = this.cycle): number {
+  private chooseAdaptive(r: number, input: number, lo: number, hi: number, now: number): number {
     const tile = r * NPORTS + input;
     let columnMask = 0;
     for (let p = 0; p < 32; p++) if (lo & (1 << p)) columnMask |= 1 << (p & 7);

@@ -1,0 +1,72 @@
+import { TimingWheel } from './timing-wheel';
+
+/** Low bits of a timing-wheel event's first integer that say which queue (or other kind) it is for. */
+export const EVENT_KIND_BITS = 2;
+
+/**
+ * The wake-ups of one kind of pipeline stage (a chip's output links, its crossbar channels, ...):
+ * which stages are awake in the current cycle, and one pending wake-up per stage on the timing
+ * wheel. A chip evaluates its kinds of stages in a fixed order each cycle, one phase per kind; a
+ * stage woken for "now" after its phase has passed, or after it has been visited this cycle, is
+ * visited in the next cycle.
+ *
+ * A wake-up later than one already pending is not scheduled: the stage's owner must re-arm it on
+ * every visit for whatever it can see coming (phits becoming usable, the end of its own run, room
+ * appearing, a timer), and whoever causes what it cannot see announces it afresh.
+ */
+export class StageQueue {
+  /** Stages to visit this cycle, in wake order: ready[0..count). */
+  readonly ready: Int32Array;
+  count = 0;
+  /** The cycle a stage was queued for, or that cycle + 0.5 once visited. */
+  private readonly stamp: Float64Array;
+  /** Its earliest pending wake-up on the wheel (-1: none). */
+  private readonly next: Float64Array;
+
+  constructor(
+    size: number,
+    private readonly wheel: TimingWheel,
+    /** The event kind this queue's wake-ups carry (below 2^EVENT_KIND_BITS). */
+    private readonly kind: number,
+    /** This queue's phase in the chip's evaluation order. */
+    private readonly phase: number,
+  ) {
+    this.ready = new Int32Array(size);
+    this.stamp = new Float64Array(size).fill(-1);
+    this.next = new Float64Array(size).fill(-1);
+  }
+
+  /** Wakes `stage` at cycle `at`; `now` is the current cycle and `phase` the one being evaluated. */
+  wake(stage: number, at: number, now: number, phase: number): void {
+    if (at <= now) {
+      const stamp = this.stamp[stage];
+      if (stamp === now) return; // already queued for this cycle
+      if (phase <= this.phase && stamp !== now + 0.5) {
+        this.stamp[stage] = now;
+        this.ready[this.count++] = stage;
+        return;
+      }
+      at = now + 1;
+    } else {
+      const latest = now + this.wheel.horizon - 1;
+      if (at > latest) at = latest; // beyond the wheel: the visit re-arms it
+    }
+    const pending = this.next[stage];
+    if (pending > now && pending <= at) return;
+    this.next[stage] = at;
+    this.wheel.schedule(now, at, (stage << EVENT_KIND_BITS) | this.kind, 0);
+  }
+
+  /** The wheel has fired a wake-up of `stage` at `now` (during the events phase). */
+  fired(stage: number, now: number, phase: number): void {
+    if (this.next[stage] === now) this.next[stage] = -1;
+    this.wake(stage, now, now, phase);
+  }
+
+  /** The i-th stage to visit this cycle, marked visited. */
+  visit(i: number, now: number): number {
+    const stage = this.ready[i];
+    this.stamp[stage] = now + 0.5;
+    return stage;
+  }
+}
