@@ -6,25 +6,28 @@ import { YarcFabricSim } from './yarc-fabric-sim';
 const r15 = (processors: number, slices = 1, portSeed = 0) => handConfiguredR15(processors, { slices, portSeed });
 
 describe('YARC fabric, cycle by cycle', () => {
-  it('delivers a lone packet with the zero-load latency of the pipeline model (25 stages per router)', () => {
-    const sim = r15(64);
-    let deliveredAt = -1;
-    sim.onDeliver = (_p, cycle) => (deliveredAt = cycle);
-    // p0 → p40: up from subtree 0, across a sidelink to subtree 1, down: two routers.
-    sim.inject(0, 0, 40, 4, 0, 0, 0);
-    sim.drain(10_000);
-    const g0 = sim.processorPort[0];
-    const r0 = sim.fabric.peer[g0];
-    const side = [...Array(64).keys()].map((p) => sim.tileGlobal[p]).find((g) => sim.fabric.peer[g] >= 0 && sim.globalProcessor[sim.fabric.peer[g]] < 0)!;
-    const latencies = [sim.linkLatency[g0], sim.linkLatency[side], sim.linkLatency[sim.processorPort[40 * 4]]];
-    expect(r0).toBeGreaterThanOrEqual(0);
-    // The last phit is consumed at the head's latency plus serialization; within one cycle of
-    // rounding, since a 3-lane port carries 0.977 phits per core cycle.
-    const expected = YarcFabricSim.zeroLoadCycles(2, latencies, 4, sim.linkRate[g0]);
-    expect(Math.abs(deliveredAt - expected)).toBeLessThanOrEqual(1);
-    expect(deliveredAt * 1.25).toBeGreaterThan(2 * 31.25);
-    expect(sim.packets.books()).toMatchObject({ created: 1, delivered: 1, inFlight: 0, balanced: true });
-  });
+  it.each([4, 19])(
+    'delivers a lone %i-phit packet with the zero-load latency of the pipeline model: 25 stages per router, serialization paid once (cut-through)',
+    (length) => {
+      const sim = r15(64);
+      let deliveredAt = -1;
+      sim.onDeliver = (_p, cycle) => (deliveredAt = cycle);
+      // p0 → p40: up from subtree 0, across a sidelink to subtree 1, down: two routers.
+      sim.inject(0, 0, 40, length, 0, 0, 0);
+      sim.drain(10_000);
+      const g0 = sim.processorPort[0];
+      const side = [...Array(64).keys()].map((p) => sim.tileGlobal[p]).find((g) => sim.fabric.peer[g] >= 0 && sim.globalProcessor[sim.fabric.peer[g]] < 0)!;
+      const latencies = [sim.linkLatency[g0], sim.linkLatency[side], sim.linkLatency[sim.processorPort[40 * 4]]];
+      // The last phit is consumed at the head's latency plus serialization; within one cycle of
+      // rounding, since a 3-lane port carries 0.977 phits per core cycle.
+      const expected = YarcFabricSim.zeroLoadCycles(2, latencies, length, sim.linkRate[g0]);
+      expect(Math.abs(deliveredAt - expected)).toBeLessThanOrEqual(1);
+      expect(deliveredAt * 1.25).toBeGreaterThan(2 * 31.25);
+      // Store-and-forward would pay the trailing phits again at each of the three links.
+      if (length > 4) expect(deliveredAt).toBeLessThan(expected + 2 * (length - 1));
+      expect(sim.packets.books()).toMatchObject({ created: 1, delivered: 1, inFlight: 0, balanced: true });
+    },
+  );
 
   it('delivers every packet of an all-pairs exchange on all four slices of the 288-processor R1.5 fabric, with the right hop counts', () => {
     const sim = r15(288, 4, 288);

@@ -29,22 +29,7 @@ function departures(sim: YarcFabricSim, ports: number[]): number[] {
   return counts;
 }
 
-describe('YARC flow control (§4.2, §7.5)', () => {
-  it('cuts through: a 19-phit packet pays its serialization once over two routers, not at every hop', () => {
-    const sim = handConfiguredR15(64);
-    let deliveredAt = -1;
-    sim.onDeliver = (_p, cycle) => (deliveredAt = cycle);
-    sim.inject(0, 0, 40, 19, 0, 0, 0);
-    sim.drain(10_000);
-    const g0 = sim.processorPort[0];
-    const side = sidelinks(sim)[0];
-    const latencies = [sim.linkLatency[g0], sim.linkLatency[side], sim.linkLatency[sim.processorPort[40 * 4]]];
-    const cutThrough = YarcFabricSim.zeroLoadCycles(2, latencies, 19, sim.linkRate[g0]);
-    expect(Math.abs(deliveredAt - cutThrough)).toBeLessThanOrEqual(1);
-    // Store-and-forward would pay the 18 trailing phits at each of the three links.
-    expect(deliveredAt).toBeLessThan(cutThrough + 2 * 18);
-  });
-
+describe('YARC flow control (§4.2)', () => {
   it('sends a packet only when its whole length fits downstream (VCT credits), and resumes as the receiver drains', () => {
     const sim = handConfiguredR15(32);
     sim.regs.forwardProgressTimer.fill(1e9);
