@@ -1,5 +1,5 @@
 import { EmulatorService } from '../../apps/fabric-manager/src/emulator/emulator.service';
-import { createKey, LOAD_FABRIC, TestService } from './support/test-service';
+import { createKey, loadFixture, TestService } from './support/test-service';
 
 const CONFIGURE = `mutation($input: FabricIdInput!) { configureFabric(input: $input) {
   generation { number state } verified violations problems writes findings { kind message ends { chip port } } } }`;
@@ -24,8 +24,7 @@ describe('configuring a fabric through the API', () => {
   beforeAll(async () => {
     service = await TestService.start();
     operator = await createKey(service, service.bootstrapKey!, 'operator');
-    const loaded = await service.gql<{ loadFabric: { id: string } }>(LOAD_FABRIC, { input: { fixture: 'blackwidow/bw-r1.5-288-miswired' } }, operator);
-    fabricId = loaded.data!.loadFabric.id;
+    fabricId = await loadFixture(service, operator, 'blackwidow/bw-r1.5-288-miswired');
   });
   afterAll(() => service.stop());
 

@@ -1,6 +1,6 @@
 import { chipSerial, MODEL_YARC } from '@weft/emulator';
 import { EmulatorService } from '../../apps/fabric-manager/src/emulator/emulator.service';
-import { createKey, LOAD_FABRIC, TestService } from './support/test-service';
+import { createKey, loadFixture, TestService } from './support/test-service';
 
 /** The built-in fabric runs in a worker thread behind the maintenance transport. */
 describe('the emulated fabric inside the service', () => {
@@ -11,8 +11,7 @@ describe('the emulated fabric inside the service', () => {
   beforeAll(async () => {
     service = await TestService.start();
     operator = await createKey(service, service.bootstrapKey!, 'operator');
-    const loaded = await service.gql<{ loadFabric: { id: string } }>(LOAD_FABRIC, { input: { fixture: 'blackwidow/bw-r1.5-288' } }, operator);
-    fabricId = Number(loaded.data!.loadFabric.id);
+    fabricId = Number(await loadFixture(service, operator, 'blackwidow/bw-r1.5-288'));
   });
   afterAll(() => service.stop());
 

@@ -1,4 +1,4 @@
-import { createKey, LOAD_FABRIC, TestService } from './support/test-service';
+import { createKey, loadFixture, TestService } from './support/test-service';
 
 const CONFIGURE = `mutation($input: FabricIdInput!) { configureFabric(input: $input) { generation { number state } verified violations writes } }`;
 const DECLARE = `mutation($input: DeclareFaultInput!) { declareFault(input: $input) { id kind chip port source } }`;
@@ -12,7 +12,7 @@ describe('declared faults', () => {
   beforeAll(async () => {
     service = await TestService.start();
     operator = await createKey(service, service.bootstrapKey!, 'operator');
-    fabricId = (await service.gql<{ loadFabric: { id: string } }>(LOAD_FABRIC, { input: { fixture: 'blackwidow/bw-r2-1024' } }, operator)).data!.loadFabric.id;
+    fabricId = await loadFixture(service, operator, 'blackwidow/bw-r2-1024');
     await service.gql(CONFIGURE, { input: { fabricId } }, operator);
   });
   afterAll(() => service.stop());

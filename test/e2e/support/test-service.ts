@@ -105,3 +105,10 @@ export async function createKey(service: TestService, adminKey: string, role: 'v
 }
 
 export const LOAD_FABRIC = `mutation($input: LoadFabricInput!) { loadFabric(input: $input) { id name family chipCount portCount linkCount summary } }`;
+
+/** Loads a fixture (e.g. 'blackwidow/bw-r1.5-288') with `key`; returns the fabric's id. */
+export async function loadFixture(service: TestService, key: string, fixture: string): Promise<string> {
+  const result = await service.gql<{ loadFabric: { id: string } }>(LOAD_FABRIC, { input: { fixture } }, key);
+  if (!result.data) throw new Error(`loading ${fixture}: ${JSON.stringify(result.errors)}`);
+  return result.data.loadFabric.id;
+}
