@@ -589,14 +589,8 @@ export class YarcFabricSim {
     // length fits in the router's input buffer (VCT).
     if (this.txPacket[g] >= 0) this.advanceLink(g, now);
     if (this.txPacket[g] >= 0) return;
-    if (now < this.txBusy[g] && this.fabric.activeLanes[g] > 0) {
-      // The last copy's tail is still being serialized.
-      if (this.sources.size[g * NVC] > 0 || this.sources.size[g * NVC + 1] > 0) this.wakeLink(g, this.txBusy[g]);
-      return;
-    }
     if (this.discarding[g] || this.fabric.activeLanes[g] === 0) {
       // The interface's own link is down: what waits to be sent cannot be (§7.7).
-      if (this.fabric.activeLanes[g] > 0) return;
       for (let v = 0; v < NVC; v++) {
         const q = g * NVC + v;
         while (this.sources.size[q] > 0) {
@@ -606,6 +600,11 @@ export class YarcFabricSim {
           this.packets.discard(p, this.discardReason[g] || DiscardReason.LinkDown);
         }
       }
+      return;
+    }
+    if (now < this.txBusy[g]) {
+      // The last copy's tail is still being serialized.
+      if (this.sources.size[g * NVC] > 0 || this.sources.size[g * NVC + 1] > 0) this.wakeLink(g, this.txBusy[g]);
       return;
     }
     for (let v = 0; v < NVC; v++) {
