@@ -40,8 +40,12 @@ export interface VirtualRouterConfig {
 export interface LinkSettings {
   /** Retries a lane may take before the LCB decommissions it. */
   readonly laneRetryThreshold: number;
-  /** Cycles without progress before a port's sender interrupts and discards. */
+  /** Cycles without progress before a port's sender interrupts and discards, between routers. */
   readonly forwardProgressTimer: number;
+  /** The same on ports facing a processor: shorter, so that a processor that stops accepting is
+   * cut loose before the back-pressure behind it trips the timers of the routers upstream (the
+   * same idea as OpenSM's leaf head-of-queue lifetime). */
+  readonly leafForwardProgressTimer: number;
   /** Longest packet the LCBs accept, in phits (19: a cache-line write). */
   readonly maxPacketLength: number;
   /** Gb/s per octant: the slowest cable among the octant's eight ports (§7.2 reverse taper). */
@@ -51,15 +55,24 @@ export interface LinkSettings {
 export interface LinkSettingsPolicy {
   readonly laneRetryThreshold: number;
   readonly forwardProgressTimeoutNs: number;
+  /** On processor-facing ports; defaults to a quarter of `forwardProgressTimeoutNs`. */
+  readonly leafForwardProgressTimeoutNs?: number;
   readonly maxPacketLength: number;
 }
 
-export const DEFAULT_LINK_SETTINGS: LinkSettingsPolicy = { laneRetryThreshold: 16, forwardProgressTimeoutNs: 100_000, maxPacketLength: 19 };
+export const DEFAULT_LINK_SETTINGS: LinkSettingsPolicy = {
+  laneRetryThreshold: 16,
+  forwardProgressTimeoutNs: 100_000,
+  leafForwardProgressTimeoutNs: 25_000,
+  maxPacketLength: 19,
+};
 
 export interface RouterImage {
   readonly name: string;
   readonly serial: number;
   readonly route: SourceRoute;
+  /** The network slice it belongs to (paper 000 §7.4: four independent slices). */
+  readonly slice: number;
   readonly rank: number;
   readonly portDirection: readonly number[];
   readonly virtualRouters: readonly VirtualRouterConfig[];
@@ -109,6 +122,7 @@ export function computeBlackWidowImage(
     return {
       laneRetryThreshold: settings.laneRetryThreshold,
       forwardProgressTimer: Math.round(settings.forwardProgressTimeoutNs / 1.25),
+      leafForwardProgressTimer: Math.round((settings.leafForwardProgressTimeoutNs ?? settings.forwardProgressTimeoutNs / 4) / 1.25),
       maxPacketLength: settings.maxPacketLength,
       octantRates,
     };
@@ -116,7 +130,7 @@ export function computeBlackWidowImage(
   const chips = new Map(design.chips.map((c) => [c.name, c]));
   const serialOf = new Map<string, number>();
   for (const [serial, name] of matched.names) serialOf.set(name, serial);
-  const routeOf = new Map(discovered.chips.map((c) => [c.serial, c.route]));
+  const found = new Map(discovered.chips.map((c) => [c.serial, c]));
   const problems: string[] = [];
 
   // Who is at the far end of every live port, by design name (only cables as discovered).
@@ -190,7 +204,8 @@ export function computeBlackWidowImage(
     images.push({
       name: chip.name,
       serial: serialOf.get(chip.name)!,
-      route: routeOf.get(serialOf.get(chip.name)!)!,
+      route: found.get(serialOf.get(chip.name)!)!.route,
+      slice: found.get(serialOf.get(chip.name)!)!.slice,
       rank: chip.rank,
       portDirection,
       virtualRouters,

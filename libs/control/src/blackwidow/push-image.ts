@@ -3,7 +3,7 @@
  * each register once per virtual router, broadcast to all its tiles in one packet.
  */
 import type { MaintenanceTransport } from '../maintenance-transport';
-import { ConfigurationImage, RouterImage, TABLE_ENTRIES } from './blackwidow-engine';
+import { ConfigurationImage, PORT_DOWNLINK, RouterImage, TABLE_ENTRIES } from './blackwidow-engine';
 
 export interface PushReport {
   readonly writes: number;
@@ -38,7 +38,10 @@ function routerWrites(transport: MaintenanceTransport, router: RouterImage, fail
   });
   const allPorts = Array.from({ length: 64 }, (_, p) => p);
   write('laneRetryThreshold', allPorts, [router.link.laneRetryThreshold]);
-  write('forwardProgressTimer', allPorts, [router.link.forwardProgressTimer]);
+  const leaf = allPorts.filter((p) => router.rank === 1 && router.portDirection[p] === PORT_DOWNLINK);
+  const inner = allPorts.filter((p) => !leaf.includes(p));
+  write('forwardProgressTimer', inner, [router.link.forwardProgressTimer]);
+  if (leaf.length > 0) write('forwardProgressTimer', leaf, [router.link.leafForwardProgressTimer]);
   write('maxPacketLength', [0], [router.link.maxPacketLength]);
   router.link.octantRates.forEach((rate, octant) => write('octantRate', [octant], [rate]));
   for (const vr of router.virtualRouters) {
@@ -70,4 +73,14 @@ function routerWrites(transport: MaintenanceTransport, router: RouterImage, fail
     }
   }
   return writes;
+}
+
+/** Which routers' registers differ from the previous image (their source routes aside). */
+export function diffImages(previous: ConfigurationImage | null, next: ConfigurationImage): { changed: string[]; removed: string[] } {
+  const registers = (r: RouterImage) => JSON.stringify({ ...r, route: undefined });
+  const before = new Map((previous?.routers ?? []).map((r) => [r.name, registers(r)]));
+  const changed: string[] = [];
+  for (const r of next.routers) if (before.get(r.name) !== registers(r)) changed.push(r.name);
+  const names = new Set(next.routers.map((r) => r.name));
+  return { changed, removed: [...before.keys()].filter((n) => !names.has(n)) };
 }

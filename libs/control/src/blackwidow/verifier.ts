@@ -23,9 +23,12 @@ export interface VerificationInput {
   readonly image: ConfigurationImage;
   /** Cables as discovered (by design names); a cable with 0 lanes is dead. */
   readonly cables: readonly VerifierCable[];
-  /** Processors that should be reachable, per slice: the live ones. */
+  /** Processors that should be reachable: the live ones. */
   readonly processors: readonly number[];
   readonly slices: readonly number[];
+  /** Live processors known to be cut off in one slice (their R1 or its cable is gone), as
+   * `slice:processor`: reported to the operator, not proven reachable there. */
+  readonly unreachable?: ReadonlySet<string>;
   /** Cable ends that must not be used (declared faults), as `chip:port`. */
   readonly faultyPorts?: ReadonlySet<string>;
   /** Routers that must not be used (declared faults). */
@@ -118,8 +121,12 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
   const hops = new Uint8Array(vrs.length * blocks * 2);
   const vrRouter = Int32Array.from(vrs.map((v) => routerIndex.get(v.router.name)!));
   let states = 0;
-  const liveMask = new Uint8Array(maxProcessor + 1);
-  for (const p of input.processors) liveMask[p] = 1;
+  // Live destinations per slice.
+  const sliceCount = Math.max(0, ...input.slices) + 1;
+  const span = maxProcessor + 1;
+  const liveMask = new Uint8Array(sliceCount * span);
+  for (let s = 0; s < sliceCount; s++) for (const p of input.processors) if (!input.unreachable?.has(`${s}:${p}`)) liveMask[s * span + p] = 1;
+  const vrSlice = Int32Array.from(vrs.map((v) => v.router.slice));
 
   const decide = (v: number, block: number, phase: number): boolean => {
     const key = (v * blocks + block) * 2 + phase;
@@ -150,7 +157,7 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
       const first = shift === 0 ? base : base;
       const last = shift === 0 ? Math.min(base + 31, maxProcessor) : base;
       for (let dest = first; dest <= last; dest++) {
-        if (shift === 0 && !liveMask[dest]) continue;
+        if (shift === 0 && !liveMask[vrSlice[v] * span + dest]) continue;
         const physical = config.portMap[(dest >>> shift) & dmask];
         if (physical === undefined || physical < 0 || router.portDirection[physical] !== PORT_DOWNLINK) {
           report({ kind: 'bad-down-route', message: `${router.name}: the down route for processor ${dest} leads to no downlink` });
@@ -233,15 +240,21 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
 
   let pairsProven = 0;
   let maxHops = 0;
-  const liveBlocks = [...new Set(input.processors.map((p) => p >> 5))].sort((a, b) => a - b);
+  const liveBlocks: number[][] = [];
+  for (let s = 0; s < sliceCount; s++) {
+    const list = new Set<number>();
+    for (const p of input.processors) if (liveMask[s * span + p]) list.add(p >> 5);
+    liveBlocks.push([...list].sort((a, b) => a - b));
+  }
   routers.forEach((router, ri) => {
     if (router.rank !== 1 || faultyRouter(router.name)) return;
+    const slice = router.slice;
     for (const config of router.virtualRouters) {
       // Sources: the live processors cabled to this R1.
-      const hasSource = config.tiles.some((t) => usable[ri * 64 + t] && farProcessor[ri * 64 + t] >= 0 && liveMask[farProcessor[ri * 64 + t]]);
+      const hasSource = config.tiles.some((t) => usable[ri * 64 + t] && farProcessor[ri * 64 + t] >= 0 && liveMask[slice * span + farProcessor[ri * 64 + t]]);
       if (!hasSource) continue;
       const v = portVr[ri * 64 + config.tiles[0]];
-      for (const block of liveBlocks) {
+      for (const block of liveBlocks[slice] ?? []) {
         if (!decide(v, block, ASCENDING)) {
           report({ kind: 'unreachable', message: `processors under ${router.name} cannot reach processors ${block * 32}–${block * 32 + 31}` });
           continue;

@@ -1,0 +1,141 @@
+/**
+ * One BlackWidow configuration from what the control plane knows: the fabric as last discovered and
+ * matched against the design, and the faults to route around (declared by operators or recorded
+ * from interrupts). The routing engine computes the healthy image over the usable cables, fault
+ * entries are added where something is missing or faulty (paper 000 §5.1, §7.7), and the verifier
+ * proves the result. Pure: nothing here touches the fabric.
+ */
+import type { MatchedFabric } from '../discovery/match-design';
+import { indexKnownFabric, KnownFabric } from '../discovery/known-fabric';
+import { maintenanceRoutes } from '../discovery/maintenance-routes';
+import { computeBlackWidowImage, ConfigurationImage, DEFAULT_LINK_SETTINGS, LinkSettingsPolicy } from './blackwidow-engine';
+import { applyFaultEntries } from './fault-entries';
+import { verifyConfiguration, VerificationReport } from './verifier';
+
+/** Elements the configuration must not use: cable ends as `chip:port`, and routers by name. */
+export interface FaultSet {
+  readonly ports: ReadonlySet<string>;
+  readonly routers: ReadonlySet<string>;
+}
+
+export const NO_FAULTS: FaultSet = { ports: new Set(), routers: new Set() };
+
+/** Routers a packet may cross at most, by network size (paper 000 §7.4: two per rank, one less at the top). */
+export const BLACKWIDOW_DIAMETER: Readonly<Record<string, number>> = { R1: 1, 'R1.5': 2, R2: 3, 'R2.5': 4, R3: 5, 'R3.5': 6 };
+
+export interface BlackWidowConfiguration {
+  readonly image: ConfigurationImage;
+  readonly verification: VerificationReport;
+  /** Processors the sweep found (the live destinations). */
+  readonly processors: readonly number[];
+  /** Live processors cut off from a slice (their R1 or their cable to it is gone), per slice, as
+   * ranges: reported, and left out of the proof for that slice. */
+  readonly unreachable: readonly { slice: number; processors: string }[];
+}
+
+/** Builds a fault set from fault records: a router fault takes every one of its ports with it. */
+export function faultSet(faults: readonly { kind: string; chip: string; port: number | null }[]): FaultSet {
+  const ports = new Set<string>();
+  const routers = new Set<string>();
+  for (const fault of faults) {
+    if (fault.kind === 'link' && fault.port !== null) ports.add(`${fault.chip}:${fault.port}`);
+    if (fault.kind === 'router') {
+      routers.add(fault.chip);
+      for (let p = 0; p < 64; p++) ports.add(`${fault.chip}:${p}`);
+    }
+  }
+  return { ports, routers };
+}
+
+export function configureBlackWidow(
+  known: KnownFabric,
+  faults: FaultSet = NO_FAULTS,
+  settings: LinkSettingsPolicy = DEFAULT_LINK_SETTINGS,
+): BlackWidowConfiguration {
+  const { discovered, matched, design } = known;
+  const processors: number[] = [];
+  let highest = 0;
+  for (const c of discovered.chips) {
+    if (c.kind !== 'endpoint' || c.processor === undefined) continue;
+    processors.push(c.processor);
+    if (c.processor > highest) highest = c.processor;
+  }
+  const blocks = Math.ceil((highest + 1) / 32);
+  const usable = matched.cables.filter((c) => !faults.ports.has(`${c.a.chip}:${c.a.port}`) && !faults.ports.has(`${c.b.chip}:${c.b.port}`));
+  // A faulty router gets no image (it is not written); the others are reached around the faults.
+  const names = faults.routers.size === 0 ? matched.names : new Map([...matched.names].filter(([, name]) => !faults.routers.has(name)));
+  const healthyImage = computeBlackWidowImage(discovered, { ...matched, names, cables: usable }, design, settings);
+  // Fault entries matter only when something is missing or faulty; a fabric found exactly as
+  // designed needs none, and computing them costs as much as verifying.
+  const healthy = faults.ports.size === 0 && matched.findings.length === 0;
+  const routed = healthy ? healthyImage : applyFaultEntries(healthyImage, usable, blocks, faults.ports);
+  const routes = healthy
+    ? null
+    : maintenanceRoutes(
+        known,
+        faults,
+        routed.routers.map((r) => r.name),
+      );
+  const unreached = routes ? routed.routers.filter((r) => !routes.has(r.name)).map((r) => r.name) : [];
+  const image: ConfigurationImage = routes
+    ? {
+        ...routed,
+        routers: routed.routers.filter((r) => routes.has(r.name)).map((r) => ({ ...r, route: routes.get(r.name)! })),
+        problems: [...routed.problems, ...unreached.map((name) => `${name}: no maintenance route avoids the faults; it cannot be written`)],
+      }
+    : routed;
+  const slices = [...new Set(discovered.chips.map((c) => c.slice))].sort((x, y) => x - y);
+  const cutOff = unreachableProcessors(known, usable, faults, processors, slices);
+  const verification = verifyConfiguration({
+    image,
+    faultyPorts: faults.ports,
+    faultyRouters: faults.routers,
+    cables: matched.cables,
+    processors,
+    slices,
+    unreachable: new Set(cutOff.flatMap(({ slice, processors: list }) => list.map((p) => `${slice}:${p}`))),
+    diameter: BLACKWIDOW_DIAMETER[String(design.summary.network)] ?? 7,
+  });
+  return { image, verification, processors, unreachable: cutOff.map(({ slice, processors: list }) => ({ slice, processors: ranges(list) })) };
+}
+
+/** A processor is reachable in a slice while its cable to an R1 of that slice is usable and the R1 is not faulty. */
+function unreachableProcessors(
+  known: KnownFabric,
+  usable: MatchedFabric['cables'],
+  faults: FaultSet,
+  processors: readonly number[],
+  slices: readonly number[],
+): { slice: number; processors: number[] }[] {
+  const { chips } = indexKnownFabric(known);
+  const attached = new Set<string>();
+  for (const cable of usable) {
+    if (cable.lanes === 0) continue;
+    for (const [x, y] of [
+      [cable.a, cable.b],
+      [cable.b, cable.a],
+    ]) {
+      const endpoint = chips.get(x.chip);
+      const router = chips.get(y.chip);
+      if (endpoint?.kind === 'endpoint' && router?.kind === 'router' && !faults.routers.has(router.name)) attached.add(`${router.slice}:${endpoint.processor}`);
+    }
+  }
+  const out: { slice: number; processors: number[] }[] = [];
+  for (const slice of slices) {
+    const list = processors.filter((p) => !attached.has(`${slice}:${p}`)).sort((x, y) => x - y);
+    if (list.length > 0) out.push({ slice, processors: list });
+  }
+  return out;
+}
+
+/** 3, 4, 5, 9 → "3–5, 9". */
+export function ranges(sorted: readonly number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length;) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    parts.push(i === j ? `${sorted[i]}` : `${sorted[i]}–${sorted[j]}`);
+    i = j + 1;
+  }
+  return parts.join(', ');
+}

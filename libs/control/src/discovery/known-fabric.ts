@@ -1,0 +1,56 @@
+/**
+ * What the control plane knows of a fabric: the last sweep, matched against the operator's design.
+ * Automation consults it on every interrupt, so its look-ups are indexed once per sweep.
+ */
+import type { ChipSpec, FabricDesign } from '@weft/fabric-model';
+import type { DiscoveryResult } from './discovery-sweep';
+import type { MatchedFabric } from './match-design';
+
+export interface KnownFabric {
+  readonly discovered: DiscoveryResult;
+  readonly matched: MatchedFabric;
+  readonly design: FabricDesign;
+  /** The maintenance controller's processor, where every source route starts. */
+  readonly attachment: string;
+}
+
+export interface CableEnd {
+  readonly chip: string;
+  readonly port: number;
+}
+
+export interface KnownFabricIndex {
+  /** Design chips by name. */
+  readonly chips: ReadonlyMap<string, ChipSpec>;
+  /** The far end of every discovered live cable, by `chip:port`. */
+  readonly peer: ReadonlyMap<string, CableEnd>;
+  /** Serial numbers by design name. */
+  readonly serialOf: ReadonlyMap<string, number>;
+  /** The sweep's route to each chip, by design name. */
+  readonly sweptRoute: ReadonlyMap<string, readonly number[]>;
+}
+
+const indexes = new WeakMap<KnownFabric, KnownFabricIndex>();
+
+export const endKey = (end: CableEnd) => `${end.chip}:${end.port}`;
+
+export function indexKnownFabric(known: KnownFabric): KnownFabricIndex {
+  let index = indexes.get(known);
+  if (index) return index;
+  const peer = new Map<string, CableEnd>();
+  for (const c of known.matched.cables) {
+    if (c.lanes === 0) continue;
+    peer.set(endKey(c.a), c.b);
+    peer.set(endKey(c.b), c.a);
+  }
+  const serialOf = new Map<string, number>();
+  for (const [serial, name] of known.matched.names) serialOf.set(name, serial);
+  const sweptRoute = new Map<string, readonly number[]>();
+  for (const chip of known.discovered.chips) {
+    const name = known.matched.names.get(chip.serial);
+    if (name !== undefined) sweptRoute.set(name, chip.route);
+  }
+  index = { chips: new Map(known.design.chips.map((c) => [c.name, c])), peer, serialOf, sweptRoute };
+  indexes.set(known, index);
+  return index;
+}

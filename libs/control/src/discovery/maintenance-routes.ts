@@ -1,0 +1,78 @@
+/**
+ * Source routes for maintenance packets (paper 000 §4.1, the `r` bit) from the controller to any
+ * chip, over cables still believed good: the route the sweep found while it avoids every faulty
+ * end and router, otherwise a breadth-first route around them. A write to a chip must not be
+ * sent through the dead link or router it is meant to route around.
+ */
+import type { SourceRoute } from '../maintenance-transport';
+import { CableEnd, endKey, indexKnownFabric, KnownFabric } from './known-fabric';
+
+/** Cable ends (`chip:port`) and routers a route must not cross. */
+export interface Avoid {
+  readonly ports: ReadonlySet<string>;
+  readonly routers: ReadonlySet<string>;
+}
+
+const NOTHING: ReadonlySet<string> = new Set();
+
+/** Routes to each of `targets`; a chip no good route reaches is left out. */
+export function maintenanceRoutes(
+  known: KnownFabric,
+  avoid: Avoid,
+  targets: readonly string[],
+  alsoAvoid: ReadonlySet<string> = NOTHING,
+): Map<string, SourceRoute> {
+  const { peer, sweptRoute, chips } = indexKnownFabric(known);
+  const usable = (end: CableEnd) => !avoid.ports.has(endKey(end)) && !alsoAvoid.has(endKey(end)) && !avoid.routers.has(end.chip);
+  const routes = new Map<string, SourceRoute>();
+  const missing: string[] = [];
+  for (const target of targets) {
+    const swept = sweptRoute.get(target);
+    if (swept && walks(known.attachment, swept, target)) routes.set(target, swept);
+    else missing.push(target);
+  }
+  if (missing.length === 0) return routes;
+
+  // Breadth first from the controller over usable cables; processors do not forward.
+  const out = new Map<string, { port: number; to: string }[]>();
+  for (const [key, to] of peer) {
+    const colon = key.lastIndexOf(':');
+    const from = { chip: key.slice(0, colon), port: Number(key.slice(colon + 1)) };
+    if (!usable(from) || !usable(to)) continue;
+    const list = out.get(from.chip) ?? [];
+    list.push({ port: from.port, to: to.chip });
+    out.set(from.chip, list);
+  }
+  const found = new Map<string, SourceRoute>([[known.attachment, []]]);
+  const queue = [known.attachment];
+  for (let i = 0; i < queue.length; i++) {
+    const chip = queue[i];
+    if (i > 0 && chips.get(chip)?.kind !== 'router') continue;
+    for (const { port, to } of out.get(chip) ?? []) {
+      if (found.has(to)) continue;
+      found.set(to, [...found.get(chip)!, port]);
+      queue.push(to);
+    }
+  }
+  for (const target of missing) {
+    const route = found.get(target);
+    if (route && route.length > 0) routes.set(target, route);
+  }
+  return routes;
+
+  function walks(from: string, route: SourceRoute, target: string): boolean {
+    let at = from;
+    for (const port of route) {
+      const here = { chip: at, port };
+      const there = peer.get(endKey(here));
+      if (!there || !usable(here) || !usable(there)) return false;
+      at = there.chip;
+    }
+    return at === target;
+  }
+}
+
+/** The route to one chip, or null when no good route reaches it. */
+export function routeTo(known: KnownFabric, avoid: Avoid, target: string, alsoAvoid: ReadonlySet<string> = NOTHING): SourceRoute | null {
+  return maintenanceRoutes(known, avoid, [target], alsoAvoid).get(target) ?? null;
+}
