@@ -1,5 +1,5 @@
 import { EmulatorService } from '../../apps/fabric-manager/src/emulator/emulator.service';
-import { createKey, loadFixture, TestService } from './support/test-service';
+import { createKey, loadFixture, TestService, waitForAutomation } from './support/test-service';
 
 const CONFIGURE = `mutation($input: FabricIdInput!) { configureFabric(input: $input) {
   generation { number state } verified violations problems writes findings { kind message ends { chip port } } } }`;
@@ -48,19 +48,26 @@ describe('configuring a fabric through the API', () => {
     expect(c).toMatchObject({ generation: { number: 2, state: 'pushed' }, verified: true, writes: 0 });
   });
 
-  it('after a cable is cut, writes only the routers whose registers change', async () => {
+  it('after a cable is cut, automation writes only the routers whose registers change; a full re-sweep agrees with it', async () => {
     await service.app.get(EmulatorService).injectFault(Number(fabricId), { action: 'cut-link', chip: 's1.r1.3', port: 40 });
-    const c = (await service.gql<Configured>(CONFIGURE, { input: { fabricId } }, operator)).data!.configureFabric;
-    expect(c.findings.map((f) => f.kind).sort()).toEqual(['missing-cable', 'miswired-cable', 'miswired-cable']);
-    expect(c).toMatchObject({ generation: { number: 3, state: 'pushed' }, verified: true });
-    expect(c.writes).toBeGreaterThan(0);
-    expect(c.writes).toBeLessThan(36 * 40);
-    const events = await service.gql<{ events: { edges: { node: { kind: string } }[] } }>(
-      'query($f: ID) { events(fabricId: $f, kinds: [GENERATION_COMPUTED, GENERATION_PUSHED], first: 20) { edges { node { kind } } } }',
+    await waitForAutomation(service, Number(fabricId));
+    const events = await service.gql<{ events: { edges: { node: { kind: string; details: { generation: number; writes?: number; trigger?: string } } }[] } }>(
+      'query($f: ID) { events(fabricId: $f, kinds: [GENERATION_COMPUTED, GENERATION_PUSHED], first: 20) { edges { node { kind details } } } }',
       { f: fabricId },
       operator,
     );
-    expect(events.data!.events.edges.map((e) => e.node.kind)).toEqual([
+    const nodes = events.data!.events.edges.map((e) => e.node);
+    const computed = nodes.find((n) => n.kind === 'GENERATION_COMPUTED' && n.details.generation === 3)!;
+    const pushed = nodes.find((n) => n.kind === 'GENERATION_PUSHED' && n.details.generation === 3)!;
+    expect(computed.details.trigger).toMatch(/^automation: link down at s1\.r1\.\d+/);
+    expect(pushed.details.writes).toBeGreaterThan(0);
+    expect(pushed.details.writes).toBeLessThan(36 * 40);
+
+    // An operator's configuration re-sweeps the fabric: it finds the cable missing, and nothing left to write.
+    const c = (await service.gql<Configured>(CONFIGURE, { input: { fabricId } }, operator)).data!.configureFabric;
+    expect(c.findings.map((f) => f.kind).sort()).toEqual(['missing-cable', 'miswired-cable', 'miswired-cable']);
+    expect(c).toMatchObject({ generation: { number: 4, state: 'pushed' }, verified: true, writes: 0 });
+    expect(nodes.map((n) => n.kind)).toEqual([
       'GENERATION_COMPUTED',
       'GENERATION_PUSHED',
       'GENERATION_COMPUTED',

@@ -3,6 +3,7 @@ import { DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { LoggerModule } from 'nestjs-pino';
+import { AutomationModule } from './automation/automation.module';
 import { AuditInterceptor } from './audit/audit.interceptor';
 import { AuditModule } from './audit/audit.module';
 import { AuditResolver } from './audit/audit.resolver';
@@ -42,6 +43,7 @@ export class AppModule {
         EventsModule,
         FabricsModule,
         ControlModule,
+        AutomationModule,
         FaultsModule,
         HealthModule,
         GraphQLModule.forRootAsync<ApolloDriverConfig>({

@@ -5,7 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
+import { AutomationService } from '../../../apps/fabric-manager/src/automation/automation.service';
 import { StartedService, startService } from '../../../apps/fabric-manager/src/bootstrap';
+import { EmulatorService } from '../../../apps/fabric-manager/src/emulator/emulator.service';
 import { loadWeftConfig } from '../../../apps/fabric-manager/src/config/weft-config';
 
 export interface GraphQLResponse<T = Record<string, unknown>> {
@@ -111,4 +113,11 @@ export async function loadFixture(service: TestService, key: string, fixture: st
   const result = await service.gql<{ loadFabric: { id: string } }>(LOAD_FABRIC, { input: { fixture } }, key);
   if (!result.data) throw new Error(`loading ${fixture}: ${JSON.stringify(result.errors)}`);
   return result.data.loadFabric.id;
+}
+
+/** Waits until the automation has handled every interrupt the fabric raised so far. */
+export async function waitForAutomation(service: TestService, fabricId: number): Promise<void> {
+  // A fault's interrupts are posted by the emulator's worker before it confirms the fault.
+  await service.app.get(EmulatorService).interruptsRecorded();
+  await service.app.get(AutomationService).settled(fabricId);
 }

@@ -27,7 +27,10 @@ describe('ApiKeysService', () => {
 
   it('stores a hash, never the key, and accepts the key it printed', async () => {
     const { key, apiKey } = await sut.create('automation', Role.operator);
-    expect(JSON.stringify(rows)).not.toContain(key.split('_')[2]);
+    // weft_<12-character prefix>_<secret>; the secret is base64url and may itself contain '_'.
+    const secret = key.slice('weft_'.length + 13);
+    expect(secret).toHaveLength(43);
+    expect(JSON.stringify(rows)).not.toContain(secret);
     await expect(sut.verify(key)).resolves.toBe(apiKey);
   });
 

@@ -43,6 +43,10 @@ export class WeftConfig {
   @Max(50)
   WEFT_MAX_QUERY_DEPTH: number = 10;
 
+  /** React to interrupts without an operator: record the fault, recompute, verify, push (`off` leaves it to operators). */
+  @IsIn(['on', 'off'])
+  WEFT_AUTOMATION: string = 'on';
+
   /** Print the first admin key on an empty store (tests turn this off to keep output clean). */
   @IsOptional()
   @IsIn(['true', 'false'])

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ConfigGeneration } from '../config-generations/config-generation.entity';
+import { Fabric } from '../fabrics/fabric.entity';
 import { EventsModule } from '../events/events.module';
 import { FabricsModule } from '../fabrics/fabrics.module';
 import { FaultsModule } from '../faults/faults.module';
@@ -8,7 +9,7 @@ import { ControlResolver } from './control.resolver';
 import { ControlService } from './control.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ConfigGeneration]), FabricsModule, EventsModule, FaultsModule],
+  imports: [TypeOrmModule.forFeature([ConfigGeneration, Fabric]), FabricsModule, EventsModule, FaultsModule],
   providers: [ControlService, ControlResolver],
   exports: [ControlService],
 })

@@ -36,6 +36,7 @@ export class ControlResolver {
       violations: outcome.verification.violations.map((v) => v.message),
       problems: outcome.problems,
       findings: outcome.findings.map((f) => ({ kind: f.kind, message: f.message, ends: [...f.ends] })),
+      unreachable: [...outcome.unreachable],
       writes: outcome.writes,
     };
   }

@@ -1,16 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import {
-  applyFaultEntries,
-  computeBlackWidowImage,
+  configureBlackWidow,
   ConfigurationImage,
+  diffImages,
   discoverFabric,
   DiscoveryResult,
+  faultSet,
   Finding,
+  KnownFabric,
   MatchedFabric,
   matchDesign,
   pushImage,
-  verifyConfiguration,
   VerificationReport,
 } from '@weft/control';
 import { buildInstallation, Installation, InstallationFile } from '@weft/fabric-model';
@@ -22,8 +23,6 @@ import { FabricEventKind } from '../events/fabric-event-kind';
 import { Fabric } from '../fabrics/fabric.entity';
 import { FabricsService } from '../fabrics/fabrics.service';
 import { FaultsService } from '../faults/faults.service';
-
-const DIAMETER: Record<string, number> = { R1: 1, 'R1.5': 2, R2: 3, 'R2.5': 4, R3: 5, 'R3.5': 6 };
 
 export interface DiscoveryOutcome {
   discovered: DiscoveryResult;
@@ -37,37 +36,75 @@ export interface ConfigurationOutcome {
   verification: VerificationReport;
   problems: string[];
   findings: Finding[];
+  unreachable: readonly { slice: number; processors: string }[];
   writes: number;
+}
+
+export interface ConfigureOptions {
+  /** Sweep the fabric first (operators); automation reuses the last sweep and routes around the recorded faults. */
+  rediscover?: boolean;
+  /** Why this generation was computed, for its event. */
+  trigger?: string;
 }
 
 /**
  * The control plane's loop for one fabric, through the maintenance transport only: discover,
  * compare with the design, compute the routing image (with fault entries), verify it, and push it
  * only if it is proven; every computed configuration is stored as a numbered generation with its
- * diff from the previous one.
+ * diff from the previous one. Operations on one fabric run one at a time.
  */
 @Injectable()
 export class ControlService {
+  /** The last sweep of each fabric, with the creation time of the fabric it belongs to. */
+  private readonly known = new Map<number, { known: KnownFabric; fabricCreatedAt: number }>();
+  private readonly queues = new Map<number, Promise<unknown>>();
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(ConfigGeneration) private readonly generations: Repository<ConfigGeneration>,
+    @InjectRepository(Fabric) private readonly fabricRows: Repository<Fabric>,
     private readonly fabrics: FabricsService,
     private readonly emulator: EmulatorService,
     private readonly events: EventsService,
     private readonly faults: FaultsService,
   ) {}
 
+  /** Runs `work` after every earlier operation on the same fabric has finished. */
+  private exclusive<T>(fabricId: number, work: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(fabricId) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const tail = next.catch(() => undefined);
+    this.queues.set(fabricId, tail);
+    void tail.then(() => {
+      if (this.queues.get(fabricId) === tail) this.queues.delete(fabricId);
+    });
+    return next;
+  }
+
   /** The operator's design of a stored fabric (generated once per operation: 2–3 s at 32K). */
-  private async installation(fabricId: number): Promise<Installation> {
+  private async installation(fabricId: number): Promise<{ installation: Installation; createdAt: number }> {
     const fabric: Fabric = await this.fabrics.get(fabricId);
-    return buildInstallation(JSON.parse(fabric.installation) as InstallationFile, fabric.source);
+    return { installation: buildInstallation(JSON.parse(fabric.installation) as InstallationFile, fabric.source), createdAt: fabric.createdAt.getTime() };
   }
 
-  async discover(fabricId: number): Promise<DiscoveryOutcome> {
-    return this.sweep(fabricId, await this.installation(fabricId));
+  discover(fabricId: number): Promise<DiscoveryOutcome> {
+    return this.exclusive(fabricId, () => this.sweep(fabricId));
   }
 
-  private async sweep(fabricId: number, installation: Installation): Promise<DiscoveryOutcome> {
+  /** What the control plane knows of the fabric: the last sweep, or a new one if there is none. */
+  async knownFabric(fabricId: number): Promise<KnownFabric> {
+    const cached = this.known.get(fabricId);
+    if (cached) {
+      // Fabric ids can be reused after a delete: the cache must belong to this fabric.
+      const row = await this.fabricRows.findOne({ where: { id: fabricId }, select: { id: true, createdAt: true } });
+      if (row && row.createdAt.getTime() === cached.fabricCreatedAt) return cached.known;
+    }
+    await this.sweep(fabricId);
+    return this.known.get(fabricId)!.known;
+  }
+
+  private async sweep(fabricId: number): Promise<DiscoveryOutcome> {
+    const { installation, createdAt } = await this.installation(fabricId);
     const design = installation.expected;
     const attachment = design.chips.find((c) => c.name === installation.file.maintenanceAttachment)!;
     const start = Date.now();
@@ -75,6 +112,7 @@ export class ControlService {
       controllerPorts: attachment.portRoles.map((_, i) => i).filter((i) => attachment.portRoles[i] !== 'unused'),
     });
     const matched = matchDesign(discovered, design);
+    this.known.set(fabricId, { known: { discovered, matched, design, attachment: attachment.name }, fabricCreatedAt: createdAt });
     await this.recordDiscovery(fabricId, matched);
     return { discovered, matched, findings: matched.findings, wallMs: Date.now() - start };
   }
@@ -95,39 +133,23 @@ export class ControlService {
     });
   }
 
-  async configure(fabricId: number): Promise<ConfigurationOutcome> {
-    const installation = await this.installation(fabricId);
-    const design = installation.expected;
-    const { discovered, matched, findings } = await this.sweep(fabricId, installation);
-    const processorsFound = discovered.chips.filter((c) => c.kind === 'endpoint' && c.processor !== undefined).map((c) => c.processor!);
-    let highest = 0;
-    for (const p of processorsFound) if (p > highest) highest = p;
-    const blocks = Math.ceil((highest + 1) / 32);
-    // Declared faults: the cable ends and routers the configuration must not use (§7.7).
-    const faultyPorts = new Set<string>();
-    const faultyRouters = new Set<string>();
-    for (const fault of await this.faults.active(fabricId)) {
-      if (fault.kind === 'link' && fault.port !== null) faultyPorts.add(`${fault.chip}:${fault.port}`);
-      if (fault.kind === 'router') {
-        faultyRouters.add(fault.chip);
-        for (let p = 0; p < 64; p++) faultyPorts.add(`${fault.chip}:${p}`);
-      }
-    }
-    const usableCables = matched.cables.filter((c) => !faultyPorts.has(`${c.a.chip}:${c.a.port}`) && !faultyPorts.has(`${c.b.chip}:${c.b.port}`));
-    const healthyImage = computeBlackWidowImage(discovered, { ...matched, cables: usableCables }, design);
-    // Fault entries matter only when something is missing or declared faulty; a fabric found
-    // exactly as designed needs none, and computing them costs as much as verifying.
-    const healthy = faultyPorts.size === 0 && findings.length === 0;
-    const image = healthy ? healthyImage : applyFaultEntries(healthyImage, usableCables, blocks, faultyPorts);
-    const verification = verifyConfiguration({
-      image,
-      faultyPorts,
-      faultyRouters,
-      cables: matched.cables,
-      processors: processorsFound,
-      slices: [...new Set(discovered.chips.map((c) => c.slice))],
-      diameter: DIAMETER[String(design.summary.network)] ?? 7,
+  configure(fabricId: number, options: ConfigureOptions = {}): Promise<ConfigurationOutcome> {
+    return this.exclusive(fabricId, async () => {
+      if (options.rediscover !== false) await this.sweep(fabricId);
+      const known = await this.knownFabric(fabricId);
+      // Faults the configuration must not use (§7.7): declared by operators or recorded from interrupts.
+      const { image, verification, unreachable } = configureBlackWidow(known, faultSet(await this.faults.active(fabricId)));
+      return this.record(fabricId, image, verification, { findings: known.matched.findings, unreachable, trigger: options.trigger ?? 'operator' });
     });
+  }
+
+  /** Stores the generation and its diff, announces it, and pushes it if it was proven. */
+  private async record(
+    fabricId: number,
+    image: ConfigurationImage,
+    verification: VerificationReport,
+    context: { findings: Finding[]; unreachable: readonly { slice: number; processors: string }[]; trigger: string },
+  ): Promise<ConfigurationOutcome> {
     const previous = await this.generations.findOne({ where: { fabricId }, order: { number: 'DESC' } });
     const diff = diffImages(previous ? (JSON.parse(previous.image) as ConfigurationImage) : null, image);
     let generation = await this.generations.save(
@@ -150,7 +172,14 @@ export class ControlService {
     await this.events.record({
       fabricId,
       kind: FabricEventKind.GENERATION_COMPUTED,
-      details: { generation: generation.number, verified: verification.ok, changedRouters: diff.changed.length, problems: image.problems.length },
+      details: {
+        generation: generation.number,
+        trigger: context.trigger,
+        verified: verification.ok,
+        changedRouters: diff.changed.length,
+        problems: image.problems.length,
+        unreachable: context.unreachable,
+      },
     });
     let writes = 0;
     if (verification.ok) {
@@ -168,15 +197,6 @@ export class ControlService {
         details: { generation: generation.number, writes, failures: report.failures.slice(0, 20) },
       });
     }
-    return { generation, verification, problems: image.problems, findings, writes };
+    return { generation, verification, problems: image.problems, findings: context.findings, unreachable: context.unreachable, writes };
   }
-}
-
-/** Which routers' registers differ from the previous generation. */
-export function diffImages(previous: ConfigurationImage | null, next: ConfigurationImage): { changed: string[]; removed: string[] } {
-  const before = new Map((previous?.routers ?? []).map((r) => [r.name, JSON.stringify({ ...r, route: undefined })]));
-  const changed: string[] = [];
-  for (const r of next.routers) if (before.get(r.name) !== JSON.stringify({ ...r, route: undefined })) changed.push(r.name);
-  const names = new Set(next.routers.map((r) => r.name));
-  return { changed, removed: [...before.keys()].filter((n) => !names.has(n)) };
 }

@@ -29,6 +29,8 @@ export class EmulatorService implements OnModuleInit, OnApplicationBootstrap, On
   private readonly logger = new Logger(EmulatorService.name);
   private client: EmulatorClient | null = null;
   private readonly attached = new Map<number, { chips: number; ports: number }>();
+  private readonly recording = new Set<Promise<void>>();
+  private readonly interruptListeners = new Set<(fabricId: number, interrupt: InterruptRecord) => void>();
 
   constructor(
     @InjectRepository(Fabric) private readonly store: Repository<Fabric>,
@@ -37,7 +39,10 @@ export class EmulatorService implements OnModuleInit, OnApplicationBootstrap, On
 
   async onModuleInit(): Promise<void> {
     this.client = await EmulatorClient.start();
-    this.client.onInterrupt((fabricId, interrupt) => void this.recordInterrupt(fabricId, interrupt));
+    this.client.onInterrupt((fabricId, interrupt) => {
+      const recording = this.recordInterrupt(fabricId, interrupt).finally(() => this.recording.delete(recording));
+      this.recording.add(recording);
+    });
   }
 
   /** After a restart, every stored fabric is powered up again from its installation file. */
@@ -75,6 +80,17 @@ export class EmulatorService implements OnModuleInit, OnApplicationBootstrap, On
     return this.client.injectFault(fabricId, fault);
   }
 
+  /** Resolves when every interrupt received so far is stored and handed to the listeners. */
+  async interruptsRecorded(): Promise<void> {
+    while (this.recording.size > 0) await Promise.allSettled([...this.recording]);
+  }
+
+  /** Called with every interrupt once it is stored as an event (automation listens here). */
+  onInterrupt(listener: (fabricId: number, interrupt: InterruptRecord) => void): () => void {
+    this.interruptListeners.add(listener);
+    return () => this.interruptListeners.delete(listener);
+  }
+
   isRunning(): boolean {
     return this.client?.running ?? false;
   }
@@ -104,5 +120,6 @@ export class EmulatorService implements OnModuleInit, OnApplicationBootstrap, On
       vc: interrupt.vc !== undefined && interrupt.vc >= 0 ? interrupt.vc : null,
       details: { serial: interrupt.serial, ...(interrupt.details ?? {}) },
     });
+    for (const listener of this.interruptListeners) listener(fabricId, interrupt);
   }
 }

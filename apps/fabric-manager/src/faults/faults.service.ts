@@ -9,7 +9,8 @@ import { FaultsErrorCode, FaultsException } from './faults.exception';
 
 export interface DeclareFault {
   fabricId: number;
-  kind: 'link' | 'router';
+  /** `endpoint`: a processor that stopped accepting, named by the router port facing it (recorded, not routed around). */
+  kind: 'link' | 'router' | 'endpoint';
   chip: string;
   port?: number;
   note?: string;
@@ -27,9 +28,9 @@ export class FaultsService {
 
   async declare(input: DeclareFault, source: 'operator' | 'interrupt' = 'operator'): Promise<Fault> {
     const chip = await this.fabrics.chipByName(input.fabricId, input.chip);
-    if (input.kind === 'link') {
+    if (input.kind === 'link' || input.kind === 'endpoint') {
       if (input.port === undefined || input.port < 0 || input.port >= chip.portCount) {
-        throw new FaultsException(FaultsErrorCode.FaultTargetInvalid, `a link fault needs a port of ${chip.name}: 0 to ${chip.portCount - 1}`);
+        throw new FaultsException(FaultsErrorCode.FaultTargetInvalid, `a ${input.kind} fault needs a port of ${chip.name}: 0 to ${chip.portCount - 1}`);
       }
     } else if (chip.kind !== 'router') {
       throw new FaultsException(FaultsErrorCode.FaultTargetInvalid, `${chip.name} is not a router`);
@@ -39,7 +40,7 @@ export class FaultsService {
         fabricId: input.fabricId,
         kind: input.kind,
         chip: chip.name,
-        port: input.kind === 'link' ? input.port! : null,
+        port: input.kind === 'router' ? null : input.port!,
         lane: null,
         source,
         note: input.note ?? '',

@@ -52,6 +52,15 @@ export class ConfigGenerationModel {
   pushedAt!: Date | null;
 }
 
+@ObjectType('UnreachableProcessors', { description: 'Live processors cut off from one slice (their R1 router or its cable is out of service).' })
+export class UnreachableProcessorsModel {
+  @Field(() => Int)
+  slice!: number;
+
+  @Field({ description: 'Processor numbers as ranges, e.g. "96–127".' })
+  processors!: string;
+}
+
 @ObjectType('ConfigurationResult')
 export class ConfigurationResultModel {
   @Field(() => ConfigGenerationModel)
@@ -68,6 +77,9 @@ export class ConfigurationResultModel {
 
   @Field(() => [FindingModel])
   findings!: FindingModel[];
+
+  @Field(() => [UnreachableProcessorsModel])
+  unreachable!: UnreachableProcessorsModel[];
 
   @Field(() => Int, { description: 'Register writes pushed.' })
   writes!: number;

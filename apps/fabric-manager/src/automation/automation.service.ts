@@ -1,0 +1,124 @@
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { faultSet, InterruptRecord, triageInterrupts, TriageDecision } from '@weft/control';
+import { Repository } from 'typeorm';
+import { ConfigGeneration } from '../config-generations/config-generation.entity';
+import { WeftConfig } from '../config/weft-config';
+import { ControlService } from '../control/control.service';
+import { EmulatorService } from '../emulator/emulator.service';
+import { EventsService } from '../events/events.service';
+import { FabricEventKind } from '../events/fabric-event-kind';
+import { FaultsService } from '../faults/faults.service';
+
+/** Wall time to gather the interrupts of one incident (a dead router's neighbours report together). */
+const GATHER_MS = 20;
+
+interface FabricQueue {
+  pending: InterruptRecord[];
+  running: Promise<void> | null;
+  /** Emulated times each cable went down, for the flapping-link quarantine. */
+  downHistory: Map<string, number[]>;
+}
+
+/**
+ * The maintenance controller's automation (paper 000 §7.7, issue 4 capability 9): on interrupts
+ * from a configured fabric it works out what broke (probing through the maintenance transport
+ * where an interrupt alone cannot tell), records the faults, computes a new generation from the
+ * last sweep around every active fault, verifies it and pushes the routers that changed — with no
+ * operator. Interrupts that need no new routes (a lane lost on a port that stays in service,
+ * back-pressure) are left as the events they already are.
+ */
+@Injectable()
+export class AutomationService implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(AutomationService.name);
+  private readonly queues = new Map<number, FabricQueue>();
+  private unsubscribe: (() => void) | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly config: WeftConfig,
+    private readonly emulator: EmulatorService,
+    private readonly control: ControlService,
+    private readonly faults: FaultsService,
+    private readonly events: EventsService,
+    @InjectRepository(ConfigGeneration) private readonly generations: Repository<ConfigGeneration>,
+  ) {}
+
+  onModuleInit(): void {
+    if (this.config.WEFT_AUTOMATION !== 'on') return;
+    this.unsubscribe = this.emulator.onInterrupt((fabricId, interrupt) => this.enqueue(fabricId, interrupt));
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    await Promise.all([...this.queues.values()].map((q) => q.running));
+  }
+
+  /** Resolves once every interrupt received so far has been handled (tests, drills). */
+  async settled(fabricId: number): Promise<void> {
+    const queue = this.queues.get(fabricId);
+    while (queue?.running) await queue.running;
+  }
+
+  private enqueue(fabricId: number, interrupt: InterruptRecord): void {
+    if (this.stopped) return;
+    let queue = this.queues.get(fabricId);
+    if (!queue) {
+      queue = { pending: [], running: null, downHistory: new Map() };
+      this.queues.set(fabricId, queue);
+    }
+    queue.pending.push(interrupt);
+    if (!queue.running) queue.running = this.drain(fabricId, queue);
+  }
+
+  private async drain(fabricId: number, queue: FabricQueue): Promise<void> {
+    try {
+      while (queue.pending.length > 0 && !this.stopped) {
+        await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
+        const batch = queue.pending.splice(0);
+        try {
+          await this.react(fabricId, batch, queue);
+        } catch (error) {
+          this.logger.error(`automation on fabric ${fabricId} failed: ${error instanceof Error ? error.stack : String(error)}`);
+        }
+      }
+    } finally {
+      queue.running = null;
+    }
+  }
+
+  private async react(fabricId: number, batch: InterruptRecord[], queue: FabricQueue): Promise<void> {
+    // Nothing to re-route on a fabric that was never configured: its interrupts stay events.
+    const configured = await this.generations.exists({ where: { fabricId, state: 'pushed' } });
+    if (!configured) return;
+    const known = await this.control.knownFabric(fabricId);
+    const active = await this.faults.active(fabricId);
+    const decisions = await triageInterrupts(batch, this.emulator.transport(fabricId), {
+      known,
+      faults: faultSet(active),
+      interruptFaults: active.filter((f) => f.source === 'interrupt'),
+      downHistory: queue.downHistory,
+    });
+    const reasons: string[] = [];
+    for (const decision of decisions) {
+      if (decision.action === 'none') continue;
+      if (decision.action === 'declare') await this.declare(fabricId, decision);
+      else {
+        const fault = active.find((f) => f.kind === decision.kind && f.chip === decision.chip && f.port === decision.port);
+        if (fault) await this.faults.clear(fault.id);
+      }
+      if (decision.kind !== 'endpoint') reasons.push(decision.reason);
+    }
+    if (reasons.length === 0) return;
+    const outcome = await this.control.configure(fabricId, { rediscover: false, trigger: `automation: ${reasons.join('; ')}` });
+    if (!outcome.verification.ok) this.logger.warn(`fabric ${fabricId}: generation ${outcome.generation.number} failed verification and was not pushed`);
+  }
+
+  private async declare(fabricId: number, decision: Extract<TriageDecision, { action: 'declare' }>): Promise<void> {
+    await this.faults.declare({ fabricId, kind: decision.kind, chip: decision.chip, port: decision.port ?? undefined, note: decision.reason }, 'interrupt');
+    if (decision.kind === 'router') {
+      await this.events.record({ fabricId, kind: FabricEventKind.ROUTER_UNRESPONSIVE, chip: decision.chip, details: { reason: decision.reason } });
+    }
+  }
+}

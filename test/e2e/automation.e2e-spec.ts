@@ -1,0 +1,100 @@
+import type { Client } from 'graphql-ws';
+import { EmulatorService } from '../../apps/fabric-manager/src/emulator/emulator.service';
+import { createKey, loadFixture, TestService } from './support/test-service';
+
+interface StreamedEvent {
+  kind: string;
+  chip: string | null;
+  port: number | null;
+  details: Record<string, unknown>;
+}
+
+/**
+ * Maintenance-controller automation, end to end: an automation client watches the event stream
+ * while the emulated fabric breaks; weft records the fault, computes, verifies and pushes a new
+ * generation with no operator involved, and puts it back when the cable is restored.
+ */
+describe('automatic re-routing on interrupts', () => {
+  jest.setTimeout(30_000);
+  let service: TestService;
+  let operator: string;
+  let fabricId: string;
+  let client: Client;
+  const stream: StreamedEvent[] = [];
+
+  /** Waits until the stream has carried an event matching `predicate` (what an automation client does). */
+  const streamed = async (predicate: (e: StreamedEvent) => boolean, what: string): Promise<StreamedEvent> => {
+    for (let i = 0; i < 300; i++) {
+      const found = stream.find(predicate);
+      if (found) return found;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`the event stream never carried ${what}; it carried ${stream.map((e) => e.kind).join(', ')}`);
+  };
+
+  beforeAll(async () => {
+    service = await TestService.start();
+    operator = await createKey(service, service.bootstrapKey!, 'operator');
+    fabricId = await loadFixture(service, operator, 'blackwidow/bw-r1.5-288');
+    const configured = await service.gql<{ configureFabric: { generation: { number: number; state: string } } }>(
+      'mutation($input: FabricIdInput!) { configureFabric(input: $input) { generation { number state } } }',
+      { input: { fabricId } },
+      operator,
+    );
+    expect(configured.data!.configureFabric.generation).toEqual({ number: 1, state: 'pushed' });
+    client = service.wsClient(operator);
+    await new Promise<void>((resolve, reject) => {
+      client.subscribe(
+        { query: 'subscription($f: ID) { fabricEvents(fabricId: $f) { kind chip port details } }', variables: { f: fabricId } },
+        { next: (m) => stream.push(m.data!.fabricEvents as StreamedEvent), error: reject, complete: () => undefined },
+      );
+      client.on('connected', () => resolve());
+    });
+    await new Promise((r) => setTimeout(r, 200));
+  });
+  afterAll(async () => {
+    await client.dispose();
+    await service.stop();
+  });
+
+  const activeFaults = async () =>
+    (
+      await service.gql<{ activeFaults: { kind: string; chip: string; port: number | null; source: string }[] }>(
+        'query($input: FabricIdInput!) { activeFaults(input: $input) { kind chip port source } }',
+        { input: { fabricId } },
+        operator,
+      )
+    ).data!.activeFaults;
+
+  it('a cut sidelink: the fault is recorded from the interrupt and a new generation is pushed without an operator', async () => {
+    await service.app.get(EmulatorService).injectFault(Number(fabricId), { action: 'cut-link', chip: 's2.r1.4', port: 40 });
+    const pushed = await streamed((e) => e.kind === 'GENERATION_PUSHED' && e.details.generation === 2, 'generation 2 pushed');
+    expect(pushed.details.failures).toEqual([]);
+    const computed = stream.find((e) => e.kind === 'GENERATION_COMPUTED' && e.details.generation === 2)!;
+    expect(computed.details).toMatchObject({ verified: true, trigger: expect.stringMatching(/^automation: link down at s2\.r1\.\d+:\d+/) });
+    // The interrupt came first, then the fault, then the generation: stored in that order.
+    const at = (kind: string) => stream.findIndex((e) => e.kind === kind);
+    expect(at('LINK_DOWN')).toBeLessThan(at('FAULT_DECLARED'));
+    expect(at('FAULT_DECLARED')).toBeLessThan(stream.indexOf(computed));
+    expect(await activeFaults()).toEqual([{ kind: 'link', chip: expect.stringMatching(/^s2\.r1\./), port: expect.any(Number), source: 'interrupt' }]);
+  });
+
+  it('the cable restored: the fault is cleared and the paths come back in the next generation', async () => {
+    await service.app.get(EmulatorService).injectFault(Number(fabricId), { action: 'restore-link', chip: 's2.r1.4', port: 40 });
+    await streamed((e) => e.kind === 'GENERATION_PUSHED' && e.details.generation === 3, 'generation 3 pushed');
+    expect(stream.some((e) => e.kind === 'FAULT_CLEARED')).toBe(true);
+    expect(await activeFaults()).toEqual([]);
+  });
+
+  it('a router that dies is found silent by a probe, declared unresponsive and routed around', async () => {
+    await service.app.get(EmulatorService).injectFault(Number(fabricId), { action: 'kill-router', chip: 's3.r1.7' });
+    const unresponsive = await streamed((e) => e.kind === 'ROUTER_UNRESPONSIVE', 'a router declared unresponsive');
+    expect(unresponsive.chip).toBe('s3.r1.7');
+    const pushed = await streamed((e) => e.kind === 'GENERATION_PUSHED' && e.details.generation === 4, 'generation 4 pushed');
+    expect(pushed.details.failures).toEqual([]);
+    const computed = stream.find((e) => e.kind === 'GENERATION_COMPUTED' && e.details.generation === 4)!;
+    // Its 32 processors are cut off from slice 3 only, and the report says so.
+    expect(computed.details).toMatchObject({ verified: true, unreachable: [{ slice: 3, processors: '224–255' }] });
+    expect(await activeFaults()).toEqual([{ kind: 'router', chip: 's3.r1.7', port: null, source: 'interrupt' }]);
+  });
+});
