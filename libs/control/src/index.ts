@@ -5,6 +5,7 @@ export * from './discovery/known-fabric';
 export * from './discovery/maintenance-routes';
 export * from './blackwidow/blackwidow-engine';
 export * from './blackwidow/push-image';
+export * from './blackwidow/push-plan';
 export * from './blackwidow/verifier';
 export * from './blackwidow/fault-entries';
 export * from './policy/link-policy';

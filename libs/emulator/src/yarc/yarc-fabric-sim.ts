@@ -1581,6 +1581,11 @@ export class YarcFabricSim {
       for (let p = 0; p < NPORTS; p++) this.regs.portDirection[r * NPORTS + p] = message.value[p];
       return reply([]);
     }
+    if (message.register === 'portDirections') {
+      const directions: number[] = [];
+      for (let p = 0; p < NPORTS; p++) directions.push(this.regs.portDirection[r * NPORTS + p]);
+      return reply(directions);
+    }
     if (message.register === 'portStates') {
       const lanes: number[] = [];
       for (let p = 0; p < NPORTS; p++) lanes.push(this.fabric.activeLanes[this.tileGlobal[r * NPORTS + p]]);

@@ -1,0 +1,210 @@
+/**
+ * Push plans: from the generation the fabric holds to the next, only the registers that change,
+ * in an order that never sends a packet where the fabric cannot take it (DESIGN.md, issue 4 §8).
+ *
+ * Up*\/down* routing cannot loop while every table lists only uplinks and sidelinks (paper 000
+ * §7.7), so the danger in a transition is the dead end: a router that sends traffic to a neighbour
+ * whose registers are not ready for it yet. The phases:
+ *
+ * 1. prepare — everything a new path needs at its far end: down routes and the logical→physical
+ *    port map, root detect, hash windows, link settings, and ports that come into service.
+ * 2. tables, highest rank first — a packet climbs, so a router may start relying on the routers
+ *    above it only once they route by the new tables; a rank is written after every rank above it.
+ *    Fault entries that steer traffic away from a fault go in here too, above before below.
+ * 3. retire — ports taken out of service, once no table lists them any more.
+ *
+ * Every write is one maintenance packet (all tiles of a virtual router at once), and writes are
+ * idempotent, so a phase interrupted by a crash can simply be run again.
+ */
+import type { MaintenanceTransport, SourceRoute } from '../maintenance-transport';
+import { ConfigurationImage, PORT_DOWNLINK, PORT_UNUSED, RouterImage, TABLE_ENTRIES } from './blackwidow-engine';
+
+/** One register write as the chip takes it: one value to one or more indices. */
+export interface RegisterWrite {
+  readonly register: string;
+  readonly indices: readonly number[];
+  readonly value: readonly number[];
+}
+
+export interface PlannedWrite extends RegisterWrite {
+  readonly router: string;
+  readonly route: SourceRoute;
+}
+
+export interface PushPhase {
+  readonly name: string;
+  readonly writes: readonly PlannedWrite[];
+}
+
+export interface PushPlan {
+  readonly phases: readonly PushPhase[];
+}
+
+export interface PushFailure {
+  readonly router: string;
+  readonly register: string;
+  readonly detail: string;
+}
+
+export interface PushReport {
+  readonly writes: number;
+  /** Phases completed, in order. */
+  readonly phasesDone: number;
+  readonly failures: PushFailure[];
+}
+
+const ALL_PORTS = Array.from({ length: 64 }, (_, p) => p);
+const key = (w: RegisterWrite) => `${w.register}/${w.indices[0]}/${w.indices.length}`;
+const same = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Every register of a router as the push writes it (a new or reset router gets all of them). */
+export function routerRegisters(router: RouterImage): RegisterWrite[] {
+  const writes: RegisterWrite[] = [{ register: 'portDirections', indices: [0], value: [...router.portDirection] }];
+  writes.push({ register: 'laneRetryThreshold', indices: ALL_PORTS, value: [router.link.laneRetryThreshold] });
+  const leaf = ALL_PORTS.filter((p) => router.rank === 1 && router.portDirection[p] === PORT_DOWNLINK);
+  const inner = ALL_PORTS.filter((p) => !leaf.includes(p));
+  writes.push({ register: 'forwardProgressTimer', indices: inner, value: [router.link.forwardProgressTimer] });
+  if (leaf.length > 0) writes.push({ register: 'forwardProgressTimer', indices: leaf, value: [router.link.leafForwardProgressTimer] });
+  writes.push({ register: 'maxPacketLength', indices: [0], value: [router.link.maxPacketLength] });
+  router.link.octantRates.forEach((rate, octant) => writes.push({ register: 'octantRate', indices: [octant], value: [rate] }));
+  for (const vr of router.virtualRouters) {
+    const tiles = [...vr.tiles];
+    writes.push({ register: 'rootDetect', indices: tiles, value: [...vr.rootDetect] });
+    writes.push({ register: 'downRoute', indices: tiles, value: [...vr.downRoute] });
+    writes.push({ register: 'hashSelect', indices: tiles, value: [vr.hashSelect] });
+    // A slot whose child is gone keeps its old port (dead, so never chosen): there is no
+    // "invalid" port number, and fault entries keep traffic away from it.
+    vr.portMap.forEach((physical, logical) => {
+      if (physical >= 0) writes.push({ register: 'portMap', indices: tiles.map((t) => t * 64 + logical), value: [physical] });
+    });
+    for (let e = 0; e < TABLE_ENTRIES; e++) {
+      const entry = vr.table[e];
+      let lo = 0;
+      let hi = 0;
+      for (const p of entry?.ports ?? []) {
+        if (p < 32) lo |= 1 << p;
+        else hi |= 1 << (p - 32);
+      }
+      writes.push({
+        register: 'routingTable',
+        indices: tiles.map((t) => t * TABLE_ENTRIES + e),
+        value: entry ? [1, entry.location, entry.mask, lo >>> 0, hi >>> 0] : [0, 0, 0, 0, 0],
+      });
+    }
+  }
+  return writes;
+}
+
+/**
+ * The writes that take the fabric from `previous` (what it holds; null: nothing known) to `next`.
+ * A router missing from `previous` (new, or back from the dead with its registers reset) gets
+ * every register.
+ */
+export function planPush(previous: ConfigurationImage | null, next: ConfigurationImage): PushPlan {
+  const before = new Map((previous?.routers ?? []).map((r) => [r.name, r]));
+  const prepare: PlannedWrite[] = [];
+  const tablesByRank = new Map<number, PlannedWrite[]>();
+  const retire: PlannedWrite[] = [];
+  for (const router of next.routers) {
+    const old = before.get(router.name);
+    const held = new Map(old ? routerRegisters(old).map((w) => [key(w), w]) : []);
+    for (const write of routerRegisters(router)) {
+      const was = held.get(key(write));
+      if (was && same(was.value, write.value) && same(was.indices, write.indices)) continue;
+      const planned = { ...write, router: router.name, route: router.route };
+      if (write.register === 'routingTable') {
+        const list = tablesByRank.get(router.rank) ?? [];
+        list.push(planned);
+        tablesByRank.set(router.rank, list);
+      } else if (write.register === 'portDirections' && was) {
+        // Ports coming into service now; ports leaving it only after the tables stop using them.
+        const staged = write.value.map((d, p) => (d === PORT_UNUSED && was.value[p] !== PORT_UNUSED ? was.value[p] : d));
+        if (!same(staged, was.value)) prepare.push({ ...planned, value: staged });
+        if (!same(staged, write.value)) retire.push(planned);
+      } else prepare.push(planned);
+    }
+  }
+  const phases: PushPhase[] = [];
+  if (prepare.length > 0) phases.push({ name: 'prepare', writes: prepare });
+  for (const rank of [...tablesByRank.keys()].sort((a, b) => b - a)) phases.push({ name: `tables of rank ${rank}`, writes: tablesByRank.get(rank)! });
+  if (retire.length > 0) phases.push({ name: 'retire', writes: retire });
+  return { phases };
+}
+
+export function planWrites(plan: PushPlan): number {
+  return plan.phases.reduce((n, p) => n + p.writes.length, 0);
+}
+
+export interface ExecuteOptions {
+  /** Phases already done (a resumed plan starts after them). */
+  readonly fromPhase?: number;
+  readonly concurrency?: number;
+  /** Called after each phase completes, before the next starts (record progress here). */
+  readonly onPhaseDone?: (phase: number) => Promise<void> | void;
+}
+
+/** Runs a plan phase by phase; stops after the first phase with a failed write. */
+export async function executePlan(transport: MaintenanceTransport, plan: PushPlan, options: ExecuteOptions = {}): Promise<PushReport> {
+  let writes = 0;
+  const failures: PushFailure[] = [];
+  let phasesDone = options.fromPhase ?? 0;
+  for (let i = phasesDone; i < plan.phases.length; i++) {
+    await runConcurrently(plan.phases[i].writes, options.concurrency ?? 256, async (w) => {
+      writes++;
+      const result = await send(transport, w);
+      if (!result.ok) failures.push({ router: w.router, register: w.register, detail: `${result.reason}: ${result.detail}` });
+    });
+    if (failures.length > 0) break;
+    phasesDone = i + 1;
+    await options.onPhaseDone?.(phasesDone);
+  }
+  return { writes, phasesDone, failures };
+}
+
+function send(transport: MaintenanceTransport, w: PlannedWrite) {
+  return w.register === 'portDirections' ? transport.write(w.route, w.register, 0, w.value) : transport.writeMany(w.route, w.register, w.indices, w.value);
+}
+
+async function runConcurrently<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+}
+
+export interface ReconcileReport {
+  /** Registers read back. */
+  readonly checked: number;
+  /** Registers that differed from the image and were written again. */
+  readonly rewritten: number;
+  readonly failures: PushFailure[];
+}
+
+/**
+ * Makes the fabric hold `image`, whatever it holds now: reads back every register the image
+ * defines (one index per write: a write is one packet, all or nothing) and writes the ones that
+ * differ, in plan order. After a crash mid-push — or an emulated fabric powered up blank — this is
+ * how store and fabric come to agree again.
+ */
+export async function reconcileImage(transport: MaintenanceTransport, image: ConfigurationImage, concurrency = 256): Promise<ReconcileReport> {
+  const plan = planPush(null, image);
+  const failures: PushFailure[] = [];
+  let checked = 0;
+  let rewritten = 0;
+  for (const phase of plan.phases) {
+    const stale: PlannedWrite[] = [];
+    await runConcurrently(phase.writes, concurrency, async (w) => {
+      checked++;
+      const held = await transport.read(w.route, w.register, w.indices[0]);
+      if (!held.ok) failures.push({ router: w.router, register: w.register, detail: `${held.reason}: ${held.detail}` });
+      else if (!same(held.value, w.value)) stale.push(w);
+    });
+    await runConcurrently(stale, concurrency, async (w) => {
+      rewritten++;
+      const result = await send(transport, w);
+      if (!result.ok) failures.push({ router: w.router, register: w.register, detail: `${result.reason}: ${result.detail}` });
+    });
+  }
+  return { checked, rewritten, failures };
+}
