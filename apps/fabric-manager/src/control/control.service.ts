@@ -1,22 +1,26 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import {
   configureBlackWidow,
   ConfigurationImage,
   diffImages,
   discoverFabric,
+  executePlan,
   DiscoveryResult,
   faultSet,
   Finding,
   KnownFabric,
   MatchedFabric,
   matchDesign,
-  pushImage,
+  planPush,
+  planWrites,
+  reconcileImage,
   VerificationReport,
 } from '@weft/control';
 import { buildInstallation, Installation, InstallationFile } from '@weft/fabric-model';
 import { DataSource, Repository } from 'typeorm';
 import { ConfigGeneration } from '../config-generations/config-generation.entity';
+import { PushRecord } from '../config-generations/push-record.entity';
 import { EmulatorService } from '../emulator/emulator.service';
 import { EventsService } from '../events/events.service';
 import { FabricEventKind } from '../events/fabric-event-kind';
@@ -54,15 +58,19 @@ export interface ConfigureOptions {
  * diff from the previous one. Operations on one fabric run one at a time.
  */
 @Injectable()
-export class ControlService {
+export class ControlService implements OnApplicationBootstrap {
+  private readonly logger = new Logger(ControlService.name);
   /** The last sweep of each fabric, with the creation time of the fabric it belongs to. */
   private readonly known = new Map<number, { known: KnownFabric; fabricCreatedAt: number }>();
   private readonly queues = new Map<number, Promise<unknown>>();
+  /** Resolves when the start-up recovery has finished (tests, drills). */
+  recovered: Promise<void> = Promise.resolve();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(ConfigGeneration) private readonly generations: Repository<ConfigGeneration>,
     @InjectRepository(Fabric) private readonly fabricRows: Repository<Fabric>,
+    @InjectRepository(PushRecord) private readonly pushes: Repository<PushRecord>,
     private readonly fabrics: FabricsService,
     private readonly emulator: EmulatorService,
     private readonly events: EventsService,
@@ -183,20 +191,120 @@ export class ControlService {
     });
     let writes = 0;
     if (verification.ok) {
-      // Only the routers whose registers changed are written (DESIGN.md: incremental pushes).
-      const changed = new Set(diff.changed);
-      const toPush: ConfigurationImage = { ...image, routers: image.routers.filter((r) => changed.has(r.name)) };
-      const report = await pushImage(this.emulator.transport(fabricId), toPush);
+      const report = await this.push(fabricId, generation, image);
       writes = report.writes;
-      generation.state = report.failures.length === 0 ? 'pushed' : 'failed';
-      generation.pushedAt = new Date();
-      generation = await this.generations.save(generation);
-      await this.events.record({
-        fabricId,
-        kind: FabricEventKind.GENERATION_PUSHED,
-        details: { generation: generation.number, writes, failures: report.failures.slice(0, 20) },
-      });
+      generation = report.generation;
     }
     return { generation, verification, problems: image.problems, findings: context.findings, unreachable: context.unreachable, writes };
+  }
+
+  /**
+   * Pushes a verified generation as a plan from what the fabric holds (the last generation pushed
+   * completely), recording its progress phase by phase. When the last push did not finish, what
+   * the fabric holds is uncertain: the registers are read back and only what differs is written.
+   */
+  private async push(fabricId: number, generation: ConfigGeneration, image: ConfigurationImage): Promise<{ writes: number; generation: ConfigGeneration }> {
+    const transport = this.emulator.transport(fabricId);
+    const last = await this.pushes.findOne({ where: { fabricId }, order: { id: 'DESC' } });
+    const held = await this.generations.findOne({ where: { fabricId, state: 'pushed' }, order: { number: 'DESC' } });
+    const certain = !last || last.state === 'done' || last.state === 'recovered';
+    const plan = planPush(certain && held ? (JSON.parse(held.image) as ConfigurationImage) : null, image);
+    let record = await this.pushes.save(
+      this.pushes.create({
+        fabricId,
+        generationId: generation.id,
+        fromGeneration: held?.number ?? null,
+        phases: plan.phases.length,
+        phasesDone: 0,
+        writes: planWrites(plan),
+        state: 'running',
+        finishedAt: null,
+      }),
+    );
+    generation.state = 'pushing';
+    generation = await this.generations.save(generation);
+    let writes: number;
+    let failures: { router: string; register: string; detail: string }[];
+    if (certain) {
+      const report = await executePlan(transport, plan, { onPhaseDone: (phasesDone) => this.pushes.update(record.id, { phasesDone }).then(() => undefined) });
+      writes = report.writes;
+      failures = report.failures;
+      record.phasesDone = report.phasesDone;
+    } else {
+      const report = await reconcileImage(transport, image);
+      writes = report.rewritten;
+      failures = report.failures;
+      record.phasesDone = failures.length === 0 ? plan.phases.length : 0;
+      record.detail = `the previous push did not finish: read back ${report.checked} registers, rewrote ${report.rewritten}`;
+    }
+    record.state = failures.length === 0 ? 'done' : 'failed';
+    record.finishedAt = new Date();
+    if (failures.length > 0)
+      record.detail = failures
+        .slice(0, 5)
+        .map((f) => `${f.router} ${f.register}: ${f.detail}`)
+        .join('; ');
+    record = await this.pushes.save(record);
+    generation.state = failures.length === 0 ? 'pushed' : 'failed';
+    generation.pushedAt = new Date();
+    generation = await this.generations.save(generation);
+    await this.events.record({
+      fabricId,
+      kind: FabricEventKind.GENERATION_PUSHED,
+      details: { generation: generation.number, writes, phases: record.phasesDone, failures: failures.slice(0, 20) },
+    });
+    return { writes, generation };
+  }
+
+  /**
+   * After a restart, store and fabric must agree again: a push that was running when the service
+   * stopped is finished by reading every register back and writing what differs (the emulated
+   * fabrics also power up blank, so the last pushed generation of every fabric is reconciled too).
+   * This runs in the background, one fabric at a time in each fabric's queue.
+   */
+  onApplicationBootstrap(): void {
+    void this.recoverAll().catch((error: unknown) => this.logger.error(`recovery failed: ${error instanceof Error ? error.stack : String(error)}`));
+  }
+
+  private recoverAll(): Promise<void> {
+    this.recovered = (async () => {
+      const interrupted = await this.pushes.find({ where: { state: 'running' } });
+      const fabricIds = new Set<number>(interrupted.map((p) => p.fabricId));
+      const pushed = await this.generations
+        .createQueryBuilder('g')
+        .select('DISTINCT g.fabricId', 'fabricId')
+        .where(`g.state = 'pushed'`)
+        .getRawMany<{ fabricId: number }>();
+      for (const row of pushed) fabricIds.add(row.fabricId);
+      await Promise.all(
+        [...fabricIds].map((fabricId) => this.exclusive(fabricId, () => this.recover(fabricId, interrupted.find((p) => p.fabricId === fabricId) ?? null))),
+      );
+    })();
+    return this.recovered;
+  }
+
+  private async recover(fabricId: number, interrupted: PushRecord | null): Promise<void> {
+    const target = interrupted
+      ? await this.generations.findOneBy({ id: interrupted.generationId })
+      : await this.generations.findOne({ where: { fabricId, state: 'pushed' }, order: { number: 'DESC' } });
+    if (!target) return;
+    const report = await reconcileImage(this.emulator.transport(fabricId), JSON.parse(target.image) as ConfigurationImage);
+    const ok = report.failures.length === 0;
+    const detail = `after a restart: read back ${report.checked} registers, rewrote ${report.rewritten}${ok ? '' : `, ${report.failures.length} failed`}`;
+    if (interrupted) {
+      await this.pushes.update(interrupted.id, {
+        state: ok ? 'recovered' : 'failed',
+        phasesDone: ok ? interrupted.phases : interrupted.phasesDone,
+        detail,
+        finishedAt: new Date(),
+      });
+      await this.generations.update(target.id, { state: ok ? 'pushed' : 'failed', pushedAt: new Date() });
+    }
+    await this.events.record({
+      fabricId,
+      kind: FabricEventKind.GENERATION_PUSHED,
+      details: { generation: target.number, recovered: true, checked: report.checked, writes: report.rewritten, failures: report.failures.slice(0, 20) },
+    });
+    this.logger.log(`fabric ${fabricId}, generation ${target.number}: ${detail}`);
   }
 }

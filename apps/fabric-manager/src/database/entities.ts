@@ -1,6 +1,7 @@
 import { AuditEntry } from '../audit/audit-entry.entity';
 import { ApiKey } from '../auth/api-key.entity';
 import { ConfigGeneration } from '../config-generations/config-generation.entity';
+import { PushRecord } from '../config-generations/push-record.entity';
 import { Drill } from '../drills/drill.entity';
 import { DrillRun } from '../drills/drill-run.entity';
 import { FabricEvent } from '../events/fabric-event.entity';
@@ -13,4 +14,4 @@ import { Fault } from '../faults/fault.entity';
 import { TrafficRun } from '../traffic/traffic-run.entity';
 
 /** Every entity of the store, listed once for the DataSource, the Nest module and the tests. */
-export const ENTITIES = [Fabric, Chip, Port, Link, Lane, Fault, ConfigGeneration, FabricEvent, TrafficRun, Drill, DrillRun, ApiKey, AuditEntry];
+export const ENTITIES = [Fabric, Chip, Port, Link, Lane, Fault, ConfigGeneration, PushRecord, FabricEvent, TrafficRun, Drill, DrillRun, ApiKey, AuditEntry];

@@ -42,7 +42,7 @@ export class ConfigGenerationModel {
   @Field()
   engine!: string;
 
-  @Field({ description: 'computed, rejected (failed verification: never pushed), pushed or failed.' })
+  @Field({ description: 'computed, rejected (failed verification: never pushed), pushing, pushed or failed.' })
   state!: string;
 
   @Field()
@@ -83,4 +83,37 @@ export class ConfigurationResultModel {
 
   @Field(() => Int, { description: 'Register writes pushed.' })
   writes!: number;
+}
+
+@ObjectType('Push', { description: 'One push of a generation into the fabric, recorded phase by phase.' })
+export class PushModel {
+  @Field(() => ID)
+  id!: number;
+
+  @Field(() => Int, { description: 'Generation pushed.' })
+  generation!: number;
+
+  @Field(() => Int, { nullable: true, description: 'Generation the fabric held before (null: none).' })
+  fromGeneration!: number | null;
+
+  @Field(() => Int)
+  phases!: number;
+
+  @Field(() => Int)
+  phasesDone!: number;
+
+  @Field(() => Int, { description: 'Register writes planned.' })
+  writes!: number;
+
+  @Field({ description: 'running, done, failed, or recovered (finished after a restart by reading the fabric back).' })
+  state!: string;
+
+  @Field()
+  detail!: string;
+
+  @Field()
+  startedAt!: Date;
+
+  @Field(() => Date, { nullable: true })
+  finishedAt!: Date | null;
 }
