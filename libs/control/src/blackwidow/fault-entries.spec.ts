@@ -1,5 +1,7 @@
 import { EmulatedFabric, FLAG_HASH, runUntilSettled, YarcFabricSim, YarcMaintenanceController } from '@weft/emulator';
-import { loadInstallationFile, mulberry32 } from '@weft/fabric-model';
+import { defaultCableLengths, generateBlackWidowDesign, loadInstallationFile, mulberry32 } from '@weft/fabric-model';
+import { designAsDiscovered } from '../discovery/known-fabric';
+import { configureBlackWidow, faultSet } from './configure-blackwidow';
 import { join } from 'node:path';
 import { discoverFabric } from '../discovery/discovery-sweep';
 import { matchDesign } from '../discovery/match-design';
@@ -81,5 +83,26 @@ describe('fault entries (§5.1, §7.7)', () => {
     expect(verdict.violations.map((v) => v.message).filter((m) => !m.includes('384–415'))).toEqual([]);
     const traffic = sampledTraffic(sim, (p) => p >> 5 === 12);
     expect(traffic.delivered).toBe(traffic.sent);
+  });
+});
+
+describe('fault entries with sidelinks at the top (R2.5)', () => {
+  it('a cut R1–R2 cable under a full sidelink table: routers that cannot help are avoided, not given an entry that does not fit', () => {
+    const design = generateBlackWidowDesign({
+      network: 'R2.5',
+      processors: 4608,
+      slices: 1,
+      r1Uplinks: 32,
+      portSeed: 7,
+      cableLengths: defaultCableLengths(4608),
+    });
+    const known = designAsDiscovered(design, 'p0');
+    const cut = design.cables.find((c) => c.a.chip === 's0.r1.0' && c.b.chip.startsWith('s0.r2.'))!;
+    const { image, verification } = configureBlackWidow(known, faultSet([{ kind: 'link', chip: cut.a.chip, port: cut.a.port }]));
+    expect(verification).toMatchObject({ ok: true, violations: [] });
+    // Each R2 holds one entry per peer subtree: eight, a full table, and no more.
+    const r2 = image.routers.filter((r) => r.rank === 2);
+    expect(r2.every((r) => r.virtualRouters.every((v) => v.table.length === 8))).toBe(true);
+    expect(image.problems.filter((p) => p.includes('table entries'))).toEqual([]);
   });
 });

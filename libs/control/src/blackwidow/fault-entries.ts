@@ -107,7 +107,7 @@ export function applyFaultEntries(
     ...router,
     virtualRouters: router.virtualRouters.map((config) => {
       const v = portVr[ri * 64 + config.tiles[0]];
-      return refineTable(router.name, v, config, blocks, inSubtree, usable, usableLo, usableHi, problems);
+      return refineTable(router.name, router.rank === 1, v, config, blocks, inSubtree, usable, usableLo, usableHi, problems);
     }),
   }));
   return { ...image, routers: newRouters, problems };
@@ -130,6 +130,7 @@ function legal(ports: number[], chip: string, what: string, problems: string[]):
 
 function refineTable(
   chip: string,
+  source: boolean,
   v: number,
   config: VirtualRouterConfig,
   blocks: number,
@@ -168,7 +169,14 @@ function refineTable(
       mask: entry.mask,
       ports: legal(portsOf(base.lo, base.hi), chip, `processors ${entry.location}–${entry.location + entry.mask}`, problems),
     });
-    for (const g of groups.slice(1)) for (const b of g.blocks) exceptions.push({ location: b * 32, mask: 31, lo: g.lo, hi: g.hi });
+    for (const g of groups.slice(1)) {
+      // A router above the R1s from which nothing leads to a block needs no entry for it: every
+      // router that could send it such a packet finds this one unusable for that block and
+      // avoids it. (An R1 is where packets start, so there the loss is real: it keeps a drop
+      // entry and the verifier reports the processors it cannot reach.)
+      if (g.lo === 0 && g.hi === 0 && !source) continue;
+      for (const b of g.blocks) exceptions.push({ location: b * 32, mask: 31, lo: g.lo, hi: g.hi });
+    }
   }
   // Merge exceptions into aligned blocks until the table fits (§5.1: 8 entries).
   while (entries.length + exceptions.length > TABLE_ENTRIES && exceptions.length > 1) {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { defaultCableLengths, generateBlackWidowDesign } from '@weft/fabric-model';
-import type { DiscoveryResult } from '../discovery/discovery-sweep';
+import { designAsDiscovered } from '../discovery/known-fabric';
 import { ConfigurationImage, computeBlackWidowImage, PORT_DOWNLINK, PORT_SIDELINK, PORT_UPLINK } from './blackwidow-engine';
 import { applyFaultEntries } from './fault-entries';
 import { verifyConfiguration, VerifierCable } from './verifier';
@@ -81,13 +81,8 @@ describe('verifier against a brute-force walk of the registers (property)', () =
           const inner = cables.filter((c) => !c.a.chip.startsWith('p'));
           for (let k = 0; k < cuts && inner.length > 0; k++) (inner[Math.floor(random() * inner.length)] as { lanes: number }).lanes = 0;
           const live = cables.filter((c) => c.lanes > 0);
-          const discovered: DiscoveryResult = {
-            chips: design.chips.map((c, i) => ({ serial: i + 1, kind: c.kind, portCount: c.portCount, route: [], slice: c.slice })),
-            links: [],
-            unanswered: [],
-            requests: 0,
-          };
-          const matched = { names: new Map(design.chips.map((c, i) => [i + 1, c.name])), findings: [], cables: live };
+          const { discovered, matched: asFound } = designAsDiscovered(design, 'p0');
+          const matched = { ...asFound, cables: live };
           let image = applyFaultEntries(computeBlackWidowImage(discovered, matched, design), live, Math.ceil(processors / 32));
           if (damage) {
             // Break one register somewhere: drop a table entry or flip a port direction.

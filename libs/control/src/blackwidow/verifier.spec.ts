@@ -1,20 +1,13 @@
 import { defaultCableLengths, FabricDesign, generateBlackWidowDesign, BlackWidowNetwork } from '@weft/fabric-model';
-import type { DiscoveryResult } from '../discovery/discovery-sweep';
 import type { MatchedFabric } from '../discovery/match-design';
+import { designAsDiscovered } from '../discovery/known-fabric';
 import { computeBlackWidowImage, ConfigurationImage } from './blackwidow-engine';
 import { verifyConfiguration } from './verifier';
 
 /** The fabric as if discovery had found exactly the design (the verifier is a pure function). */
 function asDesigned(network: BlackWidowNetwork, processors: number, slices = 1): { design: FabricDesign; image: ConfigurationImage; matched: MatchedFabric } {
   const design = generateBlackWidowDesign({ network, processors, slices, r1Uplinks: 32, portSeed: 11, cableLengths: defaultCableLengths(processors) });
-  const names = new Map(design.chips.map((c, i) => [i + 1, c.name]));
-  const discovered: DiscoveryResult = {
-    chips: design.chips.map((c, i) => ({ serial: i + 1, kind: c.kind, portCount: c.portCount, route: [], slice: c.slice })),
-    links: [],
-    unanswered: [],
-    requests: 0,
-  };
-  const matched: MatchedFabric = { names, findings: [], cables: design.cables.map((c) => ({ a: c.a, b: c.b, lanes: 3 })) };
+  const { discovered, matched } = designAsDiscovered(design, 'p0');
   return { design, image: computeBlackWidowImage(discovered, matched, design), matched };
 }
 
@@ -80,17 +73,7 @@ describe('link-layer settings (§4.3, §4.4, §7.2)', () => {
       portSeed: 0,
       cableLengths: { injection: 0.5, r1r2: 4, r2r3: 5, side: 10 },
     });
-    const discovered: DiscoveryResult = {
-      chips: design.chips.map((c, i) => ({ serial: i + 1, kind: c.kind, portCount: c.portCount, route: [], slice: c.slice })),
-      links: [],
-      unanswered: [],
-      requests: 0,
-    };
-    const matched: MatchedFabric = {
-      names: new Map(design.chips.map((c, i) => [i + 1, c.name])),
-      findings: [],
-      cables: design.cables.map((c) => ({ a: c.a, b: c.b, lanes: 3 })),
-    };
+    const { discovered, matched } = designAsDiscovered(design, 'p0');
     const image = computeBlackWidowImage(discovered, matched, design, { laneRetryThreshold: 8, forwardProgressTimeoutNs: 50_000, maxPacketLength: 19 });
     const r2 = image.routers.find((r) => r.name === 's0.r2.0.0')!;
     // Virtual router 0: ports 0–15 down (4 m), 16–31 side (10 m); the same again for ports 32–63.

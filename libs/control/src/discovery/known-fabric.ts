@@ -54,3 +54,28 @@ export function indexKnownFabric(known: KnownFabric): KnownFabricIndex {
   indexes.set(known, index);
   return index;
 }
+
+/**
+ * The fabric as if a sweep had found exactly the design (serial numbers in design order): for
+ * tests and benchmarks of the pure computations, which need no emulator.
+ */
+export function designAsDiscovered(design: FabricDesign, attachment: string): KnownFabric {
+  return {
+    design,
+    attachment,
+    discovered: {
+      chips: design.chips.map((c, i) => ({
+        serial: i + 1,
+        kind: c.kind,
+        portCount: c.portCount,
+        route: [],
+        slice: Math.max(c.slice, 0),
+        processor: c.kind === 'endpoint' ? c.processor : undefined,
+      })),
+      links: [],
+      unanswered: [],
+      requests: 0,
+    },
+    matched: { names: new Map(design.chips.map((c, i) => [i + 1, c.name])), findings: [], cables: design.cables.map((c) => ({ a: c.a, b: c.b, lanes: 3 })) },
+  };
+}
