@@ -106,19 +106,9 @@ export function computeBlackWidowImage(
   design: FabricDesign,
   settings: LinkSettingsPolicy = DEFAULT_LINK_SETTINGS,
 ): ConfigurationImage {
-  // The rate each designed cable can be driven at, by end (the operator's design knows lengths).
-  const cableRate = new Map<string, number>();
-  for (const c of design.cables) {
-    cableRate.set(`${c.a.chip}:${c.a.port}`, c.rateGbps);
-    cableRate.set(`${c.b.chip}:${c.b.port}`, c.rateGbps);
-  }
+  const octantRateOf = designOctantRates(design);
   const linkSettings = (chip: ChipSpec): LinkSettings => {
-    const octantRates: number[] = [];
-    for (let o = 0; o < 8; o++) {
-      let rate = 6.25;
-      for (let p = o * 8; p < o * 8 + 8; p++) rate = Math.min(rate, cableRate.get(`${chip.name}:${p}`) ?? 6.25);
-      octantRates.push(rate);
-    }
+    const octantRates = octantRateOf.get(chip.name) ?? [6.25, 6.25, 6.25, 6.25, 6.25, 6.25, 6.25, 6.25];
     return {
       laneRetryThreshold: settings.laneRetryThreshold,
       forwardProgressTimer: Math.round(settings.forwardProgressTimeoutNs / 1.25),
@@ -213,6 +203,29 @@ export function computeBlackWidowImage(
     });
   }
   return { family: 'blackwidow', routers: images, problems };
+}
+
+const octantRatesByDesign = new WeakMap<FabricDesign, Map<string, number[]>>();
+
+/** Gb/s of each chip's octants: the slowest designed cable among its eight ports (§7.2 reverse
+ * taper; the operator's design knows the lengths). Computed once per design. */
+function designOctantRates(design: FabricDesign): Map<string, number[]> {
+  let rates = octantRatesByDesign.get(design);
+  if (rates) return rates;
+  rates = new Map();
+  for (const cable of design.cables) {
+    for (const end of [cable.a, cable.b]) {
+      let octants = rates.get(end.chip);
+      if (!octants) {
+        octants = [6.25, 6.25, 6.25, 6.25, 6.25, 6.25, 6.25, 6.25];
+        rates.set(end.chip, octants);
+      }
+      const o = end.port >> 3;
+      if (cable.rateGbps < octants[o]) octants[o] = cable.rateGbps;
+    }
+  }
+  octantRatesByDesign.set(design, rates);
+  return rates;
 }
 
 function alignedBlock([lo, hi]: readonly [number, number]): { location: number; mask: number } | null {

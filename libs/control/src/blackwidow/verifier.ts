@@ -205,37 +205,99 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
       report({ kind: 'unreachable', message: `${router.name} has no table entry for processors ${base}–${base + 31}` });
       return false;
     }
-    let worst = 0;
     const ports = table[entry].ports;
     if (ports.length === 0) {
       report({ kind: 'unreachable', message: `${router.name} has no way to processors ${base}–${base + 31} (its entry lists no port)` });
       return false;
     }
-    for (let i = 0; i < ports.length; i++) {
+    const set = entrySet(v, entry);
+    if (set < 0) return false;
+    if (!decideSet(set, block, router.name)) return false;
+    hops[key] = setHops[set][block];
+    return true;
+  };
+
+  // An entry's ports are checked once (they do not depend on the destination), and what they lead
+  // to — the set of (next virtual router, phase) — is interned: the R1s under the same R2s share
+  // their uplink sets, so each set is decided once per block instead of once per R1 and block.
+  const entrySets = new Map<number, number>(); // v * 8 + entry → set id (-1: the entry is broken)
+  const setIndex = new Map<string, number>();
+  const setMembers: Int32Array[] = [];
+  const setMemo: Uint8Array[] = [];
+  const setHops: Uint8Array[] = [];
+  const entrySet = (v: number, entry: number): number => {
+    const cached = entrySets.get(v * TABLE_ENTRIES + entry);
+    if (cached !== undefined) return cached;
+    const { router, config } = vrs[v];
+    const ri = vrRouter[v];
+    const ports = config.table[entry].ports;
+    const members: number[] = [];
+    let broken = false;
+    for (let i = 0; i < ports.length && !broken; i++) {
       const port = ports[i];
       const direction = router.portDirection[port];
       const k = ri * 64 + port;
+      const { location, mask } = config.table[entry];
       if (!usable[k]) {
-        report({ kind: 'uses-fault', message: `${router.name}:${port} is dead or faulty but routes processors ${base}–${base + 31}` });
-        return false;
-      }
-      if (direction !== PORT_UPLINK && direction !== PORT_SIDELINK) {
+        report({ kind: 'uses-fault', message: `${router.name}:${port} is dead or faulty but routes processors ${location}–${location + mask}` });
+        broken = true;
+      } else if (direction !== PORT_UPLINK && direction !== PORT_SIDELINK) {
         report({ kind: 'up-after-down', message: `${router.name}:${port} is not an uplink or sidelink but carries traffic up` });
-        return false;
-      }
-      const next = farVr[k];
-      if (next === NONE) {
+        broken = true;
+      } else if (farVr[k] === NONE) {
         report({ kind: 'unreachable', message: `${router.name}:${port} leads to no configured router` });
-        return false;
+        broken = true;
+      } else {
+        // Across a sidelink the packet has reached its common ancestor level: it must go down.
+        members.push(farVr[k] * 2 + (direction === PORT_SIDELINK ? DESCENDING : ASCENDING));
       }
-      // Across a sidelink the packet has reached its common ancestor level: it must go down.
-      const nextPhase = direction === PORT_SIDELINK ? DESCENDING : ASCENDING;
-      if (!decide(next, block, nextPhase)) return false;
-      const h = 1 + hops[(next * blocks + block) * 2 + nextPhase];
+    }
+    let id = -1;
+    if (!broken) {
+      members.sort((x, y) => x - y);
+      const name = members.join(',');
+      id = setIndex.get(name) ?? -1;
+      if (id < 0) {
+        id = setMembers.length;
+        setIndex.set(name, id);
+        setMembers.push(Int32Array.from(members));
+        setMemo.push(new Uint8Array(blocks));
+        setHops.push(new Uint8Array(blocks));
+      }
+    }
+    entrySets.set(v * TABLE_ENTRIES + entry, id);
+    return id;
+  };
+
+  /** Every member of the set must deliver the block (memo: 0 unknown, 1 in progress, 2 ok, 3 failed). */
+  const decideSet = (set: number, block: number, via: string): boolean => {
+    const memo = setMemo[set];
+    const m = memo[block];
+    if (m === 2) return true;
+    if (m === 3) return false;
+    if (m === 1) {
+      report({ kind: 'up-after-down', message: `routing loop through ${via} towards processors ${block * 32}–${block * 32 + 31}` });
+      memo[block] = 3;
+      return false;
+    }
+    memo[block] = 1;
+    states++;
+    const members = setMembers[set];
+    let worst = 0;
+    let ok = true;
+    for (let i = 0; i < members.length; i++) {
+      const next = members[i] >> 1;
+      const phase = members[i] & 1;
+      if (!decide(next, block, phase)) {
+        ok = false;
+        break;
+      }
+      const h = 1 + hops[(next * blocks + block) * 2 + phase];
       if (h > worst) worst = h;
     }
-    hops[key] = worst;
-    return true;
+    memo[block] = ok ? 2 : 3;
+    setHops[set][block] = worst;
+    return ok;
   };
 
   let pairsProven = 0;
