@@ -21,6 +21,8 @@ export function applyFaultEntries(
   cables: readonly Cable[],
   blocks: number,
   faultyPorts: ReadonlySet<string> = new Set(),
+  /** Consider every block, not only those with a fault below them (the reference the restriction is tested against). */
+  everyBlock = false,
 ): ConfigurationImage {
   const routers = image.routers;
   const routerIndex = new Map(routers.map((r, i) => [r.name, i]));
@@ -50,10 +52,16 @@ export function applyFaultEntries(
     const [location, mask] = vrs[v].config.rootDetect;
     return (((b * 32) ^ location) & ~mask & 0x7fff) === 0;
   };
-  // Can virtual router v deliver block b downwards? (memo: 0 unknown, 1 yes, 2 no)
-  const down = new Uint8Array(vrs.length * blocks);
+  // Only blocks with a broken way down can need entries of their own: for every other block each
+  // port of an entry still works, as long as every router can climb out of its subtree.
+  const faulty = everyBlock ? Array.from({ length: blocks }, (_, b) => b) : faultBlocks(vrs, blocks, alive, farVr);
+  const slot = new Int32Array(blocks).fill(-1);
+  faulty.forEach((b, i) => (slot[b] = i));
+  const n = faulty.length;
+  // Can virtual router v deliver (fault) block b downwards? (memo: 0 unknown, 1 yes, 2 no)
+  const down = new Uint8Array(vrs.length * n);
   const canDescend = (v: number, b: number): boolean => {
-    const k = v * blocks + b;
+    const k = v * n + slot[b];
     if (down[k]) return down[k] === 1;
     let ok = inSubtree(v, b);
     if (ok) {
@@ -67,12 +75,12 @@ export function applyFaultEntries(
     down[k] = ok ? 1 : 2;
     return ok;
   };
-  // Usable climbing/side ports of v for block b (64-bit mask as two words); memoised.
-  const usableLo = new Int32Array(vrs.length * blocks);
-  const usableHi = new Int32Array(vrs.length * blocks);
-  const known = new Uint8Array(vrs.length * blocks);
+  // Usable climbing/side ports of v for (fault) block b (64-bit mask as two words); memoised.
+  const usableLo = new Int32Array(vrs.length * n);
+  const usableHi = new Int32Array(vrs.length * n);
+  const known = new Uint8Array(vrs.length * n);
   const usable = (v: number, b: number): void => {
-    const k = v * blocks + b;
+    const k = v * n + slot[b];
     if (known[k]) return;
     known[k] = 1;
     const { config, ri } = vrs[v];
@@ -90,7 +98,7 @@ export function applyFaultEntries(
           if (inSubtree(next, b)) works = canDescend(next, b);
           else {
             usable(next, b);
-            works = usableLo[next * blocks + b] !== 0 || usableHi[next * blocks + b] !== 0;
+            works = usableLo[next * n + slot[b]] !== 0 || usableHi[next * n + slot[b]] !== 0;
           }
         }
         if (!works) continue;
@@ -107,10 +115,40 @@ export function applyFaultEntries(
     ...router,
     virtualRouters: router.virtualRouters.map((config) => {
       const v = portVr[ri * 64 + config.tiles[0]];
-      return refineTable(router.name, router.rank === 1, v, config, blocks, inSubtree, usable, usableLo, usableHi, problems);
+      return refineTable(router.name, router.rank === 1, v, config, blocks, faulty, slot, inSubtree, usable, usableLo, usableHi, problems);
     }),
   }));
   return { ...image, routers: newRouters, problems };
+}
+
+/**
+ * Blocks of 32 processors below a down route that no longer works — a port-map slot with no live
+ * link under it — and so every block, if some router cannot climb out of its subtree at all (then
+ * every block's usable ports may differ from the entry's).
+ */
+function faultBlocks(vrs: readonly { ri: number; config: VirtualRouterConfig }[], blocks: number, alive: Uint8Array, farVr: Int32Array): number[] {
+  const marked = new Uint8Array(blocks);
+  for (const { ri, config } of vrs) {
+    let reach = config.rootDetect[1] + 1;
+    for (const entry of config.table) {
+      if (entry.ports.length === 0) return Array.from({ length: blocks }, (_, b) => b);
+      reach += entry.mask + 1;
+    }
+    if (reach < blocks * 32) return Array.from({ length: blocks }, (_, b) => b);
+    const [shift, slots] = config.downRoute;
+    if (shift === 0) continue; // an R1: its processors are not routed around
+    const location = config.rootDetect[0];
+    for (let l = 0; l <= slots; l++) {
+      const port = config.portMap[l];
+      if (port >= 0 && alive[ri * 64 + port] === 1 && farVr[ri * 64 + port] >= 0) continue;
+      const from = (location + (l << shift)) >> 5;
+      const to = Math.max(from + 1, (location + ((l + 1) << shift)) >> 5);
+      for (let b = from; b < Math.min(to, blocks); b++) marked[b] = 1;
+    }
+  }
+  const out: number[] = [];
+  for (let b = 0; b < blocks; b++) if (marked[b]) out.push(b);
+  return out;
 }
 
 const portsOf = (lo: number, hi: number) => {
@@ -134,6 +172,8 @@ function refineTable(
   v: number,
   config: VirtualRouterConfig,
   blocks: number,
+  faulty: readonly number[],
+  slot: Int32Array,
   inSubtree: (v: number, b: number) => boolean,
   usable: (v: number, b: number) => void,
   usableLo: Int32Array,
@@ -144,26 +184,53 @@ function refineTable(
   const entries: TableEntry[] = [];
   const exceptions: { location: number; mask: number; lo: number; hi: number }[] = [];
   for (const entry of config.table) {
-    // The blocks this entry covers that the router cannot resolve by root detect.
+    // The blocks this entry covers that the router cannot resolve by root detect; those without a
+    // fault below them keep every port of the entry.
     const first = entry.location >> 5;
     const count = Math.min(blocks - first, (entry.mask + 1) >> 5 || 1);
-    const masks = new Map<string, { lo: number; hi: number; blocks: number[] }>();
-    for (let b = first; b < first + count; b++) {
-      if (inSubtree(v, b)) continue;
+    const whole = { lo: maskOf(entry.ports, 0), hi: maskOf(entry.ports, 1) };
+    const masks = new Map<string, { lo: number; hi: number; blocks: number[]; implicit: number; first: number }>();
+    let covered = 0;
+    for (const b of faulty) {
+      if (b < first || b >= first + count || inSubtree(v, b)) continue;
+      covered++;
       usable(v, b);
-      const lo = usableLo[v * blocks + b] & maskOf(entry.ports, 0);
-      const hi = usableHi[v * blocks + b] & maskOf(entry.ports, 1);
+      const lo = usableLo[v * faulty.length + slot[b]] & whole.lo;
+      const hi = usableHi[v * faulty.length + slot[b]] & whole.hi;
       const key = `${lo}:${hi}`;
-      const group = masks.get(key) ?? { lo, hi, blocks: [] };
+      const group = masks.get(key) ?? { lo, hi, blocks: [], implicit: 0, first: Infinity };
       group.blocks.push(b);
       masks.set(key, group);
     }
-    if (masks.size === 0) {
+    if (covered === 0) {
       entries.push(entry);
       continue;
     }
-    const groups = [...masks.values()].sort((x, y) => y.blocks.length - x.blocks.length);
+    let outside = 0;
+    let firstOutside = Infinity;
+    for (let b = first; b < first + count; b++) {
+      if (slot[b] >= 0 || inSubtree(v, b)) continue;
+      outside++;
+      if (b < firstOutside) firstOutside = b;
+    }
+    if (outside > 0) {
+      const key = `${whole.lo}:${whole.hi}`;
+      const group = masks.get(key) ?? { lo: whole.lo, hi: whole.hi, blocks: [], implicit: 0, first: Infinity };
+      group.implicit = outside;
+      group.first = firstOutside;
+      masks.set(key, group);
+    }
+    // The largest group keeps the entry (ties: the group of the lowest block); the others become
+    // exceptions — including the blocks without a fault, when they are not the largest group.
+    const size = (g: { blocks: number[]; implicit: number }) => g.blocks.length + g.implicit;
+    const lowest = (g: { blocks: number[]; first: number }) => Math.min(g.blocks[0] ?? Infinity, g.first);
+    const groups = [...masks.values()].sort((x, y) => size(y) - size(x) || lowest(x) - lowest(y));
     const base = groups[0];
+    for (const g of groups.slice(1)) {
+      if (g.implicit === 0) continue;
+      for (let b = first; b < first + count; b++) if (slot[b] < 0 && !inSubtree(v, b)) g.blocks.push(b);
+      g.blocks.sort((x, y) => x - y);
+    }
     entries.push({
       location: entry.location,
       mask: entry.mask,

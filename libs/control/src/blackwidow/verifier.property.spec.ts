@@ -106,3 +106,36 @@ describe('verifier against a brute-force walk of the registers (property)', () =
     );
   });
 });
+
+describe('fault entries restricted to the blocks with a fault below them (property)', () => {
+  it('are exactly the entries computed over every block, on random fabrics with random dead cables', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<[string, number]>(['R1.5', 160], ['R2', 128], ['R2', 512], ['R2.5', 1536]),
+        fc.integer({ min: 1, max: 1 << 30 }),
+        fc.integer({ min: 1, max: 8 }),
+        ([network, processors], seed, cuts) => {
+          const design = generateBlackWidowDesign({
+            network: network as 'R1.5' | 'R2' | 'R2.5',
+            processors,
+            slices: 1,
+            r1Uplinks: network === 'R1.5' ? 32 : 8,
+            portSeed: seed,
+            cableLengths: defaultCableLengths(processors),
+          });
+          let x = seed;
+          const random = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32;
+          const cables: VerifierCable[] = design.cables.map((c) => ({ a: c.a, b: c.b, lanes: 3 }));
+          const inner = cables.filter((c) => !c.a.chip.startsWith('p'));
+          for (let k = 0; k < cuts; k++) (inner[Math.floor(random() * inner.length)] as { lanes: number }).lanes = 0;
+          const live = cables.filter((c) => c.lanes > 0);
+          const { discovered, matched: asFound } = designAsDiscovered(design, 'p0');
+          const healthy = computeBlackWidowImage(discovered, { ...asFound, cables: live }, design);
+          const blocks = Math.ceil(processors / 32);
+          expect(applyFaultEntries(healthy, live, blocks)).toEqual(applyFaultEntries(healthy, live, blocks, new Set(), true));
+        },
+      ),
+      { numRuns: 100, seed: 20261121 },
+    );
+  });
+});
