@@ -68,7 +68,7 @@ export function configureBlackWidow(
   // Fault entries matter only when something is missing or faulty; a fabric found exactly as
   // designed needs none, and computing them costs as much as verifying.
   const healthy = faults.ports.size === 0 && matched.findings.length === 0;
-  const routed = healthy ? healthyImage : applyFaultEntries(healthyImage, usable, blocks, faults.ports);
+  const routed = healthy ? healthyImage : applyFaultEntries(healthyImage, matched.cables, blocks, faults.ports);
   const routes = healthy
     ? null
     : maintenanceRoutes(

@@ -9,23 +9,18 @@
  */
 import type { ConfigurationImage, RouterImage, TableEntry, VirtualRouterConfig } from './blackwidow-engine';
 import { LEGAL_MODULI, PORT_SIDELINK, PORT_UPLINK, TABLE_ENTRIES } from './blackwidow-engine';
-
-interface Cable {
-  readonly a: { chip: string; port: number };
-  readonly b: { chip: string; port: number };
-  readonly lanes: number;
-}
+import { GraphCable, portGraph, usablePorts } from './port-graph';
 
 export function applyFaultEntries(
   image: ConfigurationImage,
-  cables: readonly Cable[],
+  /** Cables as discovered (faulty or not: `faultyPorts` says which ends not to use). */
+  cables: readonly GraphCable[],
   blocks: number,
   faultyPorts: ReadonlySet<string> = new Set(),
   /** Consider every block, not only those with a fault below them (the reference the restriction is tested against). */
   everyBlock = false,
 ): ConfigurationImage {
   const routers = image.routers;
-  const routerIndex = new Map(routers.map((r, i) => [r.name, i]));
   const vrs: { ri: number; config: VirtualRouterConfig }[] = [];
   const portVr = new Int32Array(routers.length * 64).fill(-1);
   routers.forEach((router, ri) => {
@@ -34,20 +29,10 @@ export function applyFaultEntries(
       vrs.push({ ri, config });
     }
   });
+  const graph = portGraph(routers, cables);
+  const alive = usablePorts(graph, faultyPorts);
   const farVr = new Int32Array(routers.length * 64).fill(-1);
-  const alive = new Uint8Array(routers.length * 64);
-  for (const c of cables) {
-    for (const [x, y] of [
-      [c.a, c.b],
-      [c.b, c.a],
-    ]) {
-      const ri = routerIndex.get(x.chip);
-      if (ri === undefined) continue;
-      alive[ri * 64 + x.port] = c.lanes > 0 && !faultyPorts.has(`${x.chip}:${x.port}`) && !faultyPorts.has(`${y.chip}:${y.port}`) ? 1 : 0;
-      const rj = routerIndex.get(y.chip);
-      if (rj !== undefined) farVr[ri * 64 + x.port] = portVr[rj * 64 + y.port];
-    }
-  }
+  for (let k = 0; k < farVr.length; k++) if (graph.farPort[k] >= 0) farVr[k] = portVr[graph.farPort[k]];
   const inSubtree = (v: number, b: number) => {
     const [location, mask] = vrs[v].config.rootDetect;
     return (((b * 32) ^ location) & ~mask & 0x7fff) === 0;

@@ -12,6 +12,7 @@
  */
 import type { ConfigurationImage, RouterImage, VirtualRouterConfig } from './blackwidow-engine';
 import { LEGAL_MODULI, PORT_DOWNLINK, PORT_SIDELINK, PORT_UPLINK, TABLE_ENTRIES } from './blackwidow-engine';
+import { portGraph, usablePorts } from './port-graph';
 
 export interface VerifierCable {
   readonly a: { chip: string; port: number };
@@ -67,16 +68,16 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
     if (violations.length < MAX_REPORTED) violations.push(v);
   };
   const routers = input.image.routers;
-  const routerIndex = new Map(routers.map((r, i) => [r.name, i]));
-  const processorOf = (chip: string) => (/^p(\d+)$/.exec(chip) ? Number(chip.slice(1)) : -1);
 
   // Dense virtual-router numbering; per router port: the VR it belongs to.
   const vrs: Vr[] = [];
+  const routerOfVr: number[] = [];
   const portVr = new Int32Array(routers.length * 64).fill(-1);
   routers.forEach((router, ri) => {
     for (const config of router.virtualRouters) {
       for (const t of config.tiles) portVr[ri * 64 + t] = vrs.length;
       vrs.push({ router, config });
+      routerOfVr.push(ri);
       if (config.table.length > TABLE_ENTRIES) {
         report({ kind: 'table-capacity', message: `${router.name} uses ${config.table.length} table entries; the table has ${TABLE_ENTRIES}` });
       }
@@ -91,26 +92,12 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
 
   // Per router port, resolved once: the far end (next VR or processor) if the link is usable.
   const NONE = -1;
+  const graph = portGraph(routers, input.cables);
+  const usable = usablePorts(graph, input.faultyPorts, input.faultyRouters);
+  const farProcessor = graph.farProcessor;
   const farVr = new Int32Array(routers.length * 64).fill(NONE);
-  const farProcessor = new Int32Array(routers.length * 64).fill(NONE);
-  const usable = new Uint8Array(routers.length * 64);
+  for (let k = 0; k < farVr.length; k++) if (graph.farPort[k] >= 0) farVr[k] = portVr[graph.farPort[k]];
   const faultyRouter = (name: string) => input.faultyRouters?.has(name) ?? false;
-  const faultyPort = (name: string, port: number) => input.faultyPorts?.has(`${name}:${port}`) ?? false;
-  for (const c of input.cables) {
-    for (const [x, y] of [
-      [c.a, c.b],
-      [c.b, c.a],
-    ]) {
-      const ri = routerIndex.get(x.chip);
-      if (ri === undefined) continue;
-      const k = ri * 64 + x.port;
-      const ok = c.lanes > 0 && !faultyRouter(x.chip) && !faultyRouter(y.chip) && !faultyPort(x.chip, x.port) && !faultyPort(y.chip, y.port);
-      usable[k] = ok ? 1 : 0;
-      const rj = routerIndex.get(y.chip);
-      if (rj !== undefined) farVr[k] = portVr[rj * 64 + y.port];
-      else farProcessor[k] = processorOf(y.chip);
-    }
-  }
 
   // (A loop, not Math.max(...): a spread of 32K arguments overflows the stack.)
   let maxProcessor = 0;
@@ -119,7 +106,7 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
   // memo: 0 unknown, 1 in progress, 2 ok, 3 failed; the most routers crossed alongside.
   const memo = new Uint8Array(vrs.length * blocks * 2);
   const hops = new Uint8Array(vrs.length * blocks * 2);
-  const vrRouter = Int32Array.from(vrs.map((v) => routerIndex.get(v.router.name)!));
+  const vrRouter = Int32Array.from(routerOfVr);
   let states = 0;
   // Live destinations per slice.
   const sliceCount = Math.max(0, ...input.slices) + 1;

@@ -1,0 +1,88 @@
+/**
+ * The cabling between router ports as integers (STYLE.md: names become dense ids once, at the
+ * boundary): for every port of every router of an image, the router port or processor at the far
+ * end. Built once per discovered cabling and router list and shared by the fault-entry compiler
+ * and the verifier, so that a reaction to one fault does not walk 400,000 cables by name again.
+ */
+import type { RouterImage } from './blackwidow-engine';
+
+export interface GraphCable {
+  readonly a: { chip: string; port: number };
+  readonly b: { chip: string; port: number };
+  readonly lanes: number;
+}
+
+export interface PortGraph {
+  readonly routerIndex: ReadonlyMap<string, number>;
+  /** `ri * 64 + p` → `rj * 64 + q` of the router port at the far end, or -1. */
+  readonly farPort: Int32Array;
+  /** `ri * 64 + p` → the processor at the far end, or -1. */
+  readonly farProcessor: Int32Array;
+  /** 1 where a cable with live lanes was discovered. */
+  readonly cabled: Uint8Array;
+  /** A processor's cable end (`p17:0`) → the router port facing it. */
+  readonly facing: ReadonlyMap<string, number>;
+}
+
+const graphs = new WeakMap<readonly GraphCable[], { signature: string; graph: PortGraph }>();
+
+const processorOf = (chip: string) => (/^p(\d+)$/.exec(chip) ? Number(chip.slice(1)) : -1);
+
+export function portGraph(routers: readonly RouterImage[], cables: readonly GraphCable[]): PortGraph {
+  const signature = routers.map((r) => r.name).join(',');
+  const cached = graphs.get(cables);
+  if (cached && cached.signature === signature) return cached.graph;
+  const routerIndex = new Map(routers.map((r, i) => [r.name, i]));
+  const farPort = new Int32Array(routers.length * 64).fill(-1);
+  const farProcessor = new Int32Array(routers.length * 64).fill(-1);
+  const cabled = new Uint8Array(routers.length * 64);
+  const facing = new Map<string, number>();
+  for (const c of cables) {
+    const ra = routerIndex.get(c.a.chip);
+    const rb = routerIndex.get(c.b.chip);
+    if (ra !== undefined) {
+      const k = ra * 64 + c.a.port;
+      cabled[k] = c.lanes > 0 ? 1 : 0;
+      if (rb !== undefined) farPort[k] = rb * 64 + c.b.port;
+      else {
+        farProcessor[k] = processorOf(c.b.chip);
+        facing.set(`${c.b.chip}:${c.b.port}`, k);
+      }
+    }
+    if (rb !== undefined) {
+      const k = rb * 64 + c.b.port;
+      cabled[k] = c.lanes > 0 ? 1 : 0;
+      if (ra !== undefined) farPort[k] = ra * 64 + c.a.port;
+      else {
+        farProcessor[k] = processorOf(c.a.chip);
+        facing.set(`${c.a.chip}:${c.a.port}`, k);
+      }
+    }
+  }
+  const graph = { routerIndex, farPort, farProcessor, cabled, facing };
+  graphs.set(cables, { signature, graph });
+  return graph;
+}
+
+/**
+ * Ports that may carry traffic: cabled, not faulty at either end, on routers that are not faulty.
+ * Faulty ends are given as `chip:port`, on a router or on a processor.
+ */
+export function usablePorts(graph: PortGraph, faultyPorts: ReadonlySet<string> = new Set(), faultyRouters: ReadonlySet<string> = new Set()): Uint8Array {
+  const usable = Uint8Array.from(graph.cabled);
+  const off = (k: number) => {
+    usable[k] = 0;
+    if (graph.farPort[k] >= 0) usable[graph.farPort[k]] = 0;
+  };
+  for (const name of faultyRouters) {
+    const ri = graph.routerIndex.get(name);
+    if (ri !== undefined) for (let p = 0; p < 64; p++) off(ri * 64 + p);
+  }
+  for (const end of faultyPorts) {
+    const colon = end.lastIndexOf(':');
+    const ri = graph.routerIndex.get(end.slice(0, colon));
+    const k = ri !== undefined ? ri * 64 + Number(end.slice(colon + 1)) : graph.facing.get(end);
+    if (k !== undefined) off(k);
+  }
+  return usable;
+}
