@@ -95,9 +95,69 @@ export function hashWindow(from: number): number {
 }
 const HASH_WINDOW_BY_RANK: Record<number, number> = { 1: hashWindow(0), 2: hashWindow(5), 3: hashWindow(10) };
 
-interface Neighbour {
+/** The chip and port at the far end of a live, usable cable. */
+export interface Neighbour {
   readonly chip: ChipSpec;
   readonly port: number;
+}
+
+/** Processors below each virtual router, by `${chip}/${virtual router}`. */
+export type SubtreeMap = ReadonlyMap<string, readonly [number, number]>;
+
+/** The processors below one virtual router of `chip`: its processors and its children's subtrees. */
+export function subtreeBelow(chip: ChipSpec, vr: number, list: readonly (Neighbour | undefined)[], subtree: SubtreeMap): [number, number] | null {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let p = 0; p < chip.portCount; p++) {
+    if (chip.virtualRouterOf[p] !== vr) continue;
+    const n = list[p];
+    if (!n) continue;
+    if (n.chip.kind === 'endpoint') {
+      lo = Math.min(lo, n.chip.processor);
+      hi = Math.max(hi, n.chip.processor);
+    } else if (n.chip.rank < chip.rank) {
+      const s = subtree.get(`${n.chip.name}/${n.chip.virtualRouterOf[n.port]}`);
+      if (s) {
+        lo = Math.min(lo, s[0]);
+        hi = Math.max(hi, s[1]);
+      }
+    }
+  }
+  return lo <= hi ? [lo, hi] : null;
+}
+
+/** One router's registers from its live neighbours and the subtrees below every virtual router. */
+export function routerImage(
+  chip: ChipSpec,
+  list: readonly (Neighbour | undefined)[],
+  subtree: SubtreeMap,
+  problems: string[],
+  identity: { serial: number; route: SourceRoute; slice: number; link: LinkSettings },
+): RouterImage {
+  const portDirection = new Array<number>(chip.portCount).fill(PORT_UNUSED);
+  for (let p = 0; p < chip.portCount; p++) {
+    const n = list[p];
+    if (!n) continue;
+    portDirection[p] = n.chip.kind === 'endpoint' || n.chip.rank < chip.rank ? PORT_DOWNLINK : n.chip.rank > chip.rank ? PORT_UPLINK : PORT_SIDELINK;
+  }
+  const virtualRouters: VirtualRouterConfig[] = [];
+  for (const vr of [...new Set(chip.virtualRouterOf)].sort()) {
+    const tiles = chip.virtualRouterOf.map((v, p) => (v === vr ? p : -1)).filter((p) => p >= 0);
+    const mine = subtree.get(`${chip.name}/${vr}`);
+    if (!mine) continue; // nothing below this virtual router: it carries no traffic
+    const config = configureVirtualRouter(chip, vr, tiles, mine, list, subtree, problems);
+    if (config) virtualRouters.push(config);
+  }
+  return {
+    name: chip.name,
+    serial: identity.serial,
+    route: identity.route,
+    slice: identity.slice,
+    rank: chip.rank,
+    portDirection,
+    virtualRouters,
+    link: identity.link,
+  };
 }
 
 export function computeBlackWidowImage(
@@ -144,29 +204,8 @@ export function computeBlackWidowImage(
 
   // Processors below each virtual router, computed upwards rank by rank.
   const subtree = new Map<string, [number, number]>(); // `${chip}/${vr}`
-  const vrKey = (chip: ChipSpec, port: number) => `${chip.name}/${chip.virtualRouterOf[port]}`;
   const routers = design.chips.filter((c) => c.kind === 'router' && serialOf.has(c.name)).sort((x, y) => x.rank - y.rank);
-  const below = (chip: ChipSpec, vr: number): [number, number] | null => {
-    let lo = Infinity;
-    let hi = -Infinity;
-    const list = neighbours.get(chip.name) ?? [];
-    for (let p = 0; p < chip.portCount; p++) {
-      if (chip.virtualRouterOf[p] !== vr) continue;
-      const n = list[p];
-      if (!n) continue;
-      if (n.chip.kind === 'endpoint') {
-        lo = Math.min(lo, n.chip.processor);
-        hi = Math.max(hi, n.chip.processor);
-      } else if (n.chip.rank < chip.rank) {
-        const s = subtree.get(vrKey(n.chip, n.port));
-        if (s) {
-          lo = Math.min(lo, s[0]);
-          hi = Math.max(hi, s[1]);
-        }
-      }
-    }
-    return lo <= hi ? [lo, hi] : null;
-  };
+  const below = (chip: ChipSpec, vr: number) => subtreeBelow(chip, vr, neighbours.get(chip.name) ?? [], subtree);
   for (const chip of routers) {
     for (const vr of new Set(chip.virtualRouterOf)) {
       const s = below(chip, vr);
@@ -176,31 +215,9 @@ export function computeBlackWidowImage(
 
   const images: RouterImage[] = [];
   for (const chip of routers) {
-    const list = neighbours.get(chip.name) ?? [];
-    const portDirection = new Array<number>(chip.portCount).fill(PORT_UNUSED);
-    for (let p = 0; p < chip.portCount; p++) {
-      const n = list[p];
-      if (!n) continue;
-      portDirection[p] = n.chip.kind === 'endpoint' || n.chip.rank < chip.rank ? PORT_DOWNLINK : n.chip.rank > chip.rank ? PORT_UPLINK : PORT_SIDELINK;
-    }
-    const virtualRouters: VirtualRouterConfig[] = [];
-    for (const vr of [...new Set(chip.virtualRouterOf)].sort()) {
-      const tiles = chip.virtualRouterOf.map((v, p) => (v === vr ? p : -1)).filter((p) => p >= 0);
-      const mine = subtree.get(`${chip.name}/${vr}`);
-      if (!mine) continue; // nothing below this virtual router: it carries no traffic
-      const config = configureVirtualRouter(chip, vr, tiles, mine, list, subtree, problems);
-      if (config) virtualRouters.push(config);
-    }
-    images.push({
-      name: chip.name,
-      serial: serialOf.get(chip.name)!,
-      route: found.get(serialOf.get(chip.name)!)!.route,
-      slice: found.get(serialOf.get(chip.name)!)!.slice,
-      rank: chip.rank,
-      portDirection,
-      virtualRouters,
-      link: linkSettings(chip),
-    });
+    const serial = serialOf.get(chip.name)!;
+    const { route, slice } = found.get(serial)!;
+    images.push(routerImage(chip, neighbours.get(chip.name) ?? [], subtree, problems, { serial, route, slice, link: linkSettings(chip) }));
   }
   return { family: 'blackwidow', routers: images, problems };
 }
@@ -243,16 +260,16 @@ function configureVirtualRouter(
   chip: ChipSpec,
   vr: number,
   tiles: number[],
-  mine: [number, number],
-  list: (Neighbour | undefined)[],
-  subtree: Map<string, [number, number]>,
+  mine: readonly [number, number],
+  list: readonly (Neighbour | undefined)[],
+  subtree: SubtreeMap,
   problems: string[],
 ): VirtualRouterConfig | null {
   const block = alignedBlock(mine)!;
   // §5.2: the children are aligned blocks of equal size; the logical port is the child's index.
-  const children: { port: number; range: [number, number] }[] = [];
+  const children: { port: number; range: readonly [number, number] }[] = [];
   const uplinks: number[] = [];
-  const sidelinks = new Map<string, { range: [number, number]; ports: number[] }>();
+  const sidelinks = new Map<string, { range: readonly [number, number]; ports: number[] }>();
   for (const p of tiles) {
     const n = list[p];
     if (!n) continue;
@@ -265,7 +282,7 @@ function configureVirtualRouter(
       const s = subtree.get(`${n.chip.name}/${n.chip.virtualRouterOf[n.port]}`);
       if (!s) continue;
       const key = `${s[0]}-${s[1]}`;
-      const entry = sidelinks.get(key) ?? { range: s, ports: [] };
+      const entry = sidelinks.get(key) ?? { range: s, ports: [] as number[] };
       entry.ports.push(p);
       sidelinks.set(key, entry);
     }

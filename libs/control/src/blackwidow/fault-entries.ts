@@ -96,13 +96,17 @@ export function applyFaultEntries(
   };
 
   const problems = [...image.problems];
-  const newRouters: RouterImage[] = routers.map((router, ri) => ({
-    ...router,
-    virtualRouters: router.virtualRouters.map((config) => {
+  // A router whose tables need no fault entry is kept as the same object (callers tell what changed by identity).
+  const newRouters: RouterImage[] = routers.map((router, ri) => {
+    let changed = false;
+    const virtualRouters = router.virtualRouters.map((config) => {
       const v = portVr[ri * 64 + config.tiles[0]];
-      return refineTable(router.name, router.rank === 1, v, config, blocks, faulty, slot, inSubtree, usable, usableLo, usableHi, problems);
-    }),
-  }));
+      const refined = refineTable(router.name, router.rank === 1, v, config, blocks, faulty, slot, inSubtree, usable, usableLo, usableHi, problems);
+      if (refined !== config) changed = true;
+      return refined;
+    });
+    return changed ? { ...router, virtualRouters } : router;
+  });
   return { ...image, routers: newRouters, problems };
 }
 
@@ -216,11 +220,15 @@ function refineTable(
       for (let b = first; b < first + count; b++) if (slot[b] < 0 && !inSubtree(v, b)) g.blocks.push(b);
       g.blocks.sort((x, y) => x - y);
     }
-    entries.push({
-      location: entry.location,
-      mask: entry.mask,
-      ports: legal(portsOf(base.lo, base.hi), chip, `processors ${entry.location}–${entry.location + entry.mask}`, problems),
-    });
+    entries.push(
+      base.lo === whole.lo && base.hi === whole.hi
+        ? entry
+        : {
+            location: entry.location,
+            mask: entry.mask,
+            ports: legal(portsOf(base.lo, base.hi), chip, `processors ${entry.location}–${entry.location + entry.mask}`, problems),
+          },
+    );
     for (const g of groups.slice(1)) {
       // A router above the R1s from which nothing leads to a block needs no entry for it: every
       // router that could send it such a packet finds this one unusable for that block and
@@ -256,7 +264,8 @@ function refineTable(
     entries.push({ location: e.location, mask: e.mask, ports });
   }
   if (entries.length > TABLE_ENTRIES) problems.push(`${chip}: needs ${entries.length} table entries even after merging`);
-  return { ...config, table: entries };
+  const same = entries.length === config.table.length && entries.every((e, i) => e === config.table[i]);
+  return same ? config : { ...config, table: entries };
 }
 
 function maskOf(ports: readonly number[], word: number): number {

@@ -36,6 +36,8 @@ export interface VerificationInput {
   readonly faultyRouters?: ReadonlySet<string>;
   /** Largest number of routers a packet may cross. */
   readonly diameter: number;
+  /** Prove only these destination blocks (of 32 processors), from every source; default: all. */
+  readonly blocks?: readonly number[];
 }
 
 export interface Violation {
@@ -103,9 +105,14 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
   let maxProcessor = 0;
   for (const p of input.processors) if (p > maxProcessor) maxProcessor = p;
   const blocks = (maxProcessor >> 5) + 1;
+  // The destination blocks to prove (all of them unless the caller narrows it), densely numbered.
+  const slotOf = new Int32Array(blocks).fill(-1);
+  const proven = input.blocks ? input.blocks.filter((b) => b >= 0 && b < blocks) : Array.from({ length: blocks }, (_, b) => b);
+  proven.forEach((b, i) => (slotOf[b] = i));
+  const nb = proven.length;
   // memo: 0 unknown, 1 in progress, 2 ok, 3 failed; the most routers crossed alongside.
-  const memo = new Uint8Array(vrs.length * blocks * 2);
-  const hops = new Uint8Array(vrs.length * blocks * 2);
+  const memo = new Uint8Array(vrs.length * nb * 2);
+  const hops = new Uint8Array(vrs.length * nb * 2);
   const vrRouter = Int32Array.from(routerOfVr);
   let states = 0;
   // Live destinations per slice.
@@ -116,7 +123,7 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
   const vrSlice = Int32Array.from(vrs.map((v) => v.router.slice));
 
   const decide = (v: number, block: number, phase: number): boolean => {
-    const key = (v * blocks + block) * 2 + phase;
+    const key = (v * nb + slotOf[block]) * 2 + phase;
     const m = memo[key];
     if (m === 2) return true;
     if (m === 3) return false;
@@ -169,7 +176,7 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
           return false;
         }
         if (!decide(next, block, DESCENDING)) return false;
-        const h = 1 + hops[(next * blocks + block) * 2 + DESCENDING];
+        const h = 1 + hops[(next * nb + slotOf[block]) * 2 + DESCENDING];
         if (h > worst) worst = h;
       }
       hops[key] = worst;
@@ -200,7 +207,7 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
     const set = entrySet(v, entry);
     if (set < 0) return false;
     if (!decideSet(set, block, router.name)) return false;
-    hops[key] = setHops[set][block];
+    hops[key] = setHops[set][slotOf[block]];
     return true;
   };
 
@@ -248,8 +255,8 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
         id = setMembers.length;
         setIndex.set(name, id);
         setMembers.push(Int32Array.from(members));
-        setMemo.push(new Uint8Array(blocks));
-        setHops.push(new Uint8Array(blocks));
+        setMemo.push(new Uint8Array(nb));
+        setHops.push(new Uint8Array(nb));
       }
     }
     entrySets.set(v * TABLE_ENTRIES + entry, id);
@@ -259,15 +266,16 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
   /** Every member of the set must deliver the block (memo: 0 unknown, 1 in progress, 2 ok, 3 failed). */
   const decideSet = (set: number, block: number, via: string): boolean => {
     const memo = setMemo[set];
-    const m = memo[block];
+    const at = slotOf[block];
+    const m = memo[at];
     if (m === 2) return true;
     if (m === 3) return false;
     if (m === 1) {
       report({ kind: 'up-after-down', message: `routing loop through ${via} towards processors ${block * 32}–${block * 32 + 31}` });
-      memo[block] = 3;
+      memo[at] = 3;
       return false;
     }
-    memo[block] = 1;
+    memo[at] = 1;
     states++;
     const members = setMembers[set];
     let worst = 0;
@@ -279,11 +287,11 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
         ok = false;
         break;
       }
-      const h = 1 + hops[(next * blocks + block) * 2 + phase];
+      const h = 1 + hops[(next * nb + slotOf[block]) * 2 + phase];
       if (h > worst) worst = h;
     }
-    memo[block] = ok ? 2 : 3;
-    setHops[set][block] = worst;
+    memo[at] = ok ? 2 : 3;
+    setHops[set][at] = worst;
     return ok;
   };
 
@@ -292,7 +300,7 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
   const liveBlocks: number[][] = [];
   for (let s = 0; s < sliceCount; s++) {
     const list = new Set<number>();
-    for (const p of input.processors) if (liveMask[s * span + p]) list.add(p >> 5);
+    for (const p of input.processors) if (liveMask[s * span + p] && slotOf[p >> 5] >= 0) list.add(p >> 5);
     liveBlocks.push([...list].sort((a, b) => a - b));
   }
   routers.forEach((router, ri) => {
@@ -309,7 +317,7 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
           continue;
         }
         pairsProven++;
-        const h = hops[(v * blocks + block) * 2 + ASCENDING];
+        const h = hops[(v * nb + slotOf[block]) * 2 + ASCENDING];
         if (h > maxHops) maxHops = h;
         if (h > input.diameter)
           report({
