@@ -11,3 +11,4 @@ export * from './blackwidow/fault-entries';
 export * from './policy/link-policy';
 export * from './blackwidow/configure-blackwidow';
 export * from './automation/fault-triage';
+export * from './blackwidow/incremental-configuration';

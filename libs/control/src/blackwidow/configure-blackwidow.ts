@@ -52,6 +52,20 @@ export function configureBlackWidow(
   faults: FaultSet = NO_FAULTS,
   settings: LinkSettingsPolicy = DEFAULT_LINK_SETTINGS,
 ): BlackWidowConfiguration {
+  return configureInStages(known, faults, settings).result;
+}
+
+/** The stages of a configuration, kept by the incremental configurator to start the next one from. */
+export interface ConfigurationStages {
+  /** The routing engine's image over the usable cables, before fault entries. */
+  readonly healthy: ConfigurationImage;
+  /** With fault entries (routers without any are the same objects as in `healthy`). */
+  readonly routed: ConfigurationImage;
+  readonly blocks: number;
+  readonly result: BlackWidowConfiguration;
+}
+
+export function configureInStages(known: KnownFabric, faults: FaultSet, settings: LinkSettingsPolicy): ConfigurationStages {
   const { discovered, matched, design } = known;
   const processors: number[] = [];
   let highest = 0;
@@ -96,7 +110,12 @@ export function configureBlackWidow(
     unreachable: new Set(cutOff.flatMap(({ slice, processors: list }) => list.map((p) => `${slice}:${p}`))),
     diameter: BLACKWIDOW_DIAMETER[String(design.summary.network)] ?? 7,
   });
-  return { image, verification, processors, unreachable: cutOff.map(({ slice, processors: list }) => ({ slice, processors: ranges(list) })) };
+  return {
+    healthy: healthyImage,
+    routed,
+    blocks,
+    result: { image, verification, processors, unreachable: cutOff.map(({ slice, processors: list }) => ({ slice, processors: ranges(list) })) },
+  };
 }
 
 /** A processor is reachable in a slice while its cable to an R1 of that slice is usable and the R1 is not faulty. */

@@ -56,10 +56,33 @@ export function indexKnownFabric(known: KnownFabric): KnownFabricIndex {
 }
 
 /**
- * The fabric as if a sweep had found exactly the design (serial numbers in design order): for
- * tests and benchmarks of the pure computations, which need no emulator.
+ * The fabric as if a sweep had found exactly the design (serial numbers in design order, each chip
+ * reached by the breadth-first route a sweep from `attachment` would take): for tests and
+ * benchmarks of the pure computations, which need no emulator.
  */
 export function designAsDiscovered(design: FabricDesign, attachment: string): KnownFabric {
+  const out = new Map<string, { port: number; to: string }[]>();
+  for (const c of design.cables) {
+    for (const [x, y] of [
+      [c.a, c.b],
+      [c.b, c.a],
+    ]) {
+      const list = out.get(x.chip) ?? [];
+      list.push({ port: x.port, to: y.chip });
+      out.set(x.chip, list);
+    }
+  }
+  const kinds = new Map(design.chips.map((c) => [c.name, c.kind]));
+  const routes = new Map<string, number[]>([[attachment, []]]);
+  const queue = [attachment];
+  for (let i = 0; i < queue.length; i++) {
+    if (i > 0 && kinds.get(queue[i]) !== 'router') continue;
+    for (const { port, to } of out.get(queue[i]) ?? []) {
+      if (routes.has(to)) continue;
+      routes.set(to, [...routes.get(queue[i])!, port]);
+      queue.push(to);
+    }
+  }
   return {
     design,
     attachment,
@@ -68,7 +91,7 @@ export function designAsDiscovered(design: FabricDesign, attachment: string): Kn
         serial: i + 1,
         kind: c.kind,
         portCount: c.portCount,
-        route: [],
+        route: routes.get(c.name) ?? [],
         slice: Math.max(c.slice, 0),
         processor: c.kind === 'endpoint' ? c.processor : undefined,
       })),

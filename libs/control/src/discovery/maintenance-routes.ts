@@ -33,6 +33,24 @@ export function maintenanceRoutes(
   }
   if (missing.length === 0) return routes;
 
+  // Around a fault, most chips are one hop from a router whose swept route is still good: go
+  // there, then across (a fat tree has many such neighbours).
+  const still: string[] = [];
+  for (const target of missing) {
+    const spec = chips.get(target);
+    let detour: SourceRoute | null = null;
+    for (let p = 0; p < (spec?.portCount ?? 0) && !detour; p++) {
+      const here = { chip: target, port: p };
+      const there = peer.get(endKey(here));
+      if (!there || chips.get(there.chip)?.kind !== 'router' || !usable(here) || !usable(there)) continue;
+      const via = sweptRoute.get(there.chip);
+      if (via && walks(known.attachment, via, there.chip)) detour = [...via, there.port];
+    }
+    if (detour) routes.set(target, detour);
+    else still.push(target);
+  }
+  if (still.length === 0) return routes;
+
   // Breadth first from the controller over usable cables; processors do not forward.
   const out = new Map<string, { port: number; to: string }[]>();
   for (const [key, to] of peer) {
@@ -54,7 +72,7 @@ export function maintenanceRoutes(
       queue.push(to);
     }
   }
-  for (const target of missing) {
+  for (const target of still) {
     const route = found.get(target);
     if (route && route.length > 0) routes.set(target, route);
   }

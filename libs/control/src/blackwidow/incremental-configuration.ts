@@ -1,0 +1,336 @@
+/**
+ * Reconfiguration after a fault, touching only what the fault touches (issue 4 §9: "recomputes
+ * incrementally, only the affected routers"). OpenSM answers a trap by re-sweeping and
+ * recomputing the whole subnet; here a cable that dies or comes back changes:
+ *
+ * - the registers of the two routers at its ends (recomputed from their live neighbours; if that
+ *   would change the processors below one of their virtual routers, everything is recomputed);
+ * - the fault entries of the routers that climb towards a block below the cable (the fault-entry
+ *   compiler looks only at blocks with a broken way down, so its cost follows the fault);
+ * - and the proof. The previous configuration was proven. For every destination block where each
+ *   changed router's new choice of ports is a subset of its old choice (all still usable) and its
+ *   down route is unchanged, every path the new registers allow is one the old registers allowed:
+ *   it still arrives, never turns up after going down, and crosses no more routers than before.
+ *   Only the other blocks are proven again, from every source, by the verifier itself.
+ *
+ * Anything else — a router fault, a processor's link, a first configuration — takes the full path.
+ */
+import { indexKnownFabric, KnownFabric, CableEnd, endKey } from '../discovery/known-fabric';
+import { maintenanceRoutes } from '../discovery/maintenance-routes';
+import {
+  ConfigurationImage,
+  DEFAULT_LINK_SETTINGS,
+  LinkSettingsPolicy,
+  Neighbour,
+  routerImage,
+  RouterImage,
+  subtreeBelow,
+  TableEntry,
+} from './blackwidow-engine';
+import { BLACKWIDOW_DIAMETER, BlackWidowConfiguration, ConfigurationStages, configureInStages, FaultSet } from './configure-blackwidow';
+import { applyFaultEntries } from './fault-entries';
+import { diffImages } from './push-image';
+import { verifyConfiguration, VerificationReport } from './verifier';
+
+export interface Reconfiguration extends BlackWidowConfiguration {
+  /** Routers whose registers differ from the previous configuration. */
+  readonly changedRouters: readonly string[];
+  /** Whether only the affected routers were recomputed and re-proven. */
+  readonly incremental: boolean;
+}
+
+interface State extends ConfigurationStages {
+  readonly faults: FaultSet;
+  /** Processors below each virtual router of the healthy image, by `${chip}/${virtual router}`. */
+  readonly subtrees: Map<string, readonly [number, number]>;
+}
+
+export class BlackWidowConfigurator {
+  private state: State | null = null;
+
+  constructor(
+    readonly known: KnownFabric,
+    private readonly settings: LinkSettingsPolicy = DEFAULT_LINK_SETTINGS,
+  ) {}
+
+  configure(faults: FaultSet): Reconfiguration {
+    const last = this.state;
+    if (last && last.result.verification.ok && sameSet(last.faults.routers, faults.routers)) {
+      const next = this.reconfigure(last, faults);
+      if (next) return next;
+    }
+    const stages = configureInStages(this.known, faults, this.settings);
+    this.state = { ...stages, faults, subtrees: subtreesOf(this.known, stages.healthy) };
+    return { ...stages.result, changedRouters: diffImages(last?.result.image ?? null, stages.result.image).changed, incremental: false };
+  }
+
+  private reconfigure(last: State, faults: FaultSet): Reconfiguration | null {
+    const known = this.known;
+    const index = indexKnownFabric(known);
+    const added = [...faults.ports].filter((e) => !last.faults.ports.has(e));
+    const removed = [...last.faults.ports].filter((e) => !faults.ports.has(e));
+    if (added.length + removed.length === 0) return { ...last.result, changedRouters: [], incremental: true };
+
+    // The routers at both ends of every cable that changed state.
+    const position = new Map(last.healthy.routers.map((r, i) => [r.name, i]));
+    const touched = new Set<string>();
+    for (const end of [...added, ...removed]) {
+      const colon = end.lastIndexOf(':');
+      const ends = [end.slice(0, colon), index.peer.get(end)?.chip];
+      for (const name of ends) {
+        if (name === undefined) continue;
+        const spec = index.chips.get(name);
+        if (spec?.kind === 'endpoint') return null; // who is reachable changes: the full path says so
+        if (spec?.kind !== 'router') continue;
+        if (!position.has(name)) return null;
+        touched.add(name);
+      }
+    }
+
+    // Their registers from their live neighbours. When the processors below one of their virtual
+    // routers change (a cut at the edge of a subtree narrows its range), the routers above it and
+    // its sidelink peers are recomputed too, rank by rank, until nothing moves.
+    const neighbours = (name: string) => {
+      const chip = index.chips.get(name)!;
+      const list: (Neighbour | undefined)[] = new Array<Neighbour | undefined>(chip.portCount);
+      for (let p = 0; p < chip.portCount; p++) {
+        const here = { chip: name, port: p };
+        const far = index.peer.get(endKey(here));
+        if (!far || !usableEnd(here, faults) || !usableEnd(far, faults)) continue;
+        const spec = index.chips.get(far.chip);
+        if (spec) list[p] = { chip: spec, port: far.port };
+      }
+      return list;
+    };
+    const subtrees = new Map(last.subtrees);
+    const recompute = new Set<string>(touched);
+    const byRank = new Map<number, Set<string>>();
+    const enqueue = (name: string) => {
+      const rank = index.chips.get(name)!.rank;
+      const set = byRank.get(rank) ?? new Set<string>();
+      set.add(name);
+      byRank.set(rank, set);
+    };
+    for (const name of touched) enqueue(name);
+    for (let rank = 1; rank <= 4; rank++) {
+      for (const name of byRank.get(rank) ?? []) {
+        const chip = index.chips.get(name)!;
+        const list = neighbours(name);
+        for (const vr of new Set(chip.virtualRouterOf)) {
+          const key = `${name}/${vr}`;
+          const before = subtrees.get(key);
+          const now = subtreeBelow(chip, vr, list, subtrees);
+          if ((before === undefined) !== (now === null)) return null; // a virtual router appears or vanishes
+          if (!before || !now || (before[0] === now[0] && before[1] === now[1])) continue;
+          subtrees.set(key, now);
+          for (let p = 0; p < chip.portCount; p++) {
+            const n = list[p];
+            if (chip.virtualRouterOf[p] !== vr || !n || n.chip.kind !== 'router' || n.chip.rank < rank) continue;
+            recompute.add(n.chip.name);
+            if (n.chip.rank > rank) enqueue(n.chip.name);
+          }
+        }
+      }
+    }
+    const problems = last.healthy.problems.filter((p) => ![...recompute].some((name) => p.startsWith(`${name}:`) || p.startsWith(`${name} `)));
+    const replaced = new Map<string, RouterImage>();
+    for (const name of recompute) {
+      const at = position.get(name);
+      if (at === undefined) return null;
+      const old = last.healthy.routers[at];
+      replaced.set(
+        name,
+        routerImage(index.chips.get(name)!, neighbours(name), subtrees, problems, { serial: old.serial, route: old.route, slice: old.slice, link: old.link }),
+      );
+    }
+    const healthy: ConfigurationImage = { ...last.healthy, routers: last.healthy.routers.map((r) => replaced.get(r.name) ?? r), problems };
+    const routed = applyFaultEntries(healthy, known.matched.cables, last.blocks, faults.ports);
+
+    // What changed: routers recomputed or refined (the same object means the same registers).
+    const changed: number[] = [];
+    for (let i = 0; i < routed.routers.length; i++) {
+      const before = last.routed.routers[i];
+      const now = routed.routers[i];
+      if (before === now) continue;
+      if (registersOf(before) !== registersOf(now)) changed.push(i);
+    }
+    const changedNames = changed.map((i) => routed.routers[i].name);
+    // Maintenance routes: a router whose route crosses a cable that just died gets a new one; every
+    // router must stay reachable (the full path leaves out one that is not, and says so).
+    if (last.result.image.routers.length !== routed.routers.length) return null;
+    const dead = new Set(added);
+    for (const end of added) {
+      const far = index.peer.get(end);
+      if (far) dead.add(endKey(far));
+    }
+    const crosses = (route: readonly number[]) => {
+      let at = known.attachment;
+      for (const port of route) {
+        const end = `${at}:${port}`;
+        if (dead.has(end)) return true;
+        const next = index.peer.get(end);
+        if (!next) return true;
+        at = next.chip;
+      }
+      return false;
+    };
+    const previous = last.result.image.routers;
+    const reroute = previous.filter((r) => crosses(r.route)).map((r) => r.name);
+    const rerouted = maintenanceRoutes(known, faults, reroute);
+    if (rerouted.size !== reroute.length) return null;
+    const image: ConfigurationImage = {
+      ...routed,
+      routers: routed.routers.map((r, i) => ({ ...r, route: rerouted.get(r.name) ?? previous[i].route })),
+    };
+
+    const verification = this.verifyChange(last, routed, changed, faults, added);
+    if (!verification) return null;
+    const result: BlackWidowConfiguration = { image, verification, processors: last.result.processors, unreachable: last.result.unreachable };
+    this.state = { healthy, routed, blocks: last.blocks, result, faults, subtrees };
+    return { ...result, changedRouters: changedNames, incremental: true };
+  }
+
+  /**
+   * Proves the new configuration from the previous proof: the blocks where some changed router's
+   * choice is not a subset of its old one (or its down route moved) are proven again from every
+   * source; the others keep their proof (see the file comment). Null: prove everything.
+   */
+  private verifyChange(
+    last: State,
+    routed: ConfigurationImage,
+    changed: readonly number[],
+    faults: FaultSet,
+    added: readonly string[],
+  ): VerificationReport | null {
+    const blocks = last.blocks;
+    const newlyDead = new Set(added);
+    const index = indexKnownFabric(this.known);
+    for (const end of added) {
+      const far = index.peer.get(end);
+      if (far) newlyDead.add(endKey(far));
+    }
+    const affected = new Uint8Array(blocks);
+    const oldEntry = new Int8Array(blocks);
+    const newEntry = new Int8Array(blocks);
+    for (const i of changed) {
+      const before = last.routed.routers[i];
+      const now = routed.routers[i];
+      if (before.virtualRouters.length !== now.virtualRouters.length) return null;
+      for (let v = 0; v < now.virtualRouters.length; v++) {
+        const o = before.virtualRouters[v];
+        const n = now.virtualRouters[v];
+        if (o.tiles.join() !== n.tiles.join() || o.rootDetect.join() !== n.rootDetect.join() || o.downRoute.join() !== n.downRoute.join()) return null;
+        const [location, mask] = n.rootDetect;
+        const [shift] = n.downRoute;
+        const slotBlocks = (l: number) => {
+          const from = (location + (l << shift)) >> 5;
+          const to = Math.max(from + 1, (location + ((l + 1) << shift)) >> 5);
+          for (let b = from; b < Math.min(to, blocks); b++) affected[b] = 1;
+        };
+        // Down routes: a slot that moved, or whose port changed direction or died.
+        for (let l = 0; l < 64; l++) {
+          const port = n.portMap[l];
+          if (o.portMap[l] !== port) slotBlocks(l);
+          else if (port >= 0 && (before.portDirection[port] !== now.portDirection[port] || newlyDead.has(`${now.name}:${port}`))) slotBlocks(l);
+        }
+        // Up and side routes: per block outside the subtree, the new choice within the old one.
+        if (sameTables(o.table, n.table) && samePortDirections(before, now, n.table)) continue;
+        matchEntries(o.table, blocks, oldEntry);
+        matchEntries(n.table, blocks, newEntry);
+        const verdicts = new Map<number, boolean>();
+        for (let b = 0; b < blocks; b++) {
+          if ((((b * 32) ^ location) & ~mask & 0x7fff) === 0) continue;
+          const e0 = oldEntry[b];
+          const e1 = newEntry[b];
+          const pair = (e0 + 1) * 16 + e1 + 1;
+          let within = verdicts.get(pair);
+          if (within === undefined) {
+            within = e0 >= 0 && e1 >= 0 && narrower(o.table[e0], n.table[e1], before, now, newlyDead);
+            verdicts.set(pair, within);
+          }
+          if (!within) affected[b] = 1;
+        }
+      }
+    }
+    const reprove: number[] = [];
+    for (let b = 0; b < blocks; b++) if (affected[b]) reprove.push(b);
+    const { known } = this;
+    const slices = [...new Set(known.discovered.chips.map((c) => c.slice))].sort((x, y) => x - y);
+    const report = verifyConfiguration({
+      image: routed,
+      faultyPorts: faults.ports,
+      faultyRouters: faults.routers,
+      cables: known.matched.cables,
+      processors: last.result.processors,
+      slices,
+      unreachable: new Set(last.result.unreachable.flatMap(({ slice, processors }) => expandRanges(processors).map((p) => `${slice}:${p}`))),
+      diameter: BLACKWIDOW_DIAMETER[String(known.design.summary.network)] ?? 7,
+      blocks: reprove,
+    });
+    const previous = last.result.verification;
+    // The blocks not proven again keep their proof: same pairs, no more hops than before.
+    return { ...report, pairsProven: previous.pairsProven, maxHops: Math.max(previous.maxHops, report.maxHops) };
+  }
+}
+
+function usableEnd(end: CableEnd, faults: FaultSet): boolean {
+  return !faults.ports.has(endKey(end)) && !faults.routers.has(end.chip);
+}
+
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const x of a) if (!b.has(x)) return false;
+  return true;
+}
+
+function subtreesOf(known: KnownFabric, image: ConfigurationImage): Map<string, readonly [number, number]> {
+  const { chips } = indexKnownFabric(known);
+  const subtrees = new Map<string, readonly [number, number]>();
+  for (const router of image.routers) {
+    const chip = chips.get(router.name)!;
+    for (const vr of router.virtualRouters) subtrees.set(`${router.name}/${chip.virtualRouterOf[vr.tiles[0]]}`, vr.subtree);
+  }
+  return subtrees;
+}
+
+const registersOf = (r: RouterImage) => JSON.stringify([r.portDirection, r.virtualRouters]);
+
+function sameTables(a: readonly TableEntry[], b: readonly TableEntry[]): boolean {
+  return (
+    a.length === b.length && a.every((e, i) => e === b[i] || (e.location === b[i].location && e.mask === b[i].mask && e.ports.join() === b[i].ports.join()))
+  );
+}
+
+/** No port listed in the tables changed direction. */
+function samePortDirections(before: RouterImage, now: RouterImage, table: readonly TableEntry[]): boolean {
+  return table.every((e) => e.ports.every((p) => before.portDirection[p] === now.portDirection[p]));
+}
+
+/** For each block, the highest-index entry matching it (-1: none), as the chip decides (§5.1). */
+function matchEntries(table: readonly TableEntry[], blocks: number, out: Int8Array): void {
+  out.fill(-1);
+  for (let e = 0; e < table.length; e++) {
+    const { location, mask } = table[e];
+    const first = location >> 5;
+    const count = Math.max(1, (mask + 1) >> 5);
+    for (let b = first; b < Math.min(first + count, blocks); b++) if ((((b * 32) ^ location) & ~mask & 0x7fff) === 0) out[b] = e;
+  }
+}
+
+/** The new entry's ports are some of the old entry's, none of them changed direction or died. */
+function narrower(old: TableEntry, now: TableEntry, before: RouterImage, after: RouterImage, newlyDead: ReadonlySet<string>): boolean {
+  if (now.ports.length === 0) return false;
+  const had = new Set(old.ports);
+  return now.ports.every((p) => had.has(p) && before.portDirection[p] === after.portDirection[p] && !newlyDead.has(`${after.name}:${p}`));
+}
+
+/** "3–5, 9" → 3, 4, 5, 9. */
+function expandRanges(text: string): number[] {
+  const out: number[] = [];
+  for (const part of text.split(', ')) {
+    if (part === '') continue;
+    const [from, to] = part.split('–').map(Number);
+    for (let p = from; p <= (to ?? from); p++) out.push(p);
+  }
+  return out;
+}
