@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import {
-  configureBlackWidow,
+  BlackWidowConfigurator,
   ConfigurationImage,
   diffImages,
   discoverFabric,
@@ -60,8 +60,9 @@ export interface ConfigureOptions {
 @Injectable()
 export class ControlService implements OnApplicationBootstrap {
   private readonly logger = new Logger(ControlService.name);
-  /** The last sweep of each fabric, with the creation time of the fabric it belongs to. */
-  private readonly known = new Map<number, { known: KnownFabric; fabricCreatedAt: number }>();
+  /** The last sweep of each fabric (with the creation time of the fabric it belongs to), and the
+   * configurator that recomputes only what a fault changes since the last configuration. */
+  private readonly known = new Map<number, { known: KnownFabric; fabricCreatedAt: number; configurator: BlackWidowConfigurator }>();
   private readonly queues = new Map<number, Promise<unknown>>();
   /** Resolves when the start-up recovery has finished (tests, drills). */
   recovered: Promise<void> = Promise.resolve();
@@ -120,7 +121,8 @@ export class ControlService implements OnApplicationBootstrap {
       controllerPorts: attachment.portRoles.map((_, i) => i).filter((i) => attachment.portRoles[i] !== 'unused'),
     });
     const matched = matchDesign(discovered, design);
-    this.known.set(fabricId, { known: { discovered, matched, design, attachment: attachment.name }, fabricCreatedAt: createdAt });
+    const known: KnownFabric = { discovered, matched, design, attachment: attachment.name };
+    this.known.set(fabricId, { known, fabricCreatedAt: createdAt, configurator: new BlackWidowConfigurator(known) });
     await this.recordDiscovery(fabricId, matched);
     return { discovered, matched, findings: matched.findings, wallMs: Date.now() - start };
   }
@@ -145,9 +147,16 @@ export class ControlService implements OnApplicationBootstrap {
     return this.exclusive(fabricId, async () => {
       if (options.rediscover !== false) await this.sweep(fabricId);
       const known = await this.knownFabric(fabricId);
+      const { configurator } = this.known.get(fabricId)!;
       // Faults the configuration must not use (§7.7): declared by operators or recorded from interrupts.
-      const { image, verification, unreachable } = configureBlackWidow(known, faultSet(await this.faults.active(fabricId)));
-      return this.record(fabricId, image, verification, { findings: known.matched.findings, unreachable, trigger: options.trigger ?? 'operator' });
+      const started = Date.now();
+      const { image, verification, unreachable, incremental } = configurator.configure(faultSet(await this.faults.active(fabricId)));
+      return this.record(fabricId, image, verification, {
+        findings: known.matched.findings,
+        unreachable,
+        trigger: options.trigger ?? 'operator',
+        computation: { incremental, ms: Date.now() - started },
+      });
     });
   }
 
@@ -156,7 +165,12 @@ export class ControlService implements OnApplicationBootstrap {
     fabricId: number,
     image: ConfigurationImage,
     verification: VerificationReport,
-    context: { findings: Finding[]; unreachable: readonly { slice: number; processors: string }[]; trigger: string },
+    context: {
+      findings: Finding[];
+      unreachable: readonly { slice: number; processors: string }[];
+      trigger: string;
+      computation: { incremental: boolean; ms: number };
+    },
   ): Promise<ConfigurationOutcome> {
     const previous = await this.generations.findOne({ where: { fabricId }, order: { number: 'DESC' } });
     const diff = diffImages(previous ? (JSON.parse(previous.image) as ConfigurationImage) : null, image);
@@ -187,6 +201,9 @@ export class ControlService implements OnApplicationBootstrap {
         changedRouters: diff.changed.length,
         problems: image.problems.length,
         unreachable: context.unreachable,
+        // How the generation was computed: only the affected routers (incremental) or all of them.
+        incremental: context.computation.incremental,
+        computeMs: context.computation.ms,
       },
     });
     let writes = 0;
