@@ -39,7 +39,10 @@ export function applyFaultEntries(
   };
   // Only blocks with a broken way down can need entries of their own: for every other block each
   // port of an entry still works, as long as every router can climb out of its subtree.
-  const faulty = everyBlock ? Array.from({ length: blocks }, (_, b) => b) : faultBlocks(vrs, blocks, alive, farVr);
+  // Slices are separate networks: a block is examined only in the slices where its fault lies.
+  const sliceOf = (v: number) => routers[vrs[v].ri].slice & 31;
+  const faultSlices = new Int32Array(blocks);
+  const faulty = everyBlock ? Array.from({ length: blocks }, (_, b) => ((faultSlices[b] = -1), b)) : faultBlocks(vrs, blocks, alive, farVr, sliceOf, faultSlices);
   const slot = new Int32Array(blocks).fill(-1);
   faulty.forEach((b, i) => (slot[b] = i));
   const n = faulty.length;
@@ -101,7 +104,8 @@ export function applyFaultEntries(
     let changed = false;
     const virtualRouters = router.virtualRouters.map((config) => {
       const v = portVr[ri * 64 + config.tiles[0]];
-      const refined = refineTable(router.name, router.rank === 1, v, config, blocks, faulty, slot, inSubtree, usable, usableLo, usableHi, problems);
+      const inSlice = (b: number) => slot[b] >= 0 && (faultSlices[b] & (1 << router.slice)) !== 0;
+      const refined = refineTable(router.name, router.rank === 1, v, config, blocks, faulty, slot, inSlice, inSubtree, usable, usableLo, usableHi, problems);
       if (refined !== config) changed = true;
       return refined;
     });
@@ -112,18 +116,28 @@ export function applyFaultEntries(
 
 /**
  * Blocks of 32 processors below a down route that no longer works — a port-map slot with no live
- * link under it — and so every block, if some router cannot climb out of its subtree at all (then
- * every block's usable ports may differ from the entry's).
+ * link under it — with the slices where that happens as bits in `slices`; and so every block in
+ * every slice, if some router cannot climb out of its subtree at all (then every block's usable
+ * ports may differ from the entry's).
  */
-function faultBlocks(vrs: readonly { ri: number; config: VirtualRouterConfig }[], blocks: number, alive: Uint8Array, farVr: Int32Array): number[] {
-  const marked = new Uint8Array(blocks);
-  for (const { ri, config } of vrs) {
+function faultBlocks(
+  vrs: readonly { ri: number; config: VirtualRouterConfig }[],
+  blocks: number,
+  alive: Uint8Array,
+  farVr: Int32Array,
+  sliceOf: (v: number) => number,
+  slices: Int32Array,
+): number[] {
+  const everything = () => Array.from({ length: blocks }, (_, b) => ((slices[b] = -1), b));
+  const marked = slices;
+  for (let v = 0; v < vrs.length; v++) {
+    const { ri, config } = vrs[v];
     let reach = config.rootDetect[1] + 1;
     for (const entry of config.table) {
-      if (entry.ports.length === 0) return Array.from({ length: blocks }, (_, b) => b);
+      if (entry.ports.length === 0) return everything();
       reach += entry.mask + 1;
     }
-    if (reach < blocks * 32) return Array.from({ length: blocks }, (_, b) => b);
+    if (reach < blocks * 32) return everything();
     const [shift, slots] = config.downRoute;
     if (shift === 0) continue; // an R1: its processors are not routed around
     const location = config.rootDetect[0];
@@ -132,7 +146,7 @@ function faultBlocks(vrs: readonly { ri: number; config: VirtualRouterConfig }[]
       if (port >= 0 && alive[ri * 64 + port] === 1 && farVr[ri * 64 + port] >= 0) continue;
       const from = (location + (l << shift)) >> 5;
       const to = Math.max(from + 1, (location + ((l + 1) << shift)) >> 5);
-      for (let b = from; b < Math.min(to, blocks); b++) marked[b] = 1;
+      for (let b = from; b < Math.min(to, blocks); b++) marked[b] |= 1 << sliceOf(v);
     }
   }
   const out: number[] = [];
@@ -163,6 +177,7 @@ function refineTable(
   blocks: number,
   faulty: readonly number[],
   slot: Int32Array,
+  faultHere: (b: number) => boolean,
   inSubtree: (v: number, b: number) => boolean,
   usable: (v: number, b: number) => void,
   usableLo: Int32Array,
@@ -177,12 +192,16 @@ function refineTable(
     // fault below them keep every port of the entry.
     const first = entry.location >> 5;
     const count = Math.min(blocks - first, (entry.mask + 1) >> 5 || 1);
+    let covered = 0;
+    for (const b of faulty) if (b >= first && b < first + count && faultHere(b) && !inSubtree(v, b)) covered++;
+    if (covered === 0) {
+      entries.push(entry);
+      continue;
+    }
     const whole = { lo: maskOf(entry.ports, 0), hi: maskOf(entry.ports, 1) };
     const masks = new Map<string, { lo: number; hi: number; blocks: number[]; implicit: number; first: number }>();
-    let covered = 0;
     for (const b of faulty) {
-      if (b < first || b >= first + count || inSubtree(v, b)) continue;
-      covered++;
+      if (b < first || b >= first + count || !faultHere(b) || inSubtree(v, b)) continue;
       usable(v, b);
       const lo = usableLo[v * faulty.length + slot[b]] & whole.lo;
       const hi = usableHi[v * faulty.length + slot[b]] & whole.hi;
@@ -191,17 +210,13 @@ function refineTable(
       group.blocks.push(b);
       masks.set(key, group);
     }
-    if (covered === 0) {
-      entries.push(entry);
-      continue;
-    }
-    let outside = 0;
-    let firstOutside = Infinity;
-    for (let b = first; b < first + count; b++) {
-      if (slot[b] >= 0 || inSubtree(v, b)) continue;
-      outside++;
-      if (b < firstOutside) firstOutside = b;
-    }
+    // The other blocks of the entry: all but the router's own subtree and the faulty ones.
+    const [location, rootMask] = config.rootDetect;
+    let own = 0;
+    for (let b = Math.max(first, location >> 5); b < Math.min(first + count, (location + rootMask + 1 + 31) >> 5); b++) if (inSubtree(v, b)) own++;
+    const outside = count - own - covered;
+    let firstOutside = first;
+    while (firstOutside < first + count && (faultHere(firstOutside) || inSubtree(v, firstOutside))) firstOutside++;
     if (outside > 0) {
       const key = `${whole.lo}:${whole.hi}`;
       const group = masks.get(key) ?? { lo: whole.lo, hi: whole.hi, blocks: [], implicit: 0, first: Infinity };
@@ -217,7 +232,7 @@ function refineTable(
     const base = groups[0];
     for (const g of groups.slice(1)) {
       if (g.implicit === 0) continue;
-      for (let b = first; b < first + count; b++) if (slot[b] < 0 && !inSubtree(v, b)) g.blocks.push(b);
+      for (let b = first; b < first + count; b++) if (!faultHere(b) && !inSubtree(v, b)) g.blocks.push(b);
       g.blocks.sort((x, y) => x - y);
     }
     entries.push(

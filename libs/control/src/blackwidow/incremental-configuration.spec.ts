@@ -17,11 +17,12 @@ describe('incremental reconfiguration', () => {
         fc.constantFrom<[string, number]>(['R1.5', 160], ['R2', 256], ['R2', 512], ['R2.5', 1536]),
         fc.integer({ min: 1, max: 1 << 30 }),
         fc.array(fc.integer({ min: 0, max: 1 << 30 }), { minLength: 1, maxLength: 6 }),
-        ([network, processors], seed, cuts) => {
+        fc.integer({ min: 1, max: 2 }),
+        ([network, processors], seed, cuts, slices) => {
           const design = generateBlackWidowDesign({
             network: network as 'R1.5' | 'R2' | 'R2.5',
             processors,
-            slices: 1,
+            slices,
             r1Uplinks: network === 'R1.5' ? 32 : 8,
             portSeed: seed,
             cableLengths: defaultCableLengths(processors),

@@ -210,12 +210,15 @@ export class BlackWidowConfigurator {
       if (far) newlyDead.add(endKey(far));
     }
     const affected = new Uint8Array(blocks);
+    const slicesTouched = new Set<number>();
     const oldEntry = new Int8Array(blocks);
     const newEntry = new Int8Array(blocks);
     for (const i of changed) {
       const before = last.routed.routers[i];
       const now = routed.routers[i];
       if (before.virtualRouters.length !== now.virtualRouters.length) return null;
+      // Slices are separate networks: a change proves again only from the sources of its slice.
+      slicesTouched.add(now.slice);
       for (let v = 0; v < now.virtualRouters.length; v++) {
         const o = before.virtualRouters[v];
         const n = now.virtualRouters[v];
@@ -266,6 +269,7 @@ export class BlackWidowConfigurator {
       unreachable: new Set(last.result.unreachable.flatMap(({ slice, processors }) => expandRanges(processors).map((p) => `${slice}:${p}`))),
       diameter: BLACKWIDOW_DIAMETER[String(known.design.summary.network)] ?? 7,
       blocks: reprove,
+      sourceSlices: slicesTouched,
     });
     const previous = last.result.verification;
     // The blocks not proven again keep their proof: same pairs, no more hops than before.

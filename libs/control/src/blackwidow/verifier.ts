@@ -36,8 +36,10 @@ export interface VerificationInput {
   readonly faultyRouters?: ReadonlySet<string>;
   /** Largest number of routers a packet may cross. */
   readonly diameter: number;
-  /** Prove only these destination blocks (of 32 processors), from every source; default: all. */
+  /** Prove only these destination blocks (of 32 processors); default: all. */
   readonly blocks?: readonly number[];
+  /** Prove only from the sources in these slices; default: every slice. */
+  readonly sourceSlices?: ReadonlySet<number>;
 }
 
 export interface Violation {
@@ -119,7 +121,11 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
   const sliceCount = Math.max(0, ...input.slices) + 1;
   const span = maxProcessor + 1;
   const liveMask = new Uint8Array(sliceCount * span);
-  for (let s = 0; s < sliceCount; s++) for (const p of input.processors) if (!input.unreachable?.has(`${s}:${p}`)) liveMask[s * span + p] = 1;
+  for (let s = 0; s < sliceCount; s++) for (const p of input.processors) liveMask[s * span + p] = 1;
+  for (const cut of input.unreachable ?? []) {
+    const [s, p] = cut.split(':').map(Number);
+    if (s < sliceCount && p <= maxProcessor) liveMask[s * span + p] = 0;
+  }
   const vrSlice = Int32Array.from(vrs.map((v) => v.router.slice));
 
   const decide = (v: number, block: number, phase: number): boolean => {
@@ -306,6 +312,7 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
   routers.forEach((router, ri) => {
     if (router.rank !== 1 || faultyRouter(router.name)) return;
     const slice = router.slice;
+    if (input.sourceSlices && !input.sourceSlices.has(slice)) return;
     for (const config of router.virtualRouters) {
       // Sources: the live processors cabled to this R1.
       const hasSource = config.tiles.some((t) => usable[ri * 64 + t] && farProcessor[ri * 64 + t] >= 0 && liveMask[slice * span + farProcessor[ri * 64 + t]]);
