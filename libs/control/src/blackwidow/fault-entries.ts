@@ -42,7 +42,9 @@ export function applyFaultEntries(
   // Slices are separate networks: a block is examined only in the slices where its fault lies.
   const sliceOf = (v: number) => routers[vrs[v].ri].slice & 31;
   const faultSlices = new Int32Array(blocks);
-  const faulty = everyBlock ? Array.from({ length: blocks }, (_, b) => ((faultSlices[b] = -1), b)) : faultBlocks(vrs, blocks, alive, farVr, sliceOf, faultSlices);
+  const faulty = everyBlock
+    ? Array.from({ length: blocks }, (_, b) => ((faultSlices[b] = -1), b))
+    : faultBlocks(vrs, blocks, alive, farVr, sliceOf, faultSlices);
   const slot = new Int32Array(blocks).fill(-1);
   faulty.forEach((b, i) => (slot[b] = i));
   const n = faulty.length;

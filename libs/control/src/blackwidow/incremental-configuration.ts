@@ -152,7 +152,7 @@ export class BlackWidowConfigurator {
       const before = last.routed.routers[i];
       const now = routed.routers[i];
       if (before === now) continue;
-      if (registersOf(before) !== registersOf(now)) changed.push(i);
+      if (!sameRegisters(before, now)) changed.push(i);
     }
     const changedNames = changed.map((i) => routed.routers[i].name);
     // Maintenance routes: a router whose route crosses a cable that just died gets a new one; every
@@ -211,8 +211,6 @@ export class BlackWidowConfigurator {
     }
     const affected = new Uint8Array(blocks);
     const slicesTouched = new Set<number>();
-    const oldEntry = new Int8Array(blocks);
-    const newEntry = new Int8Array(blocks);
     for (const i of changed) {
       const before = last.routed.routers[i];
       const now = routed.routers[i];
@@ -237,21 +235,28 @@ export class BlackWidowConfigurator {
           else if (port >= 0 && (before.portDirection[port] !== now.portDirection[port] || newlyDead.has(`${now.name}:${port}`))) slotBlocks(l);
         }
         // Up and side routes: per block outside the subtree, the new choice within the old one.
-        if (sameTables(o.table, n.table) && samePortDirections(before, now, n.table)) continue;
-        matchEntries(o.table, blocks, oldEntry);
-        matchEntries(n.table, blocks, newEntry);
+        // Entries below the first one that differs match exactly as before, so only the blocks
+        // under the differing entries (in either table) can have a different choice.
+        const stable = n.table.every((e) => e.ports.every((q) => before.portDirection[q] === now.portDirection[q] && !newlyDead.has(`${now.name}:${q}`)));
+        let d = 0;
+        if (stable) while (d < o.table.length && d < n.table.length && sameEntry(o.table[d], n.table[d])) d++;
+        if (stable && d === o.table.length && d === n.table.length) continue;
         const verdicts = new Map<number, boolean>();
-        for (let b = 0; b < blocks; b++) {
-          if ((((b * 32) ^ location) & ~mask & 0x7fff) === 0) continue;
-          const e0 = oldEntry[b];
-          const e1 = newEntry[b];
-          const pair = (e0 + 1) * 16 + e1 + 1;
-          let within = verdicts.get(pair);
-          if (within === undefined) {
-            within = e0 >= 0 && e1 >= 0 && narrower(o.table[e0], n.table[e1], before, now, newlyDead);
-            verdicts.set(pair, within);
+        for (const entry of [...o.table.slice(d), ...n.table.slice(d)]) {
+          const first = entry.location >> 5;
+          const count = Math.max(1, (entry.mask + 1) >> 5);
+          for (let b = first; b < Math.min(first + count, blocks); b++) {
+            if (affected[b] || (((b * 32) ^ location) & ~mask & 0x7fff) === 0) continue;
+            const e0 = matching(o.table, b);
+            const e1 = matching(n.table, b);
+            const pair = (e0 + 1) * 16 + e1 + 1;
+            let within = verdicts.get(pair);
+            if (within === undefined) {
+              within = e0 >= 0 && e1 >= 0 && narrower(o.table[e0], n.table[e1], before, now, newlyDead);
+              verdicts.set(pair, within);
+            }
+            if (!within) affected[b] = 1;
           }
-          if (!within) affected[b] = 1;
         }
       }
     }
@@ -297,28 +302,36 @@ function subtreesOf(known: KnownFabric, image: ConfigurationImage): Map<string, 
   return subtrees;
 }
 
-const registersOf = (r: RouterImage) => JSON.stringify([r.portDirection, r.virtualRouters]);
+const sameNumbers = (a: readonly number[], b: readonly number[]) => a === b || (a.length === b.length && a.every((x, i) => x === b[i]));
 
-function sameTables(a: readonly TableEntry[], b: readonly TableEntry[]): boolean {
-  return (
-    a.length === b.length && a.every((e, i) => e === b[i] || (e.location === b[i].location && e.mask === b[i].mask && e.ports.join() === b[i].ports.join()))
-  );
+/** Whether two images of a router set the same registers (unchanged parts are usually shared objects). */
+function sameRegisters(a: RouterImage, b: RouterImage): boolean {
+  if (a === b) return true;
+  if (!sameNumbers(a.portDirection, b.portDirection) || a.virtualRouters.length !== b.virtualRouters.length) return false;
+  return a.virtualRouters.every((x, i) => {
+    const y = b.virtualRouters[i];
+    return (
+      x === y ||
+      (sameNumbers(x.tiles, y.tiles) &&
+        sameNumbers(x.subtree, y.subtree) &&
+        sameNumbers(x.rootDetect, y.rootDetect) &&
+        sameNumbers(x.downRoute, y.downRoute) &&
+        sameNumbers(x.portMap, y.portMap) &&
+        x.hashSelect === y.hashSelect &&
+        x.table.length === y.table.length &&
+        x.table.every((e, k) => sameEntry(e, y.table[k])))
+    );
+  });
 }
 
-/** No port listed in the tables changed direction. */
-function samePortDirections(before: RouterImage, now: RouterImage, table: readonly TableEntry[]): boolean {
-  return table.every((e) => e.ports.every((p) => before.portDirection[p] === now.portDirection[p]));
+/** The highest-index entry matching a block (-1: none), as the chip decides (§5.1). */
+function matching(table: readonly TableEntry[], block: number): number {
+  for (let e = table.length - 1; e >= 0; e--) if ((((block * 32) ^ table[e].location) & ~table[e].mask & 0x7fff) === 0) return e;
+  return -1;
 }
 
-/** For each block, the highest-index entry matching it (-1: none), as the chip decides (§5.1). */
-function matchEntries(table: readonly TableEntry[], blocks: number, out: Int8Array): void {
-  out.fill(-1);
-  for (let e = 0; e < table.length; e++) {
-    const { location, mask } = table[e];
-    const first = location >> 5;
-    const count = Math.max(1, (mask + 1) >> 5);
-    for (let b = first; b < Math.min(first + count, blocks); b++) if ((((b * 32) ^ location) & ~mask & 0x7fff) === 0) out[b] = e;
-  }
+function sameEntry(a: TableEntry, b: TableEntry): boolean {
+  return a === b || (a.location === b.location && a.mask === b.mask && a.ports.length === b.ports.length && a.ports.every((p, i) => p === b.ports[i]));
 }
 
 /** The new entry's ports are some of the old entry's, none of them changed direction or died. */

@@ -35,6 +35,17 @@ export function maintenanceRoutes(
 
   // Around a fault, most chips are one hop from a router whose swept route is still good: go
   // there, then across (a fat tree has many such neighbours).
+  // Nearest first, so that a chip further down can detour through one already rerouted.
+  missing.sort((x, y) => (sweptRoute.get(x)?.length ?? Infinity) - (sweptRoute.get(y)?.length ?? Infinity));
+  const good = new Map<string, SourceRoute | null>();
+  const goodRoute = (chip: string): SourceRoute | null => {
+    if (routes.has(chip)) return routes.get(chip)!;
+    if (!good.has(chip)) {
+      const via = sweptRoute.get(chip);
+      good.set(chip, via && walks(known.attachment, via, chip) ? via : null);
+    }
+    return good.get(chip)!;
+  };
   const still: string[] = [];
   for (const target of missing) {
     const spec = chips.get(target);
@@ -43,8 +54,8 @@ export function maintenanceRoutes(
       const here = { chip: target, port: p };
       const there = peer.get(endKey(here));
       if (!there || chips.get(there.chip)?.kind !== 'router' || !usable(here) || !usable(there)) continue;
-      const via = sweptRoute.get(there.chip);
-      if (via && walks(known.attachment, via, there.chip)) detour = [...via, there.port];
+      const via = goodRoute(there.chip);
+      if (via) detour = [...via, there.port];
     }
     if (detour) routes.set(target, detour);
     else still.push(target);
