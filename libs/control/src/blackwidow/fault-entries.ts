@@ -102,7 +102,10 @@ export function applyFaultEntries(
 
   const problems = [...image.problems];
   // A router whose tables need no fault entry is kept as the same object (callers tell what changed by identity).
+  let faultySlices = 0;
+  for (const b of faulty) faultySlices |= faultSlices[b];
   const newRouters: RouterImage[] = routers.map((router, ri) => {
+    if ((faultySlices & (1 << router.slice)) === 0) return router; // nothing to route around in its slice
     let changed = false;
     const virtualRouters = router.virtualRouters.map((config) => {
       const v = portVr[ri * 64 + config.tiles[0]];

@@ -275,6 +275,7 @@ export class BlackWidowConfigurator {
       diameter: BLACKWIDOW_DIAMETER[String(known.design.summary.network)] ?? 7,
       blocks: reprove,
       sourceSlices: slicesTouched,
+      checkRouters: new Set(changed.map((i) => routed.routers[i].name)),
     });
     const previous = last.result.verification;
     // The blocks not proven again keep their proof: same pairs, no more hops than before.

@@ -40,6 +40,8 @@ export interface VerificationInput {
   readonly blocks?: readonly number[];
   /** Prove only from the sources in these slices; default: every slice. */
   readonly sourceSlices?: ReadonlySet<number>;
+  /** Check table capacity and hash moduli only on these routers (the others were checked before); default: all. */
+  readonly checkRouters?: ReadonlySet<string>;
 }
 
 export interface Violation {
@@ -82,6 +84,7 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
       for (const t of config.tiles) portVr[ri * 64 + t] = vrs.length;
       vrs.push({ router, config });
       routerOfVr.push(ri);
+      if (input.checkRouters && !input.checkRouters.has(router.name)) continue;
       if (config.table.length > TABLE_ENTRIES) {
         report({ kind: 'table-capacity', message: `${router.name} uses ${config.table.length} table entries; the table has ${TABLE_ENTRIES}` });
       }
