@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { defaultCableLengths, generateBlackWidowDesign } from '@weft/fabric-model';
 import { designAsDiscovered } from '../discovery/known-fabric';
+import { routerCables, SmallNetwork, smallDesign } from '../testing/small-fabrics';
 import type { RouterImage } from './blackwidow-engine';
 import { configureBlackWidow, faultSet } from './configure-blackwidow';
 import { BlackWidowConfigurator } from './incremental-configuration';
@@ -19,16 +20,9 @@ describe('incremental reconfiguration', () => {
         fc.array(fc.integer({ min: 0, max: 1 << 30 }), { minLength: 1, maxLength: 6 }),
         fc.integer({ min: 1, max: 2 }),
         ([network, processors], seed, cuts, slices) => {
-          const design = generateBlackWidowDesign({
-            network: network as 'R1.5' | 'R2' | 'R2.5',
-            processors,
-            slices,
-            r1Uplinks: network === 'R1.5' ? 32 : 8,
-            portSeed: seed,
-            cableLengths: defaultCableLengths(processors),
-          });
+          const design = smallDesign(network as SmallNetwork, processors, seed, slices);
           const known = designAsDiscovered(design, 'p0');
-          const inner = design.cables.filter((c) => !c.a.chip.startsWith('p') && !c.b.chip.startsWith('p'));
+          const inner = routerCables(design);
           const configurator = new BlackWidowConfigurator(known);
           configurator.configure(faultSet([]));
           let previous = configureBlackWidow(known, faultSet([]));

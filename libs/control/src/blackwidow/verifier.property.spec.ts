@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { defaultCableLengths, generateBlackWidowDesign } from '@weft/fabric-model';
+import { seeded, SmallNetwork, smallDesign } from '../testing/small-fabrics';
 import { designAsDiscovered } from '../discovery/known-fabric';
 import { ConfigurationImage, computeBlackWidowImage, PORT_DOWNLINK, PORT_SIDELINK, PORT_UPLINK } from './blackwidow-engine';
 import { applyFaultEntries } from './fault-entries';
@@ -66,16 +66,8 @@ describe('verifier against a brute-force walk of the registers (property)', () =
         fc.integer({ min: 0, max: 6 }),
         fc.boolean(),
         ([network, processors], seed, cuts, damage) => {
-          const design = generateBlackWidowDesign({
-            network: network as 'R1.5' | 'R2',
-            processors,
-            slices: 1,
-            r1Uplinks: network === 'R2' ? 8 : 32,
-            portSeed: seed,
-            cableLengths: defaultCableLengths(processors),
-          });
-          let x = seed;
-          const random = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32;
+          const design = smallDesign(network as SmallNetwork, processors, seed);
+          const random = seeded(seed);
           // Cut random router-to-router cables (the control plane sees them dead).
           const cables: VerifierCable[] = design.cables.map((c) => ({ a: c.a, b: c.b, lanes: 3 }));
           const inner = cables.filter((c) => !c.a.chip.startsWith('p'));
@@ -116,16 +108,8 @@ describe('fault entries restricted to the blocks with a fault below them (proper
         fc.integer({ min: 1, max: 8 }),
         fc.integer({ min: 1, max: 2 }),
         ([network, processors], seed, cuts, slices) => {
-          const design = generateBlackWidowDesign({
-            network: network as 'R1.5' | 'R2' | 'R2.5',
-            processors,
-            slices,
-            r1Uplinks: network === 'R1.5' ? 32 : 8,
-            portSeed: seed,
-            cableLengths: defaultCableLengths(processors),
-          });
-          let x = seed;
-          const random = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32;
+          const design = smallDesign(network as SmallNetwork, processors, seed, slices);
+          const random = seeded(seed);
           const cables: VerifierCable[] = design.cables.map((c) => ({ a: c.a, b: c.b, lanes: 3 }));
           const inner = cables.filter((c) => !c.a.chip.startsWith('p'));
           for (let k = 0; k < cuts; k++) (inner[Math.floor(random() * inner.length)] as { lanes: number }).lanes = 0;
