@@ -35,6 +35,10 @@ describe('the weft command line', () => {
       'fabrics list',
       'fabrics load',
       'fabrics delete',
+      'discover',
+      'configure',
+      'routes show',
+      'config diff',
     ]) {
       expect(stdout).toContain(`weft ${command}`);
     }
@@ -76,5 +80,39 @@ describe('the weft command line', () => {
   it('names a missing installation file instead of failing with a stack trace', async () => {
     const result = await weft('fabrics', 'load', '/nonexistent/lab.json', '--url', service.url, '--key', 'weft_aaaaaaaaaaaa_' + 'z'.repeat(43));
     expect(result).toMatchObject({ code: 1, stderr: 'weft: cannot read /nonexistent/lab.json: no such file\n' });
+  });
+
+  it('discovers and configures a fabric, shows a router as the paper describes it, and diffs two generations', async () => {
+    const created = await weft('keys', 'create', '--role', 'operator', '--name', 'cli-routes', '--database', service.databasePath);
+    const key = /weft_[a-z0-9]{12}_\S{43}/.exec(created.stdout)![0];
+    const as = (...args: string[]) => weft(...args, '--url', service.url, '--key', key);
+    const loaded = await as('fabrics', 'load', 'blackwidow/bw-r1.5-288', '--name', 'cli-routes');
+    const fabric = /#(\d+)/.exec(loaded.stdout)![1];
+    expect(await as('discover', fabric)).toMatchObject({ code: 0, stdout: expect.stringContaining('found 324 chips and 1728 cables') });
+    expect(await as('configure', fabric)).toMatchObject({ code: 0, stdout: expect.stringMatching(/^generation 1: pushed, verified; \d+ register writes/) });
+
+    // §5.2: a rank-1 router over processors 96–127 has root detect 0x0060/0x001F, down route s=0 m=0x1F.
+    const shown = await as('routes', 'show', 's0.r1.3', '--fabric', fabric);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('root detect 0x0060/0x001F: processors 96–127 are below: route them down');
+    expect(shown.stdout).toContain('down route s=0 m=0x001F: logical port = (destination >> 0) & 31');
+    expect(shown.stdout.match(/ {4}table\[\d\] 0x[0-9A-F]{4}\/0x001F processors \d+–\d+ → 4 ports: /g)).toHaveLength(8);
+
+    // A cable taken out of service: the next generation differs in a handful of registers.
+    const gql = (query: string, variables: Record<string, unknown>) => service.gql(query, variables, key);
+    await gql('mutation($input: DeclareFaultInput!) { declareFault(input: $input) { id } }', {
+      input: { fabricId: fabric, kind: 'link', chip: 's0.r1.3', port: 40 },
+    });
+    expect(await as('configure', fabric)).toMatchObject({ code: 0, stdout: expect.stringMatching(/^generation 2: pushed, verified/) });
+    const diff = await as('config', 'diff', '1', '2', '--fabric', fabric);
+    expect(diff.code).toBe(0);
+    expect(diff.stdout).toMatch(/^generation 1 → 2: \d+ register writes differ on \d+ routers/);
+    expect(diff.stdout).toMatch(/\n {2}routingTable \(tiles [\d–, ]+, entry \d\): \[1, \d+, 31, \d+, \d+\] → \[1, \d+, 31, \d+, \d+\]/);
+    expect(diff.stdout).toMatch(/\n {2}portDirections \(ports 0–63\): /);
+
+    const unknown = await as('routes', 'show', 's9.r1.3', '--fabric', fabric);
+    expect(unknown).toMatchObject({ code: 1, stderr: `weft: NOT_FOUND: generation 2 of fabric ${fabric} configures no router "s9.r1.3"\n` });
+    const missing = await as('config', 'diff', '1', '7', '--fabric', fabric);
+    expect(missing).toMatchObject({ code: 1, stderr: `weft: NOT_FOUND: fabric ${fabric} has no generation 7\n` });
   });
 });

@@ -183,6 +183,101 @@ export function buildProgram(): Command {
       out(`deleted fabric #${id} "${data.deleteFabric.name}"`);
     });
 
+  const fabricOption = () => new Option('--fabric <id>', 'fabric id').argParser(positiveInt).makeOptionMandatory();
+  program
+    .command('discover')
+    .description('sweep a fabric through its maintenance transport and compare it with the design')
+    .argument('<fabricId>', 'fabric id', positiveInt)
+    .addOption(urlOption())
+    .addOption(keyOption())
+    .action(async (fabricId: number, options: { url: string; key?: string }) => {
+      const data = await serviceClient(options).request<{
+        discoverFabric: { chipsFound: number; cablesFound: number; requests: number; wallMs: number; findings: { kind: string; message: string }[] };
+      }>('mutation($input: FabricIdInput!) { discoverFabric(input: $input) { chipsFound cablesFound requests wallMs findings { kind message } } }', {
+        input: { fabricId: String(fabricId) },
+      });
+      const d = data.discoverFabric;
+      out(`found ${d.chipsFound} chips and ${d.cablesFound} cables with ${d.requests} maintenance reads in ${d.wallMs} ms`);
+      out(d.findings.length === 0 ? 'the fabric is cabled as designed' : `${d.findings.length} findings:`);
+      for (const f of d.findings) out(`  ${f.kind}: ${f.message}`);
+    });
+  program
+    .command('configure')
+    .description('discover, compute, verify and push a new configuration generation')
+    .argument('<fabricId>', 'fabric id', positiveInt)
+    .addOption(urlOption())
+    .addOption(keyOption())
+    .action(async (fabricId: number, options: { url: string; key?: string }) => {
+      const data = await serviceClient(options).request<{
+        configureFabric: {
+          generation: { number: number; state: string };
+          verified: boolean;
+          violations: string[];
+          problems: string[];
+          writes: number;
+          findings: { kind: string; message: string }[];
+          unreachable: { slice: number; processors: string }[];
+        };
+      }>(
+        'mutation($input: FabricIdInput!) { configureFabric(input: $input) { generation { number state } verified violations problems writes findings { kind message } unreachable { slice processors } } }',
+        { input: { fabricId: String(fabricId) } },
+      );
+      const c = data.configureFabric;
+      out(`generation ${c.generation.number}: ${c.generation.state}${c.verified ? ', verified' : ', REJECTED by the verifier'}; ${c.writes} register writes`);
+      for (const f of c.findings) out(`  finding ${f.kind}: ${f.message}`);
+      for (const u of c.unreachable) out(`  unreachable in slice ${u.slice}: processors ${u.processors}`);
+      for (const v of c.violations) out(`  violation: ${v}`);
+      for (const p of c.problems.slice(0, 20)) out(`  note: ${p}`);
+      if (c.problems.length > 20) out(`  … and ${c.problems.length - 20} more notes`);
+      if (!c.verified) throw new CliError('the configuration was not proven and was not pushed');
+    });
+  const routes = program.command('routes').description('routing registers');
+  routes
+    .command('show')
+    .description("show a router's registers, decoded (default: the last pushed generation)")
+    .argument('<chip>', 'router name, e.g. s0.r1.3')
+    .addOption(fabricOption())
+    .option('--generation <n>', 'generation number', positiveInt)
+    .option('--raw', 'also print every register write as pushed')
+    .addOption(urlOption())
+    .addOption(keyOption())
+    .action(async (chip: string, options: { fabric: number; generation?: number; raw?: boolean; url: string; key?: string }) => {
+      const data = await serviceClient(options).request<{ routerConfiguration: RouterConfigurationView }>(ROUTER_CONFIGURATION, {
+        input: { fabricId: String(options.fabric), chip, ...(options.generation ? { generation: options.generation } : {}) },
+      });
+      for (const line of formatRouter(data.routerConfiguration, options.raw ?? false)) out(line);
+    });
+  const config = program.command('config').description('configuration generations');
+  config
+    .command('diff')
+    .description('register by register, what changed between two generations')
+    .argument('<from>', 'older generation number', positiveInt)
+    .argument('<to>', 'newer generation number', positiveInt)
+    .addOption(fabricOption())
+    .option('--first <n>', 'routers to list', positiveInt, 100)
+    .addOption(urlOption())
+    .addOption(keyOption())
+    .action(async (from: number, to: number, options: { fabric: number; first: number; url: string; key?: string }) => {
+      const data = await serviceClient(options).request<{
+        generationDiff: {
+          changedRouters: number;
+          changedRegisters: number;
+          routers: { chip: string; changes: { register: string; target: string; before: number[] | null; after: number[] | null }[] }[];
+        };
+      }>(
+        'query($input: GenerationDiffInput!) { generationDiff(input: $input) { changedRouters changedRegisters routers { chip changes { register target before after } } } }',
+        { input: { fabricId: String(options.fabric), from, to, first: Math.min(options.first, 500) } },
+      );
+      const d = data.generationDiff;
+      out(`generation ${from} → ${to}: ${d.changedRegisters} register writes differ on ${d.changedRouters} routers`);
+      const show = (v: number[] | null) => (v === null ? '(not written)' : `[${v.join(', ')}]`);
+      for (const r of d.routers) {
+        out(`${r.chip}`);
+        for (const c of r.changes) out(`  ${c.register} (${c.target}): ${show(c.before)} → ${show(c.after)}`);
+      }
+      if (d.routers.length < d.changedRouters) out(`… ${d.changedRouters - d.routers.length} more routers (--first)`);
+    });
+
   program.addHelpText('after', () => {
     const lines: string[] = ['', 'Every command:'];
     const walk = (cmd: Command, prefix: string) => {
@@ -218,4 +313,65 @@ if (require.main === module) {
   void runCli(process.argv).then((code) => {
     if (code !== 0 || !process.argv.includes('serve')) process.exitCode = code;
   });
+}
+
+const ROUTER_CONFIGURATION = `query($input: RouterConfigurationInput!) { routerConfiguration(input: $input) {
+  chip generation rank slice downlinks uplinks sidelinks unused
+  virtualRouters { tiles processors rootDetect { first second meaning } downRoute { first second meaning } portMap { logical physical }
+    table { entry location mask processors ports portCount } hashBits }
+  link { laneRetryThreshold forwardProgressTimeoutNs leafForwardProgressTimeoutNs maxPacketLength octantRatesGbps }
+  raw { register target value } } }`;
+
+interface RouterConfigurationView {
+  chip: string;
+  generation: number;
+  rank: number;
+  slice: number;
+  downlinks: string;
+  uplinks: string;
+  sidelinks: string;
+  unused: string;
+  virtualRouters: {
+    tiles: string;
+    processors: string;
+    rootDetect: { first: number; second: number; meaning: string };
+    downRoute: { first: number; second: number; meaning: string };
+    portMap: { logical: number; physical: number }[];
+    table: { entry: number; location: number; mask: number; processors: string; ports: string; portCount: number }[];
+    hashBits: string;
+  }[];
+  link: {
+    laneRetryThreshold: number;
+    forwardProgressTimeoutNs: number;
+    leafForwardProgressTimeoutNs: number;
+    maxPacketLength: number;
+    octantRatesGbps: number[];
+  };
+  raw: { register: string; target: string; value: number[] }[];
+}
+
+const hex = (n: number) => `0x${n.toString(16).toUpperCase().padStart(4, '0')}`;
+
+/** A router's registers as text: the view an operator reads (paper 000 §5 terms). */
+export function formatRouter(r: RouterConfigurationView, raw: boolean): string[] {
+  const lines = [
+    `${r.chip} — rank ${r.rank}, slice ${r.slice}, generation ${r.generation}`,
+    `  ports: down ${r.downlinks || '-'} | up ${r.uplinks || '-'} | side ${r.sidelinks || '-'} | unused ${r.unused || '-'}`,
+    `  link: lane retry threshold ${r.link.laneRetryThreshold}, forward progress ${r.link.forwardProgressTimeoutNs} ns (${r.link.leafForwardProgressTimeoutNs} ns towards processors), max packet ${r.link.maxPacketLength} phits, octants ${r.link.octantRatesGbps.join('/')} Gb/s`,
+  ];
+  for (const vr of r.virtualRouters) {
+    lines.push(`  virtual router, tiles ${vr.tiles}: processors ${vr.processors} below`);
+    lines.push(`    root detect ${hex(vr.rootDetect.first)}/${hex(vr.rootDetect.second)}: ${vr.rootDetect.meaning}`);
+    lines.push(`    down route s=${vr.downRoute.first} m=${hex(vr.downRoute.second)}: ${vr.downRoute.meaning}`);
+    lines.push(`    port map (logical→physical): ${vr.portMap.map((e) => `${e.logical}→${e.physical}`).join(' ') || '-'}`);
+    lines.push(`    hash bits: ${vr.hashBits}`);
+    if (vr.table.length === 0) lines.push('    routing table: empty (nothing climbs from here)');
+    for (const e of vr.table)
+      lines.push(`    table[${e.entry}] ${hex(e.location)}/${hex(e.mask)} processors ${e.processors} → ${e.portCount} ports: ${e.ports || 'none (dropped)'}`);
+  }
+  if (raw) {
+    lines.push('  raw register writes:');
+    for (const w of r.raw) lines.push(`    ${w.register} (${w.target}) = [${w.value.join(', ')}]`);
+  }
+  return lines;
 }

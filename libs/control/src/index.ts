@@ -12,3 +12,4 @@ export * from './policy/link-policy';
 export * from './blackwidow/configure-blackwidow';
 export * from './automation/fault-triage';
 export * from './blackwidow/incremental-configuration';
+export * from './blackwidow/describe';

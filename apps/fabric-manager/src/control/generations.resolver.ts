@@ -5,17 +5,85 @@ import { Repository } from 'typeorm';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ConfigGeneration } from '../config-generations/config-generation.entity';
 import { PushRecord } from '../config-generations/push-record.entity';
+import { ConfigurationImage, describeRouter, diffRegisters, target } from '@weft/control';
+import { FabricsService } from '../fabrics/fabrics.service';
+import { ControlErrorCode, ControlException } from './control.exception';
 import { ConfigGenerationModel, PushModel } from './dto/control.model';
 import { FabricIdInput } from './dto/fabric-id.input';
+import { GenerationDiffInput, GenerationDiffModel, RouterConfigurationInput, RouterConfigurationModel } from './dto/router-configuration.model';
 
-/** The configuration history of a fabric: its generations and the pushes that wrote them. */
+/** The configuration history of a fabric: its generations, the pushes that wrote them, each
+ * router's registers decoded, and what changed between two generations. */
 @Resolver()
 @UseGuards(ApiKeyGuard)
 export class GenerationsResolver {
   constructor(
     @InjectRepository(ConfigGeneration) private readonly generationRows: Repository<ConfigGeneration>,
     @InjectRepository(PushRecord) private readonly pushRows: Repository<PushRecord>,
+    private readonly fabrics: FabricsService,
   ) {}
+
+  /** The last two images read (a 32K fabric's image is tens of megabytes of JSON). */
+  private readonly images: { id: number; image: ConfigurationImage }[] = [];
+
+  private async image(fabricId: number, number?: number): Promise<{ number: number; image: ConfigurationImage }> {
+    await this.fabrics.get(fabricId); // names a missing fabric as such
+    const where = number === undefined ? { fabricId, state: 'pushed' } : { fabricId, number };
+    const row = await this.generationRows.findOne({ where, order: { number: 'DESC' }, select: { id: true, number: true } });
+    if (!row) {
+      throw new ControlException(
+        ControlErrorCode.GenerationNotFound,
+        number === undefined ? `fabric ${fabricId} has no pushed generation yet` : `fabric ${fabricId} has no generation ${number}`,
+      );
+    }
+    let cached = this.images.find((c) => c.id === row.id);
+    if (!cached) {
+      const full = await this.generationRows.findOne({ where: { id: row.id }, select: { id: true, image: true } });
+      cached = { id: row.id, image: JSON.parse(full!.image) as ConfigurationImage };
+      this.images.unshift(cached);
+      this.images.length = Math.min(this.images.length, 2);
+    }
+    return { number: row.number, image: cached.image };
+  }
+
+  @Query(() => RouterConfigurationModel, { description: "A router's registers in a generation (default: the last pushed), decoded and raw." })
+  async routerConfiguration(@Args('input') input: RouterConfigurationInput): Promise<RouterConfigurationModel> {
+    const { number, image } = await this.image(input.fabricId, input.generation);
+    const router = image.routers.find((r) => r.name === input.chip);
+    if (!router)
+      throw new ControlException(ControlErrorCode.RouterNotConfigured, `generation ${number} of fabric ${input.fabricId} configures no router "${input.chip}"`);
+    const d = describeRouter(router);
+    return {
+      ...d,
+      generation: number,
+      virtualRouters: d.virtualRouters.map((vr) => ({
+        ...vr,
+        rootDetect: { first: vr.rootDetect.location, second: vr.rootDetect.mask, meaning: vr.rootDetect.meaning },
+        downRoute: { first: vr.downRoute.shift, second: vr.downRoute.mask, meaning: vr.downRoute.meaning },
+        portMap: [...vr.portMap],
+        table: [...vr.table],
+      })),
+      link: { ...d.link, octantRatesGbps: [...d.link.octantRatesGbps] },
+      raw: d.raw.map((w) => ({ register: w.register, target: target(w), value: [...w.value] })),
+    };
+  }
+
+  @Query(() => GenerationDiffModel, { description: 'Register by register, what differs between two generations of a fabric.' })
+  async generationDiff(@Args('input') input: GenerationDiffInput): Promise<GenerationDiffModel> {
+    const from = await this.image(input.fabricId, input.from);
+    const previous = from.image;
+    const to = await this.image(input.fabricId, input.to);
+    const routers = diffRegisters(previous, to.image);
+    return {
+      from: input.from,
+      to: input.to,
+      changedRouters: routers.length,
+      changedRegisters: routers.reduce((n, r) => n + r.changes.length, 0),
+      routers: routers
+        .slice(0, input.first)
+        .map((r) => ({ chip: r.chip, changes: r.changes.map((c) => ({ ...c, before: c.before && [...c.before], after: c.after && [...c.after] })) })),
+    };
+  }
 
   @Query(() => [ConfigGenerationModel], { description: 'Configuration generations of a fabric, oldest first.' })
   generations(@Args('input') input: FabricIdInput): Promise<ConfigGeneration[]> {

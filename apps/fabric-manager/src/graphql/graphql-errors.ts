@@ -1,6 +1,7 @@
 import { BadRequestException, ForbiddenException, HttpException, NotFoundException, UnauthorizedException } from '@nestjs/common';
 import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { AuthErrorCode, AuthException } from '../auth/auth.exception';
+import { ControlErrorCode, ControlException } from '../control/control.exception';
 import { EventsErrorCode, EventsException } from '../events/events.exception';
 import { FabricsErrorCode, FabricsException } from '../fabrics/fabrics.exception';
 import { FaultsErrorCode, FaultsException } from '../faults/faults.exception';
@@ -68,6 +69,16 @@ function faultsCode(code: FaultsErrorCode): GraphQLErrorCode {
   }
 }
 
+function controlCode(code: ControlErrorCode): GraphQLErrorCode {
+  switch (code) {
+    case ControlErrorCode.GenerationNotFound:
+    case ControlErrorCode.RouterNotConfigured:
+      return GraphQLErrorCode.NotFound;
+    default:
+      return assertUnreachable(code);
+  }
+}
+
 function paginationCode(code: PaginationErrorCode): GraphQLErrorCode {
   switch (code) {
     case PaginationErrorCode.CursorInvalid:
@@ -84,6 +95,7 @@ export function toGraphQLError(error: unknown): GraphQLError {
   if (error instanceof AuthException) return withCode(error.message, authCode(error.code), error.code);
   if (error instanceof EventsException) return withCode(error.message, eventsCode(error.code), error.code);
   if (error instanceof FaultsException) return withCode(error.message, faultsCode(error.code), error.code);
+  if (error instanceof ControlException) return withCode(error.message, controlCode(error.code), error.code);
   if (error instanceof PaginationException) return withCode(error.message, paginationCode(error.code), error.code);
   if (error instanceof BadRequestException) {
     // The global ValidationPipe: its response lists every failed constraint.

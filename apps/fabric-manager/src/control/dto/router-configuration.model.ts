@@ -1,0 +1,218 @@
+import { Field, Float, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
+import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsRowId } from '../../graphql/validators';
+
+@InputType()
+export class RouterConfigurationInput {
+  @Field(() => ID)
+  @IsRowId('fabricId')
+  fabricId!: number;
+
+  @Field({ description: 'Router name, e.g. s0.r1.3.' })
+  @IsString()
+  @Length(1, 64)
+  chip!: string;
+
+  @Field(() => Int, { nullable: true, description: 'Generation number; default: the last one pushed.' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  generation?: number;
+}
+
+@InputType()
+export class GenerationDiffInput {
+  @Field(() => ID)
+  @IsRowId('fabricId')
+  fabricId!: number;
+
+  @Field(() => Int)
+  @IsInt()
+  @Min(1)
+  from!: number;
+
+  @Field(() => Int)
+  @IsInt()
+  @Min(1)
+  to!: number;
+
+  @Field(() => Int, { defaultValue: 100, description: 'Routers to list (1–500), in image order.' })
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  first: number = 100;
+}
+
+@ObjectType('RegisterValue', { description: 'A register: its raw value and what it means.' })
+export class RegisterPairModel {
+  @Field(() => Int)
+  first!: number;
+
+  @Field(() => Int)
+  second!: number;
+
+  @Field()
+  meaning!: string;
+}
+
+@ObjectType('PortMapEntry')
+export class PortMapEntryModel {
+  @Field(() => Int)
+  logical!: number;
+
+  @Field(() => Int)
+  physical!: number;
+}
+
+@ObjectType('RoutingTableEntry', { description: 'One of the 8 entries of the up/side routing table; the highest matching entry wins (paper 000 §5.1).' })
+export class TableEntryModel {
+  @Field(() => Int)
+  entry!: number;
+
+  @Field(() => Int)
+  location!: number;
+
+  @Field(() => Int)
+  mask!: number;
+
+  @Field({ description: 'Destinations it matches, as a processor range.' })
+  processors!: string;
+
+  @Field({ description: 'Ports it may use, as ranges.' })
+  ports!: string;
+
+  @Field(() => Int)
+  portCount!: number;
+}
+
+@ObjectType('VirtualRouterConfiguration')
+export class VirtualRouterModel {
+  @Field()
+  tiles!: string;
+
+  @Field({ description: 'Processors below this virtual router.' })
+  processors!: string;
+
+  @Field(() => RegisterPairModel, { description: 'Root detect: location and mask.' })
+  rootDetect!: RegisterPairModel;
+
+  @Field(() => RegisterPairModel, { description: 'Down route: shift and mask.' })
+  downRoute!: RegisterPairModel;
+
+  @Field(() => [PortMapEntryModel], { description: 'Logical → physical port map (used slots).' })
+  portMap!: PortMapEntryModel[];
+
+  @Field(() => [TableEntryModel])
+  table!: TableEntryModel[];
+
+  @Field({ description: 'The 8 of the 15 optional hash bits it hashes on.' })
+  hashBits!: string;
+}
+
+@ObjectType('LinkSettings')
+export class LinkSettingsModel {
+  @Field(() => Int)
+  laneRetryThreshold!: number;
+
+  @Field(() => Float)
+  forwardProgressTimeoutNs!: number;
+
+  @Field(() => Float, { description: 'On ports facing a processor.' })
+  leafForwardProgressTimeoutNs!: number;
+
+  @Field(() => Int)
+  maxPacketLength!: number;
+
+  @Field(() => [Float])
+  octantRatesGbps!: number[];
+}
+
+@ObjectType('RawRegisterWrite')
+export class RawRegisterWriteModel {
+  @Field()
+  register!: string;
+
+  @Field()
+  target!: string;
+
+  @Field(() => [Float])
+  value!: number[];
+}
+
+@ObjectType('RouterConfiguration', { description: "A router's registers in one generation, decoded and raw." })
+export class RouterConfigurationModel {
+  @Field()
+  chip!: string;
+
+  @Field(() => Int)
+  generation!: number;
+
+  @Field(() => Int)
+  rank!: number;
+
+  @Field(() => Int)
+  slice!: number;
+
+  @Field()
+  downlinks!: string;
+
+  @Field()
+  uplinks!: string;
+
+  @Field()
+  sidelinks!: string;
+
+  @Field()
+  unused!: string;
+
+  @Field(() => [VirtualRouterModel])
+  virtualRouters!: VirtualRouterModel[];
+
+  @Field(() => LinkSettingsModel)
+  link!: LinkSettingsModel;
+
+  @Field(() => [RawRegisterWriteModel])
+  raw!: RawRegisterWriteModel[];
+}
+
+@ObjectType('RegisterChange')
+export class RegisterChangeModel {
+  @Field()
+  register!: string;
+
+  @Field()
+  target!: string;
+
+  @Field(() => [Float], { nullable: true, description: 'Null: not written in the older generation.' })
+  before!: number[] | null;
+
+  @Field(() => [Float], { nullable: true, description: 'Null: not written in the newer generation.' })
+  after!: number[] | null;
+}
+
+@ObjectType('RouterDiff')
+export class RouterDiffModel {
+  @Field()
+  chip!: string;
+
+  @Field(() => [RegisterChangeModel])
+  changes!: RegisterChangeModel[];
+}
+
+@ObjectType('GenerationDiff')
+export class GenerationDiffModel {
+  @Field(() => Int)
+  from!: number;
+
+  @Field(() => Int)
+  to!: number;
+
+  @Field(() => Int, { description: 'Routers whose registers differ.' })
+  changedRouters!: number;
+
+  @Field(() => Int, { description: 'Register writes that differ, over all routers.' })
+  changedRegisters!: number;
+
+  @Field(() => [RouterDiffModel], { description: 'The first `first` of them.' })
+  routers!: RouterDiffModel[];
+}

@@ -1,0 +1,150 @@
+/**
+ * A router's registers as an operator reads them (issue 4 §10): subtrees as processor ranges, port
+ * masks as port lists, timers in nanoseconds — next to the raw register writes — and the register
+ * by register difference between two generations.
+ */
+import { ConfigurationImage, PORT_DOWNLINK, PORT_SIDELINK, PORT_UNUSED, PORT_UPLINK, RouterImage } from './blackwidow-engine';
+import { ranges } from './configure-blackwidow';
+import { RegisterWrite, routerRegisters } from './push-plan';
+
+const NS_PER_CYCLE = 1.25;
+
+export interface RouterDescription {
+  readonly chip: string;
+  readonly rank: number;
+  readonly slice: number;
+  /** Physical ports by direction, as ranges ("0–31"). */
+  readonly downlinks: string;
+  readonly uplinks: string;
+  readonly sidelinks: string;
+  readonly unused: string;
+  readonly virtualRouters: readonly VirtualRouterDescription[];
+  readonly link: {
+    readonly laneRetryThreshold: number;
+    readonly forwardProgressTimeoutNs: number;
+    readonly leafForwardProgressTimeoutNs: number;
+    readonly maxPacketLength: number;
+    readonly octantRatesGbps: readonly number[];
+  };
+  /** The registers as the push writes them. */
+  readonly raw: readonly RegisterWrite[];
+}
+
+export interface VirtualRouterDescription {
+  readonly tiles: string;
+  /** Processors below it. */
+  readonly processors: string;
+  readonly rootDetect: { readonly location: number; readonly mask: number; readonly meaning: string };
+  readonly downRoute: { readonly shift: number; readonly mask: number; readonly meaning: string };
+  readonly portMap: readonly { readonly logical: number; readonly physical: number }[];
+  /** §5.1: the highest matching entry wins. */
+  readonly table: readonly {
+    readonly entry: number;
+    readonly location: number;
+    readonly mask: number;
+    readonly processors: string;
+    readonly ports: string;
+    readonly portCount: number;
+  }[];
+  /** Which of the 15 optional hash bits it hashes on (§7.8.2). */
+  readonly hashBits: string;
+}
+
+const span = (location: number, mask: number) => (mask === 0 ? `${location}` : `${location}–${location + mask}`);
+
+export function describeRouter(router: RouterImage): RouterDescription {
+  const byDirection = (d: number) => ranges(router.portDirection.flatMap((x, p) => (x === d ? [p] : [])));
+  return {
+    chip: router.name,
+    rank: router.rank,
+    slice: router.slice,
+    downlinks: byDirection(PORT_DOWNLINK),
+    uplinks: byDirection(PORT_UPLINK),
+    sidelinks: byDirection(PORT_SIDELINK),
+    unused: byDirection(PORT_UNUSED),
+    virtualRouters: router.virtualRouters.map((vr) => {
+      const [location, mask] = vr.rootDetect;
+      const [shift, slots] = vr.downRoute;
+      const hashBits: number[] = [];
+      for (let b = 0; b < 15; b++) if (vr.hashSelect & (1 << b)) hashBits.push(b);
+      return {
+        tiles: ranges(vr.tiles),
+        processors: span(vr.subtree[0], vr.subtree[1] - vr.subtree[0]),
+        rootDetect: { location, mask, meaning: `processors ${span(location, mask)} are below: route them down` },
+        downRoute: { shift, mask: slots, meaning: `logical port = (destination >> ${shift}) & ${slots}` },
+        portMap: vr.portMap.flatMap((physical, logical) => (physical >= 0 ? [{ logical, physical }] : [])),
+        table: vr.table.map((e, entry) => ({
+          entry,
+          location: e.location,
+          mask: e.mask,
+          processors: span(e.location, e.mask),
+          ports: ranges(e.ports),
+          portCount: e.ports.length,
+        })),
+        hashBits: ranges(hashBits),
+      };
+    }),
+    link: {
+      laneRetryThreshold: router.link.laneRetryThreshold,
+      forwardProgressTimeoutNs: router.link.forwardProgressTimer * NS_PER_CYCLE,
+      leafForwardProgressTimeoutNs: router.link.leafForwardProgressTimer * NS_PER_CYCLE,
+      maxPacketLength: router.link.maxPacketLength,
+      octantRatesGbps: router.link.octantRates,
+    },
+    raw: routerRegisters(router),
+  };
+}
+
+export interface RegisterChange {
+  readonly register: string;
+  /** Where it is written: tiles and logical port or table entry, ports, or octant. */
+  readonly target: string;
+  /** Null: not written in that generation (the router was not configured, or the slot unused). */
+  readonly before: readonly number[] | null;
+  readonly after: readonly number[] | null;
+}
+
+/** Register by register, what differs between two images, per router (routers in `next` order, then removed ones). */
+export function diffRegisters(previous: ConfigurationImage, next: ConfigurationImage): { chip: string; changes: RegisterChange[] }[] {
+  const key = (w: RegisterWrite) => `${w.register}/${w.indices.join(',')}`;
+  const before = new Map(previous.routers.map((r) => [r.name, r]));
+  const out: { chip: string; changes: RegisterChange[] }[] = [];
+  const compare = (chip: string, old: RouterImage | undefined, now: RouterImage | undefined) => {
+    const was = new Map((old ? routerRegisters(old) : []).map((w) => [key(w), w]));
+    const changes: RegisterChange[] = [];
+    for (const w of now ? routerRegisters(now) : []) {
+      const prior = was.get(key(w));
+      was.delete(key(w));
+      if (prior && prior.value.length === w.value.length && prior.value.every((v, i) => v === w.value[i])) continue;
+      changes.push({ register: w.register, target: target(w), before: prior ? [...prior.value] : null, after: [...w.value] });
+    }
+    for (const w of was.values()) changes.push({ register: w.register, target: target(w), before: [...w.value], after: null });
+    if (changes.length > 0) out.push({ chip, changes });
+  };
+  for (const router of next.routers) compare(router.name, before.get(router.name), router);
+  const names = new Set(next.routers.map((r) => r.name));
+  for (const router of previous.routers) if (!names.has(router.name)) compare(router.name, router, undefined);
+  return out;
+}
+
+/** What a write's indices address, in the chip's terms. */
+export function target(w: RegisterWrite): string {
+  switch (w.register) {
+    case 'portMap':
+      return `tiles ${ranges(w.indices.map((i) => i >> 6))}, logical port ${w.indices[0] & 63}`;
+    case 'routingTable':
+      return `tiles ${ranges(w.indices.map((i) => i >> 3))}, entry ${w.indices[0] & 7}`;
+    case 'rootDetect':
+    case 'downRoute':
+    case 'hashSelect':
+      return `tiles ${ranges(w.indices)}`;
+    case 'octantRate':
+      return `octant ${w.indices[0]}`;
+    case 'portDirections':
+      return 'ports 0–63';
+    case 'maxPacketLength':
+      return 'chip';
+    default:
+      return `ports ${ranges(w.indices)}`;
+  }
+}
