@@ -4,6 +4,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { ApiKeysService, CreatedKey } from './auth/api-keys.service';
 import { WeftConfig } from './config/weft-config';
+import { ControlService } from './control/control.service';
 import { FabricsService } from './fabrics/fabrics.service';
 
 export interface StartedService {
@@ -34,7 +35,9 @@ export async function startService(config: WeftConfig, options: { logger?: boole
   const fabrics = app.get(FabricsService);
   if (config.WEFT_DEFAULT_FIXTURE !== 'none' && (await fabrics.count()) === 0) {
     const fabric = await fabrics.load(fabrics.readInstallation({ fixture: config.WEFT_DEFAULT_FIXTURE }));
-    defaultFabric = fabric.name;
+    // Discovered, configured and pushed at once, so that the fabric routes (and heals) from the start.
+    const configured = await app.get(ControlService).configure(fabric.id, { trigger: 'first start' });
+    defaultFabric = `${fabric.name} (discovered, configured: generation ${configured.generation.number} ${configured.generation.state}, ${configured.writes} register writes)`;
   }
   await app.listen(config.WEFT_PORT, config.WEFT_HOST);
   const address = app.getHttpServer().address() as { port: number };
