@@ -6,7 +6,7 @@
  * maintenance transport: chip identities (serial numbers), port states, and the port each
  * request arrived on, which gives both ends of every cable.
  */
-import type { MaintenanceTransport, SourceRoute } from '../maintenance-transport';
+import type { MaintenanceTransport, RegisterValue, SourceRoute } from '../maintenance-transport';
 
 export const MODEL_YARC = 1;
 export const MODEL_PROCESSOR = 2;
@@ -63,65 +63,94 @@ export async function discoverFabric(transport: MaintenanceTransport, options: D
   const links = new Map<string, DiscoveredLink>();
   const unanswered: UnansweredRequest[] = [];
   let requests = 0;
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  const slot = async (): Promise<void> => {
-    if (running < concurrency) {
-      running++;
-      return;
-    }
-    await new Promise<void>((resolve) => waiting.push(resolve));
-    running++;
-  };
-  const release = () => {
-    running--;
-    waiting.shift()?.();
-  };
   const read = async (route: SourceRoute, register: string) => {
-    await slot();
-    try {
-      requests++;
-      const result = await transport.read(route, register);
-      if (!result.ok) unanswered.push({ route, register, reason: `${result.reason}: ${result.detail}` });
-      return result.ok ? result.value : null;
-    } finally {
-      release();
-    }
+    requests++;
+    const result = await transport.read(route, register);
+    if (!result.ok) unanswered.push({ route, register, reason: `${result.reason}: ${result.detail}` });
+    return result.ok ? result.value : null;
   };
   const linkKey = (x: DiscoveredEnd, y: DiscoveredEnd) => {
     const [p, q] = x.serial < y.serial || (x.serial === y.serial && x.port <= y.port) ? [x, y] : [y, x];
     return `${p.serial}:${p.port}-${q.serial}:${q.port}`;
   };
+  /** Cable ends already known, by `serial:port`: a port whose cable was read from its far end is not read again. */
+  const knownEnds = new Set<string>();
+  /** Routes chosen so far through each router, to spread the sweep's traffic over parallel paths. */
+  const through = new Map<number, number>();
 
-  const visit = async (route: SourceRoute, from: DiscoveredEnd | null, fromLanes: number): Promise<void> => {
-    const identity = await read(route, 'identity');
-    if (!identity) return;
-    const [serial, model, portCount, arrival] = identity;
-    if (from) {
-      const here = { serial, port: arrival };
-      const key = linkKey(from, here);
-      if (!links.has(key)) links.set(key, { a: from, b: here, lanes: fromLanes });
+  // Breadth first, one hop at a time: every port read of a hop is answered before the next hop
+  // starts, so each cable is read once (from whichever end is nearer), and a chip found over
+  // several cables at once is reached by the least-used of them — otherwise every deep route would
+  // share the first uplink that happened to answer first, and that one link would carry the sweep.
+  let frontier: { route: SourceRoute; from: DiscoveredEnd | null; lanes: number; parents: number }[] = options.controllerPorts.map((port) => ({
+    route: [port],
+    from: null,
+    lanes: 0,
+    parents: 0,
+  }));
+  while (frontier.length > 0) {
+    const answers = await inBatches(frontier, concurrency, (item) => read(item.route, 'identity'));
+    // Cables first (every answer is one), then the chips seen for the first time.
+    const found = new Map<number, { item: (typeof frontier)[number]; identity: RegisterValue }[]>();
+    frontier.forEach((item, i) => {
+      const identity = answers[i];
+      if (!identity) return;
+      const [serial, , , arrival] = identity;
+      if (item.from) {
+        const here = { serial, port: arrival };
+        const key = linkKey(item.from, here);
+        if (!links.has(key)) links.set(key, { a: item.from, b: here, lanes: item.lanes });
+        knownEnds.add(`${serial}:${arrival}`);
+      }
+      if (chips.has(serial)) return;
+      const list = found.get(serial) ?? [];
+      list.push({ item, identity });
+      found.set(serial, list);
+    });
+    const routers: { chip: DiscoveredChip; arrival: number; first: boolean }[] = [];
+    for (const [serial, candidates] of found) {
+      // The candidate through the router with the fewest routes so far (ties: the first found).
+      let best = candidates[0];
+      for (const c of candidates) if ((through.get(c.item.parents) ?? 0) < (through.get(best.item.parents) ?? 0)) best = c;
+      through.set(best.item.parents, (through.get(best.item.parents) ?? 0) + 1);
+      const [, model, portCount, arrival] = best.identity;
+      const route = best.item.route;
+      if (model === MODEL_PROCESSOR) {
+        chips.set(serial, { serial, kind: 'endpoint', portCount, route, slice: route[0], processor: best.identity[4] });
+        continue;
+      }
+      const chip: DiscoveredChip = { serial, kind: 'router', portCount, route, slice: route[0] };
+      chips.set(serial, chip);
+      routers.push({ chip, arrival, first: best.item.from === null });
     }
-    if (chips.has(serial)) return;
-    if (model === MODEL_PROCESSOR) {
-      chips.set(serial, { serial, kind: 'endpoint', portCount, route, slice: route[0], processor: identity[4] });
-      return;
-    }
-    const placeholder: DiscoveredChip = { serial, kind: 'router', portCount, route, slice: route[0] };
-    chips.set(serial, placeholder);
-    const lanes = await read(route, 'portStates');
-    if (!lanes) return;
-    chips.set(serial, { ...placeholder, lanes });
-    const next: Promise<void>[] = [];
-    for (let port = 0; port < portCount; port++) {
-      // The port a request came in by leads back to a chip already known — except on the
-      // controller's first hop, where it leads to the controller's own processor.
-      if (lanes[port] === 0 || (port === arrival && from !== null)) continue;
-      next.push(visit([...route, port], { serial, port }, lanes[port]));
-    }
-    await Promise.all(next);
-  };
-
-  await Promise.all(options.controllerPorts.map((port) => visit([port], null, 0)));
+    const states = await inBatches(routers, concurrency, ({ chip }) => read(chip.route, 'portStates'));
+    const next: typeof frontier = [];
+    routers.forEach(({ chip, arrival, first }, i) => {
+      const lanes = states[i];
+      if (!lanes) return;
+      chips.set(chip.serial, { ...chip, lanes });
+      for (let port = 0; port < chip.portCount; port++) {
+        // The port a request came in by leads back to a chip already known — except on the
+        // controller's first hop, where it leads to the controller's own processor.
+        if (lanes[port] === 0 || (port === arrival && !first) || knownEnds.has(`${chip.serial}:${port}`)) continue;
+        next.push({ route: [...chip.route, port], from: { serial: chip.serial, port }, lanes: lanes[port], parents: chip.serial });
+      }
+    });
+    frontier = next;
+  }
   return { chips: [...chips.values()], links: [...links.values()], unanswered, requests };
+}
+
+/** Runs `work` over `items` with at most `concurrency` outstanding; results in item order. */
+async function inBatches<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  return results;
 }
