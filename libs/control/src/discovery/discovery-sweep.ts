@@ -136,9 +136,24 @@ export async function discoverFabric(transport: MaintenanceTransport, options: D
         next.push({ route: [...chip.route, port], from: { serial: chip.serial, port }, lanes: lanes[port], parents: chip.serial });
       }
     });
-    frontier = next;
+    frontier = interleaveBySlice(next);
   }
   return { chips: [...chips.values()], links: [...links.values()], unanswered, requests };
+}
+
+/** Takes the controller's ports in turn, so that requests in flight are spread over all of its
+ * links instead of filling one slice's link while the others idle. */
+function interleaveBySlice<T extends { route: SourceRoute }>(items: readonly T[]): T[] {
+  const bySlice = new Map<number, T[]>();
+  for (const item of items) {
+    const list = bySlice.get(item.route[0]) ?? [];
+    list.push(item);
+    bySlice.set(item.route[0], list);
+  }
+  const lists = [...bySlice.values()];
+  const out: T[] = [];
+  for (let i = 0; out.length < items.length; i++) for (const list of lists) if (i < list.length) out.push(list[i]);
+  return out;
 }
 
 /** Runs `work` over `items` with at most `concurrency` outstanding; results in item order. */
