@@ -12,3 +12,4 @@ export * from './yarc/yarc-maintenance';
 export * from './yarc/blackwidow-test-config';
 export * from './host/protocol';
 export * from './host/emulator-host';
+export * from './traffic/patterns';
