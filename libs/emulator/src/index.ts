@@ -13,3 +13,4 @@ export * from './yarc/blackwidow-test-config';
 export * from './host/protocol';
 export * from './host/emulator-host';
 export * from './traffic/patterns';
+export * from './traffic/traffic-run';

@@ -260,6 +260,8 @@ export class YarcFabricSim {
 
   /** Phits moved across links (a phit entering a router or an endpoint is one phit-hop). */
   phitHops = 0;
+  /** Phits sent on each port and VC (index g * NVC + v), for utilisation reports. */
+  readonly portPhits: Float64Array;
   onInterrupt: InterruptSink = () => undefined;
   onDeliver: DeliveryRecord = () => undefined;
 
@@ -320,6 +322,7 @@ export class YarcFabricSim {
     this.linkLatency = new Int32Array(ports);
     this.credits = new Int32Array(ports * NVC);
     this.blockedSince = new Float64Array(ports * NVC).fill(-1);
+    this.portPhits = new Float64Array(ports * NVC);
     this.discarding = new Uint8Array(ports);
     this.discardReason = new Uint8Array(ports);
     let maxLatency = 1;
@@ -844,6 +847,7 @@ export class YarcFabricSim {
     if (n > 0) {
       this.txSent[g] = k;
       this.phitHops += n;
+      this.portPhits[g * NVC + this.packets.vc[packet]] += n;
       const peer = this.fabric.peer[g];
       const peerTile = this.globalTile[peer];
       const v = this.packets.vc[packet];

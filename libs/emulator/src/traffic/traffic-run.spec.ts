@@ -1,0 +1,87 @@
+import { handConfiguredR15 } from '../yarc/blackwidow-test-config';
+import { YarcFabricSim } from '../yarc/yarc-fabric-sim';
+import { makePattern, sizeSampler } from './patterns';
+import { runBatch, runSteadyState } from './traffic-run';
+
+/** One R1 router with its 32 processors (one slice), configured by hand: a fabric small enough to reason about. */
+function tinyFabric() {
+  const sim = handConfiguredR15(32);
+  const g = sim.processorPort[0];
+  return { sim, rate: sim.linkRate[g], links: [sim.linkLatency[g], sim.linkLatency[g]] };
+}
+
+const sizes = (phits: number) => sizeSampler(phits, { min: 4, max: 19 });
+
+describe('traffic runs on a tiny fabric agree with the hand-computed values', () => {
+  it('steady state at 2% load: latency is the zero-load pipeline latency, accepted equals offered, nothing lost', () => {
+    const { sim, rate, links } = tinyFabric();
+    const report = runSteadyState(sim, {
+      pattern: makePattern({ kind: 'uniform-random' }, { endpoints: 32 }),
+      size: sizes(4),
+      slices: [0],
+      seed: 3,
+      load: 0.02,
+      warmup: { min: 2_000, max: 20_000 },
+      sampleCycles: 20_000,
+      drainLimit: 20_000,
+      interval: 1_000,
+    });
+    // One router, two links, 4 phits: the pipeline model (paper 000 §3: 25 stages through a YARC).
+    const zeroLoad = YarcFabricSim.zeroLoadCycles(1, links, 4, rate);
+    expect(report).toMatchObject({ mode: 'steady-state', saturated: false, warmupSettled: true, hops: { 1: report.latency.count } });
+    expect(report.latency.p50Cycles).toBe(zeroLoad);
+    expect(Math.abs(report.latency.meanCycles - zeroLoad)).toBeLessThan(1);
+    expect(report.latency.meanNs).toBeCloseTo(report.latency.meanCycles * 1.25, 6);
+    // ~3,200 sampled packets: the accepted rate is the offered 2% within Poisson noise.
+    expect(report.accepted).toBeGreaterThan(0.018);
+    expect(report.accepted).toBeLessThan(0.022);
+    expect(report.books).toMatchObject({ discarded: {}, balanced: true });
+    expect(report.books.injected).toBe(report.books.delivered + report.books.inFlight);
+    expect(report.series.length).toBeGreaterThan(20);
+  });
+
+  it('batch: a permutation of 50 cache-line writes per processor completes in the serialisation time plus one pipeline', () => {
+    const { sim, rate, links } = tinyFabric();
+    const report = runBatch(sim, {
+      pattern: makePattern({ kind: 'random-permutation' }, { endpoints: 32 }, 4),
+      size: sizes(19),
+      slices: [0],
+      seed: 3,
+      packets: 50,
+      limit: 100_000,
+    });
+    // No two sources share a destination: each link streams 50 × 19 phits back to back, and the
+    // last packet's head then crosses the router (its tail is already counted in the stream).
+    const head = YarcFabricSim.zeroLoadCycles(1, links, 19, rate) - Math.ceil(18 / rate);
+    const expected = (50 * 19) / rate + head;
+    expect(report.saturated).toBe(false);
+    expect(report.measuredCycles).toBeGreaterThanOrEqual(Math.floor(expected));
+    expect(report.measuredCycles).toBeLessThan(expected * 1.05);
+    expect(report.accepted).toBeCloseTo((50 * 19) / rate / report.measuredCycles, 6);
+    expect(report.books).toEqual({ injected: 1600, delivered: 1600, discarded: {}, inFlight: 0, balanced: true });
+    // Every source gets the same share: a permutation is fair.
+    expect(report.fairness.max - report.fairness.min).toBeLessThan(1e-9);
+  });
+
+  it('the same seed gives the same report, bit for bit', () => {
+    const run = () =>
+      runSteadyState(tinyFabric().sim, {
+        pattern: makePattern({ kind: 'uniform-random' }, { endpoints: 32 }),
+        size: sizeSampler(
+          [
+            { phits: 4, weight: 1 },
+            { phits: 19, weight: 1 },
+          ],
+          { min: 4, max: 19 },
+        ),
+        slices: [0],
+        seed: 9,
+        load: 0.5,
+        warmup: { min: 1_000, max: 5_000 },
+        sampleCycles: 3_000,
+        drainLimit: 10_000,
+        interval: 500,
+      });
+    expect(run()).toEqual(run());
+  });
+});

@@ -1,0 +1,417 @@
+/**
+ * Traffic runs on an emulated fabric (issue 5), in the two modes of the papers:
+ *
+ * - steady state (paper 003 §3.2, as BookSim2 does it): every source injects packets by a
+ *   Bernoulli process at an offered load (a fraction of its injection link's phits per cycle);
+ *   the fabric warms up until the mean latency of successive intervals settles; the packets
+ *   injected during a measurement window are labelled, and the run goes on (still loaded) until
+ *   the labelled sample has drained — or is declared saturated when it does not;
+ * - batch (paper 004 §4.1): N packets per source, all offered at once; the completion time gives
+ *   the throughput.
+ *
+ * Everything is measured from the packets themselves: latency (mean, p50, p99, max; cycles and ns),
+ * accepted throughput as a fraction of capacity, per-source fairness, the hop-count histogram, per
+ * port and VC utilisation, a time series per interval, and the books (injected = delivered +
+ * discarded by reason + in flight).
+ */
+import { mulberry32 } from '@weft/fabric-model';
+import { DISCARD_REASONS, FLAG_ADAPTIVE, FLAG_HASH } from '../engine/packet-store';
+import { NS_PER_CYCLE, VCS as NVC } from '../yarc/yarc-constants';
+import type { YarcFabricSim } from '../yarc/yarc-fabric-sim';
+import type { TrafficPattern } from './patterns';
+
+const SAMPLE_TAG = 1;
+
+export interface TrafficSpec {
+  readonly pattern: TrafficPattern;
+  /** Packet length in phits for each new packet. */
+  readonly size: (random: () => number) => number;
+  /** Injection ports (BlackWidow: network slices) that carry the traffic. */
+  readonly slices: readonly number[];
+  /** Virtual channel (BlackWidow: 0 requests, 1 responses). */
+  readonly vc?: number;
+  /** Fraction of packets routed adaptively (paper 000 §7.8.3); the rest are hashed. */
+  readonly adaptive?: number;
+  readonly seed: number;
+  /** Sources that inject (default: every processor). */
+  readonly sources?: readonly number[];
+}
+
+export interface SteadyStateSpec extends TrafficSpec {
+  /** Offered load: a fraction of each injection link's capacity (phits per cycle). */
+  readonly load: number;
+  /** Warm-up bounds, in cycles: at least `min`, at most `max` waiting for the latency to settle. */
+  readonly warmup: { readonly min: number; readonly max: number };
+  /** Cycles during which injected packets form the measured sample. */
+  readonly sampleCycles: number;
+  /** Cycles after the sample window to wait for the sample to drain before calling it saturated. */
+  readonly drainLimit: number;
+  /** Time-series interval in cycles (also the warm-up's settling window). */
+  readonly interval: number;
+}
+
+export interface BatchSpec extends TrafficSpec {
+  /** Packets each source injects per slice. */
+  readonly packets: number;
+  /** Give up after this many cycles (the report says the batch did not complete). */
+  readonly limit: number;
+}
+
+export interface LatencyStats {
+  readonly count: number;
+  readonly meanCycles: number;
+  readonly p50Cycles: number;
+  readonly p99Cycles: number;
+  readonly maxCycles: number;
+  readonly meanNs: number;
+  readonly p50Ns: number;
+  readonly p99Ns: number;
+  readonly maxNs: number;
+}
+
+export interface IntervalPoint {
+  readonly cycle: number;
+  readonly injected: number;
+  readonly delivered: number;
+  /** Delivered phits per cycle per active source, as a fraction of capacity. */
+  readonly accepted: number;
+  readonly meanLatencyCycles: number;
+}
+
+export interface Books {
+  readonly injected: number;
+  readonly delivered: number;
+  readonly discarded: Readonly<Record<string, number>>;
+  readonly inFlight: number;
+  /** injected = delivered + discarded + in flight. */
+  readonly balanced: boolean;
+}
+
+export interface TrafficReport {
+  readonly mode: 'steady-state' | 'batch';
+  readonly pattern: string;
+  /** Offered load (steady state), as a fraction of capacity. */
+  readonly offered: number;
+  /** Delivered phits per cycle per source, over the measurement, as a fraction of capacity. */
+  readonly accepted: number;
+  /** Steady state: the labelled sample did not drain in time. Batch: it did not complete. */
+  readonly saturated: boolean;
+  readonly warmupCycles: number;
+  /** Whether the warm-up settled before its limit. */
+  readonly warmupSettled: boolean;
+  /** Measurement cycles: the sample window (steady state) or the completion time (batch). */
+  readonly measuredCycles: number;
+  readonly latency: LatencyStats;
+  /** Per-source accepted throughput over the measurement, as a fraction of capacity. */
+  readonly fairness: { readonly min: number; readonly max: number; readonly mean: number };
+  /** Routers crossed → packets. */
+  readonly hops: Readonly<Record<number, number>>;
+  /** Port utilisation over the measurement: fraction of cycles carrying a phit, per VC and in all. */
+  readonly utilisation: { readonly meanBusyPort: number; readonly maxPort: number; readonly byVc: readonly number[] };
+  readonly series: readonly IntervalPoint[];
+  readonly books: Books;
+}
+
+/** Measures what happens to packets from the moment they are created. */
+class Recorder {
+  readonly latencies: number[] = [];
+  readonly hops = new Map<number, number>();
+  readonly deliveredPhitsBySource: Float64Array;
+  deliveredPhits = 0;
+  intervalDelivered = 0;
+  intervalPhits = 0;
+  intervalLatency = 0;
+  intervalInjected = 0;
+  measuring = false;
+
+  constructor(
+    private readonly sim: YarcFabricSim,
+    endpoints: number,
+  ) {
+    this.deliveredPhitsBySource = new Float64Array(endpoints);
+    sim.onDeliver = (packet, cycle) => this.delivered(packet, cycle);
+  }
+
+  private delivered(packet: number, cycle: number): void {
+    const p = this.sim.packets;
+    const latency = cycle - p.createdAt[packet];
+    this.intervalDelivered++;
+    this.intervalPhits += p.length[packet];
+    this.intervalLatency += latency;
+    if (this.measuring) {
+      this.deliveredPhits += p.length[packet];
+      const source = this.sim.globalProcessor[p.source[packet]];
+      if (source >= 0) this.deliveredPhitsBySource[source] += p.length[packet];
+    }
+    if (p.tag[packet] === SAMPLE_TAG) {
+      this.latencies.push(latency);
+      this.hops.set(p.hops[packet], (this.hops.get(p.hops[packet]) ?? 0) + 1);
+    }
+  }
+
+  point(cycle: number, interval: number, sources: number, capacity: number): IntervalPoint {
+    const point = {
+      cycle,
+      injected: this.intervalInjected,
+      delivered: this.intervalDelivered,
+      accepted: this.intervalPhits / (interval * sources * capacity),
+      meanLatencyCycles: this.intervalDelivered > 0 ? this.intervalLatency / this.intervalDelivered : 0,
+    };
+    this.intervalInjected = this.intervalDelivered = this.intervalPhits = this.intervalLatency = 0;
+    return point;
+  }
+}
+
+interface Injector {
+  readonly sources: readonly number[];
+  readonly capacity: number;
+  /** Creates one packet from `source` on `slice`; -1 when the pattern gives it nothing to send. */
+  packet(source: number, slice: number, tag: number): number;
+  readonly random: () => number;
+}
+
+function injector(sim: YarcFabricSim, spec: TrafficSpec): Injector {
+  const random = mulberry32(spec.seed);
+  const endpoints = endpointCount(sim);
+  const sources = spec.sources ?? Array.from({ length: endpoints }, (_, i) => i);
+  for (const s of spec.slices) if (!(s >= 0 && s < 4 && sim.processorPort[sources[0] * 4 + s] >= 0)) throw new RangeError(`the fabric has no slice ${s}`);
+  const capacity = sim.linkRate[sim.processorPort[sources[0] * 4 + spec.slices[0]]];
+  const vc = spec.vc ?? 0;
+  const adaptive = spec.adaptive ?? 0;
+  return {
+    sources,
+    capacity,
+    random,
+    packet: (source, slice, tag) => {
+      const destination = spec.pattern.destination(source, random);
+      if (destination < 0) return -1;
+      const length = spec.size(random);
+      const flags = adaptive > 0 && random() < adaptive ? FLAG_ADAPTIVE : FLAG_HASH;
+      return sim.inject(source, slice, destination, length, vc, flags, Math.floor(random() * 0x8000), tag);
+    },
+  };
+}
+
+function endpointCount(sim: YarcFabricSim): number {
+  let n = 0;
+  for (let g = 0; g < sim.globalProcessor.length; g++) if (sim.globalProcessor[g] >= n) n = sim.globalProcessor[g] + 1;
+  return n;
+}
+
+export function runSteadyState(sim: YarcFabricSim, spec: SteadyStateSpec): TrafficReport {
+  if (!(spec.load > 0 && spec.load <= 1)) throw new RangeError(`offered load must be in (0, 1], got ${spec.load}`);
+  const inj = injector(sim, spec);
+  const recorder = new Recorder(sim, endpointCount(sim));
+  const before = bookkeeping(sim);
+  let meanSize = 0;
+  for (let i = 0; i < 1000; i++) meanSize += spec.size(mulberry32(spec.seed + i));
+  meanSize /= 1000;
+  const probability = (spec.load * inj.capacity) / meanSize;
+  const series: IntervalPoint[] = [];
+  const start = sim.cycle;
+  let tag = 0;
+  let sampleLeft = 0;
+  const tick = () => {
+    for (const s of inj.sources) {
+      for (const slice of spec.slices) {
+        if (inj.random() >= probability) continue;
+        const id = inj.packet(s, slice, tag);
+        if (id < 0) continue;
+        recorder.intervalInjected++;
+        if (tag === SAMPLE_TAG) sampleLeft++;
+      }
+    }
+    sim.step();
+    if ((sim.cycle - start) % spec.interval === 0)
+      series.push(recorder.point(sim.cycle - start, spec.interval, inj.sources.length * spec.slices.length, inj.capacity));
+  };
+
+  // Warm-up: until three successive intervals agree on the mean latency within 5%.
+  let settled = false;
+  while (sim.cycle - start < spec.warmup.max) {
+    tick();
+    const n = series.length;
+    if (sim.cycle - start >= spec.warmup.min && n >= 3) {
+      const [a, b, c] = series.slice(-3).map((p) => p.meanLatencyCycles);
+      if (a > 0 && Math.abs(b - a) <= 0.05 * a && Math.abs(c - b) <= 0.05 * b) {
+        settled = true;
+        break;
+      }
+    }
+  }
+  const warmupCycles = sim.cycle - start;
+
+  // The labelled sample, and the utilisation over its window.
+  const portsBefore = Float64Array.from(sim.portPhits);
+  recorder.measuring = true;
+  tag = SAMPLE_TAG;
+  const sampleStart = sim.cycle;
+  for (let c = 0; c < spec.sampleCycles; c++) tick();
+  recorder.measuring = false;
+  const measured = sim.cycle - sampleStart;
+  const portsAfter = Float64Array.from(sim.portPhits);
+  tag = 0;
+  // Keep the fabric loaded until every labelled packet has been delivered or discarded.
+  const sampleTotal = sampleLeft;
+  const done = () => recorder.latencies.length + discardedSince(sim, before) >= sampleTotal;
+  let drained = done();
+  for (let c = 0; c < spec.drainLimit && !drained; c++) {
+    tick();
+    drained = done();
+  }
+  return report(sim, 'steady-state', spec, {
+    recorder,
+    before,
+    series,
+    offered: spec.load,
+    accepted: recorder.deliveredPhits / (measured * inj.sources.length * spec.slices.length * inj.capacity),
+    saturated: !drained,
+    warmupCycles,
+    warmupSettled: settled,
+    measuredCycles: measured,
+    sources: inj.sources,
+    capacity: inj.capacity * measured * spec.slices.length,
+    utilisation: utilisation(sim, portsBefore, portsAfter, measured),
+  });
+}
+
+export function runBatch(sim: YarcFabricSim, spec: BatchSpec): TrafficReport {
+  const inj = injector(sim, spec);
+  const recorder = new Recorder(sim, endpointCount(sim));
+  const before = bookkeeping(sim);
+  const portsBefore = Float64Array.from(sim.portPhits);
+  const start = sim.cycle;
+  let injected = 0;
+  for (const s of inj.sources) for (const slice of spec.slices) for (let k = 0; k < spec.packets; k++) if (inj.packet(s, slice, SAMPLE_TAG) >= 0) injected++;
+  recorder.measuring = true;
+  recorder.intervalInjected = injected;
+  const series: IntervalPoint[] = [];
+  const interval = 500;
+  const sources = inj.sources.length * spec.slices.length;
+  const done = () => recorder.latencies.length + discardedSince(sim, before) >= injected;
+  while (!done() && sim.cycle - start < spec.limit) {
+    sim.step();
+    if ((sim.cycle - start) % interval === 0) series.push(recorder.point(sim.cycle - start, interval, sources, inj.capacity));
+  }
+  const measured = sim.cycle - start;
+  recorder.measuring = false;
+  return report(sim, 'batch', spec, {
+    recorder,
+    before,
+    series,
+    offered: 1,
+    accepted: recorder.deliveredPhits / (measured * sources * inj.capacity),
+    saturated: !done(),
+    warmupCycles: 0,
+    warmupSettled: true,
+    measuredCycles: measured,
+    sources: inj.sources,
+    capacity: inj.capacity * measured * spec.slices.length,
+    utilisation: utilisation(sim, portsBefore, Float64Array.from(sim.portPhits), measured),
+  });
+}
+
+function bookkeeping(sim: YarcFabricSim) {
+  const p = sim.packets;
+  return { created: p.created, delivered: p.delivered, discarded: Float64Array.from(p.discarded), inFlight: p.inFlight };
+}
+
+function discardedSince(sim: YarcFabricSim, before: ReturnType<typeof bookkeeping>): number {
+  let n = 0;
+  for (let r = 0; r < before.discarded.length; r++) n += sim.packets.discarded[r] - before.discarded[r];
+  return n;
+}
+
+function utilisation(sim: YarcFabricSim, before: Float64Array, after: Float64Array, cycles: number): TrafficReport['utilisation'] {
+  const ports = before.length / NVC;
+  const byVc = new Array<number>(NVC).fill(0);
+  let busyPorts = 0;
+  let busySum = 0;
+  let max = 0;
+  for (let g = 0; g < ports; g++) {
+    let phits = 0;
+    for (let v = 0; v < NVC; v++) {
+      const n = after[g * NVC + v] - before[g * NVC + v];
+      phits += n;
+      byVc[v] += n;
+    }
+    if (phits === 0) continue;
+    const u = phits / (cycles * (sim.linkRate[g] || 1));
+    busyPorts++;
+    busySum += u;
+    if (u > max) max = u;
+  }
+  const total = byVc.reduce((a, b) => a + b, 0);
+  return { meanBusyPort: busyPorts > 0 ? busySum / busyPorts : 0, maxPort: max, byVc: byVc.map((n) => (total > 0 ? n / total : 0)) };
+}
+
+function latencyStats(cycles: number[]): LatencyStats {
+  const sorted = [...cycles].sort((a, b) => a - b);
+  const at = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : 0);
+  const mean = sorted.length ? sorted.reduce((a, b) => a + b, 0) / sorted.length : 0;
+  const max = sorted.length ? sorted[sorted.length - 1] : 0;
+  return {
+    count: sorted.length,
+    meanCycles: mean,
+    p50Cycles: at(0.5),
+    p99Cycles: at(0.99),
+    maxCycles: max,
+    meanNs: mean * NS_PER_CYCLE,
+    p50Ns: at(0.5) * NS_PER_CYCLE,
+    p99Ns: at(0.99) * NS_PER_CYCLE,
+    maxNs: max * NS_PER_CYCLE,
+  };
+}
+
+function report(
+  sim: YarcFabricSim,
+  mode: TrafficReport['mode'],
+  spec: TrafficSpec,
+  r: {
+    recorder: Recorder;
+    before: ReturnType<typeof bookkeeping>;
+    series: IntervalPoint[];
+    offered: number;
+    accepted: number;
+    saturated: boolean;
+    warmupCycles: number;
+    warmupSettled: boolean;
+    measuredCycles: number;
+    sources: readonly number[];
+    capacity: number;
+    utilisation: TrafficReport['utilisation'];
+  },
+): TrafficReport {
+  const p = sim.packets;
+  const discarded: Record<string, number> = {};
+  let discardedTotal = 0;
+  DISCARD_REASONS.forEach((reason, i) => {
+    const n = p.discarded[i] - r.before.discarded[i];
+    if (n > 0) discarded[reason] = n;
+    discardedTotal += n;
+  });
+  const injected = p.created - r.before.created;
+  const delivered = p.delivered - r.before.delivered;
+  const inFlight = p.inFlight - r.before.inFlight;
+  const perSource = r.sources.map((s) => r.recorder.deliveredPhitsBySource[s] / r.capacity);
+  return {
+    mode,
+    pattern: spec.pattern.name,
+    offered: r.offered,
+    accepted: r.accepted,
+    saturated: r.saturated,
+    warmupCycles: r.warmupCycles,
+    warmupSettled: r.warmupSettled,
+    measuredCycles: r.measuredCycles,
+    latency: latencyStats(r.recorder.latencies),
+    fairness: {
+      min: Math.min(...perSource),
+      max: Math.max(...perSource),
+      mean: perSource.reduce((a, b) => a + b, 0) / perSource.length,
+    },
+    hops: Object.fromEntries([...r.recorder.hops].sort((a, b) => a[0] - b[0])),
+    utilisation: r.utilisation,
+    series: r.series,
+    books: { injected, delivered, discarded, inFlight, balanced: injected === delivered + discardedTotal + inFlight },
+  };
+}
