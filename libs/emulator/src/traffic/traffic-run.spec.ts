@@ -1,7 +1,7 @@
 import { handConfiguredR15 } from '../yarc/blackwidow-test-config';
 import { YarcFabricSim } from '../yarc/yarc-fabric-sim';
 import { makePattern, sizeSampler } from './patterns';
-import { runBatch, runSteadyState } from './traffic-run';
+import { runBatch, runSteadyState, runSweep } from './traffic-run';
 
 /** One R1 router with its 32 processors (one slice), configured by hand: a fabric small enough to reason about. */
 function tinyFabric() {
@@ -83,5 +83,30 @@ describe('traffic runs on a tiny fabric agree with the hand-computed values', ()
         interval: 500,
       });
     expect(run()).toEqual(run());
+  });
+});
+
+describe('a latency–load sweep', () => {
+  it('rises with the load and reports where the fabric saturates', () => {
+    // Every processor sends only to processors 0–7: a hot spot that saturates early.
+    const sweep = runSweep(
+      () => tinyFabric().sim,
+      {
+        pattern: makePattern({ kind: 'hot-region', fraction: 1, first: 0, count: 8 }, { endpoints: 32 }),
+        size: sizes(4),
+        slices: [0],
+        seed: 5,
+        warmup: { min: 1_000, max: 5_000 },
+        sampleCycles: 2_000,
+        drainLimit: 4_000,
+        interval: 500,
+      },
+      [0.05, 0.15, 0.3, 0.6],
+    );
+    // 32 sources share 8 destinations: at most 8/32 of the offered capacity can be accepted.
+    expect(sweep.saturationLoad).toBe(0.3);
+    expect(sweep.points.map((p) => p.saturated)).toEqual([false, false, true]);
+    expect(sweep.points[1].meanLatencyCycles).toBeGreaterThan(sweep.points[0].meanLatencyCycles);
+    expect(sweep.peakAccepted).toBeLessThanOrEqual(0.25 + 0.01);
   });
 });

@@ -415,3 +415,40 @@ function report(
     books: { injected, delivered, discarded, inFlight, balanced: injected === delivered + discardedTotal + inFlight },
   };
 }
+
+export interface SweepPoint {
+  readonly load: number;
+  readonly accepted: number;
+  readonly meanLatencyCycles: number;
+  readonly p99LatencyCycles: number;
+  readonly saturated: boolean;
+}
+
+export interface SweepReport {
+  readonly pattern: string;
+  readonly points: readonly SweepPoint[];
+  /** The lowest offered load at which the fabric saturated (the sample did not drain, or it accepted
+   * less than 95% of what was offered); null if none of the loads did. */
+  readonly saturationLoad: number | null;
+  /** The most it accepted at any load, as a fraction of capacity. */
+  readonly peakAccepted: number;
+}
+
+/**
+ * Latency against offered load: a steady-state run per load, each on a fresh fabric from `fabric`
+ * (so no run inherits another's queues). Stops after the first saturated load.
+ */
+export function runSweep(fabric: () => YarcFabricSim, spec: Omit<SteadyStateSpec, 'load'>, loads: readonly number[]): SweepReport {
+  const points: SweepPoint[] = [];
+  let saturationLoad: number | null = null;
+  for (const load of [...loads].sort((a, b) => a - b)) {
+    const r = runSteadyState(fabric(), { ...spec, load });
+    const saturated = r.saturated || r.accepted < 0.95 * load;
+    points.push({ load, accepted: r.accepted, meanLatencyCycles: r.latency.meanCycles, p99LatencyCycles: r.latency.p99Cycles, saturated });
+    if (saturated) {
+      saturationLoad = load;
+      break;
+    }
+  }
+  return { pattern: spec.pattern.name, points, saturationLoad, peakAccepted: Math.max(...points.map((p) => p.accepted)) };
+}
