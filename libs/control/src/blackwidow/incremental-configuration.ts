@@ -43,6 +43,8 @@ interface State extends ConfigurationStages {
   readonly faults: FaultSet;
   /** Processors below each virtual router of the healthy image, by `${chip}/${virtual router}`. */
   readonly subtrees: Map<string, readonly [number, number]>;
+  /** For each chip, the routers whose maintenance route leaves through it (built when first needed). */
+  readonly through?: Map<string, Set<number>>;
 }
 
 export class BlackWidowConfigurator {
@@ -60,7 +62,7 @@ export class BlackWidowConfigurator {
       if (next) return next;
     }
     const stages = configureInStages(this.known, faults, this.settings);
-    this.state = { ...stages, faults, subtrees: subtreesOf(this.known, stages.healthy) };
+    this.state = { ...stages, faults, subtrees: subtreesOf(this.known, stages.healthy), through: routesThrough(this.known, stages.result.image.routers) };
     return { ...stages.result, changedRouters: diffImages(last?.result.image ?? null, stages.result.image).changed, incremental: false };
   }
 
@@ -163,6 +165,10 @@ export class BlackWidowConfigurator {
       const far = index.peer.get(end);
       if (far) dead.add(endKey(far));
     }
+    const previous = last.result.image.routers;
+    const through = last.through ?? routesThrough(known, previous);
+    const candidates = new Set<number>();
+    for (const end of dead) for (const i of through.get(end.slice(0, end.lastIndexOf(':'))) ?? []) candidates.add(i);
     const crosses = (route: readonly number[]) => {
       let at = known.attachment;
       for (const port of route) {
@@ -174,19 +180,32 @@ export class BlackWidowConfigurator {
       }
       return false;
     };
-    const previous = last.result.image.routers;
-    const reroute = previous.filter((r) => crosses(r.route)).map((r) => r.name);
+    const reroute = [...candidates].filter((i) => crosses(previous[i].route)).map((i) => previous[i].name);
     const rerouted = maintenanceRoutes(known, faults, reroute);
     if (rerouted.size !== reroute.length) return null;
+    // Routers whose registers and route are unchanged keep their image objects.
     const image: ConfigurationImage = {
       ...routed,
-      routers: routed.routers.map((r, i) => ({ ...r, route: rerouted.get(r.name) ?? previous[i].route })),
+      routers: routed.routers.map((r, i) => {
+        const route = rerouted.get(r.name);
+        if (!route && r === last.routed.routers[i]) return previous[i];
+        return { ...r, route: route ?? previous[i].route };
+      }),
     };
+    for (const [name, route] of rerouted) {
+      const i = position.get(name)!;
+      forEachHop(known, previous[i].route, (chip) => through.get(chip)?.delete(i));
+      forEachHop(known, route, (chip) => {
+        const set = through.get(chip) ?? new Set<number>();
+        set.add(i);
+        through.set(chip, set);
+      });
+    }
 
     const verification = this.verifyChange(last, routed, changed, faults, added);
     if (!verification) return null;
     const result: BlackWidowConfiguration = { image, verification, processors: last.result.processors, unreachable: last.result.unreachable };
-    this.state = { healthy, routed, blocks: last.blocks, result, faults, subtrees };
+    this.state = { healthy, routed, blocks: last.blocks, result, faults, subtrees, through };
     return { ...result, changedRouters: changedNames, incremental: true };
   }
 
@@ -281,6 +300,30 @@ export class BlackWidowConfigurator {
     // The blocks not proven again keep their proof: same pairs, no more hops than before.
     return { ...report, pairsProven: previous.pairsProven, maxHops: Math.max(previous.maxHops, report.maxHops) };
   }
+}
+
+/** Calls `visit` with every chip a route leaves through, from the controller on. */
+function forEachHop(known: KnownFabric, route: readonly number[], visit: (chip: string) => void): void {
+  const { peer } = indexKnownFabric(known);
+  let at = known.attachment;
+  for (const port of route) {
+    visit(at);
+    const next = peer.get(`${at}:${port}`);
+    if (!next) return;
+    at = next.chip;
+  }
+}
+
+function routesThrough(known: KnownFabric, routers: readonly RouterImage[]): Map<string, Set<number>> {
+  const through = new Map<string, Set<number>>();
+  routers.forEach((r, i) =>
+    forEachHop(known, r.route, (chip) => {
+      const set = through.get(chip) ?? new Set<number>();
+      set.add(i);
+      through.set(chip, set);
+    }),
+  );
+  return through;
 }
 
 function usableEnd(end: CableEnd, faults: FaultSet): boolean {
