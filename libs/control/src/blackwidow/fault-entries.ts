@@ -9,7 +9,7 @@
  */
 import type { ConfigurationImage, RouterImage, TableEntry, VirtualRouterConfig } from './blackwidow-engine';
 import { LEGAL_MODULI, PORT_SIDELINK, PORT_UPLINK, TABLE_ENTRIES } from './blackwidow-engine';
-import { GraphCable, portGraph, usablePorts } from './port-graph';
+import { GraphCable, portGraph, usablePorts, vrLayout } from './port-graph';
 
 export function applyFaultEntries(
   image: ConfigurationImage,
@@ -22,17 +22,12 @@ export function applyFaultEntries(
 ): ConfigurationImage {
   const routers = image.routers;
   const vrs: { ri: number; config: VirtualRouterConfig }[] = [];
-  const portVr = new Int32Array(routers.length * 64).fill(-1);
   routers.forEach((router, ri) => {
-    for (const config of router.virtualRouters) {
-      for (const t of config.tiles) portVr[ri * 64 + t] = vrs.length;
-      vrs.push({ ri, config });
-    }
+    for (const config of router.virtualRouters) vrs.push({ ri, config });
   });
   const graph = portGraph(routers, cables);
   const alive = usablePorts(graph, faultyPorts);
-  const farVr = new Int32Array(routers.length * 64).fill(-1);
-  for (let k = 0; k < farVr.length; k++) if (graph.farPort[k] >= 0) farVr[k] = portVr[graph.farPort[k]];
+  const { portVr, farVr } = vrLayout(routers, graph);
   const inSubtree = (v: number, b: number) => {
     const [location, mask] = vrs[v].config.rootDetect;
     return (((b * 32) ^ location) & ~mask & 0x7fff) === 0;

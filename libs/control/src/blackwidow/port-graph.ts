@@ -86,3 +86,41 @@ export function usablePorts(graph: PortGraph, faultyPorts: ReadonlySet<string> =
   }
   return usable;
 }
+
+export interface VrLayout {
+  /** `ri * 64 + tile` → the virtual router (dense, in image order) the tile belongs to, or -1. */
+  readonly portVr: Int32Array;
+  /** `ri * 64 + p` → the virtual router at the far end of the port, or -1. */
+  readonly farVr: Int32Array;
+}
+
+const layouts = new WeakMap<PortGraph, { signature: string; layout: VrLayout }>();
+
+/**
+ * Dense numbering of the virtual routers of an image and the far virtual router of every port.
+ * It depends only on which tiles form which virtual router — the same from one reconfiguration to
+ * the next — so it is built once per port graph and partitioning.
+ */
+export function vrLayout(routers: readonly RouterImage[], graph: PortGraph): VrLayout {
+  let signature = '';
+  for (const r of routers) {
+    signature += r.virtualRouters.length;
+    for (const v of r.virtualRouters) signature += `.${v.tiles[0]}`;
+    signature += ',';
+  }
+  const cached = layouts.get(graph);
+  if (cached && cached.signature === signature) return cached.layout;
+  const portVr = new Int32Array(routers.length * 64).fill(-1);
+  let n = 0;
+  routers.forEach((router, ri) => {
+    for (const config of router.virtualRouters) {
+      for (const t of config.tiles) portVr[ri * 64 + t] = n;
+      n++;
+    }
+  });
+  const farVr = new Int32Array(routers.length * 64).fill(-1);
+  for (let k = 0; k < farVr.length; k++) if (graph.farPort[k] >= 0) farVr[k] = portVr[graph.farPort[k]];
+  const layout = { portVr, farVr };
+  layouts.set(graph, { signature, layout });
+  return layout;
+}

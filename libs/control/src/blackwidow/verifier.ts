@@ -12,7 +12,7 @@
  */
 import type { ConfigurationImage, RouterImage, VirtualRouterConfig } from './blackwidow-engine';
 import { LEGAL_MODULI, PORT_DOWNLINK, PORT_SIDELINK, PORT_UPLINK, TABLE_ENTRIES } from './blackwidow-engine';
-import { portGraph, usablePorts } from './port-graph';
+import { portGraph, usablePorts, vrLayout } from './port-graph';
 
 export interface VerifierCable {
   readonly a: { chip: string; port: number };
@@ -78,10 +78,8 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
   // Dense virtual-router numbering; per router port: the VR it belongs to.
   const vrs: Vr[] = [];
   const routerOfVr: number[] = [];
-  const portVr = new Int32Array(routers.length * 64).fill(-1);
   routers.forEach((router, ri) => {
     for (const config of router.virtualRouters) {
-      for (const t of config.tiles) portVr[ri * 64 + t] = vrs.length;
       vrs.push({ router, config });
       routerOfVr.push(ri);
       if (input.checkRouters && !input.checkRouters.has(router.name)) continue;
@@ -102,8 +100,7 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
   const graph = portGraph(routers, input.cables);
   const usable = usablePorts(graph, input.faultyPorts, input.faultyRouters);
   const farProcessor = graph.farProcessor;
-  const farVr = new Int32Array(routers.length * 64).fill(NONE);
-  for (let k = 0; k < farVr.length; k++) if (graph.farPort[k] >= 0) farVr[k] = portVr[graph.farPort[k]];
+  const { portVr, farVr } = vrLayout(routers, graph);
   const faultyRouter = (name: string) => input.faultyRouters?.has(name) ?? false;
 
   // (A loop, not Math.max(...): a spread of 32K arguments overflows the stack.)
