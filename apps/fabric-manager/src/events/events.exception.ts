@@ -2,6 +2,7 @@ import { WeftException } from '../graphql/weft.exception';
 
 export enum EventsErrorCode {
   EventNotFound = 'EVENT_NOT_FOUND',
+  AlreadyAcknowledged = 'EVENT_ALREADY_ACKNOWLEDGED',
 }
 
 export class EventsException extends WeftException<EventsErrorCode> {

@@ -1,9 +1,12 @@
 import { UseGuards } from '@nestjs/common';
-import { Args, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
+import { Args, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
+import { ApiKey, Role } from '../auth/api-key.entity';
+import { CurrentKey } from '../auth/current-key.decorator';
+import { RequiresRole } from '../auth/roles.decorator';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { Connection, encodeCursor } from '../graphql/pagination';
 import { FabricEventConnection, FabricEventModel } from './dto/fabric-event.model';
-import { FabricEventStreamArgs, FabricEventsArgs } from './dto/fabric-events.args';
+import { AcknowledgeEventInput, FabricEventStreamArgs, FabricEventsArgs } from './dto/fabric-events.args';
 import { FabricEvent } from './fabric-event.entity';
 import { EventsService } from './events.service';
 
@@ -14,7 +17,17 @@ export class EventsResolver {
 
   @Query(() => FabricEventConnection, { description: 'Stored events, oldest first.' })
   events(@Args() args: FabricEventsArgs): Promise<Connection<FabricEvent>> {
-    return this.eventsService.page({ fabricId: args.fabricId, kinds: args.kinds, chips: args.chips }, args.first, args.after);
+    return this.eventsService.page(
+      { fabricId: args.fabricId, kinds: args.kinds, chips: args.chips, unacknowledged: args.unacknowledged },
+      args.first,
+      args.after,
+    );
+  }
+
+  @Mutation(() => FabricEventModel, { description: 'Acknowledges an event: who (the API key), when, and a note on what was done (operator).' })
+  @RequiresRole(Role.operator)
+  acknowledgeEvent(@Args('input') input: AcknowledgeEventInput, @CurrentKey() key: ApiKey): Promise<FabricEvent> {
+    return this.eventsService.acknowledge(input.id, key.name, input.note ?? null);
   }
 
   @Subscription(() => FabricEventModel, {

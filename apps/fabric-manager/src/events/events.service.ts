@@ -1,8 +1,9 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, MoreThan, Repository, FindOptionsWhere } from 'typeorm';
+import { FindOptionsWhere, In, IsNull, MoreThan, Not, Repository } from 'typeorm';
 import { Connection, decodeCursor, toConnection } from '../graphql/pagination';
 import { EventBus } from './event-bus';
+import { EventsErrorCode, EventsException } from './events.exception';
 import { FabricEvent } from './fabric-event.entity';
 import { FabricEventKind } from './fabric-event-kind';
 
@@ -21,6 +22,8 @@ export interface EventFilter {
   fabricId?: number;
   kinds?: FabricEventKind[];
   chips?: string[];
+  /** true: only unacknowledged events; false: only acknowledged ones (stored pages only). */
+  unacknowledged?: boolean;
 }
 
 const REPLAY_PAGE = 500;
@@ -51,6 +54,22 @@ export class EventsService implements OnModuleDestroy {
     );
     this.bus.publish(stored);
     return stored;
+  }
+
+  /** Records who acknowledged an event, when, and what they did; an event is acknowledged once. */
+  async acknowledge(id: number, by: string, note: string | null): Promise<FabricEvent> {
+    const event = await this.events.findOne({ where: { id } });
+    if (!event) throw new EventsException(EventsErrorCode.EventNotFound, `no event with id ${id}`);
+    if (event.acknowledgedAt) {
+      throw new EventsException(
+        EventsErrorCode.AlreadyAcknowledged,
+        `event ${id} was already acknowledged by ${event.acknowledgedBy} at ${event.acknowledgedAt.toISOString()}`,
+      );
+    }
+    event.acknowledgedBy = by;
+    event.acknowledgedAt = new Date();
+    event.acknowledgementNote = note;
+    return this.events.save(event);
   }
 
   async page(filter: EventFilter, first: number, after?: string): Promise<Connection<FabricEvent>> {
@@ -130,6 +149,7 @@ export class EventsService implements OnModuleDestroy {
     if (filter.fabricId !== undefined) where.fabricId = filter.fabricId;
     if (filter.kinds?.length) where.kind = In(filter.kinds);
     if (filter.chips?.length) where.chip = In(filter.chips);
+    if (filter.unacknowledged !== undefined) where.acknowledgedAt = filter.unacknowledged ? IsNull() : Not(IsNull());
     return where;
   }
 }

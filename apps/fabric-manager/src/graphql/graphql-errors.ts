@@ -53,6 +53,8 @@ function eventsCode(code: EventsErrorCode): GraphQLErrorCode {
   switch (code) {
     case EventsErrorCode.EventNotFound:
       return GraphQLErrorCode.NotFound;
+    case EventsErrorCode.AlreadyAcknowledged:
+      return GraphQLErrorCode.Conflict;
     default:
       return assertUnreachable(code);
   }

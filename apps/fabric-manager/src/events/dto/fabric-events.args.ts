@@ -1,6 +1,6 @@
-import { ArgsType, Field, ID, IntersectionType } from '@nestjs/graphql';
+import { ArgsType, Field, ID, InputType, IntersectionType } from '@nestjs/graphql';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsEnum, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsEnum, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
 import { PageArgs } from '../../graphql/pagination';
 import { FabricEventKind } from '../fabric-event-kind';
 
@@ -29,9 +29,32 @@ export class FabricEventFilterArgs {
   chips?: string[];
 }
 
-/** A page of stored events, with the same filters as the stream. */
 @ArgsType()
-export class FabricEventsArgs extends IntersectionType(PageArgs, FabricEventFilterArgs, ArgsType) {}
+class AcknowledgementFilterArgs {
+  @Field(() => Boolean, { nullable: true, description: 'true: only events nobody has acknowledged; false: only acknowledged ones.' })
+  @IsOptional()
+  @IsBoolean()
+  unacknowledged?: boolean;
+}
+
+/** A page of stored events, with the same filters as the stream (and whether acknowledged). */
+@ArgsType()
+export class FabricEventsArgs extends IntersectionType(IntersectionType(PageArgs, FabricEventFilterArgs, ArgsType), AcknowledgementFilterArgs, ArgsType) {}
+
+@InputType()
+export class AcknowledgeEventInput {
+  @Field(() => ID)
+  @Type(() => Number)
+  @IsInt({ message: 'id must be a numeric event id' })
+  @Min(1)
+  id!: number;
+
+  @Field({ nullable: true, description: 'What was done about it (e.g. "cable replacement filed: ticket 4711").' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  note?: string;
+}
 
 @ArgsType()
 export class FabricEventStreamArgs extends FabricEventFilterArgs {
