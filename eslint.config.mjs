@@ -23,6 +23,11 @@ export default tseslint.config(
     },
   },
   {
+    // Example clients: Node ES modules.
+    files: ['examples/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', fetch: 'readonly' } },
+  },
+  {
     files: ['apps/cli/bin/*.js', 'apps/**/*.js', 'test/**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly', __dirname: 'readonly', module: 'readonly' } },
   },

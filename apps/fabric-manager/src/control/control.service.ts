@@ -76,7 +76,10 @@ export class ControlService implements OnApplicationBootstrap {
     private readonly emulator: EmulatorService,
     private readonly events: EventsService,
     private readonly faults: FaultsService,
-  ) {}
+  ) {
+    // Interrupts name the chip by serial number; the events carry the name discovery matched to it.
+    emulator.nameChipsWith((fabricId, serial) => this.known.get(fabricId)?.known.matched.names.get(serial) ?? null);
+  }
 
   /** Runs `work` after every earlier operation on the same fabric has finished. */
   private exclusive<T>(fabricId: number, work: () => Promise<T>): Promise<T> {

@@ -109,15 +109,25 @@ export class EmulatorService implements OnModuleInit, OnApplicationBootstrap, On
     return this.client ? this.client.status() : Promise.resolve([]);
   }
 
+  /** Chip names by serial number, as the control plane learned them by discovery (null before). */
+  private chipName: (fabricId: number, serial: number) => string | null = () => null;
+
+  nameChipsWith(lookup: (fabricId: number, serial: number) => string | null): void {
+    this.chipName = lookup;
+  }
+
   private async recordInterrupt(fabricId: number, interrupt: InterruptRecord): Promise<void> {
     const kind = INTERRUPT_KINDS[interrupt.kind];
     if (!kind) return;
+    const lane = interrupt.lane ?? (typeof interrupt.details?.lane === 'number' ? interrupt.details.lane : undefined);
     await this.events.record({
       fabricId,
       kind,
       emulatedTimeNs: interrupt.emulatedTimeNs,
+      chip: this.chipName(fabricId, interrupt.serial),
       port: interrupt.port ?? null,
       vc: interrupt.vc !== undefined && interrupt.vc >= 0 ? interrupt.vc : null,
+      lane: lane ?? null,
       details: { serial: interrupt.serial, ...(interrupt.details ?? {}) },
     });
     for (const listener of this.interruptListeners) listener(fabricId, interrupt);
