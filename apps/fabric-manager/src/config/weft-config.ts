@@ -47,6 +47,24 @@ export class WeftConfig {
   @IsIn(['on', 'off'])
   WEFT_AUTOMATION: string = 'on';
 
+  /** Events older than this many days are pruned. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  WEFT_EVENT_RETENTION_DAYS: number = 30;
+
+  /** At most this many events are kept (the oldest go first). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  WEFT_EVENT_RETENTION_MAX: number = 1_000_000;
+
+  /** Seconds between pruning passes. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  WEFT_EVENT_PRUNE_INTERVAL_S: number = 60;
+
   /** Print the first admin key on an empty store (tests turn this off to keep output clean). */
   @IsOptional()
   @IsIn(['true', 'false'])

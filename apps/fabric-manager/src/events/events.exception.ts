@@ -3,6 +3,7 @@ import { WeftException } from '../graphql/weft.exception';
 export enum EventsErrorCode {
   EventNotFound = 'EVENT_NOT_FOUND',
   AlreadyAcknowledged = 'EVENT_ALREADY_ACKNOWLEDGED',
+  CursorPruned = 'EVENT_CURSOR_PRUNED',
 }
 
 export class EventsException extends WeftException<EventsErrorCode> {

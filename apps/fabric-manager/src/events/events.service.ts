@@ -1,7 +1,7 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { FindOptionsWhere, In, IsNull, MoreThan, Not, Repository } from 'typeorm';
-import { Connection, decodeCursor, toConnection } from '../graphql/pagination';
+import { Connection, decodeCursor, encodeCursor, toConnection } from '../graphql/pagination';
 import { EventBus } from './event-bus';
 import { EventsErrorCode, EventsException } from './events.exception';
 import { FabricEvent } from './fabric-event.entity';
@@ -33,6 +33,8 @@ const REPLAY_PAGE = 500;
 export class EventsService implements OnModuleDestroy {
   private readonly bus = new EventBus<FabricEvent>();
   private readonly open = new Set<{ close(): void }>();
+  /** Subscribers still replaying stored events, with the id of the last event each has been given. */
+  private readonly replaying = new Map<object, () => number>();
 
   constructor(@InjectRepository(FabricEvent) private readonly events: Repository<FabricEvent>) {}
 
@@ -95,15 +97,23 @@ export class EventsService implements OnModuleDestroy {
       (!filter.chips?.length || (e.chip !== null && filter.chips.includes(e.chip)));
     const backlog: FabricEvent[] = [];
     let replaying = true;
+    let checked = after === undefined;
     const handle = { close: () => live.close() };
     this.open.add(handle);
+    // Pruning never removes what a replaying subscriber has not been given yet.
+    this.replaying.set(handle, () => cursor);
 
     const next = async (): Promise<IteratorResult<FabricEvent>> => {
+      if (!checked) {
+        checked = true;
+        await this.assertNotPruned(cursor);
+      }
       while (replaying) {
         if (backlog.length === 0) {
           const rows = await this.events.find({ where: this.where(filter, cursor), order: { id: 'ASC' }, take: REPLAY_PAGE });
           if (rows.length === 0) {
             replaying = false;
+            this.replaying.delete(handle);
             break;
           }
           backlog.push(...rows);
@@ -126,6 +136,7 @@ export class EventsService implements OnModuleDestroy {
       return: async () => {
         live.close();
         this.open.delete(handle);
+        this.replaying.delete(handle);
         return { value: undefined, done: true };
       },
       [Symbol.asyncIterator]() {
@@ -133,6 +144,47 @@ export class EventsService implements OnModuleDestroy {
       },
     };
     return iterator;
+  }
+
+  /** A subscriber resuming from a cursor whose following events were pruned is told so, not silently skipped ahead. */
+  private async assertNotPruned(cursor: number): Promise<void> {
+    const [{ oldest }] = (await this.events.query(`SELECT MIN("id") AS "oldest" FROM "fabric_event"`)) as { oldest: number | null }[];
+    const [sequence] = (await this.events.query(`SELECT "seq" FROM "sqlite_sequence" WHERE "name" = 'fabric_event'`)) as { seq: number }[];
+    const firstKept = oldest ?? (sequence?.seq ?? 0) + 1;
+    if (cursor + 1 < firstKept) {
+      throw new EventsException(
+        EventsErrorCode.CursorPruned,
+        `the events after cursor ${encodeCursor(cursor)} were pruned by the retention policy; the oldest kept event is id ${firstKept}`,
+      );
+    }
+  }
+
+  /**
+   * Deletes the oldest events beyond the retention — older than `maxAgeMs`, or more than
+   * `maxEvents` — in batches (the API stays responsive), but never one a replaying subscriber has
+   * not been given yet. Returns how many were deleted.
+   */
+  async prune(retention: { maxAgeMs: number; maxEvents: number }, now = Date.now(), batch = 5_000): Promise<number> {
+    const [{ newest }] = (await this.events.query(`SELECT MAX("id") AS "newest" FROM "fabric_event"`)) as { newest: number | null }[];
+    if (newest === null) return 0;
+    const cutoffTime = new Date(now - retention.maxAgeMs).toISOString().replace('T', ' ').slice(0, 19);
+    const [{ aged }] = (await this.events.query(`SELECT MAX("id") AS "aged" FROM "fabric_event" WHERE "wallTime" < ?`, [cutoffTime])) as {
+      aged: number | null;
+    }[];
+    let through = Math.max(newest - retention.maxEvents, aged ?? 0);
+    for (const position of this.replaying.values()) through = Math.min(through, position());
+    let deleted = 0;
+    for (;;) {
+      const result = await this.events
+        .createQueryBuilder()
+        .delete()
+        .where(`"id" IN (SELECT "id" FROM "fabric_event" WHERE "id" <= :through ORDER BY "id" LIMIT :batch)`, { through, batch })
+        .execute();
+      const changes = result.affected ?? 0;
+      deleted += changes;
+      if (changes < batch) return deleted;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   get liveSubscribers(): number {

@@ -55,6 +55,8 @@ function eventsCode(code: EventsErrorCode): GraphQLErrorCode {
       return GraphQLErrorCode.NotFound;
     case EventsErrorCode.AlreadyAcknowledged:
       return GraphQLErrorCode.Conflict;
+    case EventsErrorCode.CursorPruned:
+      return GraphQLErrorCode.NotFound;
     default:
       return assertUnreachable(code);
   }
