@@ -42,62 +42,50 @@ describe('EventsService (store-backed)', () => {
     expect(page.totalCount).toBe(1);
     expect(page.edges[0].node).toMatchObject({ kind: 'LANE_DECOMMISSIONED', chip: 's1.r1.0', lane: 2 });
   });
-});
 
-describe('EventsService retention (store-backed)', () => {
-  let store: { dataSource: DataSource; close: () => Promise<void> };
-  let sut: EventsService;
+  describe('retention', () => {
+    const fill = async (n: number) => {
+      const ids: number[] = [];
+      for (let i = 0; i < n; i++) ids.push((await sut.record({ fabricId: 1, kind: FabricEventKind.SOFT_ERROR, details: { i } })).id);
+      return ids;
+    };
+    const kept = async () => (await store.dataSource.query(`SELECT "id" FROM "fabric_event" ORDER BY "id"`)).map((r: { id: number }) => r.id);
+    const day = 24 * 3600 * 1000;
 
-  beforeEach(async () => {
-    store = await openTestStore();
-    sut = new EventsService(store.dataSource.getRepository(FabricEvent));
-  });
-  afterEach(async () => {
-    sut.onModuleDestroy();
-    await store.close();
-  });
+    it('keeps the newest events up to the limit, deleting the rest in batches', async () => {
+      const ids = await fill(25);
+      expect(await sut.prune({ maxAgeMs: day, maxEvents: 10 }, Date.now(), 4)).toBe(15);
+      expect(await kept()).toEqual(ids.slice(15));
+      expect(await sut.prune({ maxAgeMs: day, maxEvents: 10 })).toBe(0);
+    });
 
-  const fill = async (n: number) => {
-    const ids: number[] = [];
-    for (let i = 0; i < n; i++) ids.push((await sut.record({ fabricId: 1, kind: FabricEventKind.SOFT_ERROR, details: { i } })).id);
-    return ids;
-  };
-  const kept = async () => (await store.dataSource.query(`SELECT "id" FROM "fabric_event" ORDER BY "id"`)).map((r: { id: number }) => r.id);
-  const day = 24 * 3600 * 1000;
+    it('deletes events older than the age limit', async () => {
+      const ids = await fill(5);
+      await store.dataSource.query(`UPDATE "fabric_event" SET "wallTime" = datetime('now', '-3 days') WHERE "id" <= ?`, [ids[2]]);
+      expect(await sut.prune({ maxAgeMs: 2 * day, maxEvents: 1_000 })).toBe(3);
+      expect(await kept()).toEqual(ids.slice(3));
+    });
 
-  it('keeps the newest events up to the limit, deleting the rest in batches', async () => {
-    const ids = await fill(25);
-    expect(await sut.prune({ maxAgeMs: day, maxEvents: 10 }, Date.now(), 4)).toBe(15);
-    expect(await kept()).toEqual(ids.slice(15));
-    expect(await sut.prune({ maxAgeMs: day, maxEvents: 10 })).toBe(0);
-  });
+    it('never deletes what a replaying subscriber has not been given yet', async () => {
+      const ids = await fill(20);
+      const stream = sut.subscribe({ fabricId: 1 }, encodeCursor(ids[1]));
+      expect(((await stream.next()).value as FabricEvent).id).toBe(ids[2]);
+      expect(await sut.prune({ maxAgeMs: day, maxEvents: 5 })).toBe(3); // only up to what it has seen
+      for (let i = 3; i < 20; i++) expect(((await stream.next()).value as FabricEvent).id).toBe(ids[i]);
+      await stream.return!();
+      expect(await sut.prune({ maxAgeMs: day, maxEvents: 5 })).toBe(12);
+    });
 
-  it('deletes events older than the age limit', async () => {
-    const ids = await fill(5);
-    await store.dataSource.query(`UPDATE "fabric_event" SET "wallTime" = datetime('now', '-3 days') WHERE "id" <= ?`, [ids[2]]);
-    expect(await sut.prune({ maxAgeMs: 2 * day, maxEvents: 1_000 })).toBe(3);
-    expect(await kept()).toEqual(ids.slice(3));
-  });
-
-  it('never deletes what a replaying subscriber has not been given yet', async () => {
-    const ids = await fill(20);
-    const stream = sut.subscribe({ fabricId: 1 }, encodeCursor(ids[1]));
-    expect(((await stream.next()).value as FabricEvent).id).toBe(ids[2]);
-    expect(await sut.prune({ maxAgeMs: day, maxEvents: 5 })).toBe(3); // only up to what it has seen
-    for (let i = 3; i < 20; i++) expect(((await stream.next()).value as FabricEvent).id).toBe(ids[i]);
-    await stream.return!();
-    expect(await sut.prune({ maxAgeMs: day, maxEvents: 5 })).toBe(12);
-  });
-
-  it('tells a subscriber resuming from a pruned cursor that it missed events, instead of skipping them', async () => {
-    const ids = await fill(10);
-    await sut.prune({ maxAgeMs: day, maxEvents: 4 });
-    const stream = sut.subscribe({}, encodeCursor(ids[2]));
-    await expect(stream.next()).rejects.toThrow(
-      `the events after cursor ${encodeCursor(ids[2])} were pruned by the retention policy; the oldest kept event is id ${ids[6]}`,
-    );
-    const fine = sut.subscribe({}, encodeCursor(ids[5]));
-    expect(((await fine.next()).value as FabricEvent).id).toBe(ids[6]);
-    await fine.return!();
+    it('tells a subscriber resuming from a pruned cursor that it missed events, instead of skipping them', async () => {
+      const ids = await fill(10);
+      await sut.prune({ maxAgeMs: day, maxEvents: 4 });
+      const stream = sut.subscribe({}, encodeCursor(ids[2]));
+      await expect(stream.next()).rejects.toThrow(
+        `the events after cursor ${encodeCursor(ids[2])} were pruned by the retention policy; the oldest kept event is id ${ids[6]}`,
+      );
+      const fine = sut.subscribe({}, encodeCursor(ids[5]));
+      expect(((await fine.next()).value as FabricEvent).id).toBe(ids[6]);
+      await fine.return!();
+    });
   });
 });
