@@ -15,7 +15,7 @@
  * discarded by reason + in flight).
  */
 import { mulberry32 } from '@weft/fabric-model';
-import { DISCARD_REASONS, FLAG_ADAPTIVE, FLAG_HASH } from '../engine/packet-store';
+import { DISCARD_REASONS, FLAG_ADAPTIVE, FLAG_HASH, STATE_FREE } from '../engine/packet-store';
 import { NS_PER_CYCLE, VCS as NVC } from '../yarc/yarc-constants';
 import type { YarcFabricSim } from '../yarc/yarc-fabric-sim';
 import type { TrafficPattern } from './patterns';
@@ -123,6 +123,8 @@ class Recorder {
   intervalLatency = 0;
   intervalInjected = 0;
   measuring = false;
+  /** Cycle at which the last labelled packet arrived. */
+  lastSampleAt = 0;
 
   constructor(
     private readonly sim: YarcFabricSim,
@@ -144,6 +146,7 @@ class Recorder {
       if (source >= 0) this.deliveredPhitsBySource[source] += p.length[packet];
     }
     if (p.tag[packet] === SAMPLE_TAG) {
+      this.lastSampleAt = cycle;
       this.latencies.push(latency);
       this.hops.set(p.hops[packet], (this.hops.get(p.hops[packet]) ?? 0) + 1);
     }
@@ -198,128 +201,234 @@ function endpointCount(sim: YarcFabricSim): number {
   return n;
 }
 
-export function runSteadyState(sim: YarcFabricSim, spec: SteadyStateSpec): TrafficReport {
-  if (!(spec.load > 0 && spec.load <= 1)) throw new RangeError(`offered load must be in (0, 1], got ${spec.load}`);
-  const inj = injector(sim, spec);
-  const recorder = new Recorder(sim, endpointCount(sim));
-  const before = bookkeeping(sim);
-  let meanSize = 0;
-  for (let i = 0; i < 1000; i++) meanSize += spec.size(mulberry32(spec.seed + i));
-  meanSize /= 1000;
-  const probability = (spec.load * inj.capacity) / meanSize;
-  const series: IntervalPoint[] = [];
-  const start = sim.cycle;
-  let tag = 0;
-  let sampleLeft = 0;
-  const tick = () => {
+/**
+ * A traffic run that advances a given number of cycles at a time, so that a host can interleave it
+ * with everything else the fabric does (maintenance, faults, other fabrics) and stop it any time.
+ */
+export interface TrafficSession {
+  /** Runs up to `cycles` cycles; true once the run has finished. */
+  advance(cycles: number): boolean;
+  readonly finished: boolean;
+  /** Emulated cycles the run has taken so far. */
+  readonly elapsed: number;
+  report(): TrafficReport;
+}
+
+/** Whether any packet of the labelled sample is still alive (scanned now and then, not per cycle). */
+function sampleAlive(sim: YarcFabricSim): boolean {
+  const p = sim.packets;
+  for (let id = 0; id < p.capacity; id++) if (p.state[id] !== STATE_FREE && p.tag[id] === SAMPLE_TAG) return true;
+  return false;
+}
+
+class SteadyStateSession implements TrafficSession {
+  private readonly inj: Injector;
+  private readonly recorder: Recorder;
+  private readonly before: ReturnType<typeof bookkeeping>;
+  private readonly probability: number;
+  private readonly series: IntervalPoint[] = [];
+  private readonly start: number;
+  private phase: 'warm-up' | 'sample' | 'drain' | 'done' = 'warm-up';
+  private tag = 0;
+  private settled = false;
+  private warmupCycles = 0;
+  private sampleStart = 0;
+  private measured = 0;
+  private drainStart = 0;
+  private drained = false;
+  private portsBefore: Float64Array | null = null;
+  private portsAfter: Float64Array | null = null;
+
+  constructor(
+    private readonly sim: YarcFabricSim,
+    private readonly spec: SteadyStateSpec,
+  ) {
+    if (!(spec.load > 0 && spec.load <= 1)) throw new RangeError(`offered load must be in (0, 1], got ${spec.load}`);
+    this.inj = injector(sim, spec);
+    this.recorder = new Recorder(sim, endpointCount(sim));
+    this.before = bookkeeping(sim);
+    let meanSize = 0;
+    for (let i = 0; i < 1000; i++) meanSize += spec.size(mulberry32(spec.seed + i));
+    this.probability = (spec.load * this.inj.capacity) / (meanSize / 1000);
+    this.start = sim.cycle;
+  }
+
+  get finished(): boolean {
+    return this.phase === 'done';
+  }
+
+  get elapsed(): number {
+    return this.sim.cycle - this.start;
+  }
+
+  advance(cycles: number): boolean {
+    const { sim, spec } = this;
+    for (let i = 0; i < cycles && this.phase !== 'done'; i++) {
+      this.tick();
+      const elapsed = sim.cycle - this.start;
+      if (this.phase === 'warm-up') {
+        // Until three successive intervals agree on the mean latency within 5%.
+        const n = this.series.length;
+        if (elapsed >= spec.warmup.min && n >= 3 && elapsed % spec.interval === 0) {
+          const [a, b, c] = this.series.slice(-3).map((p) => p.meanLatencyCycles);
+          this.settled = a > 0 && Math.abs(b - a) <= 0.05 * a && Math.abs(c - b) <= 0.05 * b;
+        }
+        if (this.settled || elapsed >= spec.warmup.max) {
+          this.warmupCycles = elapsed;
+          this.portsBefore = Float64Array.from(sim.portPhits);
+          this.recorder.measuring = true;
+          this.tag = SAMPLE_TAG;
+          this.sampleStart = sim.cycle;
+          this.phase = 'sample';
+        }
+      } else if (this.phase === 'sample') {
+        if (sim.cycle - this.sampleStart >= spec.sampleCycles) {
+          this.recorder.measuring = false;
+          this.measured = sim.cycle - this.sampleStart;
+          this.portsAfter = Float64Array.from(sim.portPhits);
+          this.tag = 0;
+          this.drainStart = sim.cycle;
+          this.phase = 'drain';
+        }
+      } else if (this.phase === 'drain') {
+        // Still loaded, until every labelled packet has been delivered or discarded.
+        const waited = sim.cycle - this.drainStart;
+        if (waited % 100 === 0 && !sampleAlive(sim)) {
+          this.drained = true;
+          this.phase = 'done';
+        } else if (waited >= spec.drainLimit) this.phase = 'done';
+      }
+    }
+    return this.phase === 'done';
+  }
+
+  private tick(): void {
+    const { sim, spec, inj, recorder } = this;
     for (const s of inj.sources) {
       for (const slice of spec.slices) {
-        if (inj.random() >= probability) continue;
-        const id = inj.packet(s, slice, tag);
-        if (id < 0) continue;
-        recorder.intervalInjected++;
-        if (tag === SAMPLE_TAG) sampleLeft++;
+        if (inj.random() >= this.probability) continue;
+        if (inj.packet(s, slice, this.tag) >= 0) recorder.intervalInjected++;
       }
     }
     sim.step();
-    if ((sim.cycle - start) % spec.interval === 0)
-      series.push(recorder.point(sim.cycle - start, spec.interval, inj.sources.length * spec.slices.length, inj.capacity));
-  };
+    if ((sim.cycle - this.start) % spec.interval === 0)
+      this.series.push(recorder.point(sim.cycle - this.start, spec.interval, inj.sources.length * spec.slices.length, inj.capacity));
+  }
 
-  // Warm-up: until three successive intervals agree on the mean latency within 5%.
-  let settled = false;
-  while (sim.cycle - start < spec.warmup.max) {
-    tick();
-    const n = series.length;
-    if (sim.cycle - start >= spec.warmup.min && n >= 3) {
-      const [a, b, c] = series.slice(-3).map((p) => p.meanLatencyCycles);
-      if (a > 0 && Math.abs(b - a) <= 0.05 * a && Math.abs(c - b) <= 0.05 * b) {
-        settled = true;
-        break;
-      }
+  report(): TrafficReport {
+    const { sim, spec, inj } = this;
+    const measured = this.measured || Math.max(1, sim.cycle - this.sampleStart);
+    return report(sim, 'steady-state', spec, {
+      recorder: this.recorder,
+      before: this.before,
+      series: this.series,
+      offered: spec.load,
+      accepted: this.recorder.deliveredPhits / (measured * inj.sources.length * spec.slices.length * inj.capacity),
+      saturated: !this.drained,
+      warmupCycles: this.warmupCycles,
+      warmupSettled: this.settled,
+      measuredCycles: measured,
+      sources: inj.sources,
+      capacity: inj.capacity * measured * spec.slices.length,
+      utilisation: utilisation(sim, this.portsBefore ?? Float64Array.from(sim.portPhits), this.portsAfter ?? Float64Array.from(sim.portPhits), measured),
+    });
+  }
+}
+
+class BatchSession implements TrafficSession {
+  private readonly inj: Injector;
+  private readonly recorder: Recorder;
+  private readonly before: ReturnType<typeof bookkeeping>;
+  private readonly portsBefore: Float64Array;
+  private readonly start: number;
+  private readonly series: IntervalPoint[] = [];
+  private done = false;
+  private completed = false;
+  private static readonly INTERVAL = 500;
+
+  constructor(
+    private readonly sim: YarcFabricSim,
+    private readonly spec: BatchSpec,
+  ) {
+    this.inj = injector(sim, spec);
+    this.recorder = new Recorder(sim, endpointCount(sim));
+    this.before = bookkeeping(sim);
+    this.portsBefore = Float64Array.from(sim.portPhits);
+    this.start = sim.cycle;
+    let injected = 0;
+    for (const s of this.inj.sources)
+      for (const slice of spec.slices) for (let k = 0; k < spec.packets; k++) if (this.inj.packet(s, slice, SAMPLE_TAG) >= 0) injected++;
+    this.recorder.measuring = true;
+    this.recorder.intervalInjected = injected;
+  }
+
+  get finished(): boolean {
+    return this.done;
+  }
+
+  get elapsed(): number {
+    return this.sim.cycle - this.start;
+  }
+
+  advance(cycles: number): boolean {
+    const { sim } = this;
+    const sources = this.inj.sources.length * this.spec.slices.length;
+    for (let i = 0; i < cycles && !this.done; i++) {
+      sim.step();
+      const elapsed = sim.cycle - this.start;
+      if (elapsed % BatchSession.INTERVAL === 0) this.series.push(this.recorder.point(elapsed, BatchSession.INTERVAL, sources, this.inj.capacity));
+      if (elapsed % 10 === 0 && !sampleAlive(sim)) this.done = this.completed = true;
+      else if (elapsed >= this.spec.limit) this.done = true;
     }
+    return this.done;
   }
-  const warmupCycles = sim.cycle - start;
 
-  // The labelled sample, and the utilisation over its window.
-  const portsBefore = Float64Array.from(sim.portPhits);
-  recorder.measuring = true;
-  tag = SAMPLE_TAG;
-  const sampleStart = sim.cycle;
-  for (let c = 0; c < spec.sampleCycles; c++) tick();
-  recorder.measuring = false;
-  const measured = sim.cycle - sampleStart;
-  const portsAfter = Float64Array.from(sim.portPhits);
-  tag = 0;
-  // Keep the fabric loaded until every labelled packet has been delivered or discarded.
-  const sampleTotal = sampleLeft;
-  const done = () => recorder.latencies.length + discardedSince(sim, before) >= sampleTotal;
-  let drained = done();
-  for (let c = 0; c < spec.drainLimit && !drained; c++) {
-    tick();
-    drained = done();
+  report(): TrafficReport {
+    const { sim, spec, inj } = this;
+    // Completed: the time to the last arrival (the check for it runs every few cycles).
+    const measured = Math.max(1, (this.completed ? Math.max(this.recorder.lastSampleAt, this.start) : sim.cycle) - this.start);
+    const sources = inj.sources.length * spec.slices.length;
+    return report(sim, 'batch', spec, {
+      recorder: this.recorder,
+      before: this.before,
+      series: this.series,
+      offered: 1,
+      accepted: this.recorder.deliveredPhits / (measured * sources * inj.capacity),
+      saturated: !this.completed,
+      warmupCycles: 0,
+      warmupSettled: true,
+      measuredCycles: measured,
+      sources: inj.sources,
+      capacity: inj.capacity * measured * spec.slices.length,
+      utilisation: utilisation(sim, this.portsBefore, Float64Array.from(sim.portPhits), measured),
+    });
   }
-  return report(sim, 'steady-state', spec, {
-    recorder,
-    before,
-    series,
-    offered: spec.load,
-    accepted: recorder.deliveredPhits / (measured * inj.sources.length * spec.slices.length * inj.capacity),
-    saturated: !drained,
-    warmupCycles,
-    warmupSettled: settled,
-    measuredCycles: measured,
-    sources: inj.sources,
-    capacity: inj.capacity * measured * spec.slices.length,
-    utilisation: utilisation(sim, portsBefore, portsAfter, measured),
-  });
+}
+
+export function startSteadyState(sim: YarcFabricSim, spec: SteadyStateSpec): TrafficSession {
+  return new SteadyStateSession(sim, spec);
+}
+
+export function startBatch(sim: YarcFabricSim, spec: BatchSpec): TrafficSession {
+  return new BatchSession(sim, spec);
+}
+
+const toEnd = (session: TrafficSession) => {
+  while (!session.advance(1 << 30));
+  return session.report();
+};
+
+export function runSteadyState(sim: YarcFabricSim, spec: SteadyStateSpec): TrafficReport {
+  return toEnd(startSteadyState(sim, spec));
 }
 
 export function runBatch(sim: YarcFabricSim, spec: BatchSpec): TrafficReport {
-  const inj = injector(sim, spec);
-  const recorder = new Recorder(sim, endpointCount(sim));
-  const before = bookkeeping(sim);
-  const portsBefore = Float64Array.from(sim.portPhits);
-  const start = sim.cycle;
-  let injected = 0;
-  for (const s of inj.sources) for (const slice of spec.slices) for (let k = 0; k < spec.packets; k++) if (inj.packet(s, slice, SAMPLE_TAG) >= 0) injected++;
-  recorder.measuring = true;
-  recorder.intervalInjected = injected;
-  const series: IntervalPoint[] = [];
-  const interval = 500;
-  const sources = inj.sources.length * spec.slices.length;
-  const done = () => recorder.latencies.length + discardedSince(sim, before) >= injected;
-  while (!done() && sim.cycle - start < spec.limit) {
-    sim.step();
-    if ((sim.cycle - start) % interval === 0) series.push(recorder.point(sim.cycle - start, interval, sources, inj.capacity));
-  }
-  const measured = sim.cycle - start;
-  recorder.measuring = false;
-  return report(sim, 'batch', spec, {
-    recorder,
-    before,
-    series,
-    offered: 1,
-    accepted: recorder.deliveredPhits / (measured * sources * inj.capacity),
-    saturated: !done(),
-    warmupCycles: 0,
-    warmupSettled: true,
-    measuredCycles: measured,
-    sources: inj.sources,
-    capacity: inj.capacity * measured * spec.slices.length,
-    utilisation: utilisation(sim, portsBefore, Float64Array.from(sim.portPhits), measured),
-  });
+  return toEnd(startBatch(sim, spec));
 }
 
 function bookkeeping(sim: YarcFabricSim) {
   const p = sim.packets;
   return { created: p.created, delivered: p.delivered, discarded: Float64Array.from(p.discarded), inFlight: p.inFlight };
-}
-
-function discardedSince(sim: YarcFabricSim, before: ReturnType<typeof bookkeeping>): number {
-  let n = 0;
-  for (let r = 0; r < before.discarded.length; r++) n += sim.packets.discarded[r] - before.discarded[r];
-  return n;
 }
 
 function utilisation(sim: YarcFabricSim, before: Float64Array, after: Float64Array, cycles: number): TrafficReport['utilisation'] {
