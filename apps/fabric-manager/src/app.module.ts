@@ -20,6 +20,7 @@ import { FaultsModule } from './faults/faults.module';
 import { graphqlConfig } from './graphql/graphql.config';
 import { GraphQLExceptionFilter } from './graphql/graphql-exception.filter';
 import { HealthModule } from './health/health.module';
+import { TrafficModule } from './traffic/traffic.module';
 
 @Module({})
 export class AppModule {
@@ -44,6 +45,7 @@ export class AppModule {
         FabricsModule,
         ControlModule,
         AutomationModule,
+        TrafficModule,
         FaultsModule,
         HealthModule,
         GraphQLModule.forRootAsync<ApolloDriverConfig>({

@@ -14,3 +14,4 @@ export * from './host/protocol';
 export * from './host/emulator-host';
 export * from './traffic/patterns';
 export * from './traffic/traffic-run';
+export * from './traffic/traffic-request';

@@ -1,5 +1,5 @@
 import type { InterruptRecord, MaintenanceResult, MaintenanceTransport, RegisterValue, SourceRoute } from '@weft/control';
-import type { FabricStatus, HostCommand, HostReply, PhysicalFault } from '@weft/emulator';
+import type { FabricStatus, HostCommand, HostReply, PhysicalFault, TrafficReport, TrafficRequest } from '@weft/emulator';
 import type { FabricDesign } from '@weft/fabric-model';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -73,6 +73,13 @@ export class EmulatorClient {
     if (reply.type === 'error') throw new Error(reply.message);
   }
 
+  /** Runs traffic on an emulated fabric; resolves with the report when the run has finished. */
+  async runTraffic(fabricId: number, request: TrafficRequest): Promise<TrafficReport> {
+    const reply = await this.request((id) => ({ type: 'traffic', id, fabricId, request }));
+    if (reply.type === 'traffic-report') return reply.report;
+    throw new Error(reply.type === 'error' ? reply.message : `unexpected reply ${reply.type}`);
+  }
+
   transport(fabricId: number): MaintenanceTransport {
     const call = async <T>(command: (id: number) => HostCommand): Promise<MaintenanceResult<T>> => {
       const reply = await this.request(command);
@@ -116,7 +123,7 @@ export class EmulatorClient {
       for (const listener of this.interruptListeners) listener(reply.fabricId, reply.interrupt);
       return;
     }
-    if ((reply.type === 'result' || reply.type === 'status' || reply.type === 'done' || reply.type === 'error') && reply.id !== undefined) {
+    if ((reply.type === 'result' || reply.type === 'status' || reply.type === 'done' || reply.type === 'error' || reply.type === 'traffic-report') && reply.id !== undefined) {
       const settle = this.pending.get(reply.id);
       this.pending.delete(reply.id);
       settle?.(reply);

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { InterruptRecord, MaintenanceTransport } from '@weft/control';
-import { FabricStatus, PhysicalFault } from '@weft/emulator';
+import { FabricStatus, PhysicalFault, TrafficReport, TrafficRequest } from '@weft/emulator';
 import { Installation, InstallationFile, buildInstallation } from '@weft/fabric-model';
 import { Repository } from 'typeorm';
 import { EventsService } from '../events/events.service';
@@ -89,6 +89,12 @@ export class EmulatorService implements OnModuleInit, OnApplicationBootstrap, On
   onInterrupt(listener: (fabricId: number, interrupt: InterruptRecord) => void): () => void {
     this.interruptListeners.add(listener);
     return () => this.interruptListeners.delete(listener);
+  }
+
+  /** Runs traffic on an emulated fabric (the request already validated); the report when it ends. */
+  runTraffic(fabricId: number, request: TrafficRequest): Promise<TrafficReport> {
+    if (!this.client) throw new Error('the emulator is not running');
+    return this.client.runTraffic(fabricId, request);
   }
 
   isRunning(): boolean {

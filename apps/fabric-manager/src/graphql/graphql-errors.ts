@@ -5,6 +5,7 @@ import { ControlErrorCode, ControlException } from '../control/control.exception
 import { EventsErrorCode, EventsException } from '../events/events.exception';
 import { FabricsErrorCode, FabricsException } from '../fabrics/fabrics.exception';
 import { FaultsErrorCode, FaultsException } from '../faults/faults.exception';
+import { TrafficErrorCode, TrafficException } from '../traffic/traffic.exception';
 import { PaginationErrorCode, PaginationException } from './pagination.exception';
 import { assertUnreachable } from './weft.exception';
 
@@ -83,6 +84,19 @@ function controlCode(code: ControlErrorCode): GraphQLErrorCode {
   }
 }
 
+function trafficCode(code: TrafficErrorCode): GraphQLErrorCode {
+  switch (code) {
+    case TrafficErrorCode.RequestInvalid:
+      return GraphQLErrorCode.BadUserInput;
+    case TrafficErrorCode.RunInProgress:
+      return GraphQLErrorCode.Conflict;
+    case TrafficErrorCode.RunNotFound:
+      return GraphQLErrorCode.NotFound;
+    default:
+      return assertUnreachable(code);
+  }
+}
+
 function paginationCode(code: PaginationErrorCode): GraphQLErrorCode {
   switch (code) {
     case PaginationErrorCode.CursorInvalid:
@@ -100,6 +114,7 @@ export function toGraphQLError(error: unknown): GraphQLError {
   if (error instanceof EventsException) return withCode(error.message, eventsCode(error.code), error.code);
   if (error instanceof FaultsException) return withCode(error.message, faultsCode(error.code), error.code);
   if (error instanceof ControlException) return withCode(error.message, controlCode(error.code), error.code);
+  if (error instanceof TrafficException) return withCode(error.message, trafficCode(error.code), error.code, error.details);
   if (error instanceof PaginationException) return withCode(error.message, paginationCode(error.code), error.code);
   if (error instanceof BadRequestException) {
     // The global ValidationPipe: its response lists every failed constraint.

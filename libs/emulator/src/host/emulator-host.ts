@@ -9,10 +9,15 @@ import { NS_PER_CYCLE } from '../yarc/yarc-constants';
 import { YarcFabricSim } from '../yarc/yarc-fabric-sim';
 import { YarcMaintenanceController } from '../yarc/yarc-maintenance';
 import { FabricStatus, HostCommand, HostReply, PhysicalFault } from './protocol';
+import type { TrafficSession } from '../traffic/traffic-run';
+import { startTraffic, TrafficFabricShape, validateTrafficRequest } from '../traffic/traffic-request';
 
 interface HostedFabric {
   readonly sim: YarcFabricSim;
   readonly controller: YarcMaintenanceController;
+  readonly shape: TrafficFabricShape;
+  /** The traffic run in progress (one at a time), and the command to answer when it ends. */
+  traffic: { session: TrafficSession; id: number } | null;
 }
 
 /** Cycles per slice before the host yields to its event loop. */
@@ -33,9 +38,12 @@ export class EmulatorHost {
         case 'attach':
           this.attach(command.fabricId, command.physical, command.attachment, command.seed);
           break;
-        case 'detach':
+        case 'detach': {
+          const traffic = this.fabrics.get(command.fabricId)?.traffic;
+          if (traffic) this.reply({ type: 'error', id: traffic.id, message: `fabric ${command.fabricId} was removed during the traffic run` });
           this.fabrics.delete(command.fabricId);
           break;
+        }
         case 'read':
         case 'write':
         case 'write-many': {
@@ -60,6 +68,15 @@ export class EmulatorHost {
         case 'status':
           this.reply({ type: 'status', id: command.id, fabrics: [...this.fabrics.entries()].map(([id, f]) => this.status(id, f.sim)) });
           break;
+        case 'traffic': {
+          const hosted = this.fabrics.get(command.fabricId);
+          if (!hosted) throw new Error(`no emulated fabric ${command.fabricId}`);
+          if (hosted.traffic) throw new Error(`a traffic run is already running on fabric ${command.fabricId}`);
+          const problems = validateTrafficRequest(command.request, hosted.shape);
+          if (problems.length > 0) throw new Error(`invalid traffic request: ${problems.join('; ')}`);
+          hosted.traffic = { session: startTraffic(hosted.sim, command.request, hosted.shape), id: command.id };
+          break;
+        }
         case 'fault': {
           const hosted = this.fabrics.get(command.fabricId);
           if (!hosted) throw new Error(`no emulated fabric ${command.fabricId}`);
@@ -80,7 +97,9 @@ export class EmulatorHost {
     const processor = fabric.design.chips[fabric.chipId(attachment)].processor;
     const controller = new YarcMaintenanceController(sim, processor);
     controller.onInterrupt((interrupt) => this.reply({ type: 'interrupt', fabricId, interrupt }));
-    this.fabrics.set(fabricId, { sim, controller });
+    const processors = physical.chips.filter((c) => c.kind === 'endpoint').length;
+    const slices = Number(physical.summary.slices ?? 4);
+    this.fabrics.set(fabricId, { sim, controller, shape: { endpoints: processors, slices, endpointsPerRouter: Math.min(32, processors) }, traffic: null });
   }
 
   private status(fabricId: number, sim: YarcFabricSim): FabricStatus {
@@ -109,7 +128,17 @@ export class EmulatorHost {
   private slice(): void {
     this.scheduled = false;
     let busy = false;
-    for (const { sim } of this.fabrics.values()) {
+    for (const hosted of this.fabrics.values()) {
+      const { sim, traffic } = hosted;
+      if (traffic) {
+        // Traffic steps the fabric itself, injecting as it goes; maintenance rides along.
+        if (traffic.session.advance(SLICE_CYCLES)) {
+          hosted.traffic = null;
+          this.reply({ type: 'traffic-report', id: traffic.id, report: traffic.session.report() });
+        }
+        busy = true;
+        continue;
+      }
       if (sim.idle()) continue;
       for (let i = 0; i < SLICE_CYCLES && !sim.idle(); i++) sim.step();
       if (!sim.idle()) busy = true;

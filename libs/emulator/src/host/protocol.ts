@@ -5,6 +5,8 @@
  */
 import type { FabricDesign } from '@weft/fabric-model';
 import type { InterruptRecord, MaintenanceResult, RegisterValue, SourceRoute } from '@weft/control';
+import type { TrafficReport } from '../traffic/traffic-run';
+import type { TrafficRequest } from '../traffic/traffic-request';
 
 export type HostCommand =
   | { type: 'attach'; fabricId: number; physical: FabricDesign; attachment: string; seed: number }
@@ -13,7 +15,8 @@ export type HostCommand =
   | { type: 'write'; id: number; fabricId: number; route: SourceRoute; register: string; index: number; value: RegisterValue }
   | { type: 'write-many'; id: number; fabricId: number; route: SourceRoute; register: string; indices: readonly number[]; value: RegisterValue }
   | { type: 'status'; id: number }
-  | { type: 'fault'; id: number; fabricId: number; fault: PhysicalFault };
+  | { type: 'fault'; id: number; fabricId: number; fault: PhysicalFault }
+  | { type: 'traffic'; id: number; fabricId: number; request: TrafficRequest };
 
 /**
  * Something done to the physical installation (fault-injection drills, a technician's hands): it
@@ -41,4 +44,5 @@ export type HostReply =
   | { type: 'done'; id: number }
   | { type: 'status'; id: number; fabrics: FabricStatus[] }
   | { type: 'interrupt'; fabricId: number; interrupt: InterruptRecord }
+  | { type: 'traffic-report'; id: number; report: TrafficReport }
   | { type: 'error'; id?: number; message: string };

@@ -1,0 +1,107 @@
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { PatternSpec, TrafficRequest, validateTrafficRequest } from '@weft/emulator';
+import { Repository } from 'typeorm';
+import { EmulatorService } from '../emulator/emulator.service';
+import { FabricsService } from '../fabrics/fabrics.service';
+import { StartTrafficRunInput } from './dto/traffic-run.dto';
+import { TrafficRun } from './traffic-run.entity';
+import { TrafficErrorCode, TrafficException } from './traffic.exception';
+
+/**
+ * Traffic runs on the emulated fabrics: validated, stored as they start, run in the emulator's
+ * worker (interleaved with maintenance, so the control plane keeps working), and stored with
+ * their report when they end.
+ */
+@Injectable()
+export class TrafficService implements OnApplicationBootstrap {
+  private readonly logger = new Logger(TrafficService.name);
+  private readonly running = new Map<number, Promise<void>>();
+
+  constructor(
+    @InjectRepository(TrafficRun) private readonly runs: Repository<TrafficRun>,
+    private readonly fabrics: FabricsService,
+    private readonly emulator: EmulatorService,
+  ) {}
+
+  /** A run the service was doing when it stopped cannot be resumed: it is marked failed. */
+  async onApplicationBootstrap(): Promise<void> {
+    const interrupted = await this.runs.find({ where: { state: 'running' } });
+    for (const run of interrupted)
+      await this.runs.save({ ...run, state: 'failed', results: { error: 'the service stopped during the run' }, finishedAt: new Date() });
+  }
+
+  async start(input: StartTrafficRunInput): Promise<TrafficRun> {
+    const fabric = await this.fabrics.get(input.fabricId);
+    const request = toRequest(input);
+    const processors = Number(fabric.summary.processors);
+    const problems = validateTrafficRequest(request, {
+      endpoints: processors,
+      slices: Number(fabric.summary.slices ?? 4),
+      endpointsPerRouter: Math.min(32, processors),
+    });
+    if (problems.length > 0) throw new TrafficException(TrafficErrorCode.RequestInvalid, `invalid traffic run: ${problems.join('; ')}`, { problems });
+    if (this.running.has(fabric.id) || (await this.runs.exists({ where: { fabricId: fabric.id, state: 'running' } }))) {
+      throw new TrafficException(TrafficErrorCode.RunInProgress, `a traffic run is already running on fabric ${fabric.id}`);
+    }
+    const run = await this.runs.save(
+      this.runs.create({
+        fabricId: fabric.id,
+        pattern: request.pattern.kind,
+        parameters: request as unknown as Record<string, unknown>,
+        state: 'running',
+        results: null,
+        finishedAt: null,
+      }),
+    );
+    const work = this.emulator
+      .runTraffic(fabric.id, request)
+      .then(
+        (report) => this.runs.save({ id: run.id, state: 'finished', results: report as unknown as Record<string, unknown>, finishedAt: new Date() }),
+        (error: unknown) =>
+          this.runs.save({ id: run.id, state: 'failed', results: { error: error instanceof Error ? error.message : String(error) }, finishedAt: new Date() }),
+      )
+      .then(() => undefined)
+      .catch((error: unknown) => this.logger.error(`traffic run ${run.id}: ${String(error)}`))
+      .finally(() => this.running.delete(fabric.id));
+    this.running.set(fabric.id, work);
+    return run;
+  }
+
+  /** Resolves when the fabric's current run (if any) has been stored with its result (tests, drills). */
+  async finished(fabricId: number): Promise<void> {
+    await this.running.get(fabricId);
+  }
+
+  async get(id: number): Promise<TrafficRun> {
+    const run = Number.isInteger(id) && id > 0 ? await this.runs.findOne({ where: { id } }) : null;
+    if (!run) throw new TrafficException(TrafficErrorCode.RunNotFound, `no traffic run with id ${id}`);
+    return run;
+  }
+
+  list(fabricId: number): Promise<TrafficRun[]> {
+    return this.runs.find({ where: { fabricId }, order: { id: 'ASC' } });
+  }
+}
+
+function toRequest(input: StartTrafficRunInput): TrafficRequest {
+  const warmup =
+    input.warmupMinCycles !== undefined || input.warmupMaxCycles !== undefined
+      ? { min: input.warmupMinCycles ?? 2_000, max: input.warmupMaxCycles ?? 50_000 }
+      : undefined;
+  return {
+    mode: input.mode,
+    pattern: { kind: input.pattern, ...(input.patternParameters ?? {}) } as unknown as PatternSpec,
+    packetPhits: input.packetSizes?.length ? input.packetSizes.map((s) => ({ phits: s.phits, weight: s.weight })) : (input.packetPhits ?? 4),
+    slices: input.slices ?? [0],
+    seed: input.seed ?? 1,
+    ...(input.adaptive !== undefined ? { adaptive: input.adaptive } : {}),
+    ...(input.load !== undefined ? { load: input.load } : {}),
+    ...(warmup ? { warmup } : {}),
+    ...(input.sampleCycles !== undefined ? { sampleCycles: input.sampleCycles } : {}),
+    ...(input.drainLimit !== undefined ? { drainLimit: input.drainLimit } : {}),
+    ...(input.interval !== undefined ? { interval: input.interval } : {}),
+    ...(input.packets !== undefined ? { packets: input.packets } : {}),
+    ...(input.limit !== undefined ? { limit: input.limit } : {}),
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * A traffic run as plain data — what an operator asks for over GraphQL, a drill file names, and the
+ * service sends to the emulator's worker — validated with every problem named by its path.
+ */
+import type { YarcFabricSim } from '../yarc/yarc-fabric-sim';
+import { makePattern, PATTERN_KINDS, PatternError, PatternSpec, sizeSampler, SizeSpec } from './patterns';
+import { startBatch, startSteadyState, TrafficSession } from './traffic-run';
+
+export interface TrafficRequest {
+  readonly mode: 'steady-state' | 'batch';
+  readonly pattern: PatternSpec;
+  /** Phits per packet: one size, or sizes with weights. */
+  readonly packetPhits: SizeSpec;
+  /** Injection ports (BlackWidow slices) that carry traffic. */
+  readonly slices: readonly number[];
+  readonly seed: number;
+  /** Fraction of packets routed adaptively; the rest hashed. */
+  readonly adaptive?: number;
+  /** Steady state: offered load (0, 1] of each injection link. */
+  readonly load?: number;
+  readonly warmup?: { readonly min: number; readonly max: number };
+  readonly sampleCycles?: number;
+  readonly drainLimit?: number;
+  readonly interval?: number;
+  /** Batch: packets per source and slice, and a cycle limit. */
+  readonly packets?: number;
+  readonly limit?: number;
+}
+
+export interface TrafficFabricShape {
+  readonly endpoints: number;
+  readonly slices: number;
+  /** Endpoints per first-rank router (the adversarial pattern's "router"). */
+  readonly endpointsPerRouter: number;
+}
+
+const MAX_CYCLES = 50_000_000;
+
+/** Every problem with a request, as `$.path: what is wrong`; empty when it is fine. */
+export function validateTrafficRequest(request: TrafficRequest, shape: TrafficFabricShape): string[] {
+  const problems: string[] = [];
+  const bad = (path: string, message: string) => problems.push(`$.${path}: ${message}`);
+  const int = (path: string, value: unknown, min: number, max: number) => {
+    if (!Number.isInteger(value) || (value as number) < min || (value as number) > max)
+      bad(path, `must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  };
+  if (request.mode !== 'steady-state' && request.mode !== 'batch') bad('mode', `must be "steady-state" or "batch", got ${JSON.stringify(request.mode)}`);
+  if (!PATTERN_KINDS.includes(request.pattern?.kind))
+    bad('pattern.kind', `must be one of ${PATTERN_KINDS.join(', ')}, got ${JSON.stringify(request.pattern?.kind)}`);
+  else {
+    try {
+      makePattern(request.pattern, { endpoints: shape.endpoints, endpointsPerRouter: shape.endpointsPerRouter }, request.seed);
+    } catch (error) {
+      if (error instanceof PatternError) bad('pattern', error.message);
+      else throw error;
+    }
+  }
+  try {
+    sizeSampler(request.packetPhits, { min: 4, max: 19 });
+  } catch (error) {
+    if (error instanceof PatternError) bad('packetPhits', error.message);
+    else throw error;
+  }
+  if (!Array.isArray(request.slices) || request.slices.length === 0) bad('slices', 'must list at least one slice');
+  else
+    request.slices.forEach((s, i) => {
+      if (!Number.isInteger(s) || s < 0 || s >= shape.slices) bad(`slices[${i}]`, `the fabric has slices 0 to ${shape.slices - 1}, got ${JSON.stringify(s)}`);
+    });
+  int('seed', request.seed, 0, 2 ** 31 - 1);
+  if (request.adaptive !== undefined && !(request.adaptive >= 0 && request.adaptive <= 1))
+    bad('adaptive', `must be a fraction from 0 to 1, got ${request.adaptive}`);
+  if (request.mode === 'steady-state') {
+    if (!(typeof request.load === 'number' && request.load > 0 && request.load <= 1))
+      bad('load', `must be more than 0 and at most 1, got ${JSON.stringify(request.load)}`);
+    int('sampleCycles', request.sampleCycles ?? 10_000, 100, MAX_CYCLES);
+    int('drainLimit', request.drainLimit ?? 100_000, 0, MAX_CYCLES);
+    int('interval', request.interval ?? 1_000, 10, MAX_CYCLES);
+    const warmup = request.warmup ?? { min: 2_000, max: 50_000 };
+    int('warmup.min', warmup.min, 0, MAX_CYCLES);
+    int('warmup.max', warmup.max, warmup.min, MAX_CYCLES);
+  }
+  if (request.mode === 'batch') {
+    int('packets', request.packets, 1, 100_000);
+    int('limit', request.limit ?? 10_000_000, 1, MAX_CYCLES);
+  }
+  return problems;
+}
+
+/** Starts a validated request on a fabric. */
+export function startTraffic(sim: YarcFabricSim, request: TrafficRequest, shape: TrafficFabricShape): TrafficSession {
+  const common = {
+    pattern: makePattern(request.pattern, { endpoints: shape.endpoints, endpointsPerRouter: shape.endpointsPerRouter }, request.seed),
+    size: sizeSampler(request.packetPhits, { min: 4, max: 19 }),
+    slices: request.slices,
+    seed: request.seed,
+    adaptive: request.adaptive,
+  };
+  if (request.mode === 'batch') return startBatch(sim, { ...common, packets: request.packets!, limit: request.limit ?? 10_000_000 });
+  return startSteadyState(sim, {
+    ...common,
+    load: request.load!,
+    warmup: request.warmup ?? { min: 2_000, max: 50_000 },
+    sampleCycles: request.sampleCycles ?? 10_000,
+    drainLimit: request.drainLimit ?? 100_000,
+    interval: request.interval ?? 1_000,
+  });
+}
