@@ -123,7 +123,10 @@ export class EmulatorClient {
       for (const listener of this.interruptListeners) listener(reply.fabricId, reply.interrupt);
       return;
     }
-    if ((reply.type === 'result' || reply.type === 'status' || reply.type === 'done' || reply.type === 'error' || reply.type === 'traffic-report') && reply.id !== undefined) {
+    if (
+      (reply.type === 'result' || reply.type === 'status' || reply.type === 'done' || reply.type === 'error' || reply.type === 'traffic-report') &&
+      reply.id !== undefined
+    ) {
       const settle = this.pending.get(reply.id);
       this.pending.delete(reply.id);
       settle?.(reply);
