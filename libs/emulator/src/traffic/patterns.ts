@@ -26,7 +26,9 @@ export type PatternSpec =
   | { readonly kind: 'hot-region'; readonly fraction: number; readonly first: number; readonly count: number }
   | { readonly kind: 'all-to-all' }
   | { readonly kind: 'adversarial' }
-  | { readonly kind: 'matrix'; readonly weights: readonly (readonly number[])[] };
+  | { readonly kind: 'matrix'; readonly weights: readonly (readonly number[])[] }
+  /** BlackWidow request/response pairs: uniform random requests, each answered (paper 000 §5.1). */
+  | { readonly kind: 'request-response'; readonly responsePhits?: SizeSpec };
 
 export const PATTERN_KINDS = [
   'uniform-random',
@@ -40,6 +42,7 @@ export const PATTERN_KINDS = [
   'all-to-all',
   'adversarial',
   'matrix',
+  'request-response',
 ] as const;
 
 export interface TrafficPattern {
@@ -83,6 +86,9 @@ export function makePattern(spec: PatternSpec, context: PatternContext, seed = 1
   switch (spec.kind) {
     case 'uniform-random':
       return { name: 'uniform random', destination: (s, random) => uniformOther(s, n, random) };
+    case 'request-response':
+      // The requests; their responses are made by the run as each request arrives.
+      return { name: 'request/response pairs', destination: (s, random) => uniformOther(s, n, random) };
     case 'random-permutation': {
       // A seeded bijection (Fisher–Yates); a fixed point sends nothing.
       const pi = Array.from({ length: n }, (_, i) => i);

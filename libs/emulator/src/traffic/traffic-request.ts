@@ -55,12 +55,16 @@ export function validateTrafficRequest(request: TrafficRequest, shape: TrafficFa
       else throw error;
     }
   }
-  try {
-    sizeSampler(request.packetPhits, { min: 4, max: 19 });
-  } catch (error) {
-    if (error instanceof PatternError) bad('packetPhits', error.message);
-    else throw error;
-  }
+  const sizes = (path: string, spec: SizeSpec) => {
+    try {
+      sizeSampler(spec, { min: 4, max: 19 });
+    } catch (error) {
+      if (error instanceof PatternError) bad(path, error.message);
+      else throw error;
+    }
+  };
+  sizes('packetPhits', request.packetPhits);
+  if (request.pattern?.kind === 'request-response') sizes('pattern.responsePhits', request.pattern.responsePhits ?? 19);
   if (!Array.isArray(request.slices) || request.slices.length === 0) bad('slices', 'must list at least one slice');
   else
     request.slices.forEach((s, i) => {
@@ -88,7 +92,9 @@ export function validateTrafficRequest(request: TrafficRequest, shape: TrafficFa
 
 /** Starts a validated request on a fabric. */
 export function startTraffic(sim: YarcFabricSim, request: TrafficRequest, shape: TrafficFabricShape): TrafficSession {
+  const responses = request.pattern.kind === 'request-response' ? { responses: sizeSampler(request.pattern.responsePhits ?? 19, { min: 4, max: 19 }) } : {};
   const common = {
+    ...responses,
     pattern: makePattern(request.pattern, { endpoints: shape.endpoints, endpointsPerRouter: shape.endpointsPerRouter }, request.seed),
     size: sizeSampler(request.packetPhits, { min: 4, max: 19 }),
     slices: request.slices,

@@ -110,3 +110,23 @@ describe('a latency–load sweep', () => {
     expect(sweep.peakAccepted).toBeLessThanOrEqual(0.25 + 0.01);
   });
 });
+
+describe('BlackWidow request/response pairs (paper 000 §5.1)', () => {
+  it('answers every request from its destination on the response VC, and accounts for both', () => {
+    const { sim } = tinyFabric();
+    const report = runBatch(sim, {
+      pattern: makePattern({ kind: 'request-response' }, { endpoints: 32 }),
+      size: sizes(4),
+      responses: sizes(19),
+      slices: [0],
+      seed: 2,
+      packets: 10,
+      limit: 200_000,
+    });
+    // 320 requests of 4 phits, each answered by 19: every one delivered.
+    expect(report.books).toEqual({ injected: 640, delivered: 640, discarded: {}, inFlight: 0, balanced: true });
+    expect(report.latency.count).toBe(640);
+    expect(report.utilisation.byVc[0]).toBeCloseTo(4 / 23, 2);
+    expect(report.utilisation.byVc[1]).toBeCloseTo(19 / 23, 2);
+  });
+});

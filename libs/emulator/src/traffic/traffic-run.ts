@@ -35,6 +35,12 @@ export interface TrafficSpec {
   readonly seed: number;
   /** Sources that inject (default: every processor). */
   readonly sources?: readonly number[];
+  /**
+   * BlackWidow request/response pairs (paper 000 §5.1): every request delivered is answered by a
+   * response of this size from its destination, on the response VC (1) and routed adaptively,
+   * while requests are hashed (their hash bits being the address bits [20:6]).
+   */
+  readonly responses?: (random: () => number) => number;
 }
 
 export interface SteadyStateSpec extends TrafficSpec {
@@ -129,6 +135,8 @@ class Recorder {
   constructor(
     private readonly sim: YarcFabricSim,
     endpoints: number,
+    /** Answers a delivered request (request/response traffic). */
+    private readonly respond: ((packet: number) => void) | null = null,
   ) {
     this.deliveredPhitsBySource = new Float64Array(endpoints);
     sim.onDeliver = (packet, cycle) => this.delivered(packet, cycle);
@@ -136,6 +144,7 @@ class Recorder {
 
   private delivered(packet: number, cycle: number): void {
     const p = this.sim.packets;
+    if (this.respond && p.vc[packet] === 0) this.respond(packet);
     const latency = cycle - p.createdAt[packet];
     this.intervalDelivered++;
     this.intervalPhits += p.length[packet];
@@ -189,9 +198,22 @@ function injector(sim: YarcFabricSim, spec: TrafficSpec): Injector {
       const destination = spec.pattern.destination(source, random);
       if (destination < 0) return -1;
       const length = spec.size(random);
-      const flags = adaptive > 0 && random() < adaptive ? FLAG_ADAPTIVE : FLAG_HASH;
+      const flags = !spec.responses && adaptive > 0 && random() < adaptive ? FLAG_ADAPTIVE : FLAG_HASH;
       return sim.inject(source, slice, destination, length, vc, flags, Math.floor(random() * 0x8000), tag);
     },
+  };
+}
+
+/** The response to a delivered request: from its destination back to its source, same slice, VC 1, adaptive. */
+function responder(sim: YarcFabricSim, spec: TrafficSpec, random: () => number): ((packet: number) => void) | null {
+  const size = spec.responses;
+  if (!size) return null;
+  return (packet) => {
+    const p = sim.packets;
+    const g = p.source[packet];
+    const source = sim.globalProcessor[g];
+    const slice = g - sim.fabric.portBase[sim.fabric.portOwner(g)];
+    sim.inject(p.destination[packet], slice, source, size(random), 1, FLAG_ADAPTIVE, Math.floor(random() * 0x8000), p.tag[packet]);
   };
 }
 
@@ -245,7 +267,7 @@ class SteadyStateSession implements TrafficSession {
   ) {
     if (!(spec.load > 0 && spec.load <= 1)) throw new RangeError(`offered load must be in (0, 1], got ${spec.load}`);
     this.inj = injector(sim, spec);
-    this.recorder = new Recorder(sim, endpointCount(sim));
+    this.recorder = new Recorder(sim, endpointCount(sim), responder(sim, spec, this.inj.random));
     this.before = bookkeeping(sim);
     let meanSize = 0;
     for (let i = 0; i < 1000; i++) meanSize += spec.size(mulberry32(spec.seed + i));
@@ -351,7 +373,7 @@ class BatchSession implements TrafficSession {
     private readonly spec: BatchSpec,
   ) {
     this.inj = injector(sim, spec);
-    this.recorder = new Recorder(sim, endpointCount(sim));
+    this.recorder = new Recorder(sim, endpointCount(sim), responder(sim, spec, this.inj.random));
     this.before = bookkeeping(sim);
     this.portsBefore = Float64Array.from(sim.portPhits);
     this.start = sim.cycle;
