@@ -27,7 +27,7 @@ export class StartTrafficRunInput {
 
   @Field({
     description:
-      'uniform-random, random-permutation, bit-complement, transpose, tornado, reverse-tornado, neighbour, hot-region, all-to-all, adversarial or matrix.',
+      'uniform-random, random-permutation, bit-complement, transpose, tornado, reverse-tornado, neighbour, hot-region, all-to-all, adversarial, matrix or request-response (BlackWidow request/response pairs).',
   })
   @IsString()
   @MaxLength(40)
