@@ -21,6 +21,8 @@ import type { YarcFabricSim } from '../yarc/yarc-fabric-sim';
 import type { TrafficPattern } from './patterns';
 
 const SAMPLE_TAG = 1;
+/** Cycles ahead the arrival wheel holds (a power of two); later arrivals wait in its last slot. */
+const ARRIVAL_WHEEL = 4096;
 
 export interface TrafficSpec {
   readonly pattern: TrafficPattern;
@@ -248,6 +250,9 @@ class SteadyStateSession implements TrafficSession {
   private readonly recorder: Recorder;
   private readonly before: ReturnType<typeof bookkeeping>;
   private readonly probability: number;
+  /** Injection ports (source × slice) due at each cycle, on a wheel; the exact cycle per port. */
+  private readonly arrivals: number[][];
+  private readonly nextArrival: Float64Array;
   private readonly series: IntervalPoint[] = [];
   private readonly start: number;
   private phase: 'warm-up' | 'sample' | 'drain' | 'done' = 'warm-up';
@@ -271,8 +276,24 @@ class SteadyStateSession implements TrafficSession {
     this.before = bookkeeping(sim);
     let meanSize = 0;
     for (let i = 0; i < 1000; i++) meanSize += spec.size(mulberry32(spec.seed + i));
-    this.probability = (spec.load * this.inj.capacity) / (meanSize / 1000);
+    this.probability = Math.min(1, (spec.load * this.inj.capacity) / (meanSize / 1000));
     this.start = sim.cycle;
+    this.arrivals = Array.from({ length: ARRIVAL_WHEEL }, () => []);
+    const ports = this.inj.sources.length * spec.slices.length;
+    this.nextArrival = new Float64Array(ports);
+    for (let k = 0; k < ports; k++) this.schedule(k, sim.cycle + this.gap() - 1);
+  }
+
+  /** Cycles until a port's next packet: geometric with the per-cycle probability (at least 1). */
+  private gap(): number {
+    if (this.probability >= 1) return 1;
+    return 1 + Math.floor(Math.log(1 - this.inj.random()) / Math.log(1 - this.probability));
+  }
+
+  private schedule(port: number, at: number): void {
+    this.nextArrival[port] = at;
+    const cycle = Math.min(at, this.sim.cycle + ARRIVAL_WHEEL - 1);
+    this.arrivals[cycle & (ARRIVAL_WHEEL - 1)].push(port);
   }
 
   get finished(): boolean {
@@ -326,10 +347,20 @@ class SteadyStateSession implements TrafficSession {
 
   private tick(): void {
     const { sim, spec, inj, recorder } = this;
-    for (const s of inj.sources) {
-      for (const slice of spec.slices) {
-        if (inj.random() >= this.probability) continue;
-        if (inj.packet(s, slice, this.tag) >= 0) recorder.intervalInjected++;
+    // Bernoulli arrivals as geometric gaps: each injection port draws the cycle of its next packet,
+    // so a lightly loaded fabric does not pay a random draw per port per cycle.
+    const slot = sim.cycle & (ARRIVAL_WHEEL - 1);
+    const due = this.arrivals[slot];
+    if (due.length > 0) {
+      this.arrivals[slot] = [];
+      for (const k of due) {
+        if (this.nextArrival[k] > sim.cycle) {
+          this.schedule(k, this.nextArrival[k]);
+          continue;
+        }
+        const source = inj.sources[(k / spec.slices.length) | 0];
+        if (inj.packet(source, spec.slices[k % spec.slices.length], this.tag) >= 0) recorder.intervalInjected++;
+        this.schedule(k, sim.cycle + this.gap());
       }
     }
     sim.step();
