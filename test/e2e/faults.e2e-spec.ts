@@ -1,4 +1,4 @@
-import { createKey, loadFixture, TestService } from './support/test-service';
+import { createKey, loadFixture, TestService, waitForAutomation } from './support/test-service';
 
 const CONFIGURE = `mutation($input: FabricIdInput!) { configureFabric(input: $input) { generation { number state } verified violations writes } }`;
 const DECLARE = `mutation($input: DeclareFaultInput!) { declareFault(input: $input) { id kind chip port source } }`;
@@ -17,18 +17,32 @@ describe('declared faults', () => {
   });
   afterAll(() => service.stop());
 
-  it('routes around a router taken out of service, and back once it is cleared', async () => {
+  const lastGeneration = async () => {
+    const events = await service.gql<{ events: { edges: { node: { kind: string; details: { generation: number; trigger?: string; writes?: number } } }[] } }>(
+      'query($f: ID) { events(fabricId: $f, kinds: [GENERATION_COMPUTED, GENERATION_PUSHED], first: 100) { edges { node { kind details } } } }',
+      { f: fabricId },
+      operator,
+    );
+    const nodes = events.data!.events.edges.map((e) => e.node);
+    const number = Math.max(...nodes.map((n) => n.details.generation));
+    return {
+      number,
+      computed: nodes.find((n) => n.kind === 'GENERATION_COMPUTED' && n.details.generation === number)!.details,
+      pushed: nodes.find((n) => n.kind === 'GENERATION_PUSHED' && n.details.generation === number)?.details,
+    };
+  };
+
+  it('routes around a router taken out of service at once, and back once it is cleared', async () => {
     const declared = await service.gql<{ declareFault: { id: string; source: string } }>(
       DECLARE,
       { input: { fabricId, kind: 'router', chip: 's1.r2.0.4', note: 'fan tray swap' } },
       operator,
     );
     expect(declared.data!.declareFault).toMatchObject({ source: 'operator' });
-    const around = (
-      await service.gql<{ configureFabric: { verified: boolean; writes: number; generation: { state: string } } }>(CONFIGURE, { input: { fabricId } }, operator)
-    ).data!.configureFabric;
-    expect(around).toMatchObject({ verified: true, generation: { state: 'pushed' } });
-    expect(around.writes).toBeGreaterThan(0);
+    await waitForAutomation(service, Number(fabricId));
+    const around = await lastGeneration();
+    expect(around.computed).toMatchObject({ verified: true, trigger: 'automation: operator declared router fault s1.r2.0.4' });
+    expect(around.pushed!.writes).toBeGreaterThan(0);
     const active = await service.gql<{ activeFaults: { chip: string }[] }>(
       'query($input: FabricIdInput!) { activeFaults(input: $input) { chip } }',
       { input: { fabricId } },
@@ -41,10 +55,15 @@ describe('declared faults', () => {
       { input: { id: declared.data!.declareFault.id } },
       operator,
     );
-    const back = (await service.gql<{ configureFabric: { verified: boolean; writes: number } }>(CONFIGURE, { input: { fabricId } }, operator)).data!
+    await waitForAutomation(service, Number(fabricId));
+    const back = await lastGeneration();
+    expect(back.number).toBe(around.number + 1);
+    expect(back.computed).toMatchObject({ verified: true, trigger: 'automation: operator cleared router fault s1.r2.0.4' });
+    expect(back.pushed!.writes).toBeGreaterThan(0);
+    // An operator's full configuration agrees: nothing left to write.
+    const again = (await service.gql<{ configureFabric: { verified: boolean; writes: number } }>(CONFIGURE, { input: { fabricId } }, operator)).data!
       .configureFabric;
-    expect(back.verified).toBe(true);
-    expect(back.writes).toBeGreaterThan(0);
+    expect(again).toMatchObject({ verified: true, writes: 0 });
   });
 
   it('refuses faults that name nothing real, saying why', async () => {

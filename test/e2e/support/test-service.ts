@@ -117,7 +117,8 @@ export async function loadFixture(service: TestService, key: string, fixture: st
 
 /** Waits until the automation has handled every interrupt the fabric raised so far. */
 export async function waitForAutomation(service: TestService, fabricId: number): Promise<void> {
-  // A fault's interrupts are posted by the emulator's worker before it confirms the fault.
+  // A fault's interrupts are posted by the emulator's worker before it confirms the fault; an
+  // operator's declaration is queued before the mutation answers.
   await service.app.get(EmulatorService).interruptsRecorded();
   await service.app.get(AutomationService).settled(fabricId);
 }

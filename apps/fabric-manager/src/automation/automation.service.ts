@@ -15,6 +15,8 @@ const GATHER_MS = 20;
 
 interface FabricQueue {
   pending: InterruptRecord[];
+  /** Faults operators declared or cleared since the last configuration, as reasons. */
+  operatorChanges: string[];
   running: Promise<void> | null;
   /** Emulated times each cable went down, for the flapping-link quarantine. */
   downHistory: Map<string, number[]>;
@@ -32,7 +34,7 @@ interface FabricQueue {
 export class AutomationService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(AutomationService.name);
   private readonly queues = new Map<number, FabricQueue>();
-  private unsubscribe: (() => void) | null = null;
+  private readonly unsubscribe: (() => void)[] = [];
   private stopped = false;
 
   constructor(
@@ -46,12 +48,21 @@ export class AutomationService implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     if (this.config.WEFT_AUTOMATION !== 'on') return;
-    this.unsubscribe = this.emulator.onInterrupt((fabricId, interrupt) => this.enqueue(fabricId, interrupt));
+    this.unsubscribe.push(this.emulator.onInterrupt((fabricId, interrupt) => this.enqueue(fabricId, interrupt)));
+    // An operator's declaration (a cable to be replaced) or clearance (a router back in service)
+    // takes effect at once: the fabric is re-routed as for an interrupt.
+    this.unsubscribe.push(
+      this.faults.onChange(({ fault, change, by }) => {
+        if (by !== 'operator') return;
+        this.queueOf(fault.fabricId).operatorChanges.push(`operator ${change} ${fault.kind} fault ${fault.chip}${fault.port === null ? '' : `:${fault.port}`}`);
+        this.kick(fault.fabricId);
+      }),
+    );
   }
 
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
-    this.unsubscribe?.();
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
     await Promise.all([...this.queues.values()].map((q) => q.running));
   }
 
@@ -61,24 +72,33 @@ export class AutomationService implements OnModuleInit, OnModuleDestroy {
     while (queue?.running) await queue.running;
   }
 
-  private enqueue(fabricId: number, interrupt: InterruptRecord): void {
-    if (this.stopped) return;
+  private queueOf(fabricId: number): FabricQueue {
     let queue = this.queues.get(fabricId);
     if (!queue) {
-      queue = { pending: [], running: null, downHistory: new Map() };
+      queue = { pending: [], operatorChanges: [], running: null, downHistory: new Map() };
       this.queues.set(fabricId, queue);
     }
-    queue.pending.push(interrupt);
-    if (!queue.running) queue.running = this.drain(fabricId, queue);
+    return queue;
+  }
+
+  private enqueue(fabricId: number, interrupt: InterruptRecord): void {
+    this.queueOf(fabricId).pending.push(interrupt);
+    this.kick(fabricId);
+  }
+
+  private kick(fabricId: number): void {
+    const queue = this.queueOf(fabricId);
+    if (!this.stopped && !queue.running) queue.running = this.drain(fabricId, queue);
   }
 
   private async drain(fabricId: number, queue: FabricQueue): Promise<void> {
     try {
-      while (queue.pending.length > 0 && !this.stopped) {
+      while ((queue.pending.length > 0 || queue.operatorChanges.length > 0) && !this.stopped) {
         await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
         const batch = queue.pending.splice(0);
+        const operatorChanges = queue.operatorChanges.splice(0);
         try {
-          await this.react(fabricId, batch, queue);
+          await this.react(fabricId, batch, queue, operatorChanges);
         } catch (error) {
           this.logger.error(`automation on fabric ${fabricId} failed: ${error instanceof Error ? error.stack : String(error)}`);
         }
@@ -88,7 +108,7 @@ export class AutomationService implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  private async react(fabricId: number, batch: InterruptRecord[], queue: FabricQueue): Promise<void> {
+  private async react(fabricId: number, batch: InterruptRecord[], queue: FabricQueue, operatorChanges: string[]): Promise<void> {
     // Nothing to re-route on a fabric that was never configured: its interrupts stay events.
     const configured = await this.generations.exists({ where: { fabricId, state: 'pushed' } });
     if (!configured) return;
@@ -100,13 +120,13 @@ export class AutomationService implements OnModuleInit, OnModuleDestroy {
       interruptFaults: active.filter((f) => f.source === 'interrupt'),
       downHistory: queue.downHistory,
     });
-    const reasons: string[] = [];
+    const reasons: string[] = [...operatorChanges];
     for (const decision of decisions) {
       if (decision.action === 'none') continue;
       if (decision.action === 'declare') await this.declare(fabricId, decision);
       else {
         const fault = active.find((f) => f.kind === decision.kind && f.chip === decision.chip && f.port === decision.port);
-        if (fault) await this.faults.clear(fault.id);
+        if (fault) await this.faults.clear(fault.id, 'automation');
       }
       if (decision.kind !== 'endpoint') reasons.push(decision.reason);
     }

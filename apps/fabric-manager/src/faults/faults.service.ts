@@ -18,8 +18,18 @@ export interface DeclareFault {
 
 /** Faults the routing must avoid: declared by operators (a cable to be replaced, a router taken
  * out) or recorded from interrupts; cleared when the element is back in service. */
+export type FaultChange = { fault: Fault; change: 'declared' | 'cleared'; by: 'operator' | 'automation' };
+
 @Injectable()
 export class FaultsService {
+  private readonly listeners = new Set<(change: FaultChange) => void>();
+
+  /** Called after every fault declared or cleared (the automation re-routes on operators' changes). */
+  onChange(listener: (change: FaultChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   constructor(
     @InjectRepository(Fault) private readonly faults: Repository<Fault>,
     private readonly fabrics: FabricsService,
@@ -54,10 +64,11 @@ export class FaultsService {
       port: fault.port,
       details: { faultId: fault.id, kind: fault.kind, source, note: fault.note },
     });
+    for (const listener of this.listeners) listener({ fault, change: 'declared', by: source === 'operator' ? 'operator' : 'automation' });
     return fault;
   }
 
-  async clear(id: number): Promise<Fault> {
+  async clear(id: number, by: 'operator' | 'automation' = 'operator'): Promise<Fault> {
     const fault = await this.faults.findOne({ where: { id, clearedAt: IsNull() } });
     if (!fault) throw new FaultsException(FaultsErrorCode.FaultNotFound, `no active fault with id ${id}`);
     fault.clearedAt = new Date();
@@ -69,6 +80,7 @@ export class FaultsService {
       port: fault.port,
       details: { faultId: fault.id },
     });
+    for (const listener of this.listeners) listener({ fault: saved, change: 'cleared', by });
     return saved;
   }
 
