@@ -15,3 +15,4 @@ export * from './host/emulator-host';
 export * from './traffic/patterns';
 export * from './traffic/traffic-run';
 export * from './traffic/traffic-request';
+export * from './drill/drill-file';

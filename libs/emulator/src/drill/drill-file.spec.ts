@@ -1,0 +1,71 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadInstallationFile } from '@weft/fabric-model';
+import { checkDrillTargets, DrillFileError, validateDrillFile } from './drill-file';
+
+const drills = join(__dirname, '../../../../fixtures/drills');
+
+describe('drill files', () => {
+  it('the shipped BlackWidow drills are valid', () => {
+    const files = readdirSync(drills).filter((f) => f.endsWith('.json'));
+    expect(files.sort()).toEqual(['cable-cut-under-load.json', 'faults-then-repairs.json', 'noisy-lane.json', 'router-death.json', 'stuck-endpoint.json']);
+    for (const file of files) {
+      const drill = validateDrillFile(JSON.parse(readFileSync(join(drills, file), 'utf8')));
+      expect(drill.name).toBe(file.replace('.json', ''));
+      // Every chip and port the timeline touches exists and is cabled in the fabric it names.
+      const design = loadInstallationFile(join(__dirname, '../../../../fixtures', `${drill.fabric}.json`)).physical;
+      expect(checkDrillTargets(drill, design)).toEqual([]);
+    }
+  });
+
+  it('names chips and ports the fabric does not have', () => {
+    // One R1 per slice: its ports 32–63 have nothing plugged in.
+    const design = loadInstallationFile(join(__dirname, '../../../../fixtures/blackwidow/bw-r1-32.json')).physical;
+    const drill = validateDrillFile({
+      ...JSON.parse(readFileSync(join(drills, 'cable-cut-under-load.json'), 'utf8')),
+      fabric: 'blackwidow/bw-r1-32',
+      timeline: [
+        { atNs: 1, action: 'cut-link', chip: 's0.r1.0', port: 40 },
+        { atNs: 2, action: 'kill-router', chip: 'p3' },
+        { atNs: 3, action: 'cut-link', chip: 's9.r1.0', port: 40 },
+      ],
+    });
+    expect(checkDrillTargets(drill, design)).toEqual([
+      '$.timeline[0].port: s0.r1.0 has no cable on port 40',
+      '$.timeline[1].chip: "p3" is not a router',
+      '$.timeline[2].chip: blackwidow/bw-r1-32 has no chip "s9.r1.0"',
+    ]);
+  });
+
+  it('names every problem with its path', () => {
+    const broken = {
+      format: 'weft-drill/1',
+      name: 'broken',
+      fabric: 'blackwidow/bw-r1.5-288',
+      traffic: { pattern: { kind: 'uniform-random' }, load: 2, packetPhits: 4, slices: [0], seed: 1 },
+      durationNs: 1_000_000,
+      timeline: [
+        { atNs: 500_000, action: 'cut-link', chip: 's0.r1.2' },
+        { atNs: 400_000, action: 'melt-router', chip: 's0.r1.3' },
+        { atNs: 2_000_000, action: 'lane-bit-error-rate', chip: 's0.r1.1', port: 33, lane: 3, rate: 0.1 },
+      ],
+      expectations: { unaccounted: 1, events: ['LINK_DOWN', 'TEA_BREAK'] },
+    };
+    let problems: readonly string[] = [];
+    try {
+      validateDrillFile(broken);
+    } catch (error) {
+      problems = (error as DrillFileError).problems;
+    }
+    expect(problems).toEqual([
+      '$.traffic.load: must be a number from 0.0001 to 1, got 2',
+      '$.timeline[0].port: must be a whole number from 0 to 63, got undefined',
+      '$.timeline[1].atNs: must not be earlier than the step before it (500000 ns)',
+      '$.timeline[1].action: must be one of cut-link, restore-link, lane-bit-error-rate, kill-router, revive-router, stop-accepting, resume-accepting, declare-fault, clear-fault, got "melt-router"',
+      '$.timeline[2].atNs: must be a number from 0 to 1000000, got 2000000',
+      '$.timeline[2].lane: must be a whole number from 0 to 2, got 3',
+      '$.expectations.unaccounted: must be a whole number from 0 to 0, got 1',
+      '$.expectations.events[1]: must be one of FORWARD_PROGRESS_TIMEOUT, LANE_DECOMMISSIONED, LINK_DOWN, LINK_UP, ROUTER_UNRESPONSIVE, SOFT_ERROR, CONFIGURATION_ERROR, GENERATION_COMPUTED, GENERATION_PUSHED, FAULT_DECLARED, FAULT_CLEARED, DRILL_STEP, got "TEA_BREAK"',
+    ]);
+  });
+});
