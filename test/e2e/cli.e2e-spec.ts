@@ -72,6 +72,13 @@ describe('the weft command line', () => {
     expect(result.stderr).toContain('$.cabling.extra[1]: duplicate cable end: s0.r1.1 port 63 is also taken by $.cabling.extra[0]');
   });
 
+  it('validates the shipped drill files against the fabrics they name', async () => {
+    const dir = join(__dirname, '../../fixtures/drills');
+    const result = await weft('fixtures', 'validate', join(dir, 'cable-cut-under-load.json'), join(dir, 'router-death.json'));
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout.match(/^ok {2}.*: drill$/gm)).toHaveLength(2);
+  });
+
   it('tells the operator what is wrong with a service call, without a stack trace', async () => {
     const result = await weft('fabrics', 'load', 'blackwidow/none', '--url', service.url, '--key', 'weft_aaaaaaaaaaaa_' + 'z'.repeat(43));
     expect(result).toMatchObject({ code: 1, stderr: 'weft: UNAUTHENTICATED: the API key is not valid\n' });

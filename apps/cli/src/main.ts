@@ -2,13 +2,16 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { InstallationFileError, loadInstallationFile } from '@weft/fabric-model';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { readFileSync } from 'node:fs';
+import { checkDrillTargets, DRILL_FORMAT, DrillFileError, validateDrillFile } from '@weft/emulator';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../../fabric-manager/src/audit/audit.service';
 import { Role } from '../../fabric-manager/src/auth/api-key.entity';
 import { ApiKeysService } from '../../fabric-manager/src/auth/api-keys.service';
 import { ConfigError, DEFAULT_DATABASE, loadWeftConfig } from '../../fabric-manager/src/config/weft-config';
 import { dataSourceOptions } from '../../fabric-manager/src/database/data-source-options';
+import { FIXTURES_ROOT } from '../../fabric-manager/src/fabrics/fabrics.service';
 import { CliStoreModule } from './cli-store.module';
 import { CliError, ServiceClient } from './graphql-client';
 
@@ -109,14 +112,23 @@ export function buildProgram(): Command {
       out(`revoked key #${id}`);
     });
 
-  const fixtures = program.command('fixtures').description('installation files');
+  const fixtures = program.command('fixtures').description('installation and drill files');
   fixtures
     .command('validate')
-    .description('check installation files and summarise each design')
-    .argument('<files...>', 'installation JSON files')
+    .description('check installation files (summarising each design) and drill files (against the fabric each names)')
+    .argument('<files...>', 'installation or drill JSON files')
     .action((files: string[]) => {
       let failed = 0;
       for (const file of files) {
+        if (isDrillFile(file)) {
+          const problems = checkDrill(file);
+          if (problems.length === 0) out(`ok  ${file}: drill`);
+          else {
+            failed++;
+            process.stderr.write(problems.map((p) => `${file}: ${p}`).join('\n') + '\n');
+          }
+          continue;
+        }
         try {
           const installation = loadInstallationFile(file);
           const s = installation.expected.summary;
@@ -131,7 +143,7 @@ export function buildProgram(): Command {
           process.stderr.write(`${error.message}\n`);
         }
       }
-      if (failed) throw new CliError(`${failed} of ${files.length} installation files are invalid`);
+      if (failed) throw new CliError(`${failed} of ${files.length} files are invalid`);
     });
 
   const fabrics = program.command('fabrics').description('fabrics, through the running service');
@@ -313,6 +325,29 @@ if (require.main === module) {
   void runCli(process.argv).then((code) => {
     if (code !== 0 || !process.argv.includes('serve')) process.exitCode = code;
   });
+}
+
+/** A drill file says so in its format field. */
+function isDrillFile(file: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown }).format === DRILL_FORMAT;
+  } catch {
+    return false;
+  }
+}
+
+/** Every problem with a drill file: its own, then its timeline against the fabric fixture it names. */
+function checkDrill(file: string): string[] {
+  try {
+    const drill = validateDrillFile(JSON.parse(readFileSync(file, 'utf8')));
+    const source = join(FIXTURES_ROOT, `${drill.fabric}.json`);
+    if (!existsSync(source)) return [`$.fabric: no fixture "${drill.fabric}"`];
+    return checkDrillTargets(drill, loadInstallationFile(source).physical);
+  } catch (error) {
+    if (error instanceof DrillFileError) return [...error.problems];
+    if (error instanceof InstallationFileError) return [`$.fabric: ${error.message}`];
+    throw error;
+  }
 }
 
 const ROUTER_CONFIGURATION = `query($input: RouterConfigurationInput!) { routerConfiguration(input: $input) {
