@@ -245,14 +245,67 @@ function sampleAlive(sim: YarcFabricSim): boolean {
   return false;
 }
 
+/**
+ * Bernoulli arrivals at an offered load, drawn as geometric gaps: each injection port (source ×
+ * slice) draws the cycle of its next packet and waits on a wheel, so a lightly loaded fabric does
+ * not pay a random draw per port per cycle.
+ */
+class Arrivals {
+  private readonly probability: number;
+  private readonly wheel: number[][] = Array.from({ length: ARRIVAL_WHEEL }, () => []);
+  private readonly next: Float64Array;
+
+  constructor(
+    private readonly sim: YarcFabricSim,
+    private readonly spec: TrafficSpec & { readonly load: number },
+    private readonly inj: Injector,
+  ) {
+    if (!(spec.load > 0 && spec.load <= 1)) throw new RangeError(`offered load must be in (0, 1], got ${spec.load}`);
+    let meanSize = 0;
+    for (let i = 0; i < 1000; i++) meanSize += spec.size(mulberry32(spec.seed + i));
+    this.probability = Math.min(1, (spec.load * inj.capacity) / (meanSize / 1000));
+    const ports = inj.sources.length * spec.slices.length;
+    this.next = new Float64Array(ports);
+    for (let k = 0; k < ports; k++) this.schedule(k, sim.cycle + this.gap() - 1);
+  }
+
+  /** Creates this cycle's packets (before the fabric steps); returns how many. */
+  inject(tag: number): number {
+    const { sim, spec, inj } = this;
+    const slot = sim.cycle & (ARRIVAL_WHEEL - 1);
+    const due = this.wheel[slot];
+    if (due.length === 0) return 0;
+    this.wheel[slot] = [];
+    let injected = 0;
+    for (const k of due) {
+      if (this.next[k] > sim.cycle) {
+        this.schedule(k, this.next[k]);
+        continue;
+      }
+      if (inj.packet(inj.sources[(k / spec.slices.length) | 0], spec.slices[k % spec.slices.length], tag) >= 0) injected++;
+      this.schedule(k, sim.cycle + this.gap());
+    }
+    return injected;
+  }
+
+  /** Cycles until a port's next packet: geometric with the per-cycle probability (at least 1). */
+  private gap(): number {
+    if (this.probability >= 1) return 1;
+    return 1 + Math.floor(Math.log(1 - this.inj.random()) / Math.log(1 - this.probability));
+  }
+
+  private schedule(port: number, at: number): void {
+    this.next[port] = at;
+    const cycle = Math.min(at, this.sim.cycle + ARRIVAL_WHEEL - 1);
+    this.wheel[cycle & (ARRIVAL_WHEEL - 1)].push(port);
+  }
+}
+
 class SteadyStateSession implements TrafficSession {
   private readonly inj: Injector;
   private readonly recorder: Recorder;
   private readonly before: ReturnType<typeof bookkeeping>;
-  private readonly probability: number;
-  /** Injection ports (source × slice) due at each cycle, on a wheel; the exact cycle per port. */
-  private readonly arrivals: number[][];
-  private readonly nextArrival: Float64Array;
+  private readonly arrivals: Arrivals;
   private readonly series: IntervalPoint[] = [];
   private readonly start: number;
   private phase: 'warm-up' | 'sample' | 'drain' | 'done' = 'warm-up';
@@ -270,30 +323,11 @@ class SteadyStateSession implements TrafficSession {
     private readonly sim: YarcFabricSim,
     private readonly spec: SteadyStateSpec,
   ) {
-    if (!(spec.load > 0 && spec.load <= 1)) throw new RangeError(`offered load must be in (0, 1], got ${spec.load}`);
     this.inj = injector(sim, spec);
     this.recorder = new Recorder(sim, endpointCount(sim), responder(sim, spec, this.inj.random));
     this.before = bookkeeping(sim);
-    let meanSize = 0;
-    for (let i = 0; i < 1000; i++) meanSize += spec.size(mulberry32(spec.seed + i));
-    this.probability = Math.min(1, (spec.load * this.inj.capacity) / (meanSize / 1000));
     this.start = sim.cycle;
-    this.arrivals = Array.from({ length: ARRIVAL_WHEEL }, () => []);
-    const ports = this.inj.sources.length * spec.slices.length;
-    this.nextArrival = new Float64Array(ports);
-    for (let k = 0; k < ports; k++) this.schedule(k, sim.cycle + this.gap() - 1);
-  }
-
-  /** Cycles until a port's next packet: geometric with the per-cycle probability (at least 1). */
-  private gap(): number {
-    if (this.probability >= 1) return 1;
-    return 1 + Math.floor(Math.log(1 - this.inj.random()) / Math.log(1 - this.probability));
-  }
-
-  private schedule(port: number, at: number): void {
-    this.nextArrival[port] = at;
-    const cycle = Math.min(at, this.sim.cycle + ARRIVAL_WHEEL - 1);
-    this.arrivals[cycle & (ARRIVAL_WHEEL - 1)].push(port);
+    this.arrivals = new Arrivals(sim, spec, this.inj);
   }
 
   get finished(): boolean {
@@ -347,22 +381,7 @@ class SteadyStateSession implements TrafficSession {
 
   private tick(): void {
     const { sim, spec, inj, recorder } = this;
-    // Bernoulli arrivals as geometric gaps: each injection port draws the cycle of its next packet,
-    // so a lightly loaded fabric does not pay a random draw per port per cycle.
-    const slot = sim.cycle & (ARRIVAL_WHEEL - 1);
-    const due = this.arrivals[slot];
-    if (due.length > 0) {
-      this.arrivals[slot] = [];
-      for (const k of due) {
-        if (this.nextArrival[k] > sim.cycle) {
-          this.schedule(k, this.nextArrival[k]);
-          continue;
-        }
-        const source = inj.sources[(k / spec.slices.length) | 0];
-        if (inj.packet(source, spec.slices[k % spec.slices.length], this.tag) >= 0) recorder.intervalInjected++;
-        this.schedule(k, sim.cycle + this.gap());
-      }
-    }
+    recorder.intervalInjected += this.arrivals.inject(this.tag);
     sim.step();
     if ((sim.cycle - this.start) % spec.interval === 0)
       this.series.push(recorder.point(sim.cycle - this.start, spec.interval, inj.sources.length * spec.slices.length, inj.capacity));
