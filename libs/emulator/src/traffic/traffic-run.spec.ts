@@ -1,7 +1,7 @@
 import { handConfiguredR15 } from '../yarc/blackwidow-test-config';
 import { YarcFabricSim } from '../yarc/yarc-fabric-sim';
 import { makePattern, sizeSampler } from './patterns';
-import { runBatch, runSteadyState, runSweep } from './traffic-run';
+import { BackgroundTraffic, runBatch, runSteadyState, runSweep } from './traffic-run';
 
 /** One R1 router with its 32 processors (one slice), configured by hand: a fabric small enough to reason about. */
 function tinyFabric() {
@@ -128,5 +128,34 @@ describe('BlackWidow request/response pairs (paper 000 §5.1)', () => {
     expect(report.latency.count).toBe(640);
     expect(report.utilisation.byVc[0]).toBeCloseTo(4 / 23, 2);
     expect(report.utilisation.byVc[1]).toBeCloseTo(19 / 23, 2);
+  });
+});
+
+describe('background traffic (the load a drill runs under)', () => {
+  it('runs until stopped, keeps a time series and markers, and drains so that every packet is accounted for', () => {
+    const { sim } = tinyFabric();
+    const run = new BackgroundTraffic(sim, {
+      pattern: makePattern({ kind: 'uniform-random' }, { endpoints: 32 }),
+      size: sizes(4),
+      slices: [0],
+      seed: 4,
+      load: 0.1,
+      interval: 1_000,
+    });
+    run.advance(10_000);
+    // A processor's cable is cut under load: packets on their way to it are discarded with the reason.
+    run.mark('cut p5');
+    sim.cutLink(sim.processorPort[5 * 4]);
+    run.advance(10_000);
+    run.stop(50_000);
+    while (!run.advance(1_000));
+    const report = run.report();
+    expect(report.markers).toEqual([{ cycle: 10_000, ns: 12_500, label: 'cut p5' }]);
+    expect(report.series.length).toBeGreaterThanOrEqual(20);
+    expect(report.series[5].accepted).toBeGreaterThan(0.07);
+    expect(report.books).toMatchObject({ inFlight: 0, balanced: true });
+    expect(Object.keys(report.books.discarded).sort()).toEqual(['LinkDown', 'Unreachable']);
+    expect(report.books.delivered + report.books.discarded.LinkDown + report.books.discarded.Unreachable).toBe(report.books.injected);
+    expect(report.saturated).toBe(false);
   });
 });

@@ -96,7 +96,7 @@ export interface Books {
 }
 
 export interface TrafficReport {
-  readonly mode: 'steady-state' | 'batch';
+  readonly mode: 'steady-state' | 'batch' | 'background';
   readonly pattern: string;
   /** Offered load (steady state), as a fraction of capacity. */
   readonly offered: number;
@@ -474,6 +474,113 @@ class BatchSession implements TrafficSession {
       capacity: inj.capacity * measured * spec.slices.length,
       utilisation: utilisation(sim, this.portsBefore, Float64Array.from(sim.portPhits), measured),
     });
+  }
+}
+
+export interface BackgroundSpec extends TrafficSpec {
+  readonly load: number;
+  /** Time-series interval, in cycles. */
+  readonly interval: number;
+}
+
+/** Something that happened during a run, for the plot (a fault, a generation pushed). */
+export interface Marker {
+  readonly cycle: number;
+  readonly ns: number;
+  readonly label: string;
+}
+
+export interface BackgroundReport extends TrafficReport {
+  readonly markers: readonly Marker[];
+}
+
+/**
+ * Traffic that goes on until it is stopped — the load a drill runs its timeline under: Bernoulli
+ * arrivals at the offered load, every packet measured, a time series per interval, markers for the
+ * plot. Stopped, it injects no more and runs until every packet it made is delivered or discarded.
+ */
+export class BackgroundTraffic implements TrafficSession {
+  private readonly inj: Injector;
+  private readonly recorder: Recorder;
+  private readonly before: ReturnType<typeof bookkeeping>;
+  private readonly portsBefore: Float64Array;
+  private readonly arrivals: Arrivals;
+  private readonly series: IntervalPoint[] = [];
+  private readonly markers: Marker[] = [];
+  private readonly start: number;
+  private stoppedAt = -1;
+  private drainLimit = 0;
+  private done = false;
+  private drained = false;
+
+  constructor(
+    private readonly sim: YarcFabricSim,
+    private readonly spec: BackgroundSpec,
+  ) {
+    this.inj = injector(sim, spec);
+    this.recorder = new Recorder(sim, endpointCount(sim), responder(sim, spec, this.inj.random));
+    this.recorder.measuring = true;
+    this.before = bookkeeping(sim);
+    this.portsBefore = Float64Array.from(sim.portPhits);
+    this.arrivals = new Arrivals(sim, spec, this.inj);
+    this.start = sim.cycle;
+  }
+
+  get finished(): boolean {
+    return this.done;
+  }
+
+  get elapsed(): number {
+    return this.sim.cycle - this.start;
+  }
+
+  /** Stops injecting; the run ends when its packets are gone, or `drainLimit` cycles later. */
+  stop(drainLimit: number): void {
+    if (this.stoppedAt < 0) {
+      this.stoppedAt = this.sim.cycle;
+      this.drainLimit = drainLimit;
+    }
+  }
+
+  mark(label: string): void {
+    this.markers.push({ cycle: this.sim.cycle - this.start, ns: (this.sim.cycle - this.start) * NS_PER_CYCLE, label });
+  }
+
+  advance(cycles: number): boolean {
+    const { sim, spec, inj, recorder } = this;
+    const sources = inj.sources.length * spec.slices.length;
+    for (let i = 0; i < cycles && !this.done; i++) {
+      if (this.stoppedAt < 0) recorder.intervalInjected += this.arrivals.inject(SAMPLE_TAG);
+      sim.step();
+      const elapsed = sim.cycle - this.start;
+      if (elapsed % spec.interval === 0) this.series.push(recorder.point(elapsed, spec.interval, sources, inj.capacity));
+      if (this.stoppedAt >= 0) {
+        const waited = sim.cycle - this.stoppedAt;
+        if (waited % 100 === 0 && !sampleAlive(sim)) this.done = this.drained = true;
+        else if (waited >= this.drainLimit) this.done = true;
+      }
+    }
+    return this.done;
+  }
+
+  report(): BackgroundReport {
+    const { sim, spec, inj } = this;
+    const measured = Math.max(1, (this.stoppedAt >= 0 ? this.stoppedAt : sim.cycle) - this.start);
+    const base = report(sim, 'background', spec, {
+      recorder: this.recorder,
+      before: this.before,
+      series: this.series,
+      offered: spec.load,
+      accepted: this.recorder.deliveredPhits / (measured * inj.sources.length * spec.slices.length * inj.capacity),
+      saturated: this.stoppedAt >= 0 && !this.drained,
+      warmupCycles: 0,
+      warmupSettled: true,
+      measuredCycles: measured,
+      sources: inj.sources,
+      capacity: inj.capacity * measured * spec.slices.length,
+      utilisation: utilisation(sim, this.portsBefore, Float64Array.from(sim.portPhits), measured),
+    });
+    return { ...base, markers: [...this.markers] };
   }
 }
 
