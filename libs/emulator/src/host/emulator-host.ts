@@ -9,7 +9,7 @@ import { NS_PER_CYCLE } from '../yarc/yarc-constants';
 import { YarcFabricSim } from '../yarc/yarc-fabric-sim';
 import { YarcMaintenanceController } from '../yarc/yarc-maintenance';
 import { FabricStatus, HostCommand, HostReply, PhysicalFault } from './protocol';
-import type { TrafficSession } from '../traffic/traffic-run';
+import { BackgroundTraffic, TrafficSession } from '../traffic/traffic-run';
 import { startTraffic, TrafficFabricShape, validateTrafficRequest } from '../traffic/traffic-request';
 
 interface HostedFabric {
@@ -18,6 +18,12 @@ interface HostedFabric {
   readonly shape: TrafficFabricShape;
   /** The traffic run in progress (one at a time), and the command to answer when it ends. */
   traffic: { session: TrafficSession; id: number } | null;
+  /** Run up to this cycle, then hold (answering the command); held until resumed. */
+  pauseAt: { cycle: number; id: number } | null;
+  paused: boolean;
+  /** Maintenance requests wait until this cycle, in the order they came. */
+  embargoUntil: number;
+  held: HostCommand[];
 }
 
 /** Cycles per slice before the host yields to its event loop. */
@@ -56,6 +62,10 @@ export class EmulatorHost {
             });
             return;
           }
+          if (hosted.sim.cycle < hosted.embargoUntil) {
+            hosted.held.push(command);
+            break;
+          }
           const pending =
             command.type === 'read'
               ? hosted.controller.read(command.route, command.register, command.index)
@@ -75,6 +85,38 @@ export class EmulatorHost {
           const problems = validateTrafficRequest(command.request, hosted.shape);
           if (problems.length > 0) throw new Error(`invalid traffic request: ${problems.join('; ')}`);
           hosted.traffic = { session: startTraffic(hosted.sim, command.request, hosted.shape), id: command.id };
+          break;
+        }
+        case 'traffic-stop': {
+          const traffic = this.hosted(command.fabricId).traffic;
+          if (!(traffic?.session instanceof BackgroundTraffic)) throw new Error(`no background traffic runs on fabric ${command.fabricId}`);
+          traffic.session.stop(command.drainLimit);
+          this.reply({ type: 'done', id: command.id });
+          break;
+        }
+        case 'mark': {
+          const traffic = this.hosted(command.fabricId).traffic;
+          if (traffic?.session instanceof BackgroundTraffic) traffic.session.mark(command.label);
+          this.reply({ type: 'done', id: command.id });
+          break;
+        }
+        case 'pause-at': {
+          const hosted = this.hosted(command.fabricId);
+          const cycle = Math.ceil(command.atNs / NS_PER_CYCLE);
+          if (cycle <= hosted.sim.cycle) {
+            hosted.paused = true;
+            this.reply({ type: 'paused', id: command.id, emulatedNs: hosted.sim.cycle * NS_PER_CYCLE });
+          } else hosted.pauseAt = { cycle, id: command.id };
+          break;
+        }
+        case 'resume':
+          this.hosted(command.fabricId).paused = false;
+          this.reply({ type: 'done', id: command.id });
+          break;
+        case 'embargo': {
+          const hosted = this.hosted(command.fabricId);
+          hosted.embargoUntil = Math.max(hosted.embargoUntil, Math.ceil(command.untilNs / NS_PER_CYCLE));
+          this.reply({ type: 'done', id: command.id });
           break;
         }
         case 'fault': {
@@ -99,7 +141,16 @@ export class EmulatorHost {
     controller.onInterrupt((interrupt) => this.reply({ type: 'interrupt', fabricId, interrupt }));
     const processors = physical.chips.filter((c) => c.kind === 'endpoint').length;
     const slices = Number(physical.summary.slices ?? 4);
-    this.fabrics.set(fabricId, { sim, controller, shape: { endpoints: processors, slices, endpointsPerRouter: Math.min(32, processors) }, traffic: null });
+    this.fabrics.set(fabricId, {
+      sim,
+      controller,
+      shape: { endpoints: processors, slices, endpointsPerRouter: Math.min(32, processors) },
+      traffic: null,
+      pauseAt: null,
+      paused: false,
+      embargoUntil: 0,
+      held: [],
+    });
   }
 
   private status(fabricId: number, sim: YarcFabricSim): FabricStatus {
@@ -125,23 +176,43 @@ export class EmulatorHost {
   }
 
   /** Runs every busy fabric for one slice, then yields; stops when all are idle. */
+  private hosted(fabricId: number): HostedFabric {
+    const hosted = this.fabrics.get(fabricId);
+    if (!hosted) throw new Error(`no emulated fabric ${fabricId}`);
+    return hosted;
+  }
+
   private slice(): void {
     this.scheduled = false;
     let busy = false;
     for (const hosted of this.fabrics.values()) {
       const { sim, traffic } = hosted;
+      if (hosted.paused) continue;
+      // A pause or the end of an embargo is reached exactly, not somewhere within a slice.
+      let budget = SLICE_CYCLES;
+      if (hosted.pauseAt) budget = Math.min(budget, hosted.pauseAt.cycle - sim.cycle);
+      if (sim.cycle < hosted.embargoUntil) budget = Math.min(budget, hosted.embargoUntil - sim.cycle);
       if (traffic) {
         // Traffic steps the fabric itself, injecting as it goes; maintenance rides along.
-        if (traffic.session.advance(SLICE_CYCLES)) {
+        if (traffic.session.advance(budget)) {
           hosted.traffic = null;
           this.reply({ type: 'traffic-report', id: traffic.id, report: traffic.session.report() });
         }
         busy = true;
-        continue;
+      } else if (!sim.idle() || hosted.pauseAt || sim.cycle < hosted.embargoUntil) {
+        // A fabric waiting for a time (a pause, an embargo) moves on even when idle.
+        for (let i = 0; i < budget; i++) sim.step();
+        busy = true;
       }
-      if (sim.idle()) continue;
-      for (let i = 0; i < SLICE_CYCLES && !sim.idle(); i++) sim.step();
-      if (!sim.idle()) busy = true;
+      if (hosted.pauseAt && sim.cycle >= hosted.pauseAt.cycle) {
+        hosted.paused = true;
+        this.reply({ type: 'paused', id: hosted.pauseAt.id, emulatedNs: sim.cycle * NS_PER_CYCLE });
+        hosted.pauseAt = null;
+      }
+      if (hosted.held.length > 0 && sim.cycle >= hosted.embargoUntil) {
+        const held = hosted.held.splice(0);
+        for (const command of held) this.handle(command);
+      }
     }
     if (busy) this.schedule();
   }

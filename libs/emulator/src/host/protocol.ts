@@ -5,7 +5,7 @@
  */
 import type { FabricDesign } from '@weft/fabric-model';
 import type { InterruptRecord, MaintenanceResult, RegisterValue, SourceRoute } from '@weft/control';
-import type { TrafficReport } from '../traffic/traffic-run';
+import type { BackgroundReport, TrafficReport } from '../traffic/traffic-run';
 import type { TrafficRequest } from '../traffic/traffic-request';
 
 export type HostCommand =
@@ -16,7 +16,17 @@ export type HostCommand =
   | { type: 'write-many'; id: number; fabricId: number; route: SourceRoute; register: string; indices: readonly number[]; value: RegisterValue }
   | { type: 'status'; id: number }
   | { type: 'fault'; id: number; fabricId: number; fault: PhysicalFault }
-  | { type: 'traffic'; id: number; fabricId: number; request: TrafficRequest };
+  | { type: 'traffic'; id: number; fabricId: number; request: TrafficRequest }
+  /** Background traffic stops injecting; its report follows once it has drained. */
+  | { type: 'traffic-stop'; id: number; fabricId: number; drainLimit: number }
+  /** A marker on the running traffic's time series (a fault, a push). */
+  | { type: 'mark'; id: number; fabricId: number; label: string }
+  /** Runs the fabric up to an emulated time and holds it there (answered 'paused') until 'resume'. */
+  | { type: 'pause-at'; id: number; fabricId: number; atNs: number }
+  | { type: 'resume'; id: number; fabricId: number }
+  /** Maintenance requests wait until the fabric reaches this emulated time (a drill charges the
+   * control plane's compute time to emulated time this way). */
+  | { type: 'embargo'; id: number; fabricId: number; untilNs: number };
 
 /**
  * Something done to the physical installation (fault-injection drills, a technician's hands): it
@@ -44,5 +54,6 @@ export type HostReply =
   | { type: 'done'; id: number }
   | { type: 'status'; id: number; fabrics: FabricStatus[] }
   | { type: 'interrupt'; fabricId: number; interrupt: InterruptRecord }
-  | { type: 'traffic-report'; id: number; report: TrafficReport }
+  | { type: 'traffic-report'; id: number; report: TrafficReport | BackgroundReport }
+  | { type: 'paused'; id: number; emulatedNs: number }
   | { type: 'error'; id?: number; message: string };

@@ -4,10 +4,11 @@
  */
 import type { YarcFabricSim } from '../yarc/yarc-fabric-sim';
 import { makePattern, PATTERN_KINDS, PatternError, PatternSpec, sizeSampler, SizeSpec } from './patterns';
-import { startBatch, startSteadyState, TrafficSession } from './traffic-run';
+import { BackgroundTraffic, startBatch, startSteadyState, TrafficSession } from './traffic-run';
 
 export interface TrafficRequest {
-  readonly mode: 'steady-state' | 'batch';
+  /** background: injects at `load` until stopped (a drill's traffic), then drains. */
+  readonly mode: 'steady-state' | 'batch' | 'background';
   readonly pattern: PatternSpec;
   /** Phits per packet: one size, or sizes with weights. */
   readonly packetPhits: SizeSpec;
@@ -44,7 +45,9 @@ export function validateTrafficRequest(request: TrafficRequest, shape: TrafficFa
     if (!Number.isInteger(value) || (value as number) < min || (value as number) > max)
       bad(path, `must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
   };
-  if (request.mode !== 'steady-state' && request.mode !== 'batch') bad('mode', `must be "steady-state" or "batch", got ${JSON.stringify(request.mode)}`);
+  if (request.mode !== 'steady-state' && request.mode !== 'batch' && request.mode !== 'background') {
+    bad('mode', `must be "steady-state", "batch" or "background", got ${JSON.stringify(request.mode)}`);
+  }
   if (!PATTERN_KINDS.includes(request.pattern?.kind))
     bad('pattern.kind', `must be one of ${PATTERN_KINDS.join(', ')}, got ${JSON.stringify(request.pattern?.kind)}`);
   else {
@@ -73,6 +76,11 @@ export function validateTrafficRequest(request: TrafficRequest, shape: TrafficFa
   int('seed', request.seed, 0, 2 ** 31 - 1);
   if (request.adaptive !== undefined && !(request.adaptive >= 0 && request.adaptive <= 1))
     bad('adaptive', `must be a fraction from 0 to 1, got ${request.adaptive}`);
+  if (request.mode === 'background') {
+    if (!(typeof request.load === 'number' && request.load > 0 && request.load <= 1))
+      bad('load', `must be more than 0 and at most 1, got ${JSON.stringify(request.load)}`);
+    int('interval', request.interval ?? 1_000, 10, MAX_CYCLES);
+  }
   if (request.mode === 'steady-state') {
     if (!(typeof request.load === 'number' && request.load > 0 && request.load <= 1))
       bad('load', `must be more than 0 and at most 1, got ${JSON.stringify(request.load)}`);
@@ -102,6 +110,7 @@ export function startTraffic(sim: YarcFabricSim, request: TrafficRequest, shape:
     adaptive: request.adaptive,
   };
   if (request.mode === 'batch') return startBatch(sim, { ...common, packets: request.packets!, limit: request.limit ?? 10_000_000 });
+  if (request.mode === 'background') return new BackgroundTraffic(sim, { ...common, load: request.load!, interval: request.interval ?? 1_000 });
   return startSteadyState(sim, {
     ...common,
     load: request.load!,
