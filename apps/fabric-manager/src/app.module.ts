@@ -19,6 +19,7 @@ import { FabricsModule } from './fabrics/fabrics.module';
 import { FaultsModule } from './faults/faults.module';
 import { graphqlConfig } from './graphql/graphql.config';
 import { GraphQLExceptionFilter } from './graphql/graphql-exception.filter';
+import { DrillsModule } from './drills/drills.module';
 import { HealthModule } from './health/health.module';
 import { TrafficModule } from './traffic/traffic.module';
 
@@ -46,6 +47,7 @@ export class AppModule {
         ControlModule,
         AutomationModule,
         TrafficModule,
+        DrillsModule,
         FaultsModule,
         HealthModule,
         GraphQLModule.forRootAsync<ApolloDriverConfig>({

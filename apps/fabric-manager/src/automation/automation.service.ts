@@ -131,7 +131,8 @@ export class AutomationService implements OnModuleInit, OnModuleDestroy {
       if (decision.kind !== 'endpoint') reasons.push(decision.reason);
     }
     if (reasons.length === 0) return;
-    const outcome = await this.control.configure(fabricId, { rediscover: false, trigger: `automation: ${reasons.join('; ')}` });
+    const interruptNs = batch.length > 0 ? Math.min(...batch.map((i) => i.emulatedTimeNs)) : undefined;
+    const outcome = await this.control.configure(fabricId, { rediscover: false, trigger: `automation: ${reasons.join('; ')}`, chargeFromNs: interruptNs });
     if (!outcome.verification.ok) this.logger.warn(`fabric ${fabricId}: generation ${outcome.generation.number} failed verification and was not pushed`);
   }
 

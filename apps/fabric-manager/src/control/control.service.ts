@@ -47,6 +47,8 @@ export interface ConfigurationOutcome {
 export interface ConfigureOptions {
   /** Sweep the fabric first (operators); automation reuses the last sweep and routes around the recorded faults. */
   rediscover?: boolean;
+  /** Emulated time (ns) the reaction started from (its interrupt), for charging compute time in drills. */
+  chargeFromNs?: number;
   /** Why this generation was computed, for its event. */
   trigger?: string;
 }
@@ -66,6 +68,8 @@ export class ControlService implements OnApplicationBootstrap {
   private readonly queues = new Map<number, Promise<unknown>>();
   /** Resolves when the start-up recovery has finished (tests, drills). */
   recovered: Promise<void> = Promise.resolve();
+  /** Fabrics in a drill: the wall time spent computing a generation is charged to emulated time. */
+  private readonly charged = new Set<number>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -79,6 +83,12 @@ export class ControlService implements OnApplicationBootstrap {
   ) {
     // Interrupts name the chip by serial number; the events carry the name discovery matched to it.
     emulator.nameChipsWith((fabricId, serial) => this.known.get(fabricId)?.known.matched.names.get(serial) ?? null);
+  }
+
+  /** In a drill, compute time is charged to the fabric's emulated time (see configure). */
+  chargeComputeTime(fabricId: number, on: boolean): void {
+    if (on) this.charged.add(fabricId);
+    else this.charged.delete(fabricId);
   }
 
   /** Runs `work` after every earlier operation on the same fabric has finished. */
@@ -152,13 +162,21 @@ export class ControlService implements OnApplicationBootstrap {
       const known = await this.knownFabric(fabricId);
       const { configurator } = this.known.get(fabricId)!;
       // Faults the configuration must not use (§7.7): declared by operators or recorded from interrupts.
-      const started = Date.now();
-      const { image, verification, unreachable, incremental } = configurator.configure(faultSet(await this.faults.active(fabricId)));
+      const faults = faultSet(await this.faults.active(fabricId));
+      const started = performance.now();
+      const { image, verification, unreachable, incremental } = configurator.configure(faults);
+      const computeMs = performance.now() - started;
+      if (this.charged.has(fabricId)) {
+        // Issue 5: the fabric keeps running while the control plane computes, one emulated ns per
+        // wall ns — the push waits in the emulator until the fabric has got that far.
+        const from = options.chargeFromNs ?? (await this.emulator.emulatedNs(fabricId));
+        await this.emulator.drillControls().embargo(fabricId, from + computeMs * 1e6);
+      }
       return this.record(fabricId, image, verification, {
         findings: known.matched.findings,
         unreachable,
         trigger: options.trigger ?? 'operator',
-        computation: { incremental, ms: Date.now() - started },
+        computation: { incremental, ms: Math.round(computeMs * 1000) / 1000 },
       });
     });
   }
@@ -271,6 +289,8 @@ export class ControlService implements OnApplicationBootstrap {
     await this.events.record({
       fabricId,
       kind: FabricEventKind.GENERATION_PUSHED,
+      // The emulated time the last write was done: when the fabric holds the new generation.
+      emulatedTimeNs: await this.emulator.emulatedNs(fabricId),
       details: { generation: generation.number, writes, phases: record.phasesDone, failures: failures.slice(0, 20) },
     });
     return { writes, generation };

@@ -80,6 +80,32 @@ export class EmulatorClient {
     throw new Error(reply.type === 'error' ? reply.message : `unexpected reply ${reply.type}`);
   }
 
+  /** Background traffic stops injecting (its report follows from runTraffic once drained). */
+  async stopTraffic(fabricId: number, drainLimit: number): Promise<void> {
+    const reply = await this.request((id) => ({ type: 'traffic-stop', id, fabricId, drainLimit }));
+    if (reply.type === 'error') throw new Error(reply.message);
+  }
+
+  async mark(fabricId: number, label: string): Promise<void> {
+    await this.request((id) => ({ type: 'mark', id, fabricId, label }));
+  }
+
+  /** Runs the fabric to an emulated time and holds it there; resolves with the time reached. */
+  async pauseAt(fabricId: number, atNs: number): Promise<number> {
+    const reply = await this.request((id) => ({ type: 'pause-at', id, fabricId, atNs }));
+    if (reply.type === 'paused') return reply.emulatedNs;
+    throw new Error(reply.type === 'error' ? reply.message : `unexpected reply ${reply.type}`);
+  }
+
+  async resume(fabricId: number): Promise<void> {
+    await this.request((id) => ({ type: 'resume', id, fabricId }));
+  }
+
+  /** Maintenance requests to the fabric wait until it reaches `untilNs` of emulated time. */
+  async embargo(fabricId: number, untilNs: number): Promise<void> {
+    await this.request((id) => ({ type: 'embargo', id, fabricId, untilNs }));
+  }
+
   transport(fabricId: number): MaintenanceTransport {
     const call = async <T>(command: (id: number) => HostCommand): Promise<MaintenanceResult<T>> => {
       const reply = await this.request(command);
@@ -123,10 +149,8 @@ export class EmulatorClient {
       for (const listener of this.interruptListeners) listener(reply.fabricId, reply.interrupt);
       return;
     }
-    if (
-      (reply.type === 'result' || reply.type === 'status' || reply.type === 'done' || reply.type === 'error' || reply.type === 'traffic-report') &&
-      reply.id !== undefined
-    ) {
+    // Every other reply answers one command, by its id.
+    if ('id' in reply && reply.id !== undefined) {
       const settle = this.pending.get(reply.id);
       this.pending.delete(reply.id);
       settle?.(reply);

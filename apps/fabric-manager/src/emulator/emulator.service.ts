@@ -97,6 +97,18 @@ export class EmulatorService implements OnModuleInit, OnApplicationBootstrap, On
     return this.client.runTraffic(fabricId, request);
   }
 
+  /** The client, for drills: pause, resume, markers, embargoes, background traffic. */
+  drillControls(): Pick<EmulatorClient, 'stopTraffic' | 'mark' | 'pauseAt' | 'resume' | 'embargo'> {
+    if (!this.client) throw new Error('the emulator is not running');
+    return this.client;
+  }
+
+  /** The fabric's current emulated time, in ns (0 if it is not hosted). */
+  async emulatedNs(fabricId: number): Promise<number> {
+    const status = (await this.fabricStatus()).find((f) => f.fabricId === fabricId);
+    return status?.emulatedNs ?? 0;
+  }
+
   isRunning(): boolean {
     return this.client?.running ?? false;
   }

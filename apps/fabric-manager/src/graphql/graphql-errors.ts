@@ -2,6 +2,7 @@ import { BadRequestException, ForbiddenException, HttpException, NotFoundExcepti
 import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { AuthErrorCode, AuthException } from '../auth/auth.exception';
 import { ControlErrorCode, ControlException } from '../control/control.exception';
+import { DrillsErrorCode, DrillsException } from '../drills/drills.exception';
 import { EventsErrorCode, EventsException } from '../events/events.exception';
 import { FabricsErrorCode, FabricsException } from '../fabrics/fabrics.exception';
 import { FaultsErrorCode, FaultsException } from '../faults/faults.exception';
@@ -84,6 +85,18 @@ function controlCode(code: ControlErrorCode): GraphQLErrorCode {
   }
 }
 
+function drillsCode(code: DrillsErrorCode): GraphQLErrorCode {
+  switch (code) {
+    case DrillsErrorCode.DrillInvalid:
+      return GraphQLErrorCode.BadUserInput;
+    case DrillsErrorCode.DrillNotFound:
+    case DrillsErrorCode.RunNotFound:
+      return GraphQLErrorCode.NotFound;
+    default:
+      return assertUnreachable(code);
+  }
+}
+
 function trafficCode(code: TrafficErrorCode): GraphQLErrorCode {
   switch (code) {
     case TrafficErrorCode.RequestInvalid:
@@ -115,6 +128,7 @@ export function toGraphQLError(error: unknown): GraphQLError {
   if (error instanceof FaultsException) return withCode(error.message, faultsCode(error.code), error.code);
   if (error instanceof ControlException) return withCode(error.message, controlCode(error.code), error.code);
   if (error instanceof TrafficException) return withCode(error.message, trafficCode(error.code), error.code, error.details);
+  if (error instanceof DrillsException) return withCode(error.message, drillsCode(error.code), error.code, error.details);
   if (error instanceof PaginationException) return withCode(error.message, paginationCode(error.code), error.code);
   if (error instanceof BadRequestException) {
     // The global ValidationPipe: its response lists every failed constraint.

@@ -1,0 +1,291 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { BackgroundReport, checkDrillTargets, DrillAction, DrillFile, NS_PER_CYCLE, TrafficRequest, validateDrillFile } from '@weft/emulator';
+import { MoreThanOrEqual, Repository } from 'typeorm';
+import { AutomationService } from '../automation/automation.service';
+import { ControlService } from '../control/control.service';
+import { EmulatorService } from '../emulator/emulator.service';
+import { FabricEvent } from '../events/fabric-event.entity';
+import { FabricEventKind } from '../events/fabric-event-kind';
+import { EventsService } from '../events/events.service';
+import { FabricsService } from '../fabrics/fabrics.service';
+import { FaultsService } from '../faults/faults.service';
+import { Drill } from './drill.entity';
+import { DrillRun } from './drill-run.entity';
+
+/** Cycles a drill waits, after its traffic stops, for every packet to be delivered or discarded. */
+const DRAIN_LIMIT = 2_000_000;
+
+export interface DrillProgress {
+  readonly runId: number;
+  readonly emulatedNs: number;
+  readonly durationNs: number;
+  readonly step: string;
+}
+
+export interface ExpectationResult {
+  readonly name: string;
+  readonly expected: string;
+  readonly actual: string;
+  readonly passed: boolean;
+}
+
+export interface DrillReport {
+  readonly drill: string;
+  readonly description: string;
+  readonly fabric: { readonly id: number; readonly fixture: string };
+  readonly passed: boolean;
+  readonly expectations: readonly ExpectationResult[];
+  readonly timeline: readonly { readonly atNs: number; readonly label: string }[];
+  readonly interrupts: readonly { readonly atNs: number | null; readonly kind: string; readonly chip: string | null; readonly port: number | null }[];
+  readonly generations: readonly {
+    readonly generation: number;
+    readonly trigger: string;
+    readonly computeMs: number;
+    readonly incremental: boolean;
+    readonly pushedAtNs: number | null;
+    readonly writes: number | null;
+  }[];
+  /** Emulated time from each fault to the pushed generation that routes around it. */
+  readonly heal: readonly { readonly step: string; readonly faultNs: number; readonly healedNs: number | null; readonly healNs: number | null }[];
+  readonly traffic: BackgroundReport;
+  readonly wallMs: number;
+}
+
+/**
+ * Runs drills (issue 5): a fresh copy of the drill's fabric is loaded, discovered and configured;
+ * background traffic runs in the emulator while the timeline is played at exact emulated times —
+ * physical faults in the fabric, operator actions through the fault service — and the control
+ * plane reacts by itself, its compute time charged to emulated time. Then the traffic drains, and
+ * the report (timeline, interrupts, generations with their timings, traffic, books, expectations)
+ * is stored with the run.
+ */
+@Injectable()
+export class DrillRunnerService {
+  private readonly logger = new Logger(DrillRunnerService.name);
+  private readonly progress = new Map<number, DrillProgress>();
+
+  constructor(
+    @InjectRepository(Drill) private readonly drills: Repository<Drill>,
+    @InjectRepository(DrillRun) private readonly runs: Repository<DrillRun>,
+    @InjectRepository(FabricEvent) private readonly eventRows: Repository<FabricEvent>,
+    private readonly fabrics: FabricsService,
+    private readonly control: ControlService,
+    private readonly emulator: EmulatorService,
+    private readonly automation: AutomationService,
+    private readonly faults: FaultsService,
+    private readonly events: EventsService,
+  ) {}
+
+  /** Where a running drill is. */
+  progressOf(runId: number): DrillProgress | null {
+    return this.progress.get(runId) ?? null;
+  }
+
+  /** Validates a drill and starts it; resolves with the run (state running) and the promise of its end. */
+  async start(definition: unknown): Promise<{ run: DrillRun; finished: Promise<DrillRun> }> {
+    const drill = validateDrillFile(definition);
+    const installation = this.fabrics.readInstallation({ fixture: drill.fabric });
+    const problems = checkDrillTargets(drill, installation.physical);
+    if (problems.length > 0) throw new DrillTargetsError(problems);
+    let row = await this.drills.findOne({ where: { name: drill.name } });
+    if (!row) row = await this.drills.save(this.drills.create({ name: drill.name, definition: drill as unknown as Record<string, unknown> }));
+    else {
+      row.definition = drill as unknown as Record<string, unknown>;
+      row = await this.drills.save(row);
+    }
+    const run = await this.runs.save(this.runs.create({ drillId: row.id, state: 'running', report: null, finishedAt: null }));
+    const finished = this.execute(run, drill).catch(async (error: unknown) => {
+      this.logger.error(`drill ${drill.name}, run ${run.id}: ${error instanceof Error ? error.stack : String(error)}`);
+      return this.runs.save({ ...run, state: 'aborted', report: { error: error instanceof Error ? error.message : String(error) }, finishedAt: new Date() });
+    });
+    return { run, finished };
+  }
+
+  private async execute(run: DrillRun, drill: DrillFile): Promise<DrillRun> {
+    const wallStart = Date.now();
+    const installation = this.fabrics.readInstallation({ fixture: drill.fabric });
+    const fabric = await this.fabrics.load(installation, `${drill.name} — drill run ${run.id}`);
+    const fabricId = fabric.id;
+    const report = (step: string, emulatedNs: number) => this.progress.set(run.id, { runId: run.id, emulatedNs, durationNs: drill.durationNs, step });
+    report('configuring the fabric', 0);
+    await this.control.configure(fabricId, { trigger: `drill ${drill.name}` });
+    const controls = this.emulator.drillControls();
+    this.control.chargeComputeTime(fabricId, true);
+    const start = await this.emulator.emulatedNs(fabricId);
+    const request: TrafficRequest = {
+      mode: 'background',
+      pattern: drill.traffic.pattern,
+      packetPhits: drill.traffic.packetPhits,
+      slices: drill.traffic.slices,
+      seed: drill.traffic.seed,
+      adaptive: drill.traffic.adaptive,
+      load: drill.traffic.load,
+      interval: Math.max(10, Math.round(drill.intervalNs / NS_PER_CYCLE)),
+    };
+    const traffic = this.emulator.runTraffic(fabricId, request);
+    const timeline: { atNs: number; label: string }[] = [];
+    try {
+      for (const step of drill.timeline) {
+        const label = describe(step);
+        report(label, step.atNs);
+        await controls.pauseAt(fabricId, start + step.atNs);
+        await this.apply(fabricId, step);
+        await controls.mark(fabricId, label);
+        timeline.push({ atNs: step.atNs, label });
+        await this.events.record({
+          fabricId,
+          kind: FabricEventKind.DRILL_STEP,
+          emulatedTimeNs: start + step.atNs,
+          chip: step.chip,
+          details: { drill: drill.name, run: run.id, step: label },
+        });
+        await controls.resume(fabricId);
+      }
+      report('running to the end', drill.durationNs);
+      await controls.pauseAt(fabricId, start + drill.durationNs);
+      await controls.stopTraffic(fabricId, DRAIN_LIMIT);
+      await controls.resume(fabricId);
+    } catch (error) {
+      await controls.resume(fabricId).catch(() => undefined);
+      throw error;
+    }
+    report('draining', drill.durationNs);
+    const result = (await traffic) as BackgroundReport;
+    await this.emulator.interruptsRecorded();
+    await this.automation.settled(fabricId);
+    this.control.chargeComputeTime(fabricId, false);
+    const drillReport = await this.analyse(drill, fabricId, start, timeline, result, Date.now() - wallStart);
+    this.progress.delete(run.id);
+    return this.runs.save({
+      ...run,
+      state: drillReport.passed ? 'passed' : 'failed',
+      report: drillReport as unknown as Record<string, unknown>,
+      finishedAt: new Date(),
+    });
+  }
+
+  /** Does a timeline step: to the physical fabric, or as an operator. */
+  private async apply(fabricId: number, step: DrillAction): Promise<void> {
+    switch (step.action) {
+      case 'declare-fault':
+        await this.faults.declare({ fabricId, kind: step.kind, chip: step.chip, port: step.port, note: step.note ?? 'drill' });
+        return;
+      case 'clear-fault': {
+        const fault = (await this.faults.active(fabricId)).find((f) => f.chip === step.chip && (step.port === undefined || f.port === step.port));
+        if (fault) await this.faults.clear(fault.id);
+        return;
+      }
+      default:
+        await this.emulator.injectFault(fabricId, step);
+    }
+  }
+
+  private async analyse(
+    drill: DrillFile,
+    fabricId: number,
+    start: number,
+    timeline: { atNs: number; label: string }[],
+    traffic: BackgroundReport,
+    wallMs: number,
+  ): Promise<DrillReport> {
+    const events = await this.eventRows.find({ where: { fabricId, emulatedTimeNs: MoreThanOrEqual(0) }, order: { id: 'ASC' } });
+    const all = await this.eventRows.find({ where: { fabricId }, order: { id: 'ASC' } });
+    const interrupts = events
+      .filter((e) => ['LINK_DOWN', 'LINK_UP', 'LANE_DECOMMISSIONED', 'FORWARD_PROGRESS_TIMEOUT', 'SOFT_ERROR', 'CONFIGURATION_ERROR'].includes(e.kind))
+      .map((e) => ({ atNs: e.emulatedTimeNs === null ? null : e.emulatedTimeNs - start, kind: e.kind, chip: e.chip, port: e.port }));
+    const computed = all.filter((e) => e.kind === 'GENERATION_COMPUTED' && String(e.details.trigger ?? '').startsWith('automation'));
+    const pushed = new Map(all.filter((e) => e.kind === 'GENERATION_PUSHED').map((e) => [Number(e.details.generation), e]));
+    const generations = computed.map((e) => {
+      const p = pushed.get(Number(e.details.generation));
+      return {
+        generation: Number(e.details.generation),
+        trigger: String(e.details.trigger),
+        computeMs: Number(e.details.computeMs ?? 0),
+        incremental: Boolean(e.details.incremental),
+        pushedAtNs: p?.emulatedTimeNs != null ? p.emulatedTimeNs - start : null,
+        writes: p ? Number(p.details.writes ?? 0) : null,
+      };
+    });
+    // A fault the control plane must route around heals at the first generation pushed after it.
+    const healing = new Set(['cut-link', 'kill-router', 'declare-fault', 'restore-link', 'revive-router', 'clear-fault']);
+    const heal = drill.timeline
+      .map((step, i) => ({ step, label: timeline[i]?.label ?? describe(step) }))
+      .filter(({ step }) => healing.has(step.action))
+      .map(({ step, label }) => {
+        const next = generations.find((g) => g.pushedAtNs !== null && g.pushedAtNs >= step.atNs);
+        return { step: label, faultNs: step.atNs, healedNs: next?.pushedAtNs ?? null, healNs: next?.pushedAtNs != null ? next.pushedAtNs - step.atNs : null };
+      });
+
+    const expectations: ExpectationResult[] = [];
+    const e = drill.expectations;
+    if (e.maxHealNs !== undefined) {
+      const worst = heal.reduce((m, h) => (h.healNs === null ? Infinity : Math.max(m, h.healNs)), 0);
+      expectations.push({
+        name: 'time from fault to healed configuration',
+        expected: `at most ${e.maxHealNs} ns`,
+        actual: heal.length === 0 ? 'no fault to heal' : worst === Infinity ? 'a fault was never healed' : `${Math.round(worst)} ns`,
+        passed: worst <= e.maxHealNs,
+      });
+    }
+    if (e.unaccounted !== undefined) {
+      const b = traffic.books;
+      const lost = b.injected - b.delivered - Object.values(b.discarded).reduce((x, y) => x + y, 0) - b.inFlight;
+      expectations.push({ name: 'packets unaccounted for', expected: `${e.unaccounted}`, actual: `${lost}`, passed: lost <= e.unaccounted && b.balanced });
+    }
+    if (e.throughputAfterFraction !== undefined) {
+      const firstFault = drill.timeline[0]?.atNs ?? drill.durationNs;
+      const lastHeal = Math.max(firstFault, ...heal.map((h) => h.healedNs ?? drill.durationNs), ...drill.timeline.map((s) => s.atNs));
+      const mean = (from: number, to: number) => {
+        const points = traffic.series.filter((p) => p.cycle * NS_PER_CYCLE > from && p.cycle * NS_PER_CYCLE <= to);
+        return points.length ? points.reduce((a, p) => a + p.accepted, 0) / points.length : NaN;
+      };
+      const before = mean(0, firstFault);
+      const after = mean(lastHeal + drill.intervalNs, drill.durationNs);
+      const ratio = after / before;
+      expectations.push({
+        name: 'throughput after healing, as a fraction of before',
+        expected: `at least ${e.throughputAfterFraction}`,
+        actual: Number.isFinite(ratio) ? ratio.toFixed(3) : 'not measurable (no interval before the first fault or after the last heal)',
+        passed: Number.isFinite(ratio) && ratio >= e.throughputAfterFraction,
+      });
+    }
+    for (const kind of e.events ?? []) {
+      const seen = all.filter((x) => x.kind === kind).length;
+      expectations.push({ name: `event ${kind}`, expected: 'at least one', actual: `${seen}`, passed: seen > 0 });
+    }
+    return {
+      drill: drill.name,
+      description: drill.description,
+      fabric: { id: fabricId, fixture: drill.fabric },
+      passed: expectations.every((x) => x.passed),
+      expectations,
+      timeline,
+      interrupts,
+      generations,
+      heal,
+      traffic,
+      wallMs,
+    };
+  }
+}
+
+export class DrillTargetsError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(problems.join('; '));
+  }
+}
+
+function describe(step: DrillAction): string {
+  const where = 'port' in step && step.port !== undefined ? `${step.chip}:${step.port}` : step.chip;
+  switch (step.action) {
+    case 'lane-bit-error-rate':
+      return `lane ${step.lane} of ${where}: bit-error rate ${step.rate}`;
+    case 'declare-fault':
+      return `operator declares ${step.kind} fault ${where}`;
+    case 'clear-fault':
+      return `operator clears the fault on ${where}`;
+    default:
+      return `${step.action} ${where}`;
+  }
+}

@@ -1,0 +1,82 @@
+import { UseGuards } from '@nestjs/common';
+import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DrillFileError } from '@weft/emulator';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Repository } from 'typeorm';
+import { Role } from '../auth/api-key.entity';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import { RequiresRole } from '../auth/roles.decorator';
+import { FIXTURES_ROOT } from '../fabrics/fabrics.service';
+import { Drill } from './drill.entity';
+import { DrillRun } from './drill-run.entity';
+import { renderDrillPlot, renderDrillText } from './drill-report';
+import { DrillReport, DrillRunnerService, DrillTargetsError } from './drill-runner.service';
+import { DrillsErrorCode, DrillsException } from './drills.exception';
+import { DrillRunModel, StartDrillInput } from './dto/drill-run.dto';
+
+@Resolver(() => DrillRunModel)
+@UseGuards(ApiKeyGuard)
+export class DrillsResolver {
+  constructor(
+    private readonly runner: DrillRunnerService,
+    @InjectRepository(DrillRun) private readonly runs: Repository<DrillRun>,
+    @InjectRepository(Drill) private readonly drills: Repository<Drill>,
+  ) {}
+
+  @Mutation(() => DrillRunModel, {
+    description: 'Starts a drill (a shipped one by name, or a drill file); poll drillRun for progress and the report (operator).',
+  })
+  @RequiresRole(Role.operator)
+  async startDrill(@Args('input') input: StartDrillInput): Promise<DrillRunModel> {
+    if ((input.fixture === undefined) === (input.drill === undefined))
+      throw new DrillsException(DrillsErrorCode.DrillInvalid, 'give exactly one of "fixture" or "drill"');
+    let definition: unknown;
+    try {
+      definition = JSON.parse(input.drill ?? readFileSync(join(FIXTURES_ROOT, 'drills', `${input.fixture!.replace(/[^a-z0-9-]/gi, '')}.json`), 'utf8'));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new DrillsException(DrillsErrorCode.DrillNotFound, `no shipped drill "${input.fixture}"`);
+      throw new DrillsException(DrillsErrorCode.DrillInvalid, `$: the drill is not JSON: ${(error as Error).message}`);
+    }
+    try {
+      const { run } = await this.runner.start(definition);
+      return this.model(run, (definition as { name: string }).name);
+    } catch (error) {
+      if (error instanceof DrillFileError || error instanceof DrillTargetsError) {
+        throw new DrillsException(DrillsErrorCode.DrillInvalid, `invalid drill: ${error.problems.join('; ')}`, { problems: [...error.problems] });
+      }
+      throw error;
+    }
+  }
+
+  @Query(() => DrillRunModel, { description: 'A drill run: where it is while it runs, then its report.' })
+  async drillRun(@Args('id', { type: () => ID }) id: string): Promise<DrillRunModel> {
+    const run = Number.isInteger(Number(id)) && Number(id) > 0 ? await this.runs.findOne({ where: { id: Number(id) } }) : null;
+    if (!run) throw new DrillsException(DrillsErrorCode.RunNotFound, `no drill run with id ${id}`);
+    const drill = await this.drills.findOne({ where: { id: run.drillId } });
+    return this.model(run, drill?.name ?? '?');
+  }
+
+  @Query(() => [DrillRunModel], { description: 'Drill runs, newest first.' })
+  async drillRuns(): Promise<DrillRunModel[]> {
+    const runs = await this.runs.find({ order: { id: 'DESC' }, take: 100, relations: { drill: true } });
+    return runs.map((run) => this.model(run, run.drill?.name ?? '?'));
+  }
+
+  private model(run: DrillRun, drill: string): DrillRunModel {
+    const report = run.report as unknown as DrillReport | null;
+    const complete = report !== null && 'expectations' in report;
+    return {
+      id: run.id,
+      drill,
+      state: run.state,
+      progress: this.runner.progressOf(run.id),
+      report: run.report,
+      text: complete ? renderDrillText(report) : null,
+      plotSvg: complete ? renderDrillPlot(report) : null,
+      startedAt: run.startedAt,
+      finishedAt: run.finishedAt,
+    };
+  }
+}

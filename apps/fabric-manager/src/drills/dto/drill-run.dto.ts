@@ -1,0 +1,63 @@
+import { Field, Float, ID, InputType, ObjectType } from '@nestjs/graphql';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { GraphQLJSONObject } from '../../graphql/json.scalar';
+
+@InputType()
+export class StartDrillInput {
+  @Field({ nullable: true, description: 'A shipped drill by name, e.g. "cable-cut-under-load" (fixtures/drills/).' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  fixture?: string;
+
+  @Field({ nullable: true, description: 'Or the drill file itself (JSON, format weft-drill/1).' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1_000_000)
+  drill?: string;
+}
+
+@ObjectType('DrillProgress')
+export class DrillProgressModel {
+  @Field(() => Float)
+  emulatedNs!: number;
+
+  @Field(() => Float)
+  durationNs!: number;
+
+  @Field()
+  step!: string;
+}
+
+@ObjectType('DrillRun')
+export class DrillRunModel {
+  @Field(() => ID)
+  id!: number;
+
+  @Field()
+  drill!: string;
+
+  @Field({ description: 'running, passed, failed or aborted.' })
+  state!: string;
+
+  @Field(() => DrillProgressModel, { nullable: true, description: 'Where a running drill is.' })
+  progress!: DrillProgressModel | null;
+
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description: 'The report: expectations, timeline, interrupts, generations, heal times, traffic and the books.',
+  })
+  report!: Record<string, unknown> | null;
+
+  @Field(() => String, { nullable: true, description: 'The report as readable text.' })
+  text!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Throughput and latency over time with fault and push markers, as SVG.' })
+  plotSvg!: string | null;
+
+  @Field()
+  startedAt!: Date;
+
+  @Field(() => Date, { nullable: true })
+  finishedAt!: Date | null;
+}
