@@ -39,6 +39,7 @@ describe('the weft command line', () => {
       'configure',
       'routes show',
       'config diff',
+      'drill run',
     ]) {
       expect(stdout).toContain(`weft ${command}`);
     }

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { InstallationFileError, loadInstallationFile } from '@weft/fabric-model';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { checkDrillTargets, DRILL_FORMAT, DrillFileError, validateDrillFile } from '@weft/emulator';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../../fabric-manager/src/audit/audit.service';
@@ -290,6 +290,50 @@ export function buildProgram(): Command {
       if (d.routers.length < d.changedRouters) out(`… ${d.changedRouters - d.routers.length} more routers (--first)`);
     });
 
+  const drill = program.command('drill').description('fault-injection drills, through the running service');
+  drill
+    .command('run')
+    .description('run a drill (a file, or a shipped drill by name) and print its report; exits non-zero when an expectation fails')
+    .argument('<drill>', 'a drill JSON file, or the name of one in fixtures/drills (e.g. cable-cut-under-load)')
+    .option('--plot <file>', 'also write the throughput/latency plot (SVG) to this file')
+    .addOption(urlOption())
+    .addOption(keyOption())
+    .action(async (source: string, options: { plot?: string; url: string; key?: string }) => {
+      const client = serviceClient(options);
+      let input: { drill: string } | { fixture: string };
+      if (source.endsWith('.json')) {
+        try {
+          input = { drill: readFileSync(source, 'utf8') };
+        } catch (error) {
+          throw new CliError(`cannot read ${source}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String(error)}`);
+        }
+      } else input = { fixture: source };
+      const started = await client.request<{ startDrill: { id: string; drill: string } }>(
+        'mutation($input: StartDrillInput!) { startDrill(input: $input) { id drill } }',
+        { input },
+      );
+      const id = started.startDrill.id;
+      process.stderr.write(`drill ${started.startDrill.drill}: run #${id}\n`);
+      for (;;) {
+        const { drillRun: run } = await client.request<{
+          drillRun: { state: string; progress: { emulatedNs: number; durationNs: number; step: string } | null; text: string | null; plotSvg: string | null };
+        }>('query($id: ID!) { drillRun(id: $id) { state progress { emulatedNs durationNs step } text plotSvg } }', { id });
+        if (run.state === 'running') {
+          if (run.progress) process.stderr.write(`\r${progressBar(run.progress.emulatedNs, run.progress.durationNs)} ${run.progress.step}`.padEnd(100));
+          await new Promise((r) => setTimeout(r, 500));
+          continue;
+        }
+        process.stderr.write(`\r${progressBar(1, 1)} done`.padEnd(100) + '\n');
+        if (run.text) out(run.text.trimEnd());
+        if (options.plot && run.plotSvg) {
+          writeFileSync(options.plot, run.plotSvg);
+          out(`plot written to ${options.plot}`);
+        }
+        if (run.state !== 'passed') throw new CliError(`drill ${run.state}`);
+        return;
+      }
+    });
+
   program.addHelpText('after', () => {
     const lines: string[] = ['', 'Every command:'];
     const walk = (cmd: Command, prefix: string) => {
@@ -325,6 +369,14 @@ if (require.main === module) {
   void runCli(process.argv).then((code) => {
     if (code !== 0 || !process.argv.includes('serve')) process.exitCode = code;
   });
+}
+
+/** `[#######-------]  47%` */
+function progressBar(done: number, total: number): string {
+  const fraction = total > 0 ? Math.min(1, done / total) : 1;
+  const width = 30;
+  const filled = Math.round(fraction * width);
+  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(Math.round(fraction * 100)).padStart(3)}%`;
 }
 
 /** A drill file says so in its format field. */
