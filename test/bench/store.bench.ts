@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StartedService, startService } from '../../apps/fabric-manager/src/bootstrap';
@@ -71,4 +71,54 @@ const chipPageLatency: Benchmark = {
   },
 };
 
-export const benchmarks: Benchmark[] = [loadFixture('bw-r1.5-288', 5), loadFixture('bw-r2-1024', 3), loadFixture('bw-r3.5-32k', 1), chipPageLatency];
+/**
+ * Issue 5: running traffic must not block the API. A drill runs at full speed (the cable-cut drill
+ * at its load, on all four slices at load 0.5 for the worst case) while the same GraphQL page of
+ * chips is asked for again and again; the latencies while the drill runs are what count.
+ */
+const apiDuringDrill: Benchmark = {
+  name: 'graphql: page of 100 chips while a drill runs (traffic at load 0.5 on 4 slices)',
+  parameters: { requests: 200, fixture: 'bw-r1.5-288' },
+  warmup: 0,
+  runs: 3,
+  setup: async () => {
+    await up();
+    const fabrics = service!.app.get(FabricsService);
+    await fabrics.load(fabrics.readInstallation({ fixture: 'blackwidow/bw-r1.5-288' }));
+  },
+  teardown: down,
+  run: async () => {
+    const key = (await service!.app.get(ApiKeysService).create('bench', 'operator' as never)).key;
+    const gql = async (query: string, variables: Record<string, unknown> = {}) => {
+      const r = await fetch(`${service!.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: JSON.stringify({ query, variables }),
+      });
+      return (await r.json()) as { data?: Record<string, { id: string; state: string }> };
+    };
+    const drill = {
+      ...JSON.parse(readFileSync(join(__dirname, '../../../fixtures/drills/cable-cut-under-load.json'), 'utf8')),
+      name: `api-bench-${counter++}`,
+      traffic: { pattern: { kind: 'uniform-random' }, load: 0.5, packetPhits: 4, slices: [0, 1, 2, 3], seed: 1 },
+      durationNs: 400_000,
+      timeline: [{ atNs: 100_000, action: 'cut-link', chip: 's0.r1.2', port: 40 }],
+      expectations: {},
+    };
+    const started = await gql('mutation($input: StartDrillInput!) { startDrill(input: $input) { id state } }', { input: { drill: JSON.stringify(drill) } });
+    const id = started.data!.startDrill.id;
+    const query = '{ fabrics(first: 1) { edges { node { chips(first: 100) { edges { node { name ports(first: 8) { edges { node { number role } } } } } } } } } }';
+    const latencies: number[] = [];
+    const all = await timed(async () => {
+      for (let i = 0; i < 200; i++) latencies.push((await timed(() => gql(query))).ms);
+    });
+    let state = 'running';
+    while (state === 'running') {
+      state = (await gql('query($id: ID!) { drillRun(id: $id) { state } }', { id })).data!.drillRun.state;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    return { ms: all.ms, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), drillPassed: state === 'passed' ? 1 : 0 };
+  },
+};
+
+export const benchmarks: Benchmark[] = [loadFixture('bw-r1.5-288', 5), loadFixture('bw-r2-1024', 3), loadFixture('bw-r3.5-32k', 1), chipPageLatency, apiDuringDrill];
