@@ -107,7 +107,8 @@ const apiDuringDrill: Benchmark = {
     };
     const started = await gql('mutation($input: StartDrillInput!) { startDrill(input: $input) { id state } }', { input: { drill: JSON.stringify(drill) } });
     const id = started.data!.startDrill.id;
-    const query = '{ fabrics(first: 1) { edges { node { chips(first: 100) { edges { node { name ports(first: 8) { edges { node { number role } } } } } } } } } }';
+    const query =
+      '{ fabrics(first: 1) { edges { node { chips(first: 100) { edges { node { name ports(first: 8) { edges { node { number role } } } } } } } } } }';
     const latencies: number[] = [];
     const all = await timed(async () => {
       for (let i = 0; i < 200; i++) latencies.push((await timed(() => gql(query))).ms);
@@ -121,4 +122,10 @@ const apiDuringDrill: Benchmark = {
   },
 };
 
-export const benchmarks: Benchmark[] = [loadFixture('bw-r1.5-288', 5), loadFixture('bw-r2-1024', 3), loadFixture('bw-r3.5-32k', 1), chipPageLatency, apiDuringDrill];
+export const benchmarks: Benchmark[] = [
+  loadFixture('bw-r1.5-288', 5),
+  loadFixture('bw-r2-1024', 3),
+  loadFixture('bw-r3.5-32k', 1),
+  chipPageLatency,
+  apiDuringDrill,
+];
