@@ -41,6 +41,10 @@ export function renderDrillText(r: DrillReport): string {
     '',
     `traffic: ${t.pattern}, offered ${t.offered}, accepted ${t.accepted.toFixed(3)} of capacity; latency mean ${t.latency.meanNs.toFixed(0)} ns, p99 ${t.latency.p99Ns.toFixed(0)} ns, max ${t.latency.maxNs.toFixed(0)} ns`,
     `books: ${b.injected} injected = ${b.delivered} delivered + ${discarded || '0'} discarded + ${b.inFlight} in flight — ${b.balanced ? 'balanced' : 'NOT BALANCED'}`,
+    `busiest links: ${t.utilisation.busiest
+      .slice(0, 4)
+      .map((l) => `${l.chip}:${l.port} ${(l.utilisation * 100).toFixed(1)}%`)
+      .join(', ')}`,
   );
   return lines.join('\n') + '\n';
 }

@@ -125,6 +125,11 @@ describe('BlackWidow request/response pairs (paper 000 §5.1)', () => {
     });
     // 320 requests of 4 phits, each answered by 19: every one delivered.
     expect(report.books).toEqual({ injected: 640, delivered: 640, discarded: {}, inFlight: 0, balanced: true });
+    // Per link and VC: the busiest carries both requests and responses, each a share of its capacity.
+    const top = report.utilisation.busiest[0];
+    expect(top.utilisation).toBeCloseTo(top.byVc[0] + top.byVc[1], 9);
+    expect(top.byVc[1]).toBeGreaterThan(top.byVc[0]);
+    expect(report.utilisation.busiest).toHaveLength(10);
     expect(report.latency.count).toBe(640);
     expect(report.utilisation.byVc[0]).toBeCloseTo(4 / 23, 2);
     expect(report.utilisation.byVc[1]).toBeCloseTo(19 / 23, 2);

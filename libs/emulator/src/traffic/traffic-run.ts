@@ -21,6 +21,8 @@ import type { YarcFabricSim } from '../yarc/yarc-fabric-sim';
 import type { TrafficPattern } from './patterns';
 
 const SAMPLE_TAG = 1;
+/** Links listed by name in a report's utilisation. */
+const BUSIEST_LINKS = 10;
 /** Cycles ahead the arrival wheel holds (a power of two); later arrivals wait in its last slot. */
 const ARRIVAL_WHEEL = 4096;
 
@@ -115,7 +117,14 @@ export interface TrafficReport {
   /** Routers crossed → packets. */
   readonly hops: Readonly<Record<number, number>>;
   /** Port utilisation over the measurement: fraction of cycles carrying a phit, per VC and in all. */
-  readonly utilisation: { readonly meanBusyPort: number; readonly maxPort: number; readonly byVc: readonly number[] };
+  readonly utilisation: {
+    readonly meanBusyPort: number;
+    readonly maxPort: number;
+    /** Share of the phits sent on each VC. */
+    readonly byVc: readonly number[];
+    /** The busiest links (sending ports), with their utilisation per VC. */
+    readonly busiest: readonly { readonly chip: string; readonly port: number; readonly utilisation: number; readonly byVc: readonly number[] }[];
+  };
   readonly series: readonly IntervalPoint[];
   readonly books: Books;
 }
@@ -616,6 +625,7 @@ function utilisation(sim: YarcFabricSim, before: Float64Array, after: Float64Arr
   let busyPorts = 0;
   let busySum = 0;
   let max = 0;
+  const used: { g: number; u: number }[] = [];
   for (let g = 0; g < ports; g++) {
     let phits = 0;
     for (let v = 0; v < NVC; v++) {
@@ -628,9 +638,18 @@ function utilisation(sim: YarcFabricSim, before: Float64Array, after: Float64Arr
     busyPorts++;
     busySum += u;
     if (u > max) max = u;
+    used.push({ g, u });
   }
   const total = byVc.reduce((a, b) => a + b, 0);
-  return { meanBusyPort: busyPorts > 0 ? busySum / busyPorts : 0, maxPort: max, byVc: byVc.map((n) => (total > 0 ? n / total : 0)) };
+  const busiest = used
+    .sort((a, b) => b.u - a.u)
+    .slice(0, BUSIEST_LINKS)
+    .map(({ g, u }) => {
+      const chip = sim.fabric.portOwner(g);
+      const perVc = Array.from({ length: NVC }, (_, v) => (after[g * NVC + v] - before[g * NVC + v]) / (cycles * (sim.linkRate[g] || 1)));
+      return { chip: sim.fabric.chipNames[chip], port: g - sim.fabric.portBase[chip], utilisation: u, byVc: perVc };
+    });
+  return { meanBusyPort: busyPorts > 0 ? busySum / busyPorts : 0, maxPort: max, byVc: byVc.map((n) => (total > 0 ? n / total : 0)), busiest };
 }
 
 function latencyStats(cycles: number[]): LatencyStats {
