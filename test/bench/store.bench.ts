@@ -37,66 +37,63 @@ const loadFixture = (fixture: string, runs: number): Benchmark => ({
   },
 });
 
+const CHIP_PAGE =
+  '{ fabrics(first: 1) { edges { node { chips(first: 100) { edges { node { name ports(first: 8) { edges { node { number role } } } } } } } } } }';
+
+/** POSTs a GraphQL request to the service under test. */
+async function gql(key: string, query: string, variables: Record<string, unknown> = {}): Promise<{ data?: Record<string, { id: string; state: string }> }> {
+  const r = await fetch(`${service!.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await r.json()) as { data?: Record<string, { id: string; state: string }> };
+}
+
+/** Asks for the chip page `n` times in a row: the total time and each request's latency. */
+async function chipPages(key: string, n: number): Promise<{ ms: number; latencies: number[] }> {
+  const latencies: number[] = [];
+  const all = await timed(async () => {
+    for (let i = 0; i < n; i++) latencies.push((await timed(() => gql(key, CHIP_PAGE))).ms);
+  });
+  return { ms: all.ms, latencies };
+}
+
+const withFabric = async () => {
+  await up();
+  const fabrics = service!.app.get(FabricsService);
+  await fabrics.load(fabrics.readInstallation({ fixture: 'blackwidow/bw-r1.5-288' }));
+};
+
 /** GraphQL over HTTP against the real service: a page of 100 chips with their first 8 ports. */
 const chipPageLatency: Benchmark = {
   name: 'graphql: page of 100 chips with 8 ports each (bw-r1.5-288)',
   parameters: { requests: 200, fixture: 'bw-r1.5-288' },
   warmup: 1,
   runs: 5,
-  setup: async () => {
-    await up();
-    const fabrics = service!.app.get(FabricsService);
-    await fabrics.load(fabrics.readInstallation({ fixture: 'blackwidow/bw-r1.5-288' }));
-  },
+  setup: withFabric,
   teardown: down,
   run: async () => {
     const key = (await service!.app.get(ApiKeysService).create('bench', 'viewer' as never)).key;
-    const latencies: number[] = [];
-    const query =
-      '{ fabrics(first: 1) { edges { node { chips(first: 100) { edges { node { name ports(first: 8) { edges { node { number role } } } } } } } } } }';
-    const all = await timed(async () => {
-      for (let i = 0; i < 200; i++) {
-        const { ms } = await timed(async () => {
-          const r = await fetch(`${service!.url}/graphql`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-            body: JSON.stringify({ query }),
-          });
-          await r.json();
-        });
-        latencies.push(ms);
-      }
-    });
-    return { ms: all.ms, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99) };
+    const { ms, latencies } = await chipPages(key, 200);
+    return { ms, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99) };
   },
 };
 
 /**
  * Issue 5: running traffic must not block the API. A drill runs at full speed (the cable-cut drill
- * at its load, on all four slices at load 0.5 for the worst case) while the same GraphQL page of
- * chips is asked for again and again; the latencies while the drill runs are what count.
+ * with traffic at load 0.5 on all four slices, the worst case) while the same page of chips is
+ * asked for again and again; the latencies while the drill runs are what count.
  */
 const apiDuringDrill: Benchmark = {
   name: 'graphql: page of 100 chips while a drill runs (traffic at load 0.5 on 4 slices)',
   parameters: { requests: 200, fixture: 'bw-r1.5-288' },
   warmup: 0,
   runs: 3,
-  setup: async () => {
-    await up();
-    const fabrics = service!.app.get(FabricsService);
-    await fabrics.load(fabrics.readInstallation({ fixture: 'blackwidow/bw-r1.5-288' }));
-  },
+  setup: withFabric,
   teardown: down,
   run: async () => {
     const key = (await service!.app.get(ApiKeysService).create('bench', 'operator' as never)).key;
-    const gql = async (query: string, variables: Record<string, unknown> = {}) => {
-      const r = await fetch(`${service!.url}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-        body: JSON.stringify({ query, variables }),
-      });
-      return (await r.json()) as { data?: Record<string, { id: string; state: string }> };
-    };
     const drill = {
       ...JSON.parse(readFileSync(join(__dirname, '../../../fixtures/drills/cable-cut-under-load.json'), 'utf8')),
       name: `api-bench-${counter++}`,
@@ -105,20 +102,17 @@ const apiDuringDrill: Benchmark = {
       timeline: [{ atNs: 100_000, action: 'cut-link', chip: 's0.r1.2', port: 40 }],
       expectations: {},
     };
-    const started = await gql('mutation($input: StartDrillInput!) { startDrill(input: $input) { id state } }', { input: { drill: JSON.stringify(drill) } });
-    const id = started.data!.startDrill.id;
-    const query =
-      '{ fabrics(first: 1) { edges { node { chips(first: 100) { edges { node { name ports(first: 8) { edges { node { number role } } } } } } } } } }';
-    const latencies: number[] = [];
-    const all = await timed(async () => {
-      for (let i = 0; i < 200; i++) latencies.push((await timed(() => gql(query))).ms);
+    const started = await gql(key, 'mutation($input: StartDrillInput!) { startDrill(input: $input) { id state } }', {
+      input: { drill: JSON.stringify(drill) },
     });
+    const id = started.data!.startDrill.id;
+    const { ms, latencies } = await chipPages(key, 200);
     let state = 'running';
     while (state === 'running') {
-      state = (await gql('query($id: ID!) { drillRun(id: $id) { state } }', { id })).data!.drillRun.state;
+      state = (await gql(key, 'query($id: ID!) { drillRun(id: $id) { state } }', { id })).data!.drillRun.state;
       await new Promise((r) => setTimeout(r, 200));
     }
-    return { ms: all.ms, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), drillPassed: state === 'passed' ? 1 : 0 };
+    return { ms, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), drillPassed: state === 'passed' ? 1 : 0 };
   },
 };
 

@@ -310,13 +310,31 @@ class Arrivals {
   }
 }
 
-class SteadyStateSession implements TrafficSession {
-  private readonly inj: Injector;
-  private readonly recorder: Recorder;
-  private readonly before: ReturnType<typeof bookkeeping>;
+/** What every kind of run keeps: its injector, its recorder, the books and the time it started. */
+abstract class RunBase {
+  protected readonly inj: Injector;
+  protected readonly recorder: Recorder;
+  protected readonly before: ReturnType<typeof bookkeeping>;
+  protected readonly start: number;
+
+  constructor(
+    protected readonly sim: YarcFabricSim,
+    spec: TrafficSpec,
+  ) {
+    this.inj = injector(sim, spec);
+    this.recorder = new Recorder(sim, endpointCount(sim), responder(sim, spec, this.inj.random));
+    this.before = bookkeeping(sim);
+    this.start = sim.cycle;
+  }
+
+  get elapsed(): number {
+    return this.sim.cycle - this.start;
+  }
+}
+
+class SteadyStateSession extends RunBase implements TrafficSession {
   private readonly arrivals: Arrivals;
   private readonly series: IntervalPoint[] = [];
-  private readonly start: number;
   private phase: 'warm-up' | 'sample' | 'drain' | 'done' = 'warm-up';
   private tag = 0;
   private settled = false;
@@ -329,22 +347,15 @@ class SteadyStateSession implements TrafficSession {
   private portsAfter: Float64Array | null = null;
 
   constructor(
-    private readonly sim: YarcFabricSim,
+    sim: YarcFabricSim,
     private readonly spec: SteadyStateSpec,
   ) {
-    this.inj = injector(sim, spec);
-    this.recorder = new Recorder(sim, endpointCount(sim), responder(sim, spec, this.inj.random));
-    this.before = bookkeeping(sim);
-    this.start = sim.cycle;
+    super(sim, spec);
     this.arrivals = new Arrivals(sim, spec, this.inj);
   }
 
   get finished(): boolean {
     return this.phase === 'done';
-  }
-
-  get elapsed(): number {
-    return this.sim.cycle - this.start;
   }
 
   advance(cycles: number): boolean {
@@ -416,26 +427,19 @@ class SteadyStateSession implements TrafficSession {
   }
 }
 
-class BatchSession implements TrafficSession {
-  private readonly inj: Injector;
-  private readonly recorder: Recorder;
-  private readonly before: ReturnType<typeof bookkeeping>;
+class BatchSession extends RunBase implements TrafficSession {
   private readonly portsBefore: Float64Array;
-  private readonly start: number;
   private readonly series: IntervalPoint[] = [];
   private done = false;
   private completed = false;
   private static readonly INTERVAL = 500;
 
   constructor(
-    private readonly sim: YarcFabricSim,
+    sim: YarcFabricSim,
     private readonly spec: BatchSpec,
   ) {
-    this.inj = injector(sim, spec);
-    this.recorder = new Recorder(sim, endpointCount(sim), responder(sim, spec, this.inj.random));
-    this.before = bookkeeping(sim);
+    super(sim, spec);
     this.portsBefore = Float64Array.from(sim.portPhits);
-    this.start = sim.cycle;
     let injected = 0;
     for (const s of this.inj.sources)
       for (const slice of spec.slices) for (let k = 0; k < spec.packets; k++) if (this.inj.packet(s, slice, SAMPLE_TAG) >= 0) injected++;
@@ -445,10 +449,6 @@ class BatchSession implements TrafficSession {
 
   get finished(): boolean {
     return this.done;
-  }
-
-  get elapsed(): number {
-    return this.sim.cycle - this.start;
   }
 
   advance(cycles: number): boolean {
@@ -508,39 +508,28 @@ export interface BackgroundReport extends TrafficReport {
  * arrivals at the offered load, every packet measured, a time series per interval, markers for the
  * plot. Stopped, it injects no more and runs until every packet it made is delivered or discarded.
  */
-export class BackgroundTraffic implements TrafficSession {
-  private readonly inj: Injector;
-  private readonly recorder: Recorder;
-  private readonly before: ReturnType<typeof bookkeeping>;
+export class BackgroundTraffic extends RunBase implements TrafficSession {
   private readonly portsBefore: Float64Array;
   private readonly arrivals: Arrivals;
   private readonly series: IntervalPoint[] = [];
   private readonly markers: Marker[] = [];
-  private readonly start: number;
   private stoppedAt = -1;
   private drainLimit = 0;
   private done = false;
   private drained = false;
 
   constructor(
-    private readonly sim: YarcFabricSim,
+    sim: YarcFabricSim,
     private readonly spec: BackgroundSpec,
   ) {
-    this.inj = injector(sim, spec);
-    this.recorder = new Recorder(sim, endpointCount(sim), responder(sim, spec, this.inj.random));
+    super(sim, spec);
     this.recorder.measuring = true;
-    this.before = bookkeeping(sim);
     this.portsBefore = Float64Array.from(sim.portPhits);
     this.arrivals = new Arrivals(sim, spec, this.inj);
-    this.start = sim.cycle;
   }
 
   get finished(): boolean {
     return this.done;
-  }
-
-  get elapsed(): number {
-    return this.sim.cycle - this.start;
   }
 
   /** Stops injecting; the run ends when its packets are gone, or `drainLimit` cycles later. */
