@@ -71,6 +71,9 @@ export class PacketStore {
   deliveredPhits = 0;
   readonly discarded = new Float64Array(DISCARD_REASONS.length);
   inFlight = 0;
+  /** Packets in flight with a positive tag (a measurement's labelled packets): a run asks whether
+   * its sample has drained without scanning the store. Maintenance packets carry -1, untagged 0. */
+  taggedInFlight = 0;
   /** Per-packet traces (FLAG_TRACE): where each traced packet was at which cycle. */
   readonly traces = new Map<number, TraceEvent[]>();
   /** Source-route vectors of maintenance packets (rare: a Map is fine off the hot path). */
@@ -125,6 +128,7 @@ export class PacketStore {
     this.tag[id] = tag;
     this.created++;
     this.inFlight++;
+    if (tag > 0) this.taggedInFlight++;
     return id;
   }
 
@@ -146,6 +150,7 @@ export class PacketStore {
     if (this.state[id] === STATE_FREE) throw new Error(`packet ${id} ended twice`);
     this.state[id] = STATE_FREE;
     this.inFlight--;
+    if (this.tag[id] > 0) this.taggedInFlight--;
     this.routes.delete(id);
     this.freeList[this.freeCount++] = id;
   }

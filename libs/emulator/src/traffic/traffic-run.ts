@@ -15,7 +15,7 @@
  * discarded by reason + in flight).
  */
 import { mulberry32 } from '@weft/fabric-model';
-import { DISCARD_REASONS, FLAG_ADAPTIVE, FLAG_HASH, STATE_FREE } from '../engine/packet-store';
+import { DISCARD_REASONS, FLAG_ADAPTIVE, FLAG_HASH } from '../engine/packet-store';
 import { NS_PER_CYCLE, VCS as NVC } from '../yarc/yarc-constants';
 import type { YarcFabricSim } from '../yarc/yarc-fabric-sim';
 import type { TrafficPattern } from './patterns';
@@ -247,11 +247,9 @@ export interface TrafficSession {
   report(): TrafficReport;
 }
 
-/** Whether any packet of the labelled sample is still alive (scanned now and then, not per cycle). */
+/** Whether any packet of the labelled sample is still alive (the store counts them). */
 function sampleAlive(sim: YarcFabricSim): boolean {
-  const p = sim.packets;
-  for (let id = 0; id < p.capacity; id++) if (p.state[id] !== STATE_FREE && p.tag[id] === SAMPLE_TAG) return true;
-  return false;
+  return sim.packets.taggedInFlight > 0;
 }
 
 /**
@@ -390,7 +388,7 @@ class SteadyStateSession extends RunBase implements TrafficSession {
       } else if (this.phase === 'drain') {
         // Still loaded, until every labelled packet has been delivered or discarded.
         const waited = sim.cycle - this.drainStart;
-        if (waited % 100 === 0 && !sampleAlive(sim)) {
+        if (!sampleAlive(sim)) {
           this.drained = true;
           this.phase = 'done';
         } else if (waited >= spec.drainLimit) this.phase = 'done';
@@ -458,7 +456,7 @@ class BatchSession extends RunBase implements TrafficSession {
       sim.step();
       const elapsed = sim.cycle - this.start;
       if (elapsed % BatchSession.INTERVAL === 0) this.series.push(this.recorder.point(elapsed, BatchSession.INTERVAL, sources, this.inj.capacity));
-      if (elapsed % 10 === 0 && !sampleAlive(sim)) this.done = this.completed = true;
+      if (!sampleAlive(sim)) this.done = this.completed = true;
       else if (elapsed >= this.spec.limit) this.done = true;
     }
     return this.done;
@@ -466,7 +464,7 @@ class BatchSession extends RunBase implements TrafficSession {
 
   report(): TrafficReport {
     const { sim, spec, inj } = this;
-    // Completed: the time to the last arrival (the check for it runs every few cycles).
+    // Completed: the time to the last arrival.
     const measured = Math.max(1, (this.completed ? Math.max(this.recorder.lastSampleAt, this.start) : sim.cycle) - this.start);
     const sources = inj.sources.length * spec.slices.length;
     return report(sim, 'batch', spec, {
@@ -554,7 +552,7 @@ export class BackgroundTraffic extends RunBase implements TrafficSession {
       if (elapsed % spec.interval === 0) this.series.push(recorder.point(elapsed, spec.interval, sources, inj.capacity));
       if (this.stoppedAt >= 0) {
         const waited = sim.cycle - this.stoppedAt;
-        if (waited % 100 === 0 && !sampleAlive(sim)) this.done = this.drained = true;
+        if (!sampleAlive(sim)) this.done = this.drained = true;
         else if (waited >= this.drainLimit) this.done = true;
       }
     }
