@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { BackgroundReport, checkDrillTargets, DrillAction, DrillFile, NS_PER_CYCLE, TrafficRequest, validateDrillFile } from '@weft/emulator';
-import { MoreThanOrEqual, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { AutomationService } from '../automation/automation.service';
 import { ControlService } from '../control/control.service';
 import { EmulatorService } from '../emulator/emulator.service';
@@ -37,7 +37,7 @@ export interface DrillReport {
   readonly passed: boolean;
   readonly expectations: readonly ExpectationResult[];
   readonly timeline: readonly { readonly atNs: number; readonly label: string }[];
-  readonly interrupts: readonly { readonly atNs: number | null; readonly kind: string; readonly chip: string | null; readonly port: number | null }[];
+  readonly interrupts: readonly { readonly atNs: number; readonly kind: string; readonly chip: string | null; readonly port: number | null }[];
   readonly generations: readonly {
     readonly generation: number;
     readonly trigger: string;
@@ -189,11 +189,12 @@ export class DrillRunnerService {
     traffic: BackgroundReport,
     wallMs: number,
   ): Promise<DrillReport> {
-    const events = await this.eventRows.find({ where: { fabricId, emulatedTimeNs: MoreThanOrEqual(0) }, order: { id: 'ASC' } });
     const all = await this.eventRows.find({ where: { fabricId }, order: { id: 'ASC' } });
-    const interrupts = events
+    const interrupts = all
       .filter((e) => ['LINK_DOWN', 'LINK_UP', 'LANE_DECOMMISSIONED', 'FORWARD_PROGRESS_TIMEOUT', 'SOFT_ERROR', 'CONFIGURATION_ERROR'].includes(e.kind))
-      .map((e) => ({ atNs: e.emulatedTimeNs === null ? null : e.emulatedTimeNs - start, kind: e.kind, chip: e.chip, port: e.port }));
+      .flatMap((e) =>
+        e.emulatedTimeNs === null || e.emulatedTimeNs < 0 ? [] : [{ atNs: e.emulatedTimeNs - start, kind: e.kind, chip: e.chip, port: e.port }],
+      );
     const computed = all.filter((e) => e.kind === 'GENERATION_COMPUTED' && String(e.details.trigger ?? '').startsWith('automation'));
     const pushed = new Map(all.filter((e) => e.kind === 'GENERATION_PUSHED').map((e) => [Number(e.details.generation), e]));
     const generations = computed.map((e) => {
