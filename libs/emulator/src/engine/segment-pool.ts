@@ -135,42 +135,77 @@ export class SegmentPool {
   }
 }
 
+/** Fields of a buffer's record in BufferQueues. */
+const HEAD = 0;
+const TAIL = 1;
+const OCCUPANCY = 2;
+const STRIDE = 4;
+
 /**
  * FIFO queues of segments, one per buffer, with the phit occupancy of each buffer (phits sent in
- * and not yet sent out — what the upstream stage must leave room for).
+ * and not yet sent out — what the upstream stage must leave room for). A buffer's head, tail and
+ * occupancy sit in one 16-byte record, and the two VCs of a buffer are neighbours, so a stage
+ * looking at a buffer touches one cache line instead of three: on the 32K fabric the buffers
+ * take hundreds of megabytes and every access a packet makes at a router is a cache miss.
  */
 export class BufferQueues {
-  readonly head: Int32Array;
-  readonly tail: Int32Array;
-  readonly occupancy: Uint16Array;
+  private readonly record: Int32Array;
 
   constructor(
     readonly count: number,
     private readonly pool: SegmentPool,
   ) {
-    this.head = new Int32Array(count).fill(-1);
-    this.tail = new Int32Array(count).fill(-1);
-    this.occupancy = new Uint16Array(count);
+    this.record = new Int32Array(count * STRIDE);
+    for (let b = 0; b < count; b++) {
+      this.record[b * STRIDE + HEAD] = -1;
+      this.record[b * STRIDE + TAIL] = -1;
+    }
+  }
+
+  /** The segment at the head of buffer b (-1: empty). */
+  headOf(buffer: number): number {
+    return this.record[buffer * STRIDE + HEAD];
+  }
+
+  /** The segment at the tail of buffer b (-1: empty). */
+  tailOf(buffer: number): number {
+    return this.record[buffer * STRIDE + TAIL];
+  }
+
+  occupancyOf(buffer: number): number {
+    return this.record[buffer * STRIDE + OCCUPANCY];
+  }
+
+  /** `phits` more phits sent into buffer b. */
+  fill(buffer: number, phits: number): void {
+    this.record[buffer * STRIDE + OCCUPANCY] += phits;
+  }
+
+  /** `phits` phits have left buffer b. */
+  drain(buffer: number, phits: number): void {
+    this.record[buffer * STRIDE + OCCUPANCY] -= phits;
   }
 
   push(buffer: number, segment: number): void {
-    const t = this.tail[buffer];
-    if (t < 0) this.head[buffer] = segment;
+    const at = buffer * STRIDE;
+    const t = this.record[at + TAIL];
+    if (t < 0) this.record[at + HEAD] = segment;
     else this.pool.next[t] = segment;
-    this.tail[buffer] = segment;
+    this.record[at + TAIL] = segment;
   }
 
   /** Removes the tail segment (a copy dropped before it moved on); walks the short list. */
   popTail(buffer: number): number {
-    const t = this.tail[buffer];
-    let h = this.head[buffer];
+    const at = buffer * STRIDE;
+    const t = this.record[at + TAIL];
+    let h = this.record[at + HEAD];
     if (h === t) {
-      this.head[buffer] = -1;
-      this.tail[buffer] = -1;
+      this.record[at + HEAD] = -1;
+      this.record[at + TAIL] = -1;
     } else {
       while (this.pool.next[h] !== t) h = this.pool.next[h];
       this.pool.next[h] = -1;
-      this.tail[buffer] = h;
+      this.record[at + TAIL] = h;
     }
     this.pool.release(t);
     return t;
@@ -178,10 +213,11 @@ export class BufferQueues {
 
   /** Removes the head segment (its packet has left this buffer entirely). */
   shift(buffer: number): number {
-    const s = this.head[buffer];
+    const at = buffer * STRIDE;
+    const s = this.record[at + HEAD];
     const n = this.pool.next[s];
-    this.head[buffer] = n;
-    if (n < 0) this.tail[buffer] = -1;
+    this.record[at + HEAD] = n;
+    if (n < 0) this.record[at + TAIL] = -1;
     this.pool.release(s);
     return s;
   }

@@ -523,7 +523,7 @@ export class YarcFabricSim {
    * run leaves one phit per cycle until rbDrainEnd). */
   private rowOccupancy(b: number, now: number): number {
     const pending = this.rbDrainEnd[b] - now - 1;
-    return pending > 0 ? this.rb.occupancy[b] + pending : this.rb.occupancy[b];
+    return pending > 0 ? this.rb.occupancyOf(b) + pending : this.rb.occupancyOf(b);
   }
 
   /** Phits row buffer b (of VC b&1) can still take at `now`: each VC leaves the other two. */
@@ -536,7 +536,7 @@ export class YarcFabricSim {
    * send times recorded in the downstream copy. */
   private columnOccupancy(b: number, now: number): number {
     const g = this.tileGlobal[(b / (8 * NVC)) | 0];
-    let occupancy = this.cb.occupancy[b];
+    let occupancy = this.cb.occupancyOf(b);
     if (this.txDrainBuffer[g] === b && this.txDrainLast[g] > now) {
       const seg = this.txDrainSeg[g];
       const end = this.txDrainFrom[g] + this.txDrainCount[g];
@@ -560,14 +560,14 @@ export class YarcFabricSim {
     if (now < this.recvBusy[g]) this.wakeLink(g, this.recvBusy[g]);
     else {
       for (let v = 0; v < NVC; v++) {
-        const s = this.receive.head[g * NVC + v];
+        const s = this.receive.headOf(g * NVC + v);
         if (s >= 0 && pool.sentOut[s] === this.packets.length[pool.packet[s]]) this.finishReceive(g, v, this.recvLast[g], now);
       }
       if (this.accepting[g]) {
         let wakeAt = NEVER;
         for (let v = 0; v < NVC; v++) {
           const buffer = g * NVC + v;
-          const s = this.receive.head[buffer];
+          const s = this.receive.headOf(buffer);
           if (s < 0 || pool.route[s] === -2) continue;
           const taken = pool.sentOut[s];
           const sent = pool.sentIn[s];
@@ -580,7 +580,7 @@ export class YarcFabricSim {
           let n = 1;
           while (taken + n < sent && pool.usable(s, taken + n) <= now + n) n++;
           pool.sentOut[s] = taken + n;
-          this.receive.occupancy[buffer] -= n;
+          this.receive.drain(buffer, n);
           this.returnCredits(this.fabric.peer[g], v, n, now + n - 1 + this.linkLatency[g]);
           this.recvBusy[g] = now + n;
           this.recvLast[g] = now + n - 1;
@@ -639,7 +639,7 @@ export class YarcFabricSim {
     const pool = this.pool;
     let at = NEVER;
     for (let v = 0; v < NVC; v++) {
-      const s = this.receive.head[g * NVC + v];
+      const s = this.receive.headOf(g * NVC + v);
       if (s < 0 || pool.route[s] === -2) continue;
       const taken = pool.sentOut[s];
       let t = NEVER;
@@ -652,7 +652,7 @@ export class YarcFabricSim {
 
   /** The processor has taken the last phit of the packet at the head of VC v (at `cycle`). */
   private finishReceive(g: number, v: number, cycle: number, now: number): void {
-    const packet = this.pool.packet[this.receive.head[g * NVC + v]];
+    const packet = this.pool.packet[this.receive.headOf(g * NVC + v)];
     this.receive.shift(g * NVC + v);
     const flags = this.packets.flags[packet];
     if (flags & (FLAG_SOFT_ERROR | FLAG_LINK_LOST)) {
@@ -679,8 +679,8 @@ export class YarcFabricSim {
   }
 
   private outputHasWork(tile: number): boolean {
-    const head = this.cb.head;
-    for (let b = tile * 8 * NVC, end = b + 8 * NVC; b < end; b++) if (head[b] >= 0) return true;
+    const cb = this.cb;
+    for (let b = tile * 8 * NVC, end = b + 8 * NVC; b < end; b++) if (cb.headOf(b) >= 0) return true;
     return false;
   }
 
@@ -695,7 +695,7 @@ export class YarcFabricSim {
       const c = (start + k) & 15;
       const v = c & 1;
       const candidate = (tile * 8 + (c >> 1)) * NVC + v;
-      const s = this.cb.head[candidate];
+      const s = this.cb.headOf(candidate);
       if (s < 0) continue;
       const taken = pool.sentOut[s];
       if (taken >= pool.sentIn[s]) continue; // the column channel wakes it
@@ -734,7 +734,7 @@ export class YarcFabricSim {
     const first = taken;
     while (taken < sent && pool.usable(s, taken) <= now) taken++;
     pool.sentOut[s] = taken;
-    this.cb.occupancy[buffer] -= taken - first;
+    this.cb.drain(buffer, taken - first);
     if (full) this.wakeColumn((buffer / NVC) | 0, now);
     if (taken === this.packets.length[packet]) {
       this.cb.shift(buffer);
@@ -817,7 +817,7 @@ export class YarcFabricSim {
     }
     const pool = this.pool;
     const source = this.txSource[g];
-    const s = source >= 0 ? this.cb.head[source] : -1;
+    const s = source >= 0 ? this.cb.headOf(source) : -1;
     const limit = s >= 0 ? pool.sentIn[s] : length;
     const rate = this.linkRate[g];
     let accumulator = this.linkAccumulator[g];
@@ -852,14 +852,14 @@ export class YarcFabricSim {
       const peerTile = this.globalTile[peer];
       const v = this.packets.vc[packet];
       if (peerTile >= 0) {
-        this.ib.occupancy[peerTile * NVC + v] += n;
+        this.ib.fill(peerTile * NVC + v, n);
         // The receiving row bus routes the head once it has been through the input stages.
         this.wakeRow(peerTile, first === 0 ? pool.headTime[down] + INPUT_STAGES : firstAt + pool.delay[down]);
       } else this.wakeLink(peer, firstAt + pool.delay[down]);
       if (s >= 0) {
         const full = this.columnRoom(source, now) <= 0;
         pool.sentOut[s] += n;
-        this.cb.occupancy[source] -= n;
+        this.cb.drain(source, n);
         this.txDrainBuffer[g] = source;
         this.txDrainSeg[g] = down;
         this.txDrainFrom[g] = first;
@@ -928,7 +928,7 @@ export class YarcFabricSim {
           pool.send(down, now, missing);
           const peerTile = this.globalTile[this.fabric.peer[g]];
           if (peerTile >= 0) {
-            this.ib.occupancy[peerTile * NVC + this.packets.vc[packet]] += missing;
+            this.ib.fill(peerTile * NVC + this.packets.vc[packet], missing);
             this.wakeRow(peerTile, now + pool.delay[down]);
           } else this.wakeLink(this.fabric.peer[g], now + pool.delay[down]);
         }
@@ -938,11 +938,11 @@ export class YarcFabricSim {
     } else if (this.packets.flags[packet] & FLAG_LINK_LOST) continuesDownstream = true;
     const source = this.txSource[g];
     if (source >= 0) {
-      const s = this.cb.head[source];
+      const s = this.cb.headOf(source);
       const n = pool.available(s, now);
       if (n > 0) {
         pool.sentOut[s] += n;
-        this.cb.occupancy[source] -= n;
+        this.cb.drain(source, n);
         this.wakeColumn((source / NVC) | 0, now);
       }
       if (pool.sentOut[s] < length) {
@@ -967,7 +967,7 @@ export class YarcFabricSim {
     if (peerTile >= 0) {
       const buffer = peerTile * NVC + v;
       this.ib.popTail(buffer);
-      this.ib.occupancy[buffer] -= phits;
+      this.ib.drain(buffer, phits);
     } else this.receive.popTail(peer * NVC + v);
     this.txDown[g] = -1;
   }
@@ -1136,8 +1136,6 @@ export class YarcFabricSim {
     const r = (tileOut / NPORTS) | 0;
     const base = r * NPORTS;
     const column = (tileOut - base) & 7;
-    const rbOccupancy = this.rb.occupancy;
-    const cbOccupancy = this.cb.occupancy;
     let wakeAt = NEVER;
     // Round robin over the wanting row buffers only: rotate the mask so the pointer is bit 0.
     const start = this.subRR[channel];
@@ -1158,7 +1156,7 @@ export class YarcFabricSim {
         continue;
       }
       const rbIndex = ((base + input) * 8 + column) * NVC + v;
-      const seg = this.rb.head[rbIndex];
+      const seg = this.rb.headOf(rbIndex);
       const taken = pool.sentOut[seg];
       const sent = pool.sentIn[seg];
       if (taken >= sent) continue; // the row bus wakes it
@@ -1177,12 +1175,12 @@ export class YarcFabricSim {
         if (this.packets.flags[packet] & FLAG_TRACE) this.trace(packet, this.routerChip[r], tileOut - base, v, 'column-buffer', now, `from row ${row}`);
       }
       const rowWasFull = this.rowRoom(rbIndex, now) <= 0;
-      const down = this.cb.tail[cbv];
+      const down = this.cb.tailOf(cbv);
       for (let j = 0; j < n; j++) pool.sendAt(down, now + j);
       pool.sentOut[seg] = taken + n;
-      rbOccupancy[rbIndex] -= n;
+      this.rb.drain(rbIndex, n);
       this.rbDrainEnd[rbIndex] = now + n;
-      cbOccupancy[cbv] += n;
+      this.cb.fill(cbv, n);
       this.wakeLink(this.tileGlobal[tileOut], now + CB_DELAY);
       // Room appears in the row buffer from now on, one phit per cycle.
       if (rowWasFull) this.wakeRow(base + input, now);
@@ -1211,7 +1209,7 @@ export class YarcFabricSim {
     let at = NEVER;
     for (let bits = want; bits !== 0; bits &= bits - 1) {
       const c = 31 - clz32(bits & -bits);
-      const seg = this.rb.head[((base + row * 8 + (c >> 1)) * 8 + column) * NVC + (c & 1)];
+      const seg = this.rb.headOf(((base + row * 8 + (c >> 1)) * 8 + column) * NVC + (c & 1));
       const taken = pool.sentOut[seg];
       if (taken >= pool.sentIn[seg]) continue;
       let t = pool.usable(seg, taken);
@@ -1224,7 +1222,7 @@ export class YarcFabricSim {
   /** Keeps wantMask in step with the head of a row buffer; a new head wakes its column channel
    * when its first phit can go. */
   private setWant(r: number, rbIndex: number, on: boolean, now: number): void {
-    const s = this.rb.head[rbIndex];
+    const s = this.rb.headOf(rbIndex);
     if (s < 0) return;
     const o = this.pool.route[s];
     const v = rbIndex % NVC;
@@ -1259,7 +1257,7 @@ export class YarcFabricSim {
     const i = tile - r * NPORTS;
     let wakeAt = NEVER;
     for (let v = 0; v < NVC; v++) {
-      const seg = this.ib.head[tile * NVC + v];
+      const seg = this.ib.headOf(tile * NVC + v);
       if (seg < 0 || pool.route[seg] !== -1) continue;
       const at = pool.headTime[seg] + INPUT_STAGES;
       if (now >= at) this.routeHead(r, i, v, seg, now);
@@ -1269,7 +1267,7 @@ export class YarcFabricSim {
     for (let k = 0; k < NVC; k++) {
       const v = (first + k) & 1;
       const ibIndex = tile * NVC + v;
-      const seg = this.ib.head[ibIndex];
+      const seg = this.ib.headOf(ibIndex);
       if (seg < 0) continue;
       const out = pool.route[seg];
       if (out < 0) continue;
@@ -1288,13 +1286,13 @@ export class YarcFabricSim {
         let n = taken;
         while (n < sent && pool.usable(seg, n) <= now) n++;
         pool.sentOut[seg] = n;
-        this.ib.occupancy[ibIndex] -= n - taken;
+        this.ib.drain(ibIndex, n - taken);
         if (n === length) {
           if (out === CONSUME) this.consumeMaintenance(r, i, packet, now);
           this.finishInput(r, tile, ibIndex, seg, v, now, out !== CONSUME);
           // A maintenance request ends at the chip it was addressed to: delivered.
           if (out === CONSUME) this.packets.deliver(packet);
-          if (this.ib.head[ibIndex] >= 0 && now + 1 < wakeAt) wakeAt = now + 1;
+          if (this.ib.headOf(ibIndex) >= 0 && now + 1 < wakeAt) wakeAt = now + 1;
         } else if (n < sent) {
           const next = pool.usable(seg, n);
           if (next < wakeAt) wakeAt = next;
@@ -1313,17 +1311,17 @@ export class YarcFabricSim {
       if (taken === 0) {
         const down = pool.allocate(packet, now, RB_DELAY);
         pool.route[down] = out;
-        const wasEmpty = this.rb.head[rbIndex] < 0;
+        const wasEmpty = this.rb.headOf(rbIndex) < 0;
         this.rb.push(rbIndex, down);
         if (wasEmpty) this.wantMask[(r * NPORTS + out) * 8 + (i >> 3)] |= 1 << (((i & 7) << 1) | v);
         if (this.packets.flags[packet] & FLAG_TRACE) this.trace(packet, this.routerChip[r], i, v, 'row-buffer', now, `column ${out & 7}`);
       }
-      const down = this.rb.tail[rbIndex];
+      const down = this.rb.tailOf(rbIndex);
       for (let j = 0; j < n; j++) pool.sendAt(down, now + j);
       pool.sentOut[seg] = taken + n;
-      this.ib.occupancy[ibIndex] -= n;
-      this.rb.occupancy[rbIndex] += n;
-      if (this.rb.head[rbIndex] === down) this.wakeColumn((r * NPORTS + out) * 8 + (i >> 3), now + RB_DELAY);
+      this.ib.drain(ibIndex, n);
+      this.rb.fill(rbIndex, n);
+      if (this.rb.headOf(rbIndex) === down) this.wakeColumn((r * NPORTS + out) * 8 + (i >> 3), now + RB_DELAY);
       if (taken + n === length) this.finishInput(r, tile, ibIndex, seg, v, now + n - 1, false);
       this.rowBusRR[tile] = (v + 1) & 1;
       this.rowBusy[tile] = now + n;
@@ -1339,7 +1337,7 @@ export class YarcFabricSim {
     const pool = this.pool;
     let at = NEVER;
     for (let v = 0; v < NVC; v++) {
-      const seg = this.ib.head[tile * NVC + v];
+      const seg = this.ib.headOf(tile * NVC + v);
       if (seg < 0) continue;
       const route = pool.route[seg];
       let t = NEVER;
@@ -1417,7 +1415,7 @@ export class YarcFabricSim {
   }
 
   private raiseRouteError(r: number, i: number, v: number, kind: number): void {
-    const s = this.ib.head[(r * NPORTS + i) * NVC + v];
+    const s = this.ib.headOf((r * NPORTS + i) * NVC + v);
     const packet = this.pool.packet[s];
     let reason = DiscardReason.NoRoute;
     if (kind === ROUTE_DOWNWARD_VIOLATION) reason = DiscardReason.DownwardInvariant;
@@ -1558,7 +1556,7 @@ export class YarcFabricSim {
       const seg = this.pool.allocate(id, now, 0);
       this.pool.send(seg, now, this.packets.length[id]);
       this.ib.push(tile * NVC + 1, seg);
-      this.ib.occupancy[tile * NVC + 1] += this.packets.length[id];
+      this.ib.fill(tile * NVC + 1, this.packets.length[id]);
       this.wakeRow(tile, now);
     }
     this.chipWork.length = keep;
