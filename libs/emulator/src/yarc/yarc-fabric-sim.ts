@@ -29,7 +29,7 @@ import {
   TraceEvent,
 } from '../engine/packet-store';
 import { MODEL_PROCESSOR, MODEL_YARC, YARC_REGISTERS } from './yarc-register-map';
-import { BufferQueues, SegmentPool } from '../engine/segment-pool';
+import { BufferQueues, MAX_PACKET_PHITS, SegmentPool } from '../engine/segment-pool';
 import { EVENT_KIND_BITS, StageQueue } from '../engine/stage-queue';
 import { TimingWheel } from '../engine/timing-wheel';
 import {
@@ -224,13 +224,16 @@ export class YarcFabricSim {
   private readonly txBad: Uint8Array;
   private readonly txResumeAt: Float64Array;
   private readonly txBusy: Float64Array;
-  /** The column buffer the link's last run drew from, and that run's phits in the downstream
-   * segment (their send times are the column buffer's departures). */
+  /** The column buffer the link's last run drew from, and that run's departures from it: its
+   * phit count, first and last send times, and each phit's send time after the first (per
+   * router output tile, stride MAX_PACKET_PHITS). They are kept here, not read from the
+   * downstream copy, because the next router may be done with that copy — and reuse its entry —
+   * before the last of these phits has left. */
   private readonly txDrainBuffer: Int32Array;
-  private readonly txDrainSeg: Int32Array;
-  private readonly txDrainFrom: Uint8Array;
   private readonly txDrainCount: Uint8Array;
+  private readonly txDrainFirst: Float64Array;
   private readonly txDrainLast: Float64Array;
+  private readonly txDrainOffset: Uint16Array;
   /** Endpoint receive side: busy until, and the cycle its last run took its last phit. */
   private readonly recvBusy: Float64Array;
   private readonly recvLast: Float64Array;
@@ -355,10 +358,10 @@ export class YarcFabricSim {
     this.txResumeAt = new Float64Array(ports);
     this.txBusy = new Float64Array(ports);
     this.txDrainBuffer = new Int32Array(ports).fill(-1);
-    this.txDrainSeg = new Int32Array(ports).fill(-1);
-    this.txDrainFrom = new Uint8Array(ports);
     this.txDrainCount = new Uint8Array(ports);
+    this.txDrainFirst = new Float64Array(ports);
     this.txDrainLast = new Float64Array(ports).fill(-1);
+    this.txDrainOffset = new Uint16Array(R * NPORTS * MAX_PACKET_PHITS);
     this.recvBusy = new Float64Array(ports);
     this.recvLast = new Float64Array(ports);
     this.laneBitErrorRate = new Float64Array(ports * LANES);
@@ -532,17 +535,58 @@ export class YarcFabricSim {
     return min(ROW_VC_LIMIT - occupancy, ROW_BUFFER_PHITS - occupancy - this.rowOccupancy(b ^ 1, now));
   }
 
-  /** Phits in column buffer b at cycle `now`: the output link's last run from it leaves at the
-   * send times recorded in the downstream copy. */
+  /** Phits in column buffer b at cycle `now`: the output link's last run from it is still
+   * leaving, at the send times it recorded. */
   private columnOccupancy(b: number, now: number): number {
-    const g = this.tileGlobal[(b / (8 * NVC)) | 0];
+    const tile = (b / (8 * NVC)) | 0;
+    const g = this.tileGlobal[tile];
     let occupancy = this.cb.occupancyOf(b);
     if (this.txDrainBuffer[g] === b && this.txDrainLast[g] > now) {
-      const seg = this.txDrainSeg[g];
-      const end = this.txDrainFrom[g] + this.txDrainCount[g];
-      for (let k = this.txDrainFrom[g]; k < end; k++) if (this.pool.sendTime(seg, k) > now) occupancy++;
+      const since = now - this.txDrainFirst[g];
+      const base = tile * MAX_PACKET_PHITS;
+      for (let j = this.txDrainCount[g] - 1; j >= 0 && this.txDrainOffset[base + j] > since; j--) occupancy++;
     }
     return occupancy;
+  }
+
+  /**
+   * Phits physically in a row or column buffer (index (tile*8 + column or row)*2 + vc) at the end
+   * of `cycle`, counted phit by phit from the send times into it and out of it — not from the
+   * counters the stages decide room by — so that tests can hold the counters to the buffer sizes.
+   */
+  bufferPhits(kind: 'row' | 'column', b: number, cycle: number): number {
+    const queues = kind === 'row' ? this.rb : this.cb;
+    const pool = this.pool;
+    let phits = 0;
+    for (let s = queues.headOf(b); s >= 0; s = pool.next[s]) {
+      for (let k = 0; k < pool.sentIn[s]; k++) if (pool.sendTime(s, k) <= cycle) phits++;
+      phits -= pool.sentOut[s];
+    }
+    if (kind === 'row') return phits + max(0, this.rbDrainEnd[b] - cycle - 1);
+    const tile = (b / (8 * NVC)) | 0;
+    const g = this.tileGlobal[tile];
+    if (this.txDrainBuffer[g] === b && this.txDrainLast[g] > cycle) {
+      for (let j = 0; j < this.txDrainCount[g]; j++) if (this.txDrainFirst[g] + this.txDrainOffset[tile * MAX_PACKET_PHITS + j] > cycle) phits++;
+    }
+    return phits;
+  }
+
+  /** The first cycle after `now` at which row buffer b has room, as the column channel's
+   * committed runs drain it and its other VC (NEVER if they never make room). */
+  private rowRoomAppears(b: number, now: number): number {
+    const end = max(this.rbDrainEnd[b], this.rbDrainEnd[b ^ 1]) - 1;
+    for (let t = now + 1; t <= end; t++) if (this.rowRoom(b, t) > 0) return t;
+    return NEVER;
+  }
+
+  /** The first cycle after `now` at which column buffer b has room, as the output link's
+   * committed run drains it or its other VC (NEVER if it does not make room). */
+  private columnRoomAppears(b: number, now: number): number {
+    const g = this.tileGlobal[(b / (8 * NVC)) | 0];
+    const drained = this.txDrainBuffer[g];
+    if (this.txDrainLast[g] <= now || (drained !== b && drained !== (b ^ 1))) return NEVER;
+    for (let t = now + 1; t <= this.txDrainLast[g]; t++) if (this.columnRoom(b, t) > 0) return t;
+    return NEVER;
   }
 
   /** Phits column buffer b (of VC b&1) can still take at `now`. */
@@ -857,14 +901,16 @@ export class YarcFabricSim {
         this.wakeRow(peerTile, first === 0 ? pool.headTime[down] + INPUT_STAGES : firstAt + pool.delay[down]);
       } else this.wakeLink(peer, firstAt + pool.delay[down]);
       if (s >= 0) {
-        const full = this.columnRoom(source, now) <= 0;
+        // Either VC of the channel may be waiting for room (they share the buffer, §3).
+        const full = this.columnRoom(source, now) <= 0 || this.columnRoom(source ^ 1, now) <= 0;
         pool.sentOut[s] += n;
         this.cb.drain(source, n);
         this.txDrainBuffer[g] = source;
-        this.txDrainSeg[g] = down;
-        this.txDrainFrom[g] = first;
         this.txDrainCount[g] = n;
+        this.txDrainFirst[g] = firstAt;
         this.txDrainLast[g] = lastAt;
+        const base = this.globalTile[g] * MAX_PACKET_PHITS;
+        for (let j = 0; j < n; j++) this.txDrainOffset[base + j] = pool.sendTime(down, first + j) - firstAt;
         // Room appears in the column buffer as the run's phits leave it.
         if (full) this.wakeColumn((source / NVC) | 0, firstAt);
         if (pool.sentOut[s] === length) {
@@ -1151,8 +1197,10 @@ export class YarcFabricSim {
       if (owner !== -1 && owner !== input) continue; // its own run's end wakes the channel
       const room = this.columnRoom(cbv, now);
       if (room <= 0) {
-        // Room appears as the output link's run drains the buffer; else its next run announces it.
-        if (this.txDrainLast[this.tileGlobal[tileOut]] > now && now + 1 < wakeAt) wakeAt = now + 1;
+        // Room appears as the output link's run drains this channel's buffers; else the link's
+        // next run from them announces it (the link may be busy with another row's buffer).
+        const at = this.columnRoomAppears(cbv, now);
+        if (at < wakeAt) wakeAt = at;
         continue;
       }
       const rbIndex = ((base + input) * 8 + column) * NVC + v;
@@ -1165,8 +1213,10 @@ export class YarcFabricSim {
         if (u < wakeAt) wakeAt = u;
         continue;
       }
+      // The run goes on while the output link's committed run keeps making room: a packet longer
+      // than the column buffer then moves in one run paced by the link, not a phit per visit.
       let n = 1;
-      while (n < room && taken + n < sent && pool.usable(seg, taken + n) <= now + n) n++;
+      while (taken + n < sent && pool.usable(seg, taken + n) <= now + n && (n < room || n < this.columnRoom(cbv, now + n))) n++;
       const packet = pool.packet[seg];
       if (taken === 0) {
         const down = pool.allocate(packet, now, CB_DELAY);
@@ -1174,7 +1224,8 @@ export class YarcFabricSim {
         this.cbOwner[cbv] = input;
         if (this.packets.flags[packet] & FLAG_TRACE) this.trace(packet, this.routerChip[r], tileOut - base, v, 'column-buffer', now, `from row ${row}`);
       }
-      const rowWasFull = this.rowRoom(rbIndex, now) <= 0;
+      // Either VC of the row buffer may be waiting for room (they share it).
+      const rowWasFull = this.rowRoom(rbIndex, now) <= 0 || this.rowRoom(rbIndex ^ 1, now) <= 0;
       const down = this.cb.tailOf(cbv);
       for (let j = 0; j < n; j++) pool.sendAt(down, now + j);
       pool.sentOut[seg] = taken + n;
@@ -1302,12 +1353,15 @@ export class YarcFabricSim {
       const rbIndex = (tile * 8 + (out & 7)) * NVC + v;
       const room = this.rowRoom(rbIndex, now);
       if (room <= 0) {
-        // Room appears as the column channel's run drains the buffer; else its next run announces it.
-        if ((this.rbDrainEnd[rbIndex] > now + 1 || this.rbDrainEnd[rbIndex ^ 1] > now + 1) && now + 1 < wakeAt) wakeAt = now + 1;
+        // Room appears as the column channel's runs drain the buffer; else its next run announces it.
+        const at = this.rowRoomAppears(rbIndex, now);
+        if (at < wakeAt) wakeAt = at;
         continue;
       }
+      // As on the column channel, the run goes on while the column channel's committed run keeps
+      // making room in the row buffer.
       let n = 1;
-      while (n < room && taken + n < sent && pool.usable(seg, taken + n) <= now + n) n++;
+      while (taken + n < sent && pool.usable(seg, taken + n) <= now + n && (n < room || n < this.rowRoom(rbIndex, now + n))) n++;
       if (taken === 0) {
         const down = pool.allocate(packet, now, RB_DELAY);
         pool.route[down] = out;

@@ -1,4 +1,5 @@
 import { FLAG_ADAPTIVE, FLAG_HASH, FLAG_TRACE } from '../engine/packet-store';
+import { mulberry32 } from '@weft/fabric-model';
 import { handConfiguredR15 } from './blackwidow-test-config';
 import { YarcFabricSim } from './yarc-fabric-sim';
 
@@ -48,6 +49,39 @@ describe('YARC flow control (§4.2)', () => {
     sim.setAccepting(stopped, true);
     sim.drain(100_000);
     expect(sim.packets.books()).toMatchObject({ created: 40, delivered: 40, inFlight: 0, discarded: {}, balanced: true });
+  });
+});
+
+describe('YARC row and column buffers (§3, §7.5)', () => {
+  it('never hold more phits than they have, with cache-line packets longer than either buffer at saturating load', () => {
+    const sim = handConfiguredR15(288);
+    const random = mulberry32(11);
+    const channels = sim.routerChip.length * 64 * 8;
+    let row = 0;
+    let rowVc = 0;
+    let column = 0;
+    let columnVc = 0;
+    for (let cycle = 0; cycle < 1_200; cycle++) {
+      for (let p = 0; p < 288; p++) {
+        if (random() >= 0.9 / 19) continue;
+        const d = (p + 1 + Math.floor(random() * 287)) % 288;
+        sim.inject(p, 0, d, 19, 0, FLAG_HASH, d);
+      }
+      sim.step();
+      if (cycle % 5 !== 0) continue;
+      for (let c = 0; c < channels; c++) {
+        const [r0, r1] = [sim.bufferPhits('row', 2 * c, cycle), sim.bufferPhits('row', 2 * c + 1, cycle)];
+        const [c0, c1] = [sim.bufferPhits('column', 2 * c, cycle), sim.bufferPhits('column', 2 * c + 1, cycle)];
+        row = Math.max(row, r0 + r1);
+        rowVc = Math.max(rowVc, r0, r1);
+        column = Math.max(column, c0 + c1);
+        columnVc = Math.max(columnVc, c0, c1);
+      }
+    }
+    // 16-phit row buffers and 10-phit column buffers, each VC leaving the other two phits.
+    expect({ row, rowVc, column, columnVc }).toEqual({ row: 14, rowVc: 14, column: 8, columnVc: 8 });
+    sim.drain(100_000);
+    expect(sim.packets.books()).toMatchObject({ inFlight: 0, discarded: {}, balanced: true });
   });
 });
 
