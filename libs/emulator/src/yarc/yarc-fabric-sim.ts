@@ -186,6 +186,8 @@ export class YarcFabricSim {
   private readonly linkAccTime: Float64Array;
   readonly linkLatency: Int32Array;
   readonly credits: Int32Array;
+  /** Per global port and VC: the sender is waiting for credits (their return wakes it). */
+  private readonly creditWait: Uint8Array;
   /** Per global port and VC: since when the sender has had a packet it could not send (-1: not blocked). */
   private readonly blockedSince: Float64Array;
   /** Per global port: packets routed here are discarded (link down or forward-progress timeout). */
@@ -324,6 +326,7 @@ export class YarcFabricSim {
     this.linkAccTime = new Float64Array(ports);
     this.linkLatency = new Int32Array(ports);
     this.credits = new Int32Array(ports * NVC);
+    this.creditWait = new Uint8Array(ports * NVC);
     this.blockedSince = new Float64Array(ports * NVC).fill(-1);
     this.portPhits = new Float64Array(ports * NVC);
     this.discarding = new Uint8Array(ports);
@@ -490,7 +493,12 @@ export class YarcFabricSim {
     if (kind === EVENT_CREDIT) {
       // The VC ack in the LCB sideband (§4.3): target = g*NVC+v.
       this.credits[target] += b;
-      this.wakeLink((target / NVC) | 0, now);
+      // Only a sender that found too few credits waits for them; any other is awake for its own
+      // reasons, and waking it here would cost a visit per packet per hop.
+      if (this.creditWait[target]) {
+        this.creditWait[target] = 0;
+        this.wakeLink((target / NVC) | 0, now);
+      }
     } else if (kind === EVENT_LINK) this.links.fired(target, now, this.phase);
     else if (kind === EVENT_COLUMN) this.columns.fired(target, now, this.phase);
     else this.rows.fired(target, now, this.phase);
@@ -664,7 +672,10 @@ export class YarcFabricSim {
       const q = g * NVC + v;
       if (this.sources.size[q] === 0) continue;
       const head = this.sources.head[q];
-      if (this.credits[q] < this.packets.length[head]) continue; // the credit return wakes it
+      if (this.credits[q] < this.packets.length[head]) {
+        this.creditWait[q] = 1; // the credit return wakes it
+        continue;
+      }
       this.sources.shift(q);
       this.credits[q] -= this.packets.length[head];
       this.packets.state[head] = STATE_IN_NETWORK;
@@ -754,6 +765,7 @@ export class YarcFabricSim {
         return;
       }
       if (this.credits[g * NVC + v] < this.packets.length[packet]) {
+        this.creditWait[g * NVC + v] = 1;
         this.checkForwardProgress(r, tile - r * NPORTS, g, v, now);
         continue;
       }
