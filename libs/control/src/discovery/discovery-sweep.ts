@@ -10,6 +10,7 @@ import type { MaintenanceTransport, RegisterValue, SourceRoute } from '../mainte
 
 export const MODEL_YARC = 1;
 export const MODEL_PROCESSOR = 2;
+const PORT_SPAN = 1024;
 
 export interface DiscoveredChip {
   readonly serial: number;
@@ -60,7 +61,8 @@ export interface DiscoveryOptions {
 export async function discoverFabric(transport: MaintenanceTransport, options: DiscoveryOptions): Promise<DiscoveryResult> {
   const concurrency = options.concurrency ?? 512;
   const chips = new Map<number, DiscoveredChip>();
-  const links = new Map<string, DiscoveredLink>();
+  /** Links by the lower of their two ends' keys (a cable end belongs to one link). */
+  const links = new Map<number, DiscoveredLink>();
   const unanswered: UnansweredRequest[] = [];
   let requests = 0;
   const read = async (route: SourceRoute, register: string) => {
@@ -69,12 +71,11 @@ export async function discoverFabric(transport: MaintenanceTransport, options: D
     if (!result.ok) unanswered.push({ route, register, reason: `${result.reason}: ${result.detail}` });
     return result.ok ? result.value : null;
   };
-  const linkKey = (x: DiscoveredEnd, y: DiscoveredEnd) => {
-    const [p, q] = x.serial < y.serial || (x.serial === y.serial && x.port <= y.port) ? [x, y] : [y, x];
-    return `${p.serial}:${p.port}-${q.serial}:${q.port}`;
-  };
-  /** Cable ends already known, by `serial:port`: a port whose cable was read from its far end is not read again. */
-  const knownEnds = new Set<string>();
+  /** A cable end as one number (serials are 32-bit, ports below PORT_SPAN): the sweep does a
+   * look-up per port of a 32K fabric, and building strings for them showed in its profile. */
+  const endKey = (serial: number, port: number) => serial * PORT_SPAN + port;
+  /** Cable ends already known: a port whose cable was read from its far end is not read again. */
+  const knownEnds = new Set<number>();
   /** Routes chosen so far through each router, to spread the sweep's traffic over parallel paths. */
   const through = new Map<number, number>();
 
@@ -98,9 +99,9 @@ export async function discoverFabric(transport: MaintenanceTransport, options: D
       const [serial, , , arrival] = identity;
       if (item.from) {
         const here = { serial, port: arrival };
-        const key = linkKey(item.from, here);
+        const key = Math.min(endKey(item.from.serial, item.from.port), endKey(serial, arrival));
         if (!links.has(key)) links.set(key, { a: item.from, b: here, lanes: item.lanes });
-        knownEnds.add(`${serial}:${arrival}`);
+        knownEnds.add(endKey(serial, arrival));
       }
       if (chips.has(serial)) return;
       const list = found.get(serial) ?? [];
@@ -132,7 +133,7 @@ export async function discoverFabric(transport: MaintenanceTransport, options: D
       for (let port = 0; port < chip.portCount; port++) {
         // The port a request came in by leads back to a chip already known — except on the
         // controller's first hop, where it leads to the controller's own processor.
-        if (lanes[port] === 0 || (port === arrival && !first) || knownEnds.has(`${chip.serial}:${port}`)) continue;
+        if (lanes[port] === 0 || (port === arrival && !first) || knownEnds.has(endKey(chip.serial, port))) continue;
         next.push({ route: [...chip.route, port], from: { serial: chip.serial, port }, lanes: lanes[port], parents: chip.serial });
       }
     });
