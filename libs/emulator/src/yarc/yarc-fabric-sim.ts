@@ -844,8 +844,10 @@ export class YarcFabricSim {
    * Moves phits of port g's packet onto the link at its rate: from the column buffer as they
    * become usable there, or from the LCB's own send buffer (endpoints, and replays). The rate
    * accumulator gains `linkRate` per cycle and a phit leaves whenever it reaches one, exactly as
-   * a cycle-by-cycle loop would; the run ends with the packet or at the first phit that is not
-   * in the column buffer in time.
+   * a cycle-by-cycle loop would; the run ends with the packet or with the phits the column
+   * channel has committed so far. A phit committed but not yet usable is waited for within the
+   * run — the packet holds the link until its tail (VCT), so nothing else could use the link in
+   * between — with the accumulator filling meanwhile as it would over idle cycles.
    */
   private advanceLink(g: number, now: number): void {
     const packet = this.txPacket[g];
@@ -885,7 +887,13 @@ export class YarcFabricSim {
     let firstAt = -1;
     let lastAt = -1;
     while (k < limit && rate > 0) {
-      if (s >= 0 && pool.usable(s, k) > c) break;
+      if (s >= 0) {
+        const u = pool.usable(s, k);
+        if (u > c) {
+          accumulator = min(1, accumulator + rate * (u - c));
+          c = u;
+        }
+      }
       accumulator += rate;
       if (accumulator >= 1) {
         accumulator -= 1;
