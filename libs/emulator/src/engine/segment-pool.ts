@@ -2,9 +2,27 @@
 export const MAX_PACKET_PHITS = 32;
 
 /**
+ * Fields of a segment's record: 16 32-bit words (one 64-byte cache line), the first two holding
+ * the cycle its head was sent as a float64. The send times of its first INLINE_PHITS phits
+ * (offsets from the head's) are in the record too — a minimum-length packet touches one cache
+ * line per buffer it passes through — and those of later phits in an overflow table.
+ */
+const WORDS = 16;
+const F_PACKET = 2;
+const F_SENT_IN = 3;
+const F_SENT_OUT = 4;
+const F_DELAY = 5;
+const F_NEXT = 6;
+const F_ROUTE = 7;
+const F_ARRIVED = 8;
+const F_LIVE = 9;
+const F_OFFSET = 10;
+const INLINE_PHITS = WORDS - F_OFFSET;
+
+/**
  * Buffer entries: the part of a packet that sits in one buffer (a packet is spread over several
  * buffers while its worm moves through a router, paper 000 §7.5). Entries form FIFO lists per
- * buffer, drawn from one pool of parallel arrays that grows by doubling and never shrinks.
+ * buffer, drawn from one pool of records that grows by doubling and never shrinks.
  *
  * Phits are counted, not stored: `sentIn` phits have been sent into the buffer by the stage
  * before, `sentOut` have left for the next. Each phit's send time is kept (as an offset from the
@@ -14,21 +32,9 @@ export const MAX_PACKET_PHITS = 32;
  */
 export class SegmentPool {
   capacity = 0;
-  packet!: Int32Array;
-  sentIn!: Uint8Array;
-  sentOut!: Uint8Array;
-  headTime!: Float64Array;
-  /** Cycle the head was sent, the stage latency, phits known to have arrived, and each phit's
-   * send time relative to the head's (stride MAX_PACKET_PHITS). */
-  firstSend!: Float64Array;
-  delay!: Uint16Array;
-  arrived!: Uint8Array;
-  sendOffset!: Uint32Array;
-  next!: Int32Array;
-  /** Output port chosen for the packet at this router (-1: not routed yet). */
-  route!: Int16Array;
-  /** 1 while a segment is in use: catches a double release at once instead of corrupting lists. */
-  live!: Uint8Array;
+  private words!: Int32Array;
+  private times!: Float64Array;
+  private overflow!: Int32Array;
   private free = -1;
   private used = 0;
 
@@ -37,23 +43,18 @@ export class SegmentPool {
   }
 
   private grow(capacity: number): void {
-    const resize = <T extends { set(a: ArrayLike<number>): void }>(old: T | undefined, fresh: T): T => {
-      if (old) fresh.set(old as unknown as ArrayLike<number>);
-      return fresh;
-    };
-    this.packet = resize(this.packet, new Int32Array(capacity));
-    this.sentIn = resize(this.sentIn, new Uint8Array(capacity));
-    this.sentOut = resize(this.sentOut, new Uint8Array(capacity));
-    this.headTime = resize(this.headTime, new Float64Array(capacity));
-    this.firstSend = resize(this.firstSend, new Float64Array(capacity));
-    this.delay = resize(this.delay, new Uint16Array(capacity));
-    this.arrived = resize(this.arrived, new Uint8Array(capacity));
-    this.sendOffset = resize(this.sendOffset, new Uint32Array(capacity * MAX_PACKET_PHITS));
-    this.next = resize(this.next, new Int32Array(capacity));
-    this.route = resize(this.route, new Int16Array(capacity));
-    this.live = resize(this.live, new Uint8Array(capacity));
+    const buffer = new ArrayBuffer(capacity * WORDS * 4);
+    const words = new Int32Array(buffer);
+    const overflow = new Int32Array(capacity * MAX_PACKET_PHITS);
+    if (this.words) {
+      words.set(this.words);
+      overflow.set(this.overflow);
+    }
+    this.words = words;
+    this.times = new Float64Array(buffer);
+    this.overflow = overflow;
     for (let i = capacity - 1; i >= this.capacity; i--) {
-      this.next[i] = this.free;
+      this.words[i * WORDS + F_NEXT] = this.free;
       this.free = i;
     }
     this.capacity = capacity;
@@ -62,29 +63,29 @@ export class SegmentPool {
   /** A new entry for `packet` whose phits will be sent from cycle `now` on and become usable
    * `delay` cycles after each is sent. */
   allocate(packet: number, now: number, delay: number): number {
-    // Callers read the arrays through the pool after an allocation, never from locals held across
-    // one, so growing here is safe.
     if (this.free < 0) this.grow(this.capacity * 2);
     const s = this.free;
-    this.free = this.next[s];
-    this.packet[s] = packet;
-    this.sentIn[s] = 0;
-    this.sentOut[s] = 0;
-    this.arrived[s] = 0;
-    this.firstSend[s] = now;
-    this.delay[s] = delay;
-    this.headTime[s] = now + delay;
-    this.next[s] = -1;
-    this.route[s] = -1;
-    this.live[s] = 1;
+    const w = this.words;
+    const at = s * WORDS;
+    this.free = w[at + F_NEXT];
+    this.times[at >> 1] = now;
+    w[at + F_PACKET] = packet;
+    w[at + F_SENT_IN] = 0;
+    w[at + F_SENT_OUT] = 0;
+    w[at + F_ARRIVED] = 0;
+    w[at + F_DELAY] = delay;
+    w[at + F_NEXT] = -1;
+    w[at + F_ROUTE] = -1;
+    w[at + F_LIVE] = 1;
     this.used++;
     return s;
   }
 
   release(s: number): void {
-    if (this.live[s] !== 1) throw new Error(`segment ${s} released twice`);
-    this.live[s] = 0;
-    this.next[s] = this.free;
+    const at = s * WORDS;
+    if (this.words[at + F_LIVE] !== 1) throw new Error(`segment ${s} released twice`);
+    this.words[at + F_LIVE] = 0;
+    this.words[at + F_NEXT] = this.free;
     this.free = s;
     this.used--;
   }
@@ -93,45 +94,101 @@ export class SegmentPool {
     return this.used;
   }
 
+  packetOf(s: number): number {
+    return this.words[s * WORDS + F_PACKET];
+  }
+
+  /** Phits sent into the segment's buffer so far (some possibly at future cycles). */
+  sentInOf(s: number): number {
+    return this.words[s * WORDS + F_SENT_IN];
+  }
+
+  /** Phits the next stage has taken from it. */
+  sentOutOf(s: number): number {
+    return this.words[s * WORDS + F_SENT_OUT];
+  }
+
+  setSentOut(s: number, phits: number): void {
+    this.words[s * WORDS + F_SENT_OUT] = phits;
+  }
+
+  /** The output port chosen for the packet at this router (-1: not routed yet). */
+  routeOf(s: number): number {
+    return this.words[s * WORDS + F_ROUTE];
+  }
+
+  setRoute(s: number, route: number): void {
+    this.words[s * WORDS + F_ROUTE] = route;
+  }
+
+  nextOf(s: number): number {
+    return this.words[s * WORDS + F_NEXT];
+  }
+
+  setNext(s: number, next: number): void {
+    this.words[s * WORDS + F_NEXT] = next;
+  }
+
+  /** The stage latency: a phit is usable this many cycles after it was sent. */
+  delayOf(s: number): number {
+    return this.words[s * WORDS + F_DELAY];
+  }
+
+  /** The cycle from which the head is usable. */
+  headTimeOf(s: number): number {
+    return this.times[(s * WORDS) >> 1] + this.words[s * WORDS + F_DELAY];
+  }
+
+  private setOffset(s: number, k: number, offset: number): void {
+    if (k < INLINE_PHITS) this.words[s * WORDS + F_OFFSET + k] = offset;
+    else this.overflow[s * MAX_PACKET_PHITS + k] = offset;
+  }
+
+  private offsetOf(s: number, k: number): number {
+    return k < INLINE_PHITS ? this.words[s * WORDS + F_OFFSET + k] : this.overflow[s * MAX_PACKET_PHITS + k];
+  }
+
   /** Records `n` phits sent into segment s at cycle `now`. */
   send(s: number, now: number, n: number): void {
-    const base = s * MAX_PACKET_PHITS;
-    const offset = now - this.firstSend[s];
-    let k = this.sentIn[s];
+    const at = s * WORDS;
+    const offset = now - this.times[at >> 1];
+    let k = this.words[at + F_SENT_IN];
     const end = k + n;
-    for (; k < end; k++) this.sendOffset[base + k] = offset;
-    this.sentIn[s] = end;
+    for (; k < end; k++) this.setOffset(s, k, offset);
+    this.words[at + F_SENT_IN] = end;
   }
 
   /** Records the next phit of segment s as sent at cycle `at` (which may lie ahead of the
    * current cycle: a stage commits a run of phits at once, each with its own send time). */
   sendAt(s: number, at: number): void {
-    const k = this.sentIn[s];
-    this.sendOffset[s * MAX_PACKET_PHITS + k] = at - this.firstSend[s];
-    this.sentIn[s] = k + 1;
+    const w = s * WORDS;
+    const k = this.words[w + F_SENT_IN];
+    this.setOffset(s, k, at - this.times[w >> 1]);
+    this.words[w + F_SENT_IN] = k + 1;
   }
 
   /** The cycle phit k (< sentIn) of segment s was, or will be, sent into its buffer. */
   sendTime(s: number, k: number): number {
-    return this.firstSend[s] + this.sendOffset[s * MAX_PACKET_PHITS + k];
+    return this.times[(s * WORDS) >> 1] + this.offsetOf(s, k);
   }
 
   /** The cycle from which phit k (< sentIn) of segment s can be taken by the next stage. */
   usable(s: number, k: number): number {
-    return this.sendTime(s, k) + this.delay[s];
+    const at = s * WORDS;
+    return this.times[at >> 1] + (k < INLINE_PHITS ? this.words[at + F_OFFSET + k] : this.overflow[s * MAX_PACKET_PHITS + k]) + this.words[at + F_DELAY];
   }
 
   /** Phits of segment s that have reached its buffer and not left it, at cycle `now`. */
   available(s: number, now: number): number {
-    let a = this.arrived[s];
-    const sent = this.sentIn[s];
-    if (a < sent && now >= this.headTime[s]) {
-      const limit = now - this.firstSend[s] - this.delay[s];
-      const base = s * MAX_PACKET_PHITS;
-      while (a < sent && this.sendOffset[base + a] <= limit) a++;
-      this.arrived[s] = a;
+    const at = s * WORDS;
+    let a = this.words[at + F_ARRIVED];
+    const sent = this.words[at + F_SENT_IN];
+    if (a < sent && now >= this.headTimeOf(s)) {
+      const limit = now - this.times[at >> 1] - this.words[at + F_DELAY];
+      while (a < sent && this.offsetOf(s, a) <= limit) a++;
+      this.words[at + F_ARRIVED] = a;
     }
-    return a - this.sentOut[s];
+    return a - this.words[at + F_SENT_OUT];
   }
 }
 
@@ -190,7 +247,7 @@ export class BufferQueues {
     const at = buffer * STRIDE;
     const t = this.record[at + TAIL];
     if (t < 0) this.record[at + HEAD] = segment;
-    else this.pool.next[t] = segment;
+    else this.pool.setNext(t, segment);
     this.record[at + TAIL] = segment;
   }
 
@@ -203,8 +260,8 @@ export class BufferQueues {
       this.record[at + HEAD] = -1;
       this.record[at + TAIL] = -1;
     } else {
-      while (this.pool.next[h] !== t) h = this.pool.next[h];
-      this.pool.next[h] = -1;
+      while (this.pool.nextOf(h) !== t) h = this.pool.nextOf(h);
+      this.pool.setNext(h, -1);
       this.record[at + TAIL] = h;
     }
     this.pool.release(t);
@@ -215,7 +272,7 @@ export class BufferQueues {
   shift(buffer: number): number {
     const at = buffer * STRIDE;
     const s = this.record[at + HEAD];
-    const n = this.pool.next[s];
+    const n = this.pool.nextOf(s);
     this.record[at + HEAD] = n;
     if (n < 0) this.record[at + TAIL] = -1;
     this.pool.release(s);

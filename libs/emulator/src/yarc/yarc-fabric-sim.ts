@@ -566,9 +566,9 @@ export class YarcFabricSim {
     const queues = kind === 'row' ? this.rb : this.cb;
     const pool = this.pool;
     let phits = 0;
-    for (let s = queues.headOf(b); s >= 0; s = pool.next[s]) {
-      for (let k = 0; k < pool.sentIn[s]; k++) if (pool.sendTime(s, k) <= cycle) phits++;
-      phits -= pool.sentOut[s];
+    for (let s = queues.headOf(b); s >= 0; s = pool.nextOf(s)) {
+      for (let k = 0; k < pool.sentInOf(s); k++) if (pool.sendTime(s, k) <= cycle) phits++;
+      phits -= pool.sentOutOf(s);
     }
     if (kind === 'row') return phits + max(0, this.rbDrainEnd[b] - cycle - 1);
     const tile = (b / (8 * NVC)) | 0;
@@ -613,16 +613,16 @@ export class YarcFabricSim {
     else {
       for (let v = 0; v < NVC; v++) {
         const s = this.receive.headOf(g * NVC + v);
-        if (s >= 0 && pool.sentOut[s] === this.packets.length[pool.packet[s]]) this.finishReceive(g, v, this.recvLast[g], now);
+        if (s >= 0 && pool.sentOutOf(s) === this.packets.length[pool.packetOf(s)]) this.finishReceive(g, v, this.recvLast[g], now);
       }
       if (this.accepting[g]) {
         let wakeAt = NEVER;
         for (let v = 0; v < NVC; v++) {
           const buffer = g * NVC + v;
           const s = this.receive.headOf(buffer);
-          if (s < 0 || pool.route[s] === -2) continue;
-          const taken = pool.sentOut[s];
-          const sent = pool.sentIn[s];
+          if (s < 0 || pool.routeOf(s) === -2) continue;
+          const taken = pool.sentOutOf(s);
+          const sent = pool.sentInOf(s);
           if (taken >= sent) continue;
           const u = pool.usable(s, taken);
           if (u > now) {
@@ -631,14 +631,14 @@ export class YarcFabricSim {
           }
           let n = 1;
           while (taken + n < sent && pool.usable(s, taken + n) <= now + n) n++;
-          pool.sentOut[s] = taken + n;
+          pool.setSentOut(s, taken + n);
           this.receive.drain(buffer, n);
           this.returnCredits(this.fabric.peer[g], v, n, now + n - 1 + this.linkLatency[g]);
           this.recvBusy[g] = now + n;
           this.recvLast[g] = now + n - 1;
           // The packet is delivered with the cycle its tail is taken. A maintenance packet is
           // answered only once that cycle has come (the next visit).
-          const packet = pool.packet[s];
+          const packet = pool.packetOf(s);
           if (taken + n === this.packets.length[packet] && !(this.packets.flags[packet] & FLAG_SOURCE_ROUTED)) this.finishReceive(g, v, now + n - 1, now);
           wakeAt = this.receiveNextWake(g, now + n);
           break;
@@ -695,11 +695,11 @@ export class YarcFabricSim {
     let at = NEVER;
     for (let v = 0; v < NVC; v++) {
       const s = this.receive.headOf(g * NVC + v);
-      if (s < 0 || pool.route[s] === -2) continue;
-      const taken = pool.sentOut[s];
+      if (s < 0 || pool.routeOf(s) === -2) continue;
+      const taken = pool.sentOutOf(s);
       let t = NEVER;
-      if (taken === this.packets.length[pool.packet[s]]) t = after;
-      else if (taken < pool.sentIn[s]) t = max(after, pool.usable(s, taken));
+      if (taken === this.packets.length[pool.packetOf(s)]) t = after;
+      else if (taken < pool.sentInOf(s)) t = max(after, pool.usable(s, taken));
       if (t < at) at = t;
     }
     return at;
@@ -707,7 +707,7 @@ export class YarcFabricSim {
 
   /** The processor has taken the last phit of the packet at the head of VC v (at `cycle`). */
   private finishReceive(g: number, v: number, cycle: number, now: number): void {
-    const packet = this.pool.packet[this.receive.headOf(g * NVC + v)];
+    const packet = this.pool.packetOf(this.receive.headOf(g * NVC + v));
     this.receive.shift(g * NVC + v);
     const flags = this.packets.flags[packet];
     if (flags & (FLAG_SOFT_ERROR | FLAG_LINK_LOST)) {
@@ -752,14 +752,14 @@ export class YarcFabricSim {
       const candidate = (tile * 8 + (c >> 1)) * NVC + v;
       const s = this.cb.headOf(candidate);
       if (s < 0) continue;
-      const taken = pool.sentOut[s];
-      if (taken >= pool.sentIn[s]) continue; // the column channel wakes it
+      const taken = pool.sentOutOf(s);
+      if (taken >= pool.sentInOf(s)) continue; // the column channel wakes it
       const u = pool.usable(s, taken);
       if (u > now) {
         if (u < wakeAt) wakeAt = u;
         continue;
       }
-      const packet = pool.packet[s];
+      const packet = pool.packetOf(s);
       if (this.discarding[g] || this.fabric.peer[g] < 0 || this.fabric.activeLanes[g] === 0) {
         this.dropAtDeadPort(tile, candidate, s, packet, g, now);
         return;
@@ -785,11 +785,11 @@ export class YarcFabricSim {
   private dropAtDeadPort(tile: number, buffer: number, s: number, packet: number, g: number, now: number): void {
     const pool = this.pool;
     const full = this.columnRoom(buffer, now) <= 0;
-    let taken = pool.sentOut[s];
-    const sent = pool.sentIn[s];
+    let taken = pool.sentOutOf(s);
+    const sent = pool.sentInOf(s);
     const first = taken;
     while (taken < sent && pool.usable(s, taken) <= now) taken++;
-    pool.sentOut[s] = taken;
+    pool.setSentOut(s, taken);
     this.cb.drain(buffer, taken - first);
     if (full) this.wakeColumn((buffer / NVC) | 0, now);
     if (taken === this.packets.length[packet]) {
@@ -807,7 +807,7 @@ export class YarcFabricSim {
     const peerTile = this.globalTile[peer];
     const down = this.pool.allocate(packet, now, stages + this.linkLatency[g]);
     this.txBad[g] = this.portErrorProne[g] ? (this.random() < this.copyErrorProbability(g, this.packets.length[packet]) ? 1 : 0) : 0;
-    if (this.txBad[g]) this.pool.route[down] = -2; // held at the receiver until its bad CRC is seen
+    if (this.txBad[g]) this.pool.setRoute(down, -2); // held at the receiver until its bad CRC is seen
     if (peerTile >= 0) this.ib.push(peerTile * NVC + v, down);
     else this.receive.push(peer * NVC + v, down);
     this.txDown[g] = down;
@@ -876,7 +876,7 @@ export class YarcFabricSim {
     const pool = this.pool;
     const source = this.txSource[g];
     const s = source >= 0 ? this.cb.headOf(source) : -1;
-    const limit = s >= 0 ? pool.sentIn[s] : length;
+    const limit = s >= 0 ? pool.sentInOf(s) : length;
     const rate = this.linkRate[g];
     let accumulator = this.linkAccumulator[g];
     const idle = now - 1 - this.linkAccTime[g];
@@ -918,12 +918,12 @@ export class YarcFabricSim {
       if (peerTile >= 0) {
         this.ib.fill(peerTile * NVC + v, n);
         // The receiving row bus routes the head once it has been through the input stages.
-        this.wakeRow(peerTile, first === 0 ? pool.headTime[down] + INPUT_STAGES : firstAt + pool.delay[down]);
-      } else this.wakeLink(peer, firstAt + pool.delay[down]);
+        this.wakeRow(peerTile, first === 0 ? pool.headTimeOf(down) + INPUT_STAGES : firstAt + pool.delayOf(down));
+      } else this.wakeLink(peer, firstAt + pool.delayOf(down));
       if (s >= 0) {
         // Either VC of the channel may be waiting for room (they share the buffer, §3).
         const full = this.columnRoom(source, now) <= 0 || this.columnRoom(source ^ 1, now) <= 0;
-        pool.sentOut[s] += n;
+        pool.setSentOut(s, pool.sentOutOf(s) + n);
         this.cb.drain(source, n);
         this.txDrainBuffer[g] = source;
         this.txDrainCount[g] = n;
@@ -933,7 +933,7 @@ export class YarcFabricSim {
         for (let j = 0; j < n; j++) this.txDrainOffset[base + j] = pool.sendTime(down, first + j) - firstAt;
         // Room appears in the column buffer as the run's phits leave it.
         if (full) this.wakeColumn((source / NVC) | 0, firstAt);
-        if (pool.sentOut[s] === length) {
+        if (pool.sentOutOf(s) === length) {
           // The column buffer is done with the packet; the LCB keeps it until it is acknowledged.
           this.cb.shift(source);
           this.txSource[g] = -1;
@@ -986,17 +986,17 @@ export class YarcFabricSim {
     this.txBusy[g] = 0;
     let continuesDownstream = false;
     if (down >= 0) {
-      if (pool.sentOut[down] === 0) this.dropBadCopy(g);
+      if (pool.sentOutOf(down) === 0) this.dropBadCopy(g);
       else {
         this.packets.flags[packet] |= FLAG_LINK_LOST;
-        const missing = length - pool.sentIn[down];
+        const missing = length - pool.sentInOf(down);
         if (missing > 0) {
           pool.send(down, now, missing);
           const peerTile = this.globalTile[this.fabric.peer[g]];
           if (peerTile >= 0) {
             this.ib.fill(peerTile * NVC + this.packets.vc[packet], missing);
-            this.wakeRow(peerTile, now + pool.delay[down]);
-          } else this.wakeLink(this.fabric.peer[g], now + pool.delay[down]);
+            this.wakeRow(peerTile, now + pool.delayOf(down));
+          } else this.wakeLink(this.fabric.peer[g], now + pool.delayOf(down));
         }
         this.txDown[g] = -1;
         continuesDownstream = true;
@@ -1007,12 +1007,12 @@ export class YarcFabricSim {
       const s = this.cb.headOf(source);
       const n = pool.available(s, now);
       if (n > 0) {
-        pool.sentOut[s] += n;
+        pool.setSentOut(s, pool.sentOutOf(s) + n);
         this.cb.drain(source, n);
         this.wakeColumn((source / NVC) | 0, now);
       }
-      if (pool.sentOut[s] < length) {
-        if (pool.sentOut[s] < pool.sentIn[s]) this.wakeLink(g, max(now + 1, pool.usable(s, pool.sentOut[s])));
+      if (pool.sentOutOf(s) < length) {
+        if (pool.sentOutOf(s) < pool.sentInOf(s)) this.wakeLink(g, max(now + 1, pool.usable(s, pool.sentOutOf(s))));
         return;
       }
       this.cb.shift(source);
@@ -1029,7 +1029,7 @@ export class YarcFabricSim {
     const v = this.packets.vc[packet];
     const peer = this.fabric.peer[g];
     const peerTile = this.globalTile[peer];
-    const phits = this.pool.sentIn[down];
+    const phits = this.pool.sentInOf(down);
     if (peerTile >= 0) {
       const buffer = peerTile * NVC + v;
       this.ib.popTail(buffer);
@@ -1225,8 +1225,8 @@ export class YarcFabricSim {
       }
       const rbIndex = ((base + input) * 8 + column) * NVC + v;
       const seg = this.rb.headOf(rbIndex);
-      const taken = pool.sentOut[seg];
-      const sent = pool.sentIn[seg];
+      const taken = pool.sentOutOf(seg);
+      const sent = pool.sentInOf(seg);
       if (taken >= sent) continue; // the row bus wakes it
       const u = pool.usable(seg, taken);
       if (u > now) {
@@ -1237,7 +1237,7 @@ export class YarcFabricSim {
       // than the column buffer then moves in one run paced by the link, not a phit per visit.
       let n = 1;
       while (taken + n < sent && pool.usable(seg, taken + n) <= now + n && (n < room || n < this.columnRoom(cbv, now + n))) n++;
-      const packet = pool.packet[seg];
+      const packet = pool.packetOf(seg);
       if (taken === 0) {
         const down = pool.allocate(packet, now, CB_DELAY);
         this.cb.push(cbv, down);
@@ -1248,7 +1248,7 @@ export class YarcFabricSim {
       const rowWasFull = this.rowRoom(rbIndex, now) <= 0 || this.rowRoom(rbIndex ^ 1, now) <= 0;
       const down = this.cb.tailOf(cbv);
       for (let j = 0; j < n; j++) pool.sendAt(down, now + j);
-      pool.sentOut[seg] = taken + n;
+      pool.setSentOut(seg, taken + n);
       this.rb.drain(rbIndex, n);
       this.rbDrainEnd[rbIndex] = now + n;
       this.cb.fill(cbv, n);
@@ -1281,8 +1281,8 @@ export class YarcFabricSim {
     for (let bits = want; bits !== 0; bits &= bits - 1) {
       const c = 31 - clz32(bits & -bits);
       const seg = this.rb.headOf(((base + row * 8 + (c >> 1)) * 8 + column) * NVC + (c & 1));
-      const taken = pool.sentOut[seg];
-      if (taken >= pool.sentIn[seg]) continue;
+      const taken = pool.sentOutOf(seg);
+      if (taken >= pool.sentInOf(seg)) continue;
       let t = pool.usable(seg, taken);
       if (t < after) t = after;
       if (t < at) at = t;
@@ -1295,14 +1295,14 @@ export class YarcFabricSim {
   private setWant(r: number, rbIndex: number, on: boolean, now: number): void {
     const s = this.rb.headOf(rbIndex);
     if (s < 0) return;
-    const o = this.pool.route[s];
+    const o = this.pool.routeOf(s);
     const v = rbIndex % NVC;
     const input = ((rbIndex / NVC / 8) | 0) - r * NPORTS;
     const channel = (r * NPORTS + o) * 8 + (input >> 3);
     const bit = 1 << (((input & 7) << 1) | v);
     if (on) {
       this.wantMask[channel] |= bit;
-      if (this.pool.sentIn[s] > 0) this.wakeColumn(channel, max(now, this.pool.usable(s, this.pool.sentOut[s])));
+      if (this.pool.sentInOf(s) > 0) this.wakeColumn(channel, max(now, this.pool.usable(s, this.pool.sentOutOf(s))));
     } else this.wantMask[channel] &= ~bit;
   }
 
@@ -1329,8 +1329,8 @@ export class YarcFabricSim {
     let wakeAt = NEVER;
     for (let v = 0; v < NVC; v++) {
       const seg = this.ib.headOf(tile * NVC + v);
-      if (seg < 0 || pool.route[seg] !== -1) continue;
-      const at = pool.headTime[seg] + INPUT_STAGES;
+      if (seg < 0 || pool.routeOf(seg) !== -1) continue;
+      const at = pool.headTimeOf(seg) + INPUT_STAGES;
       if (now >= at) this.routeHead(r, i, v, seg, now);
       else if (at < wakeAt) wakeAt = at;
     }
@@ -1340,23 +1340,23 @@ export class YarcFabricSim {
       const ibIndex = tile * NVC + v;
       const seg = this.ib.headOf(ibIndex);
       if (seg < 0) continue;
-      const out = pool.route[seg];
+      const out = pool.routeOf(seg);
       if (out < 0) continue;
-      const taken = pool.sentOut[seg];
-      const sent = pool.sentIn[seg];
+      const taken = pool.sentOutOf(seg);
+      const sent = pool.sentInOf(seg);
       if (taken >= sent) continue; // the link wakes it
       const u = pool.usable(seg, taken);
       if (u > now) {
         if (u < wakeAt) wakeAt = u;
         continue;
       }
-      const packet = pool.packet[seg];
+      const packet = pool.packetOf(seg);
       const length = this.packets.length[packet];
       if (out >= NPORTS) {
         // Discarded at the head of the input queue: the phits are dropped as they arrive.
         let n = taken;
         while (n < sent && pool.usable(seg, n) <= now) n++;
-        pool.sentOut[seg] = n;
+        pool.setSentOut(seg, n);
         this.ib.drain(ibIndex, n - taken);
         if (n === length) {
           if (out === CONSUME) this.consumeMaintenance(r, i, packet, now);
@@ -1384,7 +1384,7 @@ export class YarcFabricSim {
       while (taken + n < sent && pool.usable(seg, taken + n) <= now + n && (n < room || n < this.rowRoom(rbIndex, now + n))) n++;
       if (taken === 0) {
         const down = pool.allocate(packet, now, RB_DELAY);
-        pool.route[down] = out;
+        pool.setRoute(down, out);
         const wasEmpty = this.rb.headOf(rbIndex) < 0;
         this.rb.push(rbIndex, down);
         if (wasEmpty) this.wantMask[(r * NPORTS + out) * 8 + (i >> 3)] |= 1 << (((i & 7) << 1) | v);
@@ -1392,7 +1392,7 @@ export class YarcFabricSim {
       }
       const down = this.rb.tailOf(rbIndex);
       for (let j = 0; j < n; j++) pool.sendAt(down, now + j);
-      pool.sentOut[seg] = taken + n;
+      pool.setSentOut(seg, taken + n);
       this.ib.drain(ibIndex, n);
       this.rb.fill(rbIndex, n);
       if (this.rb.headOf(rbIndex) === down) this.wakeColumn((r * NPORTS + out) * 8 + (i >> 3), now + RB_DELAY);
@@ -1413,10 +1413,10 @@ export class YarcFabricSim {
     for (let v = 0; v < NVC; v++) {
       const seg = this.ib.headOf(tile * NVC + v);
       if (seg < 0) continue;
-      const route = pool.route[seg];
+      const route = pool.routeOf(seg);
       let t = NEVER;
-      if (route === -1) t = pool.headTime[seg] + INPUT_STAGES;
-      else if (route >= 0 && pool.sentOut[seg] < pool.sentIn[seg]) t = pool.usable(seg, pool.sentOut[seg]);
+      if (route === -1) t = pool.headTimeOf(seg) + INPUT_STAGES;
+      else if (route >= 0 && pool.sentOutOf(seg) < pool.sentInOf(seg)) t = pool.usable(seg, pool.sentOutOf(seg));
       if (t < after) t = after;
       if (t < at) at = t;
     }
@@ -1426,17 +1426,17 @@ export class YarcFabricSim {
   /** The routing decision at the head of input i's queue for VC v (§5). */
   private routeHead(r: number, i: number, v: number, seg: number, now: number): void {
     const d = this.decision;
-    const packet = this.pool.packet[seg];
+    const packet = this.pool.packetOf(seg);
     const flags = this.packets.flags[packet];
     if (this.routerDead[r]) {
       this.routeErrors.set(packet, DiscardReason.RouterDead);
-      this.pool.route[seg] = NPORTS;
+      this.pool.setRoute(seg, NPORTS);
       return;
     }
     if (this.packets.length[packet] > this.regs.maxPacketLength[r]) {
       // §4.3: the LCB clips a packet longer than the programmed maximum and marks it bad.
       this.routeErrors.set(packet, DiscardReason.Clipped);
-      this.pool.route[seg] = NPORTS;
+      this.pool.setRoute(seg, NPORTS);
       return;
     }
     if (this.softErrorRate[r] > 0 && !(flags & FLAG_SOFT_ERROR) && this.random() < this.softErrorRate[r]) {
@@ -1454,7 +1454,7 @@ export class YarcFabricSim {
     else if (d.kind === ROUTE_ADAPTIVE) port = this.chooseAdaptive(r, i, d.portsLo, d.portsHi, now);
     if (port < 0) {
       this.raiseRouteError(r, i, v, d.kind);
-      this.pool.route[seg] = NPORTS; // discard as it arrives
+      this.pool.setRoute(seg, NPORTS); // discard as it arrives
       return;
     }
     const g = this.tileGlobal[r * NPORTS + port];
@@ -1462,14 +1462,14 @@ export class YarcFabricSim {
     if (this.discarding[g]) {
       // The port has been shut (link down, forward-progress timeout): discard here (§7.7).
       this.routeErrors.set(packet, this.discardReason[g] || DiscardReason.LinkDown);
-      this.pool.route[seg] = NPORTS;
-    } else this.pool.route[seg] = port;
+      this.pool.setRoute(seg, NPORTS);
+    } else this.pool.setRoute(seg, port);
   }
 
   /** The tail leaves the input buffer (at cycle `at`): free the entry and return the packet's
    * credits upstream. */
   private finishInput(r: number, tile: number, ibIndex: number, s: number, v: number, at: number, discarded: boolean): void {
-    const packet = this.pool.packet[s];
+    const packet = this.pool.packetOf(s);
     this.ib.shift(ibIndex);
     const g = this.tileGlobal[tile];
     const upstream = this.fabric.peer[g];
@@ -1490,7 +1490,7 @@ export class YarcFabricSim {
 
   private raiseRouteError(r: number, i: number, v: number, kind: number): void {
     const s = this.ib.headOf((r * NPORTS + i) * NVC + v);
-    const packet = this.pool.packet[s];
+    const packet = this.pool.packetOf(s);
     let reason = DiscardReason.NoRoute;
     if (kind === ROUTE_DOWNWARD_VIOLATION) reason = DiscardReason.DownwardInvariant;
     else if (kind === ROUTE_ILLEGAL_MODULUS) reason = DiscardReason.IllegalModulus;
@@ -1588,18 +1588,18 @@ export class YarcFabricSim {
     sr.back.push(i);
     this.packets.hops[packet]++;
     if (sr.position >= sr.route.length) {
-      this.pool.route[seg] = CONSUME;
+      this.pool.setRoute(seg, CONSUME);
       return;
     }
     const port = sr.route[sr.position++];
     const g = port >= 0 && port < NPORTS ? this.tileGlobal[r * NPORTS + port] : -1;
     if (g < 0 || this.fabric.peer[g] < 0) {
       this.routeErrors.set(packet, DiscardReason.NoRoute);
-      this.pool.route[seg] = NPORTS;
+      this.pool.setRoute(seg, NPORTS);
     } else if (this.discarding[g] || this.fabric.activeLanes[g] === 0) {
       this.routeErrors.set(packet, this.discardReason[g] || DiscardReason.LinkDown);
-      this.pool.route[seg] = NPORTS;
-    } else this.pool.route[seg] = port;
+      this.pool.setRoute(seg, NPORTS);
+    } else this.pool.setRoute(seg, port);
   }
 
   private consumeMaintenance(r: number, inPort: number, packet: number, now: number): void {
