@@ -165,6 +165,9 @@ export class YarcFabricSim {
   private readonly cb: BufferQueues;
   /** The input whose packet holds each column buffer (wormhole: one packet at a time per VC). */
   private readonly cbOwner: Int16Array;
+  /** Per output tile: which of its 8 column buffers × 2 VCs hold a packet (bit row*2+v), so that
+   * the output arbiter looks only at those. */
+  private readonly cbMask: Uint16Array;
   /** Round-robin pointers of the output arbiters, row buses and column channels. */
   private readonly outRR: Uint8Array;
   private readonly rowBusRR: Uint8Array;
@@ -313,6 +316,7 @@ export class YarcFabricSim {
     this.rb = new BufferQueues(channels * NVC, this.pool);
     this.cb = new BufferQueues(channels * NVC, this.pool);
     this.cbOwner = new Int16Array(channels * NVC).fill(-1);
+    this.cbMask = new Uint16Array(R * NPORTS);
     this.outRR = new Uint8Array(R * NPORTS);
     this.rowBusRR = new Uint8Array(R * NPORTS);
     this.subRR = new Uint8Array(channels);
@@ -734,9 +738,13 @@ export class YarcFabricSim {
   }
 
   private outputHasWork(tile: number): boolean {
-    const cb = this.cb;
-    for (let b = tile * 8 * NVC, end = b + 8 * NVC; b < end; b++) if (cb.headOf(b) >= 0) return true;
-    return false;
+    return this.cbMask[tile] !== 0;
+  }
+
+  /** The head packet of column buffer b has left it entirely. */
+  private shiftColumnBuffer(b: number): void {
+    this.cb.shift(b);
+    if (this.cb.headOf(b) < 0) this.cbMask[(b / (8 * NVC)) | 0] &= ~(1 << (b & 15));
   }
 
   /** Second-stage arbitration at router output `tile` (global port g). */
@@ -746,8 +754,13 @@ export class YarcFabricSim {
     // Second-stage arbitration: 8 column buffers × 2 VCs, round robin (§3).
     const start = this.outRR[tile];
     let wakeAt = NEVER;
-    for (let k = 0; k < 16; k++) {
-      const c = (start + k) & 15;
+    // Only the column buffers holding a packet, in round-robin order from the pointer.
+    const held = this.cbMask[tile];
+    let rotated = ((held >>> start) | (held << (16 - start))) & 0xffff;
+    while (rotated !== 0) {
+      const bit = 31 - clz32(rotated & -rotated);
+      rotated &= rotated - 1;
+      const c = (start + bit) & 15;
       const v = c & 1;
       const candidate = (tile * 8 + (c >> 1)) * NVC + v;
       const s = this.cb.headOf(candidate);
@@ -793,7 +806,7 @@ export class YarcFabricSim {
     this.cb.drain(buffer, taken - first);
     if (full) this.wakeColumn((buffer / NVC) | 0, now);
     if (taken === this.packets.length[packet]) {
-      this.cb.shift(buffer);
+      this.shiftColumnBuffer(buffer);
       this.packets.discard(packet, this.discardReason[g] || DiscardReason.LinkDown);
       this.wakeLink(g, now + 1);
     } else if (taken < sent) this.wakeLink(g, pool.usable(s, taken));
@@ -935,7 +948,7 @@ export class YarcFabricSim {
         if (full) this.wakeColumn((source / NVC) | 0, firstAt);
         if (pool.sentOutOf(s) === length) {
           // The column buffer is done with the packet; the LCB keeps it until it is acknowledged.
-          this.cb.shift(source);
+          this.shiftColumnBuffer(source);
           this.txSource[g] = -1;
         }
       }
@@ -1015,7 +1028,7 @@ export class YarcFabricSim {
         if (pool.sentOutOf(s) < pool.sentInOf(s)) this.wakeLink(g, max(now + 1, pool.usable(s, pool.sentOutOf(s))));
         return;
       }
-      this.cb.shift(source);
+      this.shiftColumnBuffer(source);
       this.txSource[g] = -1;
     }
     this.txPacket[g] = -1;
@@ -1241,6 +1254,7 @@ export class YarcFabricSim {
       if (taken === 0) {
         const down = pool.allocate(packet, now, CB_DELAY);
         this.cb.push(cbv, down);
+        this.cbMask[channel >> 3] |= 1 << (cbv & 15);
         this.cbOwner[cbv] = input;
         if (this.packets.flags[packet] & FLAG_TRACE) this.trace(packet, this.routerChip[r], tileOut - base, v, 'column-buffer', now, `from row ${row}`);
       }
