@@ -4,6 +4,10 @@
  * integers (what and how much), interpreted by the owner.
  */
 export class TimingWheel {
+  /** Cycles ahead an event may be scheduled: the requested horizon rounded up to a power of two,
+   * so that a cycle's slot is a mask, not a division, on every schedule and every cycle. */
+  readonly horizon: number;
+  private readonly mask: number;
   private readonly slotHead: Int32Array;
   private a: Int32Array;
   private b: Int32Array;
@@ -12,11 +16,10 @@ export class TimingWheel {
   private capacity = 0;
   pending = 0;
 
-  constructor(
-    readonly horizon: number,
-    initial = 1024,
-  ) {
-    this.slotHead = new Int32Array(horizon).fill(-1);
+  constructor(horizon: number, initial = 1024) {
+    this.horizon = 1 << (32 - Math.clz32(Math.max(2, horizon) - 1));
+    this.mask = this.horizon - 1;
+    this.slotHead = new Int32Array(this.horizon).fill(-1);
     this.a = new Int32Array(0);
     this.b = new Int32Array(0);
     this.next = new Int32Array(0);
@@ -47,7 +50,7 @@ export class TimingWheel {
     if (this.free < 0) this.grow(this.capacity * 2);
     const e = this.free;
     this.free = this.next[e];
-    const slot = at % this.horizon;
+    const slot = at & this.mask;
     this.a[e] = a;
     this.b[e] = b;
     this.next[e] = this.slotHead[slot];
@@ -57,7 +60,7 @@ export class TimingWheel {
 
   /** Calls `fire` for every event due at cycle `now`, and frees them. */
   fire(now: number, fire: (a: number, b: number) => void): void {
-    const slot = now % this.horizon;
+    const slot = now & this.mask;
     let e = this.slotHead[slot];
     this.slotHead[slot] = -1;
     while (e >= 0) {
