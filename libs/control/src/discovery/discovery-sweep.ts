@@ -10,7 +10,6 @@ import type { MaintenanceTransport, RegisterValue, SourceRoute } from '../mainte
 
 export const MODEL_YARC = 1;
 export const MODEL_PROCESSOR = 2;
-const PORT_SPAN = 1024;
 
 export interface DiscoveredChip {
   readonly serial: number;
@@ -61,8 +60,7 @@ export interface DiscoveryOptions {
 export async function discoverFabric(transport: MaintenanceTransport, options: DiscoveryOptions): Promise<DiscoveryResult> {
   const concurrency = options.concurrency ?? 512;
   const chips = new Map<number, DiscoveredChip>();
-  /** Links by the lower of their two ends' keys (a cable end belongs to one link). */
-  const links = new Map<number, DiscoveredLink>();
+  const links: DiscoveredLink[] = [];
   const unanswered: UnansweredRequest[] = [];
   let requests = 0;
   const read = async (route: SourceRoute, register: string) => {
@@ -71,11 +69,18 @@ export async function discoverFabric(transport: MaintenanceTransport, options: D
     if (!result.ok) unanswered.push({ route, register, reason: `${result.reason}: ${result.detail}` });
     return result.ok ? result.value : null;
   };
-  /** A cable end as one number (serials are 32-bit, ports below PORT_SPAN): the sweep does a
-   * look-up per port of a 32K fabric, and building strings for them showed in its profile. */
-  const endKey = (serial: number, port: number) => serial * PORT_SPAN + port;
-  /** Cable ends already known: a port whose cable was read from its far end is not read again. */
-  const knownEnds = new Set<number>();
+  /**
+   * Cable ends already on a link, per chip (by serial) and port: a cable read from both ends in
+   * the same hop is recorded once, and a port whose cable was read from its far end is not read
+   * again. One small array per chip rather than a set of every end: the sweep makes a look-up per
+   * port of a 32K fabric, and hashing half a million ends showed in its profile.
+   */
+  const linked = new Map<number, Uint8Array>();
+  const endsOf = (serial: number, portCount: number) => {
+    let ends = linked.get(serial);
+    if (!ends) linked.set(serial, (ends = new Uint8Array(portCount)));
+    return ends;
+  };
   /** Routes chosen so far through each router, to spread the sweep's traffic over parallel paths. */
   const through = new Map<number, number>();
 
@@ -96,12 +101,13 @@ export async function discoverFabric(transport: MaintenanceTransport, options: D
     frontier.forEach((item, i) => {
       const identity = answers[i];
       if (!identity) return;
-      const [serial, , , arrival] = identity;
+      const [serial, , portCount, arrival] = identity;
       if (item.from) {
-        const here = { serial, port: arrival };
-        const key = Math.min(endKey(item.from.serial, item.from.port), endKey(serial, arrival));
-        if (!links.has(key)) links.set(key, { a: item.from, b: here, lanes: item.lanes });
-        knownEnds.add(endKey(serial, arrival));
+        const fromEnds = linked.get(item.from.serial)!;
+        const hereEnds = endsOf(serial, portCount);
+        if (!fromEnds[item.from.port] && !hereEnds[arrival]) links.push({ a: item.from, b: { serial, port: arrival }, lanes: item.lanes });
+        fromEnds[item.from.port] = 1;
+        hereEnds[arrival] = 1;
       }
       if (chips.has(serial)) return;
       const list = found.get(serial) ?? [];
@@ -130,16 +136,17 @@ export async function discoverFabric(transport: MaintenanceTransport, options: D
       const lanes = states[i];
       if (!lanes) return;
       chips.set(chip.serial, { ...chip, lanes });
+      const ends = endsOf(chip.serial, chip.portCount);
       for (let port = 0; port < chip.portCount; port++) {
         // The port a request came in by leads back to a chip already known — except on the
         // controller's first hop, where it leads to the controller's own processor.
-        if (lanes[port] === 0 || (port === arrival && !first) || knownEnds.has(endKey(chip.serial, port))) continue;
+        if (lanes[port] === 0 || (port === arrival && !first) || ends[port]) continue;
         next.push({ route: [...chip.route, port], from: { serial: chip.serial, port }, lanes: lanes[port], parents: chip.serial });
       }
     });
     frontier = interleaveBySlice(next);
   }
-  return { chips: [...chips.values()], links: [...links.values()], unanswered, requests };
+  return { chips: [...chips.values()], links, unanswered, requests };
 }
 
 /** Takes the controller's ports in turn, so that requests in flight are spread over all of its
