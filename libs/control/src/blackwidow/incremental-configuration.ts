@@ -228,18 +228,28 @@ export class BlackWidowConfigurator {
       const far = index.peer.get(end);
       if (far) newlyDead.add(endKey(far));
     }
+    // The newly dead ports by router, so that checking a router's 64 slots builds no strings.
+    const deadPorts = new Map<string, Set<number>>();
+    for (const end of newlyDead) {
+      const colon = end.lastIndexOf(':');
+      const chip = end.slice(0, colon);
+      const set = deadPorts.get(chip) ?? new Set<number>();
+      set.add(Number(end.slice(colon + 1)));
+      deadPorts.set(chip, set);
+    }
     const affected = new Uint8Array(blocks);
     const slicesTouched = new Set<number>();
     for (const i of changed) {
       const before = last.routed.routers[i];
       const now = routed.routers[i];
+      const dead = deadPorts.get(now.name);
       if (before.virtualRouters.length !== now.virtualRouters.length) return null;
       // Slices are separate networks: a change proves again only from the sources of its slice.
       slicesTouched.add(now.slice);
       for (let v = 0; v < now.virtualRouters.length; v++) {
         const o = before.virtualRouters[v];
         const n = now.virtualRouters[v];
-        if (o.tiles.join() !== n.tiles.join() || o.rootDetect.join() !== n.rootDetect.join() || o.downRoute.join() !== n.downRoute.join()) return null;
+        if (!sameNumbers(o.tiles, n.tiles) || !sameNumbers(o.rootDetect, n.rootDetect) || !sameNumbers(o.downRoute, n.downRoute)) return null;
         const [location, mask] = n.rootDetect;
         const [shift] = n.downRoute;
         const slotBlocks = (l: number) => {
@@ -251,12 +261,12 @@ export class BlackWidowConfigurator {
         for (let l = 0; l < 64; l++) {
           const port = n.portMap[l];
           if (o.portMap[l] !== port) slotBlocks(l);
-          else if (port >= 0 && (before.portDirection[port] !== now.portDirection[port] || newlyDead.has(`${now.name}:${port}`))) slotBlocks(l);
+          else if (port >= 0 && (before.portDirection[port] !== now.portDirection[port] || dead?.has(port))) slotBlocks(l);
         }
         // Up and side routes: per block outside the subtree, the new choice within the old one.
         // Entries below the first one that differs match exactly as before, so only the blocks
         // under the differing entries (in either table) can have a different choice.
-        const stable = n.table.every((e) => e.ports.every((q) => before.portDirection[q] === now.portDirection[q] && !newlyDead.has(`${now.name}:${q}`)));
+        const stable = n.table.every((e) => e.ports.every((q) => before.portDirection[q] === now.portDirection[q] && !dead?.has(q)));
         let d = 0;
         if (stable) while (d < o.table.length && d < n.table.length && sameEntry(o.table[d], n.table[d])) d++;
         if (stable && d === o.table.length && d === n.table.length) continue;
@@ -271,7 +281,7 @@ export class BlackWidowConfigurator {
             const pair = (e0 + 1) * 16 + e1 + 1;
             let within = verdicts.get(pair);
             if (within === undefined) {
-              within = e0 >= 0 && e1 >= 0 && narrower(o.table[e0], n.table[e1], before, now, newlyDead);
+              within = e0 >= 0 && e1 >= 0 && narrower(o.table[e0], n.table[e1], before, now, dead);
               verdicts.set(pair, within);
             }
             if (!within) affected[b] = 1;
@@ -379,10 +389,10 @@ function sameEntry(a: TableEntry, b: TableEntry): boolean {
 }
 
 /** The new entry's ports are some of the old entry's, none of them changed direction or died. */
-function narrower(old: TableEntry, now: TableEntry, before: RouterImage, after: RouterImage, newlyDead: ReadonlySet<string>): boolean {
+function narrower(old: TableEntry, now: TableEntry, before: RouterImage, after: RouterImage, dead: ReadonlySet<number> | undefined): boolean {
   if (now.ports.length === 0) return false;
   const had = new Set(old.ports);
-  return now.ports.every((p) => had.has(p) && before.portDirection[p] === after.portDirection[p] && !newlyDead.has(`${after.name}:${p}`));
+  return now.ports.every((p) => had.has(p) && before.portDirection[p] === after.portDirection[p] && !dead?.has(p));
 }
 
 /** "3–5, 9" → 3, 4, 5, 9. */
