@@ -221,7 +221,9 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
   // to — the set of (next virtual router, phase) — is interned: the R1s under the same R2s share
   // their uplink sets, so each set is decided once per block instead of once per R1 and block.
   const entrySets = new Map<number, number>(); // v * 8 + entry → set id (-1: the entry is broken)
-  const setIndex = new Map<string, number>();
+  /** Sets by a hash of their members (ids of the sets with that hash): a 32K proof meets tens of
+   * thousands of entries, and joining each one's members into a string key showed in its profile. */
+  const setIndex = new Map<number, number[]>();
   const setMembers: Int32Array[] = [];
   const setMemo: Uint8Array[] = [];
   const setHops: Uint8Array[] = [];
@@ -255,11 +257,14 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
     let id = -1;
     if (!broken) {
       members.sort((x, y) => x - y);
-      const name = members.join(',');
-      id = setIndex.get(name) ?? -1;
+      let hash = 0x811c9dc5;
+      for (const m of members) hash = Math.imul(hash ^ m, 0x01000193);
+      const bucket = setIndex.get(hash) ?? [];
+      id = bucket.find((candidate) => sameMembers(setMembers[candidate], members)) ?? -1;
       if (id < 0) {
         id = setMembers.length;
-        setIndex.set(name, id);
+        bucket.push(id);
+        setIndex.set(hash, bucket);
         setMembers.push(Int32Array.from(members));
         setMemo.push(new Uint8Array(nb));
         setHops.push(new Uint8Array(nb));
@@ -335,4 +340,10 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
     }
   });
   return { ok: violations.length === 0, violations, states, pairsProven, maxHops };
+}
+
+function sameMembers(set: Int32Array, members: readonly number[]): boolean {
+  if (set.length !== members.length) return false;
+  for (let i = 0; i < set.length; i++) if (set[i] !== members[i]) return false;
+  return true;
 }
