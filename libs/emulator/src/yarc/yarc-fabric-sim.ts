@@ -106,6 +106,11 @@ const PHASE_LINKS = 1;
 const PHASE_COLUMNS = 2;
 const PHASE_ROWS = 3;
 
+/** A 16-requester round-robin arbiter's request mask rotated so that its pointer is bit 0: the
+ * set bits, lowest first, are the requesters in the order the arbiter considers them. */
+const fromPointer = (mask: number, pointer: number): number => ((mask >>> pointer) | (mask << (16 - pointer))) & 0xffff;
+const lowestBit = (mask: number): number => 31 - clz32(mask & -mask);
+
 /** Cycles a chip's maintenance block takes to execute a register access (§4.1). */
 export const MAINTENANCE_PROCESS_CYCLES = 16;
 const CONSUME = PORTS + 1;
@@ -755,12 +760,8 @@ export class YarcFabricSim {
     const start = this.outRR[tile];
     let wakeAt = NEVER;
     // Only the column buffers holding a packet, in round-robin order from the pointer.
-    const held = this.cbMask[tile];
-    let rotated = ((held >>> start) | (held << (16 - start))) & 0xffff;
-    while (rotated !== 0) {
-      const bit = 31 - clz32(rotated & -rotated);
-      rotated &= rotated - 1;
-      const c = (start + bit) & 15;
+    for (let rotated = fromPointer(this.cbMask[tile], start); rotated !== 0; rotated &= rotated - 1) {
+      const c = (start + lowestBit(rotated)) & 15;
       const v = c & 1;
       const candidate = (tile * 8 + (c >> 1)) * NVC + v;
       const s = this.cb.headOf(candidate);
@@ -1218,11 +1219,8 @@ export class YarcFabricSim {
     let wakeAt = NEVER;
     // Round robin over the wanting row buffers only: rotate the mask so the pointer is bit 0.
     const start = this.subRR[channel];
-    let rotated = ((want >>> start) | (want << (16 - start))) & 0xffff;
-    while (rotated !== 0) {
-      const bit = 31 - clz32(rotated & -rotated);
-      rotated &= rotated - 1;
-      const c = (start + bit) & 15;
+    for (let rotated = fromPointer(want, start); rotated !== 0; rotated &= rotated - 1) {
+      const c = (start + lowestBit(rotated)) & 15;
       const input = row * 8 + (c >> 1);
       const v = c & 1;
       const cbv = channel * NVC + v;
@@ -1293,7 +1291,7 @@ export class YarcFabricSim {
     const column = (tileOut - base) & 7;
     let at = NEVER;
     for (let bits = want; bits !== 0; bits &= bits - 1) {
-      const c = 31 - clz32(bits & -bits);
+      const c = lowestBit(bits);
       const seg = this.rb.headOf(((base + row * 8 + (c >> 1)) * 8 + column) * NVC + (c & 1));
       const taken = pool.sentOutOf(seg);
       if (taken >= pool.sentInOf(seg)) continue;
