@@ -54,13 +54,25 @@ export function nthSetBit(lo: number, hi: number, n: number): number {
     word = hi;
     base = 32;
   }
-  for (let b = 0; b < 32; b++) {
-    if (word & (1 << b)) {
-      if (n === 0) return base + b;
-      n--;
-    }
+  // Clear the n lowest set bits; the next one is the answer.
+  for (; n > 0 && word !== 0; n--) word &= word - 1;
+  return word === 0 ? -1 : base + 31 - Math.clz32(word & -word);
+}
+
+/** selectHashBits for every 15-bit value, per selection register value in use (a handful: one
+ * per rank, §7.8.2), so that routing a packet looks its hash bits up instead of walking 15 bits. */
+const selectedHashBits = new Map<number, Uint8Array>();
+
+function selectedBits(hashBits: number, select: number): number {
+  let table = selectedHashBits.get(select);
+  if (!table) {
+    // Registers written with many different selections get no tables (32 KB each): the walk.
+    if (selectedHashBits.size >= 64) return selectHashBits(hashBits, select);
+    table = new Uint8Array(1 << 15);
+    for (let v = 0; v < 1 << 15; v++) table[v] = selectHashBits(v, select);
+    selectedHashBits.set(select, table);
   }
-  return -1;
+  return table[hashBits & 0x7fff];
 }
 
 /**
@@ -70,7 +82,7 @@ export function nthSetBit(lo: number, hi: number, n: number): number {
  */
 export function deterministicHash(inputPort: number, destination: number, hashBits: number, h: boolean, select: number): number {
   let x = inputPort ^ destination ^ (destination >>> 5) ^ (destination >>> 10);
-  if (h) x ^= selectHashBits(hashBits, select);
+  if (h) x ^= selectedBits(hashBits, select);
   return x & 0xffff;
 }
 
