@@ -81,4 +81,30 @@ describe('incremental reconfiguration', () => {
     expect(next.changedRouters).toContain(cut.a.chip);
     expect(next.changedRouters).toContain(cut.b.chip);
   });
+
+  it('keeps the proof of a configuration that comes back when the cut cable is replaced, and proves a new one afresh', () => {
+    const design = generateBlackWidowDesign({
+      network: 'R2',
+      processors: 1024,
+      slices: 1,
+      r1Uplinks: 32,
+      portSeed: 5,
+      cableLengths: defaultCableLengths(1024),
+    });
+    const known = designAsDiscovered(design, 'p0');
+    const configurator = new BlackWidowConfigurator(known);
+    const healthy = configurator.configure(faultSet([]));
+    const [first, second] = design.cables.filter((c) => c.a.chip.startsWith('s0.r1.') && c.b.chip.startsWith('s0.r2.'));
+    const cut = configurator.configure(faultSet([{ kind: 'link', chip: first.a.chip, port: first.a.port }]));
+    const replaced = configurator.configure(faultSet([]));
+    expect(replaced).toMatchObject({ incremental: true, verification: { ok: true } });
+    expect(replaced.verification).toBe(healthy.verification);
+    expect(replaced.image.routers.map(registers)).toEqual(healthy.image.routers.map(registers));
+    expect([...replaced.changedRouters].sort()).toEqual([...cut.changedRouters].sort());
+    // Another cut is a configuration never proven: it gets a proof of its own.
+    const other = configurator.configure(faultSet([{ kind: 'link', chip: second.a.chip, port: second.a.port }]));
+    expect(other.verification).not.toBe(cut.verification);
+    expect(other.verification).not.toBe(healthy.verification);
+    expect(other.verification.ok).toBe(true);
+  });
 });

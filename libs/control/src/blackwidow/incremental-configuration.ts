@@ -45,7 +45,38 @@ interface State extends ConfigurationStages {
   readonly subtrees: Map<string, readonly [number, number]>;
   /** For each chip, the routers whose maintenance route leaves through it (built when first needed). */
   readonly through?: Map<string, Set<number>>;
+  /** Proofs of recent configurations (see ProvenConfigurations). */
+  readonly proven: ProvenConfigurations;
 }
+
+/**
+ * The last few proven configurations, by fault set. The verdict depends only on the registers,
+ * the cabling and the faults, so a configuration that comes back — a cable replaced after a cut,
+ * a router back in service — keeps the proof it had instead of being proven again from every
+ * source (which, as every port that returns widens some router's choice, is most of the fabric).
+ */
+class ProvenConfigurations {
+  private static readonly KEEP = 8;
+  private readonly byFaults = new Map<string, { routers: readonly RouterImage[]; verification: VerificationReport }>();
+
+  /** The proof of `routers` under `faults`, if they are a configuration proven before. */
+  find(faults: FaultSet, routers: readonly RouterImage[]): VerificationReport | null {
+    const proven = this.byFaults.get(faultKey(faults));
+    if (!proven || proven.routers.length !== routers.length) return null;
+    for (let i = 0; i < routers.length; i++) if (!sameRegisters(proven.routers[i], routers[i])) return null;
+    return proven.verification;
+  }
+
+  remember(faults: FaultSet, routers: readonly RouterImage[], verification: VerificationReport): void {
+    if (!verification.ok) return;
+    const key = faultKey(faults);
+    this.byFaults.delete(key);
+    this.byFaults.set(key, { routers, verification });
+    if (this.byFaults.size > ProvenConfigurations.KEEP) this.byFaults.delete(this.byFaults.keys().next().value!);
+  }
+}
+
+const faultKey = (faults: FaultSet) => `${[...faults.ports].sort().join(',')}|${[...faults.routers].sort().join(',')}`;
 
 export class BlackWidowConfigurator {
   private state: State | null = null;
@@ -62,7 +93,15 @@ export class BlackWidowConfigurator {
       if (next) return next;
     }
     const stages = configureInStages(this.known, faults, this.settings);
-    this.state = { ...stages, faults, subtrees: subtreesOf(this.known, stages.healthy), through: routesThrough(this.known, stages.result.image.routers) };
+    const proven = last?.proven ?? new ProvenConfigurations();
+    proven.remember(faults, stages.routed.routers, stages.result.verification);
+    this.state = {
+      ...stages,
+      faults,
+      subtrees: subtreesOf(this.known, stages.healthy),
+      through: routesThrough(this.known, stages.result.image.routers),
+      proven,
+    };
     return { ...stages.result, changedRouters: diffImages(last?.result.image ?? null, stages.result.image).changed, incremental: false };
   }
 
@@ -202,10 +241,11 @@ export class BlackWidowConfigurator {
       });
     }
 
-    const verification = this.verifyChange(last, routed, changed, faults, added);
+    const verification = last.proven.find(faults, routed.routers) ?? this.verifyChange(last, routed, changed, faults, added);
     if (!verification) return null;
+    last.proven.remember(faults, routed.routers, verification);
     const result: BlackWidowConfiguration = { image, verification, processors: last.result.processors, unreachable: last.result.unreachable };
-    this.state = { healthy, routed, blocks: last.blocks, result, faults, subtrees, through };
+    this.state = { healthy, routed, blocks: last.blocks, result, faults, subtrees, through, proven: last.proven };
     return { ...result, changedRouters: changedNames, incremental: true };
   }
 
