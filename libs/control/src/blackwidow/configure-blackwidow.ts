@@ -65,7 +65,13 @@ export interface ConfigurationStages {
   readonly result: BlackWidowConfiguration;
 }
 
-export function configureInStages(known: KnownFabric, faults: FaultSet, settings: LinkSettingsPolicy): ConfigurationStages {
+export function configureInStages(
+  known: KnownFabric,
+  faults: FaultSet,
+  settings: LinkSettingsPolicy,
+  /** A proof already held for these registers under these faults (the configurator's memory), if any. */
+  proofOf: (faults: FaultSet, routers: ConfigurationImage['routers']) => VerificationReport | null = () => null,
+): ConfigurationStages {
   const { discovered, matched, design } = known;
   const processors: number[] = [];
   let highest = 0;
@@ -100,16 +106,18 @@ export function configureInStages(known: KnownFabric, faults: FaultSet, settings
     : routed;
   const slices = [...new Set(discovered.chips.map((c) => c.slice))].sort((x, y) => x - y);
   const cutOff = unreachableProcessors(known, usable, faults, processors, slices);
-  const verification = verifyConfiguration({
-    image,
-    faultyPorts: faults.ports,
-    faultyRouters: faults.routers,
-    cables: matched.cables,
-    processors,
-    slices,
-    unreachable: new Set(cutOff.flatMap(({ slice, processors: list }) => list.map((p) => `${slice}:${p}`))),
-    diameter: BLACKWIDOW_DIAMETER[String(design.summary.network)] ?? 7,
-  });
+  const verification =
+    proofOf(faults, routed.routers) ??
+    verifyConfiguration({
+      image,
+      faultyPorts: faults.ports,
+      faultyRouters: faults.routers,
+      cables: matched.cables,
+      processors,
+      slices,
+      unreachable: new Set(cutOff.flatMap(({ slice, processors: list }) => list.map((p) => `${slice}:${p}`))),
+      diameter: BLACKWIDOW_DIAMETER[String(design.summary.network)] ?? 7,
+    });
   return {
     healthy: healthyImage,
     routed,

@@ -106,5 +106,13 @@ describe('incremental reconfiguration', () => {
     expect(other.verification).not.toBe(cut.verification);
     expect(other.verification).not.toBe(healthy.verification);
     expect(other.verification.ok).toBe(true);
+    // A router that dies and comes back takes the full path both ways; coming back, the
+    // configuration is the healthy one again and keeps its proof.
+    const dead = configurator.configure(faultSet([{ kind: 'router', chip: 's0.r2.0.1', port: null }]));
+    expect(dead).toMatchObject({ incremental: false, verification: { ok: true } });
+    expect(dead.image.routers.map((r) => r.name)).not.toContain('s0.r2.0.1');
+    const revived = configurator.configure(faultSet([]));
+    expect(revived.incremental).toBe(false);
+    expect(revived.verification).toBe(healthy.verification);
   });
 });

@@ -92,7 +92,7 @@ export class BlackWidowConfigurator {
       const next = this.reconfigure(last, faults);
       if (next) return next;
     }
-    const stages = configureInStages(this.known, faults, this.settings);
+    const stages = configureInStages(this.known, faults, this.settings, (f, routers) => last?.proven.find(f, routers) ?? null);
     const proven = last?.proven ?? new ProvenConfigurations();
     proven.remember(faults, stages.routed.routers, stages.result.verification);
     this.state = {
