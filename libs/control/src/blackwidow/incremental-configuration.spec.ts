@@ -9,8 +9,9 @@ import { BlackWidowConfigurator } from './incremental-configuration';
 const registers = (r: RouterImage) => JSON.stringify([r.portDirection, r.virtualRouters]);
 
 describe('incremental reconfiguration', () => {
-  it('gives the registers, the verdict and the changed routers of a full configuration, through random cuts and repairs (property)', () => {
+  it('gives the registers, the verdict and the changed routers of a full configuration, through random cuts, router deaths and repairs (property)', () => {
     let steps = 0;
+    let deathsRoutedAround = 0;
     let incrementalSteps = 0;
     let failedVerdicts = 0;
     fc.assert(
@@ -28,14 +29,20 @@ describe('incremental reconfiguration', () => {
           let previous = configureBlackWidow(known, faultSet([]));
           const faults: { kind: string; chip: string; port: number | null }[] = [];
           for (const step of cuts) {
-            // Each step cuts a random cable, repairs one cut earlier, or now and then cuts every
-            // uplink of one R1 (its processors are cut off: no configuration can be proven).
+            // Each step cuts a random cable, repairs one cut earlier, now and then cuts every
+            // uplink of one R1 (its processors are cut off: no configuration can be proven), or
+            // kills the router above a cable.
             const cable = inner[step % inner.length];
+            let dying = false;
             if (faults.length > 0 && step % 3 === 0) faults.splice(step % faults.length, 1);
             else if (step % 11 === 1) {
               for (const c of inner) if (c.a.chip === cable.a.chip) faults.push({ kind: 'link', chip: c.a.chip, port: c.a.port });
+            } else if (step % 7 === 2) {
+              faults.push({ kind: 'router', chip: cable.b.chip, port: null });
+              dying = true;
             } else faults.push({ kind: 'link', chip: cable.a.chip, port: cable.a.port });
             const incremental = configurator.configure(faultSet(faults));
+            if (dying && incremental.incremental) deathsRoutedAround++;
             const full = configureBlackWidow(known, faultSet(faults));
             stepsTaken(incremental.incremental, full.verification.ok);
             expect(incremental.verification.ok).toBe(full.verification.ok);
@@ -53,6 +60,7 @@ describe('incremental reconfiguration', () => {
     // The comparison means something only if most steps took the incremental path, and some
     // configurations were refused (so that verdicts were compared both ways).
     expect(incrementalSteps / steps).toBeGreaterThan(0.6);
+    expect(deathsRoutedAround).toBeGreaterThan(5);
     expect(failedVerdicts).toBeGreaterThan(0);
     function stepsTaken(incremental: boolean, ok: boolean) {
       steps++;
@@ -106,11 +114,12 @@ describe('incremental reconfiguration', () => {
     expect(other.verification).not.toBe(cut.verification);
     expect(other.verification).not.toBe(healthy.verification);
     expect(other.verification.ok).toBe(true);
-    // A router that dies and comes back takes the full path both ways; coming back, the
-    // configuration is the healthy one again and keeps its proof.
+    // A router that dies is routed around incrementally and left out of the image; coming back it
+    // takes the full path, and the configuration, the healthy one again, keeps its proof.
     const dead = configurator.configure(faultSet([{ kind: 'router', chip: 's0.r2.0.1', port: null }]));
-    expect(dead).toMatchObject({ incremental: false, verification: { ok: true } });
+    expect(dead).toMatchObject({ incremental: true, verification: { ok: true } });
     expect(dead.image.routers.map((r) => r.name)).not.toContain('s0.r2.0.1');
+    expect(dead.changedRouters).not.toContain('s0.r2.0.1');
     const revived = configurator.configure(faultSet([]));
     expect(revived.incremental).toBe(false);
     expect(revived.verification).toBe(healthy.verification);

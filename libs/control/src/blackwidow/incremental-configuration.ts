@@ -47,6 +47,12 @@ interface State extends ConfigurationStages {
   readonly through?: Map<string, Set<number>>;
   /** Proofs of recent configurations (see ProvenConfigurations). */
   readonly proven: ProvenConfigurations;
+  /**
+   * The image with maintenance routes, router for router in the order of `healthy` and `routed`:
+   * a router that died since the last full configuration is still there, emptied, so that the
+   * incremental path can go on comparing by position; `result.image` leaves it out.
+   */
+  readonly aligned: ConfigurationImage;
 }
 
 /**
@@ -88,7 +94,9 @@ export class BlackWidowConfigurator {
 
   configure(faults: FaultSet): Reconfiguration {
     const last = this.state;
-    if (last && last.result.verification.ok && sameSet(last.faults.routers, faults.routers)) {
+    // A router that dies is routed around like the cables it takes down; one that comes back takes
+    // the full path (its registers are back at reset and written whole).
+    if (last && last.result.verification.ok && [...last.faults.routers].every((r) => faults.routers.has(r))) {
       const next = this.reconfigure(last, faults);
       if (next) return next;
     }
@@ -101,6 +109,7 @@ export class BlackWidowConfigurator {
       subtrees: subtreesOf(this.known, stages.healthy),
       through: routesThrough(this.known, stages.result.image.routers),
       proven,
+      aligned: stages.result.image,
     };
     return { ...stages.result, changedRouters: diffImages(last?.result.image ?? null, stages.result.image).changed, incremental: false };
   }
@@ -112,8 +121,12 @@ export class BlackWidowConfigurator {
     const removed = [...last.faults.ports].filter((e) => !faults.ports.has(e));
     if (added.length + removed.length === 0) return { ...last.result, changedRouters: [], incremental: true };
 
-    // The routers at both ends of every cable that changed state.
+    // The routers at both ends of every cable that changed state. A router that has just died
+    // (rank 2 and up: an R1's processors lose their way in, which the full path handles) keeps its
+    // place, emptied, and is not written; its neighbours are recomputed without it.
     const position = new Map(last.healthy.routers.map((r, i) => [r.name, i]));
+    const dying = new Set([...faults.routers].filter((name) => !last.faults.routers.has(name)));
+    for (const name of dying) if (!position.has(name)) return null;
     const touched = new Set<string>();
     for (const end of [...added, ...removed]) {
       const colon = end.lastIndexOf(':');
@@ -122,7 +135,7 @@ export class BlackWidowConfigurator {
         if (name === undefined) continue;
         const spec = index.chips.get(name);
         if (spec?.kind === 'endpoint') return null; // who is reachable changes: the full path says so
-        if (spec?.kind !== 'router') continue;
+        if (spec?.kind !== 'router' || faults.routers.has(name)) continue;
         if (!position.has(name)) return null;
         touched.add(name);
       }
@@ -173,7 +186,8 @@ export class BlackWidowConfigurator {
         }
       }
     }
-    const problems = last.healthy.problems.filter((p) => ![...recompute].some((name) => p.startsWith(`${name}:`) || p.startsWith(`${name} `)));
+    const about = (p: string, name: string) => p.startsWith(`${name}:`) || p.startsWith(`${name} `);
+    const problems = last.healthy.problems.filter((p) => ![...recompute, ...dying].some((name) => about(p, name)));
     const replaced = new Map<string, RouterImage>();
     for (const name of recompute) {
       const at = position.get(name);
@@ -184,7 +198,11 @@ export class BlackWidowConfigurator {
         routerImage(index.chips.get(name)!, neighbours(name), subtrees, problems, { serial: old.serial, route: old.route, slice: old.slice, link: old.link }),
       );
     }
-    const healthy: ConfigurationImage = { ...last.healthy, routers: last.healthy.routers.map((r) => replaced.get(r.name) ?? r), problems };
+    const healthy: ConfigurationImage = {
+      ...last.healthy,
+      routers: last.healthy.routers.map((r) => replaced.get(r.name) ?? (dying.has(r.name) ? { ...r, virtualRouters: [] } : r)),
+      problems,
+    };
     const routed = applyFaultEntries(healthy, known.matched.cables, last.blocks, faults.ports);
 
     // What changed: routers recomputed or refined (the same object means the same registers).
@@ -192,19 +210,19 @@ export class BlackWidowConfigurator {
     for (let i = 0; i < routed.routers.length; i++) {
       const before = last.routed.routers[i];
       const now = routed.routers[i];
-      if (before === now) continue;
+      if (before === now || faults.routers.has(now.name)) continue;
       if (!sameRegisters(before, now)) changed.push(i);
     }
     const changedNames = changed.map((i) => routed.routers[i].name);
     // Maintenance routes: a router whose route crosses a cable that just died gets a new one; every
     // router must stay reachable (the full path leaves out one that is not, and says so).
-    if (last.result.image.routers.length !== routed.routers.length) return null;
+    if (last.aligned.routers.length !== routed.routers.length) return null;
     const dead = new Set(added);
     for (const end of added) {
       const far = index.peer.get(end);
       if (far) dead.add(endKey(far));
     }
-    const previous = last.result.image.routers;
+    const previous = last.aligned.routers;
     const through = last.through ?? routesThrough(known, previous);
     const candidates = new Set<number>();
     for (const end of dead) for (const i of through.get(end.slice(0, end.lastIndexOf(':'))) ?? []) candidates.add(i);
@@ -219,7 +237,7 @@ export class BlackWidowConfigurator {
       }
       return false;
     };
-    const reroute = [...candidates].filter((i) => crosses(previous[i].route)).map((i) => previous[i].name);
+    const reroute = [...candidates].filter((i) => !faults.routers.has(previous[i].name) && crosses(previous[i].route)).map((i) => previous[i].name);
     const rerouted = maintenanceRoutes(known, faults, reroute);
     if (rerouted.size !== reroute.length) return null;
     // Routers whose registers and route are unchanged keep their image objects.
@@ -244,8 +262,9 @@ export class BlackWidowConfigurator {
     const verification = last.proven.find(faults, routed.routers) ?? this.verifyChange(last, routed, changed, faults, added);
     if (!verification) return null;
     last.proven.remember(faults, routed.routers, verification);
-    const result: BlackWidowConfiguration = { image, verification, processors: last.result.processors, unreachable: last.result.unreachable };
-    this.state = { healthy, routed, blocks: last.blocks, result, faults, subtrees, through, proven: last.proven };
+    const written = faults.routers.size === 0 ? image : { ...image, routers: image.routers.filter((r) => !faults.routers.has(r.name)) };
+    const result: BlackWidowConfiguration = { image: written, verification, processors: last.result.processors, unreachable: last.result.unreachable };
+    this.state = { healthy, routed, blocks: last.blocks, result, faults, subtrees, through, proven: last.proven, aligned: image };
     return { ...result, changedRouters: changedNames, incremental: true };
   }
 
@@ -334,7 +353,7 @@ export class BlackWidowConfigurator {
     const { known } = this;
     const slices = [...new Set(known.discovered.chips.map((c) => c.slice))].sort((x, y) => x - y);
     const report = verifyConfiguration({
-      image: routed,
+      image: faults.routers.size === 0 ? routed : { ...routed, routers: routed.routers.filter((r) => !faults.routers.has(r.name)) },
       faultyPorts: faults.ports,
       faultyRouters: faults.routers,
       cables: known.matched.cables,
@@ -378,12 +397,6 @@ function routesThrough(known: KnownFabric, routers: readonly RouterImage[]): Map
 
 function usableEnd(end: CableEnd, faults: FaultSet): boolean {
   return !faults.ports.has(endKey(end)) && !faults.routers.has(end.chip);
-}
-
-function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  if (a.size !== b.size) return false;
-  for (const x of a) if (!b.has(x)) return false;
-  return true;
 }
 
 function subtreesOf(known: KnownFabric, image: ConfigurationImage): Map<string, readonly [number, number]> {
