@@ -353,7 +353,9 @@ export class BlackWidowConfigurator {
     const { known } = this;
     const slices = [...new Set(known.discovered.chips.map((c) => c.slice))].sort((x, y) => x - y);
     const report = verifyConfiguration({
-      image: faults.routers.size === 0 ? routed : { ...routed, routers: routed.routers.filter((r) => !faults.routers.has(r.name)) },
+      // A dead router kept in place is emptied (no virtual router, every port faulty): nothing
+      // routes through it, and keeping the list whole keeps the port graph cached.
+      image: routed,
       faultyPorts: faults.ports,
       faultyRouters: faults.routers,
       cables: known.matched.cables,
