@@ -15,6 +15,26 @@ export interface Avoid {
 
 const NOTHING: ReadonlySet<string> = new Set();
 
+/** Each chip's cables (its port, the far end), built once per known fabric: the breadth-first
+ * fallback used to rebuild it from every cable end on each call, a large part of a 32K
+ * router death's reaction. */
+const cablesOf = new WeakMap<KnownFabric, Map<string, { port: number; to: CableEnd }[]>>();
+
+function cablesByChip(known: KnownFabric): Map<string, { port: number; to: CableEnd }[]> {
+  let out = cablesOf.get(known);
+  if (out) return out;
+  out = new Map();
+  for (const [key, to] of indexKnownFabric(known).peer) {
+    const colon = key.lastIndexOf(':');
+    const chip = key.slice(0, colon);
+    const list = out.get(chip) ?? [];
+    list.push({ port: Number(key.slice(colon + 1)), to });
+    out.set(chip, list);
+  }
+  cablesOf.set(known, out);
+  return out;
+}
+
 /** Routes to each of `targets`; a chip no good route reaches is left out. */
 export function maintenanceRoutes(
   known: KnownFabric,
@@ -63,24 +83,16 @@ export function maintenanceRoutes(
   if (still.length === 0) return routes;
 
   // Breadth first from the controller over usable cables; processors do not forward.
-  const out = new Map<string, { port: number; to: string }[]>();
-  for (const [key, to] of peer) {
-    const colon = key.lastIndexOf(':');
-    const from = { chip: key.slice(0, colon), port: Number(key.slice(colon + 1)) };
-    if (!usable(from) || !usable(to)) continue;
-    const list = out.get(from.chip) ?? [];
-    list.push({ port: from.port, to: to.chip });
-    out.set(from.chip, list);
-  }
+  const out = cablesByChip(known);
   const found = new Map<string, SourceRoute>([[known.attachment, []]]);
   const queue = [known.attachment];
   for (let i = 0; i < queue.length; i++) {
     const chip = queue[i];
     if (i > 0 && chips.get(chip)?.kind !== 'router') continue;
     for (const { port, to } of out.get(chip) ?? []) {
-      if (found.has(to)) continue;
-      found.set(to, [...found.get(chip)!, port]);
-      queue.push(to);
+      if (found.has(to.chip) || !usable({ chip, port }) || !usable(to)) continue;
+      found.set(to.chip, [...found.get(chip)!, port]);
+      queue.push(to.chip);
     }
   }
   for (const target of still) {
