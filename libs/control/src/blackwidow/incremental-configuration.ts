@@ -13,7 +13,10 @@
  *   it still arrives, never turns up after going down, and crosses no more routers than before.
  *   Only the other blocks are proven again, from every source, by the verifier itself.
  *
- * Anything else — a router fault, a processor's link, a first configuration — takes the full path.
+ * A router of rank 2 or more that dies is the cables it takes down: its neighbours are recomputed
+ * without it, and it is left out of the image written. Anything else — an R1 or a processor's link
+ * (who is reachable changes), a router back in service, a first configuration — takes the full
+ * path. Either path keeps the proof of a configuration it has proven before (ProvenConfigurations).
  */
 import { indexKnownFabric, KnownFabric, CableEnd, endKey } from '../discovery/known-fabric';
 import { maintenanceRoutes } from '../discovery/maintenance-routes';
