@@ -91,6 +91,37 @@ function reaction(fixture: string, runs: number): Benchmark {
   };
 }
 
+/**
+ * A router of rank 2 dies: its neighbours are recomputed without it and the fabric is proven
+ * around it (the triage that tells a dead router from a cut cable is a probe in emulated time, not
+ * measured here). Each run kills a different R2; its revival follows and is measured apart.
+ */
+function routerDeath(fixture: string, runs: number): Benchmark {
+  let configurator: BlackWidowConfigurator;
+  let r2: string[];
+  let run = 0;
+  return {
+    name: `reaction: one R2 router dies → verified generation, ${fixture}`,
+    parameters: { fixture },
+    warmup: 1,
+    runs,
+    setup: () => {
+      const known = asDiscovered(fixture);
+      const all = known.design.chips.filter((c) => c.kind === 'router' && c.rank === 2).map((c) => c.name);
+      r2 = Array.from({ length: 8 }, (_, i) => all[Math.floor(((i + 0.5) * all.length) / 8)]);
+      configurator = new BlackWidowConfigurator(known);
+      configurator.configure(NO_FAULTS);
+    },
+    run: async () => {
+      const chip = r2[run++ % r2.length];
+      const dead = await timed(() => configurator.configure(faultSet([{ kind: 'router', chip, port: null }])));
+      if (!dead.value.verification.ok || !dead.value.incremental) throw new Error(`the death of ${chip} went wrong`);
+      const revived = await timed(() => configurator.configure(NO_FAULTS));
+      return { ms: dead.ms, changedRouters: dead.value.changedRouters.length, reviveMs: revived.ms };
+    },
+  };
+}
+
 export const benchmarks: Benchmark[] = [
   configuration('bw-r1.5-288', 7),
   configuration('bw-r2-1024', 5),
@@ -100,4 +131,6 @@ export const benchmarks: Benchmark[] = [
   reaction('bw-r2-1024', 7),
   reaction('bw-r3-16k', 5),
   reaction('bw-r3.5-32k', 5),
+  routerDeath('bw-r2-1024', 5),
+  routerDeath('bw-r3.5-32k', 3),
 ];
