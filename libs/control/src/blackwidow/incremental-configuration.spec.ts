@@ -12,6 +12,7 @@ describe('incremental reconfiguration', () => {
   it('gives the registers, the verdict and the changed routers of a full configuration, through random cuts, router deaths and repairs (property)', () => {
     let steps = 0;
     let deathsRoutedAround = 0;
+    let revivalsRecomputed = 0;
     let incrementalSteps = 0;
     let failedVerdicts = 0;
     fc.assert(
@@ -34,7 +35,8 @@ describe('incremental reconfiguration', () => {
             // kills the router above a cable.
             const cable = inner[step % inner.length];
             let dying = false;
-            if (faults.length > 0 && step % 3 === 0) faults.splice(step % faults.length, 1);
+            let reviving = false;
+            if (faults.length > 0 && step % 3 === 0) reviving = faults.splice(step % faults.length, 1)[0].kind === 'router';
             else if (step % 11 === 1) {
               for (const c of inner) if (c.a.chip === cable.a.chip) faults.push({ kind: 'link', chip: c.a.chip, port: c.a.port });
             } else if (step % 7 === 2) {
@@ -43,6 +45,7 @@ describe('incremental reconfiguration', () => {
             } else faults.push({ kind: 'link', chip: cable.a.chip, port: cable.a.port });
             const incremental = configurator.configure(faultSet(faults));
             if (dying && incremental.incremental) deathsRoutedAround++;
+            if (reviving && incremental.incremental) revivalsRecomputed++;
             const full = configureBlackWidow(known, faultSet(faults));
             stepsTaken(incremental.incremental, full.verification.ok);
             expect(incremental.verification.ok).toBe(full.verification.ok);
@@ -61,6 +64,7 @@ describe('incremental reconfiguration', () => {
     // configurations were refused (so that verdicts were compared both ways).
     expect(incrementalSteps / steps).toBeGreaterThan(0.6);
     expect(deathsRoutedAround).toBeGreaterThan(5);
+    expect(revivalsRecomputed).toBeGreaterThan(0);
     expect(failedVerdicts).toBeGreaterThan(0);
     function stepsTaken(incremental: boolean, ok: boolean) {
       steps++;
@@ -115,13 +119,15 @@ describe('incremental reconfiguration', () => {
     expect(other.verification).not.toBe(healthy.verification);
     expect(other.verification.ok).toBe(true);
     // A router that dies is routed around incrementally and left out of the image; coming back it
-    // takes the full path, and the configuration, the healthy one again, keeps its proof.
+    // is recomputed with its neighbours, and the configuration, the healthy one again, keeps its proof.
     const dead = configurator.configure(faultSet([{ kind: 'router', chip: 's0.r2.0.1', port: null }]));
     expect(dead).toMatchObject({ incremental: true, verification: { ok: true } });
     expect(dead.image.routers.map((r) => r.name)).not.toContain('s0.r2.0.1');
     expect(dead.changedRouters).not.toContain('s0.r2.0.1');
     const revived = configurator.configure(faultSet([]));
-    expect(revived.incremental).toBe(false);
+    expect(revived.incremental).toBe(true);
+    expect(revived.image.routers.map((r) => r.name)).toContain('s0.r2.0.1');
+    expect(revived.changedRouters).toContain('s0.r2.0.1');
     expect(revived.verification).toBe(healthy.verification);
   });
 });

@@ -14,9 +14,10 @@
  *   Only the other blocks are proven again, from every source, by the verifier itself.
  *
  * A router of rank 2 or more that dies is the cables it takes down: its neighbours are recomputed
- * without it, and it is left out of the image written. Anything else — an R1 or a processor's link
- * (who is reachable changes), a router back in service, a first configuration — takes the full
- * path. Either path keeps the proof of a configuration it has proven before (ProvenConfigurations).
+ * without it, and it is left out of the image written; when it comes back it is recomputed with
+ * them, and its slice proven again. Anything else — an R1 or a processor's link (who is reachable
+ * changes), a router that died on the full path, a first configuration — takes the full path.
+ * Either path keeps the proof of a configuration it has proven before (ProvenConfigurations).
  */
 import { indexKnownFabric, KnownFabric, CableEnd, endKey } from '../discovery/known-fabric';
 import { maintenanceRoutes } from '../discovery/maintenance-routes';
@@ -97,9 +98,9 @@ export class BlackWidowConfigurator {
 
   configure(faults: FaultSet): Reconfiguration {
     const last = this.state;
-    // A router that dies is routed around like the cables it takes down; one that comes back takes
-    // the full path (its registers are back at reset and written whole).
-    if (last && last.result.verification.ok && [...last.faults.routers].every((r) => faults.routers.has(r))) {
+    // A router that dies is routed around like the cables it takes down, and one that comes back
+    // is recomputed with its neighbours (its registers are back at reset and written whole).
+    if (last && last.result.verification.ok) {
       const next = this.reconfigure(last, faults);
       if (next) return next;
     }
@@ -130,6 +131,10 @@ export class BlackWidowConfigurator {
     const position = new Map(last.healthy.routers.map((r, i) => [r.name, i]));
     const dying = new Set([...faults.routers].filter((name) => !last.faults.routers.has(name)));
     for (const name of dying) if (!position.has(name)) return null;
+    // A router back in service is recomputed like any router at a cable that came back — if it
+    // died on this path and so still has its place (the full path leaves a dead router out).
+    const reviving = new Set([...last.faults.routers].filter((name) => !faults.routers.has(name)));
+    for (const name of reviving) if (!position.has(name)) return null;
     const touched = new Set<string>();
     for (const end of [...added, ...removed]) {
       const colon = end.lastIndexOf(':');
@@ -240,7 +245,21 @@ export class BlackWidowConfigurator {
       }
       return false;
     };
-    const reroute = [...candidates].filter((i) => !faults.routers.has(previous[i].name) && crosses(previous[i].route)).map((i) => previous[i].name);
+    // A router coming back kept the route it had when it died; faults since may cross it.
+    const faultyEnd = (route: readonly number[]) => {
+      let at = known.attachment;
+      for (const port of route) {
+        const end = `${at}:${port}`;
+        const next = index.peer.get(end);
+        if (!next || faults.ports.has(end) || faults.ports.has(endKey(next)) || faults.routers.has(next.chip)) return true;
+        at = next.chip;
+      }
+      return false;
+    };
+    const reroute = [
+      ...[...candidates].filter((i) => !faults.routers.has(previous[i].name) && crosses(previous[i].route)).map((i) => previous[i].name),
+      ...[...reviving].filter((name) => faultyEnd(previous[position.get(name)!].route)),
+    ];
     const rerouted = maintenanceRoutes(known, faults, reroute);
     if (rerouted.size !== reroute.length) return null;
     // Routers whose registers and route are unchanged keep their image objects.
@@ -305,6 +324,12 @@ export class BlackWidowConfigurator {
       const before = last.routed.routers[i];
       const now = routed.routers[i];
       const dead = deadPorts.get(now.name);
+      if (before.virtualRouters.length === 0 && now.virtualRouters.length > 0) {
+        // A router back in service: every block may now go through it; its slice is proven again.
+        affected.fill(1);
+        slicesTouched.add(now.slice);
+        continue;
+      }
       if (before.virtualRouters.length !== now.virtualRouters.length) return null;
       // Slices are separate networks: a change proves again only from the sources of its slice.
       slicesTouched.add(now.slice);
