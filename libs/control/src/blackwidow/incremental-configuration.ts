@@ -234,31 +234,23 @@ export class BlackWidowConfigurator {
     const through = last.through ?? routesThrough(known, previous);
     const candidates = new Set<number>();
     for (const end of dead) for (const i of through.get(end.slice(0, end.lastIndexOf(':'))) ?? []) candidates.add(i);
-    const crosses = (route: readonly number[]) => {
+    // Whether a route from the controller takes a cable `bad` says no to (or one not there).
+    const crosses = (route: readonly number[], bad: (here: CableEnd, far: CableEnd) => boolean) => {
       let at = known.attachment;
       for (const port of route) {
-        const end = `${at}:${port}`;
-        if (dead.has(end)) return true;
-        const next = index.peer.get(end);
-        if (!next) return true;
-        at = next.chip;
-      }
-      return false;
-    };
-    // A router coming back kept the route it had when it died; faults since may cross it.
-    const faultyEnd = (route: readonly number[]) => {
-      let at = known.attachment;
-      for (const port of route) {
-        const end = `${at}:${port}`;
-        const next = index.peer.get(end);
-        if (!next || faults.ports.has(end) || faults.ports.has(endKey(next)) || faults.routers.has(next.chip)) return true;
-        at = next.chip;
+        const here = { chip: at, port };
+        const far = index.peer.get(endKey(here));
+        if (!far || bad(here, far)) return true;
+        at = far.chip;
       }
       return false;
     };
     const reroute = [
-      ...[...candidates].filter((i) => !faults.routers.has(previous[i].name) && crosses(previous[i].route)).map((i) => previous[i].name),
-      ...[...reviving].filter((name) => faultyEnd(previous[position.get(name)!].route)),
+      ...[...candidates]
+        .filter((i) => !faults.routers.has(previous[i].name) && crosses(previous[i].route, (here) => dead.has(endKey(here))))
+        .map((i) => previous[i].name),
+      // A router coming back kept the route it had when it died; faults since may cross it.
+      ...[...reviving].filter((name) => crosses(previous[position.get(name)!].route, (here, far) => !usableEnd(here, faults) || !usableEnd(far, faults))),
     ];
     const rerouted = maintenanceRoutes(known, faults, reroute);
     if (rerouted.size !== reroute.length) return null;
