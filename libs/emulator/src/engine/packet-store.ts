@@ -46,6 +46,12 @@ export interface TraceEvent {
   readonly detail?: string;
 }
 
+/** Hops a routing vector holds (six bits a hop: what the header phits can carry beside the
+ * r bit). A maintenance route longer than this cannot be sent. */
+export const ROUTE_VECTOR_HOPS = 16;
+/** Per packet: a vector, or the way back, which also leaves the router the vector ends at. */
+const ROUTE_SLOTS = ROUTE_VECTOR_HOPS + 1;
+
 export class PacketStore {
   capacity: number;
   destination!: Int32Array;
@@ -76,8 +82,17 @@ export class PacketStore {
   taggedInFlight = 0;
   /** Per-packet traces (FLAG_TRACE): where each traced packet was at which cycle. */
   readonly traces = new Map<number, TraceEvent[]>();
-  /** Source-route vectors of maintenance packets (rare: a Map is fine off the hot path). */
-  readonly routes = new Map<number, { route: number[]; position: number; back: number[] }>();
+  /**
+   * Source-routed packets (the r bit, paper 000 §4.1): the routing vector — the output port to
+   * take at each router — how far along it the packet has come, and the input port it arrived by
+   * at each router so far, which is the way back for the answer. Held per packet with stride
+   * ROUTE_SLOTS: a discovery sweep makes every packet in flight a source-routed one.
+   */
+  routeLength!: Uint8Array;
+  routePosition!: Uint8Array;
+  routePorts!: Uint8Array;
+  backLength!: Uint8Array;
+  backPorts!: Uint8Array;
 
   constructor(initialCapacity = 1024) {
     this.capacity = 0;
@@ -102,6 +117,11 @@ export class PacketStore {
     this.state = copy(this.state, (n) => new Uint8Array(n));
     this.tag = copy(this.tag, (n) => new Int32Array(n));
     this.queueNext = copy(this.queueNext, (n) => new Int32Array(n));
+    this.routeLength = copy(this.routeLength, (n) => new Uint8Array(n));
+    this.routePosition = copy(this.routePosition, (n) => new Uint8Array(n));
+    this.routePorts = copy(this.routePorts, (n) => new Uint8Array(n * ROUTE_SLOTS));
+    this.backLength = copy(this.backLength, (n) => new Uint8Array(n));
+    this.backPorts = copy(this.backPorts, (n) => new Uint8Array(n * ROUTE_SLOTS));
     const free = new Int32Array(capacity);
     if (this.freeList) free.set(this.freeList.subarray(0, this.freeCount));
     this.freeList = free;
@@ -126,6 +146,9 @@ export class PacketStore {
     this.hops[id] = 0;
     this.state[id] = STATE_QUEUED;
     this.tag[id] = tag;
+    this.routeLength[id] = 0;
+    this.routePosition[id] = 0;
+    this.backLength[id] = 0;
     this.created++;
     this.inFlight++;
     if (tag > 0) this.taggedInFlight++;
@@ -151,8 +174,46 @@ export class PacketStore {
     this.state[id] = STATE_FREE;
     this.inFlight--;
     if (this.tag[id] > 0) this.taggedInFlight--;
-    this.routes.delete(id);
     this.freeList[this.freeCount++] = id;
+  }
+
+  /** Gives packet `id` the routing vector `ports[from..]` (at most ROUTE_VECTOR_HOPS long). */
+  setSourceRoute(id: number, ports: ArrayLike<number>, from = 0): void {
+    const n = ports.length - from;
+    if (n > ROUTE_VECTOR_HOPS) throw new RangeError(`a routing vector holds at most ${ROUTE_VECTOR_HOPS} hops, got ${n}`);
+    const base = id * ROUTE_SLOTS;
+    for (let k = 0; k < n; k++) this.routePorts[base + k] = ports[from + k];
+    this.routeLength[id] = n;
+    this.routePosition[id] = 0;
+    this.backLength[id] = 0;
+  }
+
+  /** Gives packet `id` the way back of packet `from` as its routing vector: the input ports
+   * `from` arrived by, last router first. */
+  setReturnRoute(id: number, from: number): void {
+    const n = this.backLength[from];
+    const to = id * ROUTE_SLOTS;
+    const base = from * ROUTE_SLOTS;
+    for (let k = 0; k < n; k++) this.routePorts[to + k] = this.backPorts[base + n - 1 - k];
+    this.routeLength[id] = n;
+    this.routePosition[id] = 0;
+    this.backLength[id] = 0;
+  }
+
+  /** A source-routed packet passes a router, having arrived by input port `inPort`: returns the
+   * output port its vector gives, or -1 when the vector is used up (this router is its target). */
+  nextSourceHop(id: number, inPort: number): number {
+    const base = id * ROUTE_SLOTS;
+    const back = this.backLength[id];
+    // An answer's own way back is never used; it is not kept past the slots.
+    if (back < ROUTE_SLOTS) {
+      this.backPorts[base + back] = inPort;
+      this.backLength[id] = back + 1;
+    }
+    const position = this.routePosition[id];
+    if (position >= this.routeLength[id]) return -1;
+    this.routePosition[id] = position + 1;
+    return this.routePorts[base + position];
   }
 
   get totalDiscarded(): number {

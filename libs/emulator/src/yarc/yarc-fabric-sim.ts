@@ -130,6 +130,25 @@ export interface MaintenanceMessage {
   readonly detail?: string;
 }
 
+/**
+ * Bits of each field of a register value as a maintenance answer carries it, for the registers
+ * whose fields are narrower than a word: the identity (serial number, model, port count, arrival
+ * port, and a processor's number) and the per-port lane counts and directions (two bits each).
+ * Every other register's values travel as 32-bit words.
+ */
+const IDENTITY_FIELD_BITS = [32, 8, 8, 8, 16];
+const TWO_BIT_REGISTERS = new Set(['portStates', 'portDirections', 'linkState']);
+
+/** Phits of a maintenance answer: four of header, address and tail, then the packed value, up to
+ * the 19 of the longest packet. */
+export function maintenancePacketPhits(message: MaintenanceMessage): number {
+  let bits = 0;
+  const n = message.value.length;
+  if (message.register === 'identity') for (let k = 0; k < n; k++) bits += IDENTITY_FIELD_BITS[k] ?? 32;
+  else bits = (TWO_BIT_REGISTERS.has(message.register) ? 2 : 32) * n;
+  return min(4 + ceil(bits / PHIT_BITS), 19);
+}
+
 /** A stable serial number for a chip (its identity register), so the control plane can tell
  * chips apart without ever seeing the emulator's names for them. */
 export function chipSerial(name: string): number {
@@ -263,7 +282,7 @@ export class YarcFabricSim {
 
   /** Maintenance packets in flight, by packet id, and chip register accesses being executed. */
   private readonly maintenance = new Map<number, MaintenanceMessage>();
-  private readonly chipWork: { at: number; router: number; inPort: number; message: MaintenanceMessage; back: number[] }[] = [];
+  private readonly chipWork: { at: number; router: number; inPort: number; message: MaintenanceMessage; response: number }[] = [];
   /** Serial number of every chip (identity register). */
   readonly serials: Uint32Array;
   /** Called when a maintenance response reaches an endpoint (the maintenance controller). */
@@ -1575,13 +1594,14 @@ export class YarcFabricSim {
   }
 
   // ---------------------------------------------------------------- maintenance (§4.1, the r bit)
-  /** Sends a maintenance request from endpoint port `g` along `route` (router output ports). */
-  sendMaintenance(g: number, route: readonly number[], message: MaintenanceMessage): number {
+  /** Sends a maintenance request from endpoint port `g` along `route` (router output ports) from
+   * its element `from` on. */
+  sendMaintenance(g: number, route: readonly number[], message: MaintenanceMessage, from = 0): number {
     const words = message.value.length + (message.indices ? ceil(message.indices.length / 4) : 0);
     const length = message.op === 'write' ? 4 + ceil((words * 32) / 24) : 4;
     const id = this.packets.allocate(0, g, min(length, 19), 0, FLAG_SOURCE_ROUTED, 0, this.cycle, -1);
     this.maintenance.set(id, message);
-    this.packets.routes.set(id, { route: [...route], position: 0, back: [] });
+    this.packets.setSourceRoute(id, route, from);
     if (this.fabric.peer[g] < 0 || this.fabric.activeLanes[g] === 0) {
       this.packets.state[id] = STATE_IN_NETWORK;
       this.maintenance.delete(id);
@@ -1596,15 +1616,13 @@ export class YarcFabricSim {
   /** A source-routed packet takes the next port of its route vector; when the vector is used up,
    * this chip is the destination and its maintenance block takes the packet. */
   private routeSourceRouted(r: number, i: number, seg: number, packet: number): void {
-    const sr = this.packets.routes.get(packet)!;
-    sr.back.push(i);
     this.packets.hops[packet]++;
-    if (sr.position >= sr.route.length) {
+    const port = this.packets.nextSourceHop(packet, i);
+    if (port < 0) {
       this.pool.setRoute(seg, CONSUME);
       return;
     }
-    const port = sr.route[sr.position++];
-    const g = port >= 0 && port < NPORTS ? this.tileGlobal[r * NPORTS + port] : -1;
+    const g = port < NPORTS ? this.tileGlobal[r * NPORTS + port] : -1;
     if (g < 0 || this.fabric.peer[g] < 0) {
       this.routeErrors.set(packet, DiscardReason.NoRoute);
       this.pool.setRoute(seg, NPORTS);
@@ -1614,11 +1632,15 @@ export class YarcFabricSim {
     } else this.pool.setRoute(seg, port);
   }
 
+  /** The chip takes a request addressed to it; its answer, going back the way the request came,
+   * is created now and sent once the access has been executed. */
   private consumeMaintenance(r: number, inPort: number, packet: number, now: number): void {
     const message = this.maintenance.get(packet);
-    const back = this.packets.routes.get(packet)?.back ?? [];
     this.maintenance.delete(packet);
-    if (message) this.chipWork.push({ at: now + MAINTENANCE_PROCESS_CYCLES, router: r, inPort, message, back: [...back] });
+    if (!message) return;
+    const response = this.packets.allocate(0, -1, 4, 1, FLAG_SOURCE_ROUTED | FLAG_LOCAL, 0, now, -1);
+    this.packets.setReturnRoute(response, packet);
+    this.chipWork.push({ at: now + MAINTENANCE_PROCESS_CYCLES, router: r, inPort, message, response });
   }
 
   /** Executes due register accesses and sends each response back the way the request came. */
@@ -1631,13 +1653,12 @@ export class YarcFabricSim {
         continue;
       }
       const response = this.executeOnRouter(work.router, work.message, work.inPort);
-      const route = [...work.back].reverse();
-      const length = 4 + ceil((response.value.length * 32) / 24);
-      const id = this.packets.allocate(0, -1, min(length, 19), 1, FLAG_SOURCE_ROUTED | FLAG_LOCAL, 0, now, -1);
+      const id = work.response;
+      this.packets.length[id] = maintenancePacketPhits(response);
+      this.packets.createdAt[id] = now;
       this.packets.state[id] = STATE_IN_NETWORK;
       this.packets.enteredAt[id] = now;
       this.maintenance.set(id, response);
-      this.packets.routes.set(id, { route, position: 0, back: [] });
       const tile = work.router * NPORTS + work.inPort;
       const seg = this.pool.allocate(id, now, 0);
       this.pool.send(seg, now, this.packets.length[id]);
@@ -1729,10 +1750,9 @@ export class YarcFabricSim {
       value,
       ...(message.register === 'identity' ? {} : { error: 'no-such-register' as const, detail: `a processor interface answers only "identity"` }),
     };
-    const back = [...(this.packets.routes.get(packet)?.back ?? [])].reverse();
-    const id = this.packets.allocate(0, g, 4 + ceil((value.length * 32) / 24), 1, FLAG_SOURCE_ROUTED, 0, now, -1);
+    const id = this.packets.allocate(0, g, maintenancePacketPhits(response), 1, FLAG_SOURCE_ROUTED, 0, now, -1);
     this.maintenance.set(id, response);
-    this.packets.routes.set(id, { route: back, position: 0, back: [] });
+    this.packets.setReturnRoute(id, packet);
     this.sources.push(g * NVC + 1, id);
     this.wakeLink(g, now);
   }

@@ -1,7 +1,7 @@
 import { defaultCableLengths, generateBlackWidowDesign } from '@weft/fabric-model';
 import { EmulatedFabric } from '../emulated-fabric';
 import { configureR15ByHand } from './blackwidow-test-config';
-import { chipSerial, YarcFabricSim } from './yarc-fabric-sim';
+import { chipSerial, maintenancePacketPhits, YarcFabricSim } from './yarc-fabric-sim';
 import { runUntilSettled, YarcMaintenanceController } from './yarc-maintenance';
 import { MODEL_PROCESSOR, MODEL_YARC } from './yarc-register-map';
 
@@ -22,6 +22,22 @@ describe('maintenance packets (source routed, §4.1)', () => {
     const processor = await runUntilSettled(sim, controller.read([0, routerPort], 'identity'));
     expect(processor).toMatchObject({ ok: true, value: [chipSerial('p5'), MODEL_PROCESSOR, 4, 0, 5] });
     expect(processor.latencyNs).toBeGreaterThan(2 * 31.25);
+  });
+
+  it('answers in packets as long as the packed fields: an identity in 7 phits, 64 lane counts in 10, a table entry in words', () => {
+    const answer = (register: string, value: number[]) => maintenancePacketPhits({ requestId: 1, op: 'response', register, index: 0, value });
+    expect(answer('identity', [0xdeadbeef, MODEL_YARC, 64, 12])).toBe(7);
+    expect(answer('identity', [0xdeadbeef, MODEL_PROCESSOR, 4, 0, 4095])).toBe(7);
+    expect(answer('portStates', new Array(64).fill(3))).toBe(10);
+    expect(answer('routingTable', [1, 0x60, 0x1f, 0xffff, 0])).toBe(4 + 7);
+    expect(answer('maxPacketLength', [])).toBe(4);
+  });
+
+  it('refuses a route longer than a routing vector holds, without sending anything', async () => {
+    const { sim, controller } = fabric();
+    const result = await controller.read([0, ...new Array(17).fill(32)], 'identity');
+    expect(result).toMatchObject({ ok: false, reason: 'rejected', detail: expect.stringContaining('longer than a routing vector holds (16)') });
+    expect(sim.packets.created).toBe(0);
   });
 
   it('writes a routing register in emulated time and reads it back', async () => {

@@ -5,6 +5,7 @@
  * is lost (dead link, dead chip, wrong route) is answered by a timeout, as on hardware.
  */
 import type { InterruptRecord, MaintenanceResult, MaintenanceTransport, RegisterValue, SourceRoute } from '@weft/control';
+import { ROUTE_VECTOR_HOPS } from '../engine/packet-store';
 import { NS_PER_CYCLE } from './yarc-constants';
 import { MaintenanceMessage, YarcFabricSim } from './yarc-fabric-sim';
 
@@ -76,8 +77,18 @@ export class YarcMaintenanceController implements MaintenanceTransport {
         resolve({ ok: false, reason: 'rejected', detail: `the controller has no port ${String(slice)}`, latencyNs: 0 });
         return;
       }
+      if (route.length - 1 > ROUTE_VECTOR_HOPS) {
+        resolve({
+          ok: false,
+          reason: 'rejected',
+          detail: `a route of ${route.length - 1} router hops is longer than a routing vector holds (${ROUTE_VECTOR_HOPS})`,
+          latencyNs: 0,
+        });
+        return;
+      }
       this.pending.set(requestId, { sentAt, deadline: sentAt + this.timeoutCycles, settle });
-      this.sim.sendMaintenance(g, route.slice(1), { requestId, ...body });
+      if (this.pending.size === 1) this.nextDeadline = sentAt + this.timeoutCycles;
+      this.sim.sendMaintenance(g, route, { requestId, ...body }, 1);
       this.updateTick();
     });
   }
@@ -86,11 +97,20 @@ export class YarcMaintenanceController implements MaintenanceTransport {
     this.sim.onTick = this.pending.size > 0 ? this.checkTimeouts : null;
   }
 
-  /** Requests are kept in the order sent, so deadlines only grow: stop at the first one not due. */
+  /** No request is due before this cycle (the oldest one pending when last looked at). */
+  private nextDeadline = 0;
+
+  /** Requests are kept in the order sent, so deadlines only grow: stop at the first one not due.
+   * Called every cycle while requests are pending, so it looks only when the oldest may be due. */
   private readonly checkTimeouts = (cycle: number): void => {
+    if (cycle < this.nextDeadline) return;
     let expired = false;
+    this.nextDeadline = Infinity;
     for (const [id, waiting] of this.pending) {
-      if (waiting.deadline > cycle) break;
+      if (waiting.deadline > cycle) {
+        this.nextDeadline = waiting.deadline;
+        break;
+      }
       this.pending.delete(id);
       waiting.settle(null, cycle);
       expired = true;
