@@ -18,10 +18,10 @@ export class StageQueue {
   /** Stages to visit this cycle, in wake order: ready[0..count). */
   readonly ready: Int32Array;
   count = 0;
-  /** The cycle a stage was queued for, or that cycle + 0.5 once visited. */
-  private readonly stamp: Float64Array;
-  /** Its earliest pending wake-up on the wheel (-1: none). */
-  private readonly next: Float64Array;
+  /** Per stage, side by side (one cache line for both on a fabric far larger than the cache):
+   * [2s] the cycle it was queued for, or that cycle + 0.5 once visited; [2s+1] its earliest
+   * pending wake-up on the wheel (-1: none). */
+  private readonly times: Float64Array;
 
   constructor(
     size: number,
@@ -32,17 +32,16 @@ export class StageQueue {
     private readonly phase: number,
   ) {
     this.ready = new Int32Array(size);
-    this.stamp = new Float64Array(size).fill(-1);
-    this.next = new Float64Array(size).fill(-1);
+    this.times = new Float64Array(2 * size).fill(-1);
   }
 
   /** Wakes `stage` at cycle `at`; `now` is the current cycle and `phase` the one being evaluated. */
   wake(stage: number, at: number, now: number, phase: number): void {
     if (at <= now) {
-      const stamp = this.stamp[stage];
+      const stamp = this.times[2 * stage];
       if (stamp === now) return; // already queued for this cycle
       if (phase <= this.phase && stamp !== now + 0.5) {
-        this.stamp[stage] = now;
+        this.times[2 * stage] = now;
         this.ready[this.count++] = stage;
         return;
       }
@@ -51,22 +50,22 @@ export class StageQueue {
       const latest = now + this.wheel.horizon - 1;
       if (at > latest) at = latest; // beyond the wheel: the visit re-arms it
     }
-    const pending = this.next[stage];
+    const pending = this.times[2 * stage + 1];
     if (pending > now && pending <= at) return;
-    this.next[stage] = at;
+    this.times[2 * stage + 1] = at;
     this.wheel.schedule(now, at, (stage << EVENT_KIND_BITS) | this.kind, 0);
   }
 
   /** The wheel has fired a wake-up of `stage` at `now` (during the events phase). */
   fired(stage: number, now: number, phase: number): void {
-    if (this.next[stage] === now) this.next[stage] = -1;
+    if (this.times[2 * stage + 1] === now) this.times[2 * stage + 1] = -1;
     this.wake(stage, now, now, phase);
   }
 
   /** The i-th stage to visit this cycle, marked visited. */
   visit(i: number, now: number): number {
     const stage = this.ready[i];
-    this.stamp[stage] = now + 0.5;
+    this.times[2 * stage] = now + 0.5;
     return stage;
   }
 }

@@ -280,8 +280,9 @@ export class YarcFabricSim {
   /** Lane retry threshold of the processors' own link control blocks (a YARC's is a register). */
   endpointLaneRetryThreshold = 16;
 
-  /** Maintenance packets in flight, by packet id, and chip register accesses being executed. */
-  private readonly maintenance = new Map<number, MaintenanceMessage>();
+  /** Maintenance packets in flight, by packet id (the store's ids are dense), and chip register
+   * accesses being executed. */
+  private readonly maintenance: (MaintenanceMessage | undefined)[] = [];
   private readonly chipWork: { at: number; router: number; inPort: number; message: MaintenanceMessage; response: number }[] = [];
   /** Serial number of every chip (identity register). */
   readonly serials: Uint32Array;
@@ -685,7 +686,7 @@ export class YarcFabricSim {
         while (this.sources.size[q] > 0) {
           const p = this.sources.shift(q);
           this.packets.state[p] = STATE_IN_NETWORK;
-          this.maintenance.delete(p);
+          this.maintenance[p] = undefined;
           this.packets.discard(p, this.discardReason[g] || DiscardReason.LinkDown);
         }
       }
@@ -740,7 +741,7 @@ export class YarcFabricSim {
     const flags = this.packets.flags[packet];
     if (flags & (FLAG_SOFT_ERROR | FLAG_LINK_LOST)) {
       // §4.3: the destination's interface discards a packet marked bad.
-      this.maintenance.delete(packet);
+      this.maintenance[packet] = undefined;
       this.packets.discard(packet, flags & FLAG_LINK_LOST ? DiscardReason.LinkDown : DiscardReason.SoftError);
       return;
     }
@@ -1600,11 +1601,11 @@ export class YarcFabricSim {
     const words = message.value.length + (message.indices ? ceil(message.indices.length / 4) : 0);
     const length = message.op === 'write' ? 4 + ceil((words * 32) / 24) : 4;
     const id = this.packets.allocate(0, g, min(length, 19), 0, FLAG_SOURCE_ROUTED, 0, this.cycle, -1);
-    this.maintenance.set(id, message);
+    this.maintenance[id] = message;
     this.packets.setSourceRoute(id, route, from);
     if (this.fabric.peer[g] < 0 || this.fabric.activeLanes[g] === 0) {
       this.packets.state[id] = STATE_IN_NETWORK;
-      this.maintenance.delete(id);
+      this.maintenance[id] = undefined;
       this.packets.discard(id, DiscardReason.Unreachable);
       return id;
     }
@@ -1635,8 +1636,8 @@ export class YarcFabricSim {
   /** The chip takes a request addressed to it; its answer, going back the way the request came,
    * is created now and sent once the access has been executed. */
   private consumeMaintenance(r: number, inPort: number, packet: number, now: number): void {
-    const message = this.maintenance.get(packet);
-    this.maintenance.delete(packet);
+    const message = this.maintenance[packet];
+    this.maintenance[packet] = undefined;
     if (!message) return;
     const response = this.packets.allocate(0, -1, 4, 1, FLAG_SOURCE_ROUTED | FLAG_LOCAL, 0, now, -1);
     this.packets.setReturnRoute(response, packet);
@@ -1658,7 +1659,7 @@ export class YarcFabricSim {
       this.packets.createdAt[id] = now;
       this.packets.state[id] = STATE_IN_NETWORK;
       this.packets.enteredAt[id] = now;
-      this.maintenance.set(id, response);
+      this.maintenance[id] = response;
       const tile = work.router * NPORTS + work.inPort;
       const seg = this.pool.allocate(id, now, 0);
       this.pool.send(seg, now, this.packets.length[id]);
@@ -1732,8 +1733,8 @@ export class YarcFabricSim {
   /** A maintenance packet reached a processor: a response for the controller, or a request the
    * processor's interface answers (its identity) back along the reverse route. */
   private endpointMaintenance(g: number, packet: number, now: number): void {
-    const message = this.maintenance.get(packet);
-    this.maintenance.delete(packet);
+    const message = this.maintenance[packet];
+    this.maintenance[packet] = undefined;
     if (!message) return;
     if (message.op === 'response') {
       this.onMaintenance(message, g, now);
@@ -1741,17 +1742,26 @@ export class YarcFabricSim {
     }
     const chip = this.fabric.portOwner(g);
     const processor = this.globalProcessor[g];
-    const value = message.register === 'identity' ? [this.serials[chip], MODEL_PROCESSOR, 4, g - this.fabric.portBase[chip], processor] : [];
-    const response: MaintenanceMessage = {
-      requestId: message.requestId,
-      op: 'response',
-      register: message.register,
-      index: message.index,
-      value,
-      ...(message.register === 'identity' ? {} : { error: 'no-such-register' as const, detail: `a processor interface answers only "identity"` }),
-    };
+    const response: MaintenanceMessage =
+      message.register === 'identity'
+        ? {
+            requestId: message.requestId,
+            op: 'response',
+            register: 'identity',
+            index: message.index,
+            value: [this.serials[chip], MODEL_PROCESSOR, 4, g - this.fabric.portBase[chip], processor],
+          }
+        : {
+            requestId: message.requestId,
+            op: 'response',
+            register: message.register,
+            index: message.index,
+            value: [],
+            error: 'no-such-register',
+            detail: `a processor interface answers only "identity"`,
+          };
     const id = this.packets.allocate(0, g, maintenancePacketPhits(response), 1, FLAG_SOURCE_ROUTED, 0, now, -1);
-    this.maintenance.set(id, response);
+    this.maintenance[id] = response;
     this.packets.setReturnRoute(id, packet);
     this.sources.push(g * NVC + 1, id);
     this.wakeLink(g, now);

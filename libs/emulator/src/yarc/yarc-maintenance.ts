@@ -9,11 +9,15 @@ import { ROUTE_VECTOR_HOPS } from '../engine/packet-store';
 import { NS_PER_CYCLE } from './yarc-constants';
 import { MaintenanceMessage, YarcFabricSim } from './yarc-fabric-sim';
 
+/** A request waiting for its answer. Reads resolve with the value read; writes with nothing. */
 interface Pending {
   readonly sentAt: number;
   readonly deadline: number;
-  readonly settle: (message: MaintenanceMessage | null, cycle: number) => void;
+  readonly read: boolean;
+  readonly resolve: (result: MaintenanceResult<never>) => void;
 }
+
+const NO_VALUE: readonly number[] = Object.freeze([]);
 
 export class YarcMaintenanceController implements MaintenanceTransport {
   private nextId = 1;
@@ -31,7 +35,7 @@ export class YarcMaintenanceController implements MaintenanceTransport {
       const waiting = this.pending.get(message.requestId);
       if (!waiting) return; // answered after its timeout: dropped, as a late reply would be
       this.pending.delete(message.requestId);
-      waiting.settle(message, cycle);
+      this.settle(waiting, message, cycle);
       this.updateTick();
     };
     sim.onInterrupt = (kind, cycle, chip, port, vc, details) => {
@@ -45,15 +49,15 @@ export class YarcMaintenanceController implements MaintenanceTransport {
   }
 
   read(route: SourceRoute, register: string, index = 0): Promise<MaintenanceResult<RegisterValue>> {
-    return this.request(route, { op: 'read', register, index, value: [] }, (m) => m.value);
+    return this.request(route, 'read', register, index, undefined, NO_VALUE);
   }
 
   write(route: SourceRoute, register: string, index: number, value: RegisterValue): Promise<MaintenanceResult<void>> {
-    return this.request(route, { op: 'write', register, index, value }, () => undefined);
+    return this.request(route, 'write', register, index, undefined, value);
   }
 
   writeMany(route: SourceRoute, register: string, indices: readonly number[], value: RegisterValue): Promise<MaintenanceResult<void>> {
-    return this.request(route, { op: 'write', register, index: indices[0] ?? 0, indices, value }, () => undefined);
+    return this.request(route, 'write', register, indices[0] ?? 0, indices, value);
   }
 
   onInterrupt(listener: (interrupt: InterruptRecord) => void): () => void {
@@ -61,36 +65,39 @@ export class YarcMaintenanceController implements MaintenanceTransport {
     return () => this.listeners.delete(listener);
   }
 
-  private request<T>(route: SourceRoute, body: Omit<MaintenanceMessage, 'requestId'>, value: (m: MaintenanceMessage) => T): Promise<MaintenanceResult<T>> {
+  private request<T>(
+    route: SourceRoute,
+    op: 'read' | 'write',
+    register: string,
+    index: number,
+    indices: readonly number[] | undefined,
+    value: RegisterValue,
+  ): Promise<MaintenanceResult<T>> {
+    const slice = route[0];
+    const g = slice === undefined ? -1 : this.sim.processorPort[this.attachment * 4 + slice];
+    if (g === undefined || g < 0)
+      return Promise.resolve({ ok: false, reason: 'rejected', detail: `the controller has no port ${String(slice)}`, latencyNs: 0 });
+    if (route.length - 1 > ROUTE_VECTOR_HOPS) {
+      const detail = `a route of ${route.length - 1} router hops is longer than a routing vector holds (${ROUTE_VECTOR_HOPS})`;
+      return Promise.resolve({ ok: false, reason: 'rejected', detail, latencyNs: 0 });
+    }
     const requestId = this.nextId++;
     const sentAt = this.sim.cycle;
-    return new Promise((resolve) => {
-      const settle = (message: MaintenanceMessage | null, cycle: number) => {
-        const latencyNs = (cycle - sentAt) * NS_PER_CYCLE;
-        if (!message) resolve({ ok: false, reason: 'timeout', detail: `no answer within ${this.timeoutCycles} cycles`, latencyNs });
-        else if (message.error) resolve({ ok: false, reason: message.error, detail: message.detail ?? message.error, latencyNs });
-        else resolve({ ok: true, value: value(message), latencyNs });
-      };
-      const slice = route[0];
-      const g = slice === undefined ? -1 : this.sim.processorPort[this.attachment * 4 + slice];
-      if (g === undefined || g < 0) {
-        resolve({ ok: false, reason: 'rejected', detail: `the controller has no port ${String(slice)}`, latencyNs: 0 });
-        return;
-      }
-      if (route.length - 1 > ROUTE_VECTOR_HOPS) {
-        resolve({
-          ok: false,
-          reason: 'rejected',
-          detail: `a route of ${route.length - 1} router hops is longer than a routing vector holds (${ROUTE_VECTOR_HOPS})`,
-          latencyNs: 0,
-        });
-        return;
-      }
-      this.pending.set(requestId, { sentAt, deadline: sentAt + this.timeoutCycles, settle });
+    const message: MaintenanceMessage = indices ? { requestId, op, register, index, indices, value } : { requestId, op, register, index, value };
+    return new Promise<MaintenanceResult<T>>((resolve) => {
+      this.pending.set(requestId, { sentAt, deadline: sentAt + this.timeoutCycles, read: op === 'read', resolve });
       if (this.pending.size === 1) this.nextDeadline = sentAt + this.timeoutCycles;
-      this.sim.sendMaintenance(g, route, { requestId, ...body }, 1);
+      this.sim.sendMaintenance(g, route, message, 1);
       this.updateTick();
     });
+  }
+
+  /** Answers a request: its value (reads), or why it failed; `message` null means no answer came. */
+  private settle(waiting: Pending, message: MaintenanceMessage | null, cycle: number): void {
+    const latencyNs = (cycle - waiting.sentAt) * NS_PER_CYCLE;
+    if (!message) waiting.resolve({ ok: false, reason: 'timeout', detail: `no answer within ${this.timeoutCycles} cycles`, latencyNs });
+    else if (message.error) waiting.resolve({ ok: false, reason: message.error, detail: message.detail ?? message.error, latencyNs });
+    else waiting.resolve({ ok: true, value: (waiting.read ? message.value : undefined) as never, latencyNs });
   }
 
   private updateTick(): void {
@@ -112,7 +119,7 @@ export class YarcMaintenanceController implements MaintenanceTransport {
         break;
       }
       this.pending.delete(id);
-      waiting.settle(null, cycle);
+      this.settle(waiting, null, cycle);
       expired = true;
     }
     if (expired) this.updateTick();
