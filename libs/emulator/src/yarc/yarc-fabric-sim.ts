@@ -203,6 +203,11 @@ export class YarcFabricSim {
   /** Which row buffers want each column channel: wantMask[(r*64+o)*8+row] has bit (input&7)*2+v
    * set when that row buffer's head packet is routed to output o. Arbitration looks only at set bits. */
   private readonly wantMask: Uint16Array;
+  /** Per row buffer (and per column buffer): the row bus (the column channel) found it without
+   * room and waits for the stage draining it to announce room — as a sender waits for credits.
+   * Only a waiting stage is woken; a check of both VCs' room on every run cost more. */
+  private readonly rowWait: Uint8Array;
+  private readonly columnWait: Uint8Array;
   /** Row buffers: the cycle at which the run of phits the column channel committed last has left
    * entirely (its phits leave one per cycle up to then). */
   private readonly rbDrainEnd: Float64Array;
@@ -237,6 +242,13 @@ export class YarcFabricSim {
   private readonly columns: StageQueue;
   private readonly rows: StageQueue;
   private readonly columnBusy: Float64Array;
+  /**
+   * The read port of each row buffer (per input tile and column, shared by its two VCs): a
+   * subswitch input sends one phit per cycle, to one column channel (§3), so a run from either VC
+   * holds it until the cycle after its last phit. Two channels that want the same row buffer in
+   * the same cycle (one for each VC's head packet) are served in the order they are visited.
+   */
+  private readonly rbReadBusy: Float64Array;
   private readonly rowBusy: Float64Array;
   private phase = PHASE_EVENTS;
 
@@ -349,6 +361,8 @@ export class YarcFabricSim {
     this.adaptiveRowRR = new Uint8Array(R * NPORTS * 8);
     this.wantMask = new Uint16Array(channels);
     this.rbDrainEnd = new Float64Array(channels * NVC);
+    this.rowWait = new Uint8Array(channels * NVC);
+    this.columnWait = new Uint8Array(channels * NVC);
 
     this.linkRate = new Float64Array(ports);
     this.linkAccumulator = new Float64Array(ports);
@@ -380,6 +394,7 @@ export class YarcFabricSim {
     this.columns = new StageQueue(channels, this.wheel, EVENT_COLUMN, PHASE_COLUMNS);
     this.rows = new StageQueue(R * NPORTS, this.wheel, EVENT_ROW, PHASE_ROWS);
     this.columnBusy = new Float64Array(channels);
+    this.rbReadBusy = new Float64Array(channels);
     this.rowBusy = new Float64Array(R * NPORTS);
     this.serials = Uint32Array.from(chips.map((c) => chipSerial(c.name)));
     this.txPacket = new Int32Array(ports).fill(-1);
@@ -955,8 +970,6 @@ export class YarcFabricSim {
         this.wakeRow(peerTile, first === 0 ? pool.headTimeOf(down) + INPUT_STAGES : firstAt + pool.delayOf(down));
       } else this.wakeLink(peer, firstAt + pool.delayOf(down));
       if (s >= 0) {
-        // Either VC of the channel may be waiting for room (they share the buffer, §3).
-        const full = this.columnRoom(source, now) <= 0 || this.columnRoom(source ^ 1, now) <= 0;
         pool.setSentOut(s, pool.sentOutOf(s) + n);
         this.cb.drain(source, n);
         this.txDrainBuffer[g] = source;
@@ -965,8 +978,13 @@ export class YarcFabricSim {
         this.txDrainLast[g] = lastAt;
         const base = this.globalTile[g] * MAX_PACKET_PHITS;
         for (let j = 0; j < n; j++) this.txDrainOffset[base + j] = pool.sendTime(down, first + j) - firstAt;
-        // Room appears in the column buffer as the run's phits leave it.
-        if (full) this.wakeColumn((source / NVC) | 0, firstAt);
+        // Room appears in the column buffer as the run's phits leave it; either VC of the channel
+        // may be waiting for it (they share the buffer, §3).
+        if (this.columnWait[source] | this.columnWait[source ^ 1]) {
+          this.columnWait[source] = 0;
+          this.columnWait[source ^ 1] = 0;
+          this.wakeColumn((source / NVC) | 0, firstAt);
+        }
         if (pool.sentOutOf(s) === length) {
           // The column buffer is done with the packet; the LCB keeps it until it is acknowledged.
           this.shiftColumnBuffer(source);
@@ -1248,6 +1266,7 @@ export class YarcFabricSim {
       if (owner !== -1 && owner !== input) continue; // its own run's end wakes the channel
       const room = this.columnRoom(cbv, now);
       if (room <= 0) {
+        this.columnWait[cbv] = 1;
         // Room appears as the output link's run drains this channel's buffers; else the link's
         // next run from them announces it (the link may be busy with another row's buffer).
         const at = this.columnRoomAppears(cbv, now);
@@ -1264,6 +1283,12 @@ export class YarcFabricSim {
         if (u < wakeAt) wakeAt = u;
         continue;
       }
+      // The row buffer's read port may be busy with a run of its other VC to another channel.
+      const readFree = this.rbReadBusy[rbIndex >> 1];
+      if (readFree > now) {
+        if (readFree < wakeAt) wakeAt = readFree;
+        continue;
+      }
       // The run goes on while the output link's committed run keeps making room: a packet longer
       // than the column buffer then moves in one run paced by the link, not a phit per visit.
       let n = 1;
@@ -1274,10 +1299,12 @@ export class YarcFabricSim {
         this.cb.push(cbv, down);
         this.cbMask[channel >> 3] |= 1 << (cbv & 15);
         this.cbOwner[cbv] = input;
-        if (this.packets.flags[packet] & FLAG_TRACE) this.trace(packet, this.routerChip[r], tileOut - base, v, 'column-buffer', now, `from row ${row}`);
       }
-      // Either VC of the row buffer may be waiting for room (they share it).
-      const rowWasFull = this.rowRoom(rbIndex, now) <= 0 || this.rowRoom(rbIndex ^ 1, now) <= 0;
+      // Every run of a traced packet, with the input whose row buffer it leaves: a run's phits
+      // leave one per cycle from `now`.
+      if (this.packets.flags[packet] & FLAG_TRACE)
+        this.trace(packet, this.routerChip[r], tileOut - base, v, 'column-buffer', now, `from row ${row}, input ${input}, ${n} phits`);
+      this.columnWait[cbv] = 0;
       const down = this.cb.tailOf(cbv);
       for (let j = 0; j < n; j++) pool.sendAt(down, now + j);
       pool.setSentOut(seg, taken + n);
@@ -1285,14 +1312,20 @@ export class YarcFabricSim {
       this.rbDrainEnd[rbIndex] = now + n;
       this.cb.fill(cbv, n);
       this.wakeLink(this.tileGlobal[tileOut], now + CB_DELAY);
-      // Room appears in the row buffer from now on, one phit per cycle.
-      if (rowWasFull) this.wakeRow(base + input, now);
+      // Room appears in the row buffer from now on, one phit per cycle; either VC of the row bus
+      // may be waiting for it (they share the buffer).
+      if (this.rowWait[rbIndex] | this.rowWait[rbIndex ^ 1]) {
+        this.rowWait[rbIndex] = 0;
+        this.rowWait[rbIndex ^ 1] = 0;
+        this.wakeRow(base + input, now);
+      }
       if (taken + n === this.packets.length[packet]) {
         this.shiftRowBuffer(r, rbIndex, now);
         this.cbOwner[cbv] = -1;
       }
       this.subRR[channel] = (c + 1) & 15;
       this.columnBusy[channel] = now + n;
+      this.rbReadBusy[rbIndex >> 1] = now + n;
       wakeAt = this.columnNextWake(channel, now + n);
       break;
     }
@@ -1405,6 +1438,7 @@ export class YarcFabricSim {
       const rbIndex = (tile * 8 + (out & 7)) * NVC + v;
       const room = this.rowRoom(rbIndex, now);
       if (room <= 0) {
+        this.rowWait[rbIndex] = 1;
         // Room appears as the column channel's runs drain the buffer; else its next run announces it.
         const at = this.rowRoomAppears(rbIndex, now);
         if (at < wakeAt) wakeAt = at;
@@ -1427,6 +1461,7 @@ export class YarcFabricSim {
       pool.setSentOut(seg, taken + n);
       this.ib.drain(ibIndex, n);
       this.rb.fill(rbIndex, n);
+      this.rowWait[rbIndex] = 0;
       if (this.rb.headOf(rbIndex) === down) this.wakeColumn((r * NPORTS + out) * 8 + (i >> 3), now + RB_DELAY);
       if (taken + n === length) this.finishInput(r, tile, ibIndex, seg, v, now + n - 1, false);
       this.rowBusRR[tile] = (v + 1) & 1;

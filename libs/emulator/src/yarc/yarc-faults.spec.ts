@@ -14,7 +14,7 @@ describe('YARC faults and diagnostics', () => {
       'link p2:0 vc1',
       'input-buffer s0.r1.0:2 vc1 — routed at the head of the input queue',
       expect.stringMatching(/^row-buffer s0\.r1\.0:2 vc1 — column \d$/),
-      expect.stringMatching(/^column-buffer s0\.r1\.0:\d+ vc1 — from row 0$/),
+      expect.stringMatching(/^column-buffer s0\.r1\.0:\d+ vc1 — from row 0, input \d+, \d+ phits$/),
       expect.stringMatching(/^link s0\.r1\.0:\d+ vc1$/),
       expect.stringMatching(/^input-buffer s0\.r1\.1:\d+ vc1/),
       expect.stringMatching(/^row-buffer s0\.r1\.1/),
