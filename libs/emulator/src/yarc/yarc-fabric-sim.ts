@@ -95,6 +95,19 @@ const CB_DELAY = STAGES_COLUMN_CHANNEL;
 const IB_TO_RB = INPUT_STAGES + RB_DELAY;
 const RB_TO_CB = CB_DELAY;
 
+/** Column-channel records (see `chF64`): 16 bytes, in Float64 and Int32 slots over the same
+ * bytes; the Int32 slot CH_STATE packs the want bits (0–15), the round-robin pointer (16–19)
+ * and the wait bits (20 + v); CH_OWNERS packs each VC's owner + 1 in a byte (0: none). */
+const CH_RECORD_BYTES = 16;
+const CH_F64 = CH_RECORD_BYTES / 8;
+const CH_I32 = CH_RECORD_BYTES / 4;
+const CH_BUSY = 0;
+const CH_STATE = 2;
+const CH_OWNERS = 3;
+const CH_WANT_BITS = 0xffff;
+const CH_RR_SHIFT = 16;
+const CH_WAIT_SHIFT = 20;
+
 /** Events on the timing wheel (kind in the low EVENT_KIND_BITS): a credit return, or a stage to wake. */
 const EVENT_CREDIT = 0;
 const EVENT_LINK = 1;
@@ -187,30 +200,41 @@ export class YarcFabricSim {
   private readonly ib: BufferQueues;
   private readonly rb: BufferQueues;
   private readonly cb: BufferQueues;
-  /** The input whose packet holds each column buffer (wormhole: one packet at a time per VC). */
-  private readonly cbOwner: Int16Array;
   /** Per output tile: which of its 8 column buffers × 2 VCs hold a packet (bit row*2+v), so that
    * the output arbiter looks only at those. */
   private readonly cbMask: Uint16Array;
   /** Round-robin pointers of the output arbiters, row buses and column channels. */
   private readonly outRR: Uint8Array;
   private readonly rowBusRR: Uint8Array;
-  private readonly subRR: Uint8Array;
   /** Round-robin pointers of the adaptive choice among equally good columns (per input) and rows
    * (per input and column, so that the two do not walk in step). */
   private readonly adaptiveColumnRR: Uint8Array;
   private readonly adaptiveRowRR: Uint8Array;
-  /** Which row buffers want each column channel: wantMask[(r*64+o)*8+row] has bit (input&7)*2+v
-   * set when that row buffer's head packet is routed to output o. Arbitration looks only at set bits. */
-  private readonly wantMask: Uint16Array;
-  /** Per row buffer (and per column buffer): the row bus (the column channel) found it without
-   * room and waits for the stage draining it to announce room — as a sender waits for credits.
-   * Only a waiting stage is woken; a check of both VCs' room on every run cost more. */
-  private readonly rowWait: Uint8Array;
-  private readonly columnWait: Uint8Array;
-  /** Row buffers: the cycle at which the run of phits the column channel committed last has left
-   * entirely (its phits leave one per cycle up to then). */
+  /**
+   * Per column channel (output tile × row: `channel`), one 16-byte record, since a channel's
+   * fields are read together and on a 32K fabric each field held in an array of its own was a
+   * cache miss of its own. Float64 slot CH_BUSY: until when the channel is busy with a run. Int32
+   * slot CH_STATE: which row buffers want the channel (bit (input&7)*2+v set when that row
+   * buffer's head packet is routed to this output; arbitration looks only at set bits), its
+   * round-robin pointer, and per VC whether it waits for room in that column buffer (the output
+   * link's run that drains it wakes the channel; only a waiting channel is woken). Int32 slot
+   * CH_OWNERS: per VC, the input whose packet holds the column buffer (wormhole: one packet at a
+   * time per VC).
+   */
+  private readonly chF64: Float64Array;
+  private readonly chI32: Int32Array;
+  /**
+   * Per row buffer and VC (index `rbIndex`, the two VCs of a buffer side by side): the cycle at
+   * which the run the column channel committed last has left entirely (its phits leave one per
+   * cycle up to then). The later of a buffer's two is when its read port is free again: a
+   * subswitch input sends one phit per cycle, to one column channel (§3), whichever VC; two
+   * channels that want the same row buffer in the same cycle (one for each VC's head packet) are
+   * served in the order they are visited.
+   */
   private readonly rbDrainEnd: Float64Array;
+  /** Per row buffer and VC: 1 while the row bus waits for room in it (the column channel's run
+   * that drains it wakes the row bus; only a waiting row bus is woken). */
+  private readonly rowWait: Uint8Array;
   /** Sender side of every global port: serialization rate and accumulator, latency, credits per VC. */
   readonly linkRate: Float64Array;
   private readonly linkAccumulator: Float64Array;
@@ -241,14 +265,6 @@ export class YarcFabricSim {
   private readonly links: StageQueue;
   private readonly columns: StageQueue;
   private readonly rows: StageQueue;
-  private readonly columnBusy: Float64Array;
-  /**
-   * The read port of each row buffer (per input tile and column, shared by its two VCs): a
-   * subswitch input sends one phit per cycle, to one column channel (§3), so a run from either VC
-   * holds it until the cycle after its last phit. Two channels that want the same row buffer in
-   * the same cycle (one for each VC's head packet) are served in the order they are visited.
-   */
-  private readonly rbReadBusy: Float64Array;
   private readonly rowBusy: Float64Array;
   private phase = PHASE_EVENTS;
 
@@ -352,17 +368,16 @@ export class YarcFabricSim {
     this.ib = new BufferQueues(R * NPORTS * NVC, this.pool);
     this.rb = new BufferQueues(channels * NVC, this.pool);
     this.cb = new BufferQueues(channels * NVC, this.pool);
-    this.cbOwner = new Int16Array(channels * NVC).fill(-1);
     this.cbMask = new Uint16Array(R * NPORTS);
     this.outRR = new Uint8Array(R * NPORTS);
     this.rowBusRR = new Uint8Array(R * NPORTS);
-    this.subRR = new Uint8Array(channels);
     this.adaptiveColumnRR = new Uint8Array(R * NPORTS);
     this.adaptiveRowRR = new Uint8Array(R * NPORTS * 8);
-    this.wantMask = new Uint16Array(channels);
+    const channelRecords = new ArrayBuffer(channels * CH_RECORD_BYTES);
+    this.chF64 = new Float64Array(channelRecords);
+    this.chI32 = new Int32Array(channelRecords);
     this.rbDrainEnd = new Float64Array(channels * NVC);
     this.rowWait = new Uint8Array(channels * NVC);
-    this.columnWait = new Uint8Array(channels * NVC);
 
     this.linkRate = new Float64Array(ports);
     this.linkAccumulator = new Float64Array(ports);
@@ -393,8 +408,6 @@ export class YarcFabricSim {
     this.links = new StageQueue(ports, this.wheel, EVENT_LINK, PHASE_LINKS);
     this.columns = new StageQueue(channels, this.wheel, EVENT_COLUMN, PHASE_COLUMNS);
     this.rows = new StageQueue(R * NPORTS, this.wheel, EVENT_ROW, PHASE_ROWS);
-    this.columnBusy = new Float64Array(channels);
-    this.rbReadBusy = new Float64Array(channels);
     this.rowBusy = new Float64Array(R * NPORTS);
     this.serials = Uint32Array.from(chips.map((c) => chipSerial(c.name)));
     this.txPacket = new Int32Array(ports).fill(-1);
@@ -980,9 +993,9 @@ export class YarcFabricSim {
         for (let j = 0; j < n; j++) this.txDrainOffset[base + j] = pool.sendTime(down, first + j) - firstAt;
         // Room appears in the column buffer as the run's phits leave it; either VC of the channel
         // may be waiting for it (they share the buffer, §3).
-        if (this.columnWait[source] | this.columnWait[source ^ 1]) {
-          this.columnWait[source] = 0;
-          this.columnWait[source ^ 1] = 0;
+        const state = (source >> 1) * CH_I32 + CH_STATE;
+        if (this.chI32[state] & (3 << CH_WAIT_SHIFT)) {
+          this.chI32[state] &= ~(3 << CH_WAIT_SHIFT);
           this.wakeColumn((source / NVC) | 0, firstAt);
         }
         if (pool.sentOutOf(s) === length) {
@@ -1242,11 +1255,14 @@ export class YarcFabricSim {
    * packet is routed to o, round robin; a column buffer holds one packet per VC at a time.
    */
   private stepColumn(channel: number, now: number): void {
-    if (now < this.columnBusy[channel]) {
-      this.wakeColumn(channel, this.columnBusy[channel]);
+    const ch = channel * CH_I32;
+    const busy = this.chF64[channel * CH_F64 + CH_BUSY];
+    if (now < busy) {
+      this.wakeColumn(channel, busy);
       return;
     }
-    const want = this.wantMask[channel];
+    const state = this.chI32[ch + CH_STATE];
+    const want = state & CH_WANT_BITS;
     if (want === 0) return;
     const pool = this.pool;
     const tileOut = channel >> 3;
@@ -1256,17 +1272,17 @@ export class YarcFabricSim {
     const column = (tileOut - base) & 7;
     let wakeAt = NEVER;
     // Round robin over the wanting row buffers only: rotate the mask so the pointer is bit 0.
-    const start = this.subRR[channel];
+    const start = (state >>> CH_RR_SHIFT) & 15;
     for (let rotated = fromPointer(want, start); rotated !== 0; rotated &= rotated - 1) {
       const c = (start + lowestBit(rotated)) & 15;
       const input = row * 8 + (c >> 1);
       const v = c & 1;
       const cbv = channel * NVC + v;
-      const owner = this.cbOwner[cbv];
+      const owner = ((this.chI32[ch + CH_OWNERS] >>> (8 * v)) & 0xff) - 1;
       if (owner !== -1 && owner !== input) continue; // its own run's end wakes the channel
       const room = this.columnRoom(cbv, now);
       if (room <= 0) {
-        this.columnWait[cbv] = 1;
+        this.chI32[ch + CH_STATE] |= 1 << (CH_WAIT_SHIFT + v);
         // Room appears as the output link's run drains this channel's buffers; else the link's
         // next run from them announces it (the link may be busy with another row's buffer).
         const at = this.columnRoomAppears(cbv, now);
@@ -1284,7 +1300,7 @@ export class YarcFabricSim {
         continue;
       }
       // The row buffer's read port may be busy with a run of its other VC to another channel.
-      const readFree = this.rbReadBusy[rbIndex >> 1];
+      const readFree = max(this.rbDrainEnd[rbIndex], this.rbDrainEnd[rbIndex ^ 1]);
       if (readFree > now) {
         if (readFree < wakeAt) wakeAt = readFree;
         continue;
@@ -1298,13 +1314,13 @@ export class YarcFabricSim {
         const down = pool.allocate(packet, now, CB_DELAY);
         this.cb.push(cbv, down);
         this.cbMask[channel >> 3] |= 1 << (cbv & 15);
-        this.cbOwner[cbv] = input;
+        this.chI32[ch + CH_OWNERS] = (this.chI32[ch + CH_OWNERS] & ~(0xff << (8 * v))) | ((input + 1) << (8 * v));
       }
       // Every run of a traced packet, with the input whose row buffer it leaves: a run's phits
       // leave one per cycle from `now`.
       if (this.packets.flags[packet] & FLAG_TRACE)
         this.trace(packet, this.routerChip[r], tileOut - base, v, 'column-buffer', now, `from row ${row}, input ${input}, ${n} phits`);
-      this.columnWait[cbv] = 0;
+      this.chI32[ch + CH_STATE] &= ~(1 << (CH_WAIT_SHIFT + v));
       const down = this.cb.tailOf(cbv);
       for (let j = 0; j < n; j++) pool.sendAt(down, now + j);
       pool.setSentOut(seg, taken + n);
@@ -1321,11 +1337,10 @@ export class YarcFabricSim {
       }
       if (taken + n === this.packets.length[packet]) {
         this.shiftRowBuffer(r, rbIndex, now);
-        this.cbOwner[cbv] = -1;
+        this.chI32[ch + CH_OWNERS] &= ~(0xff << (8 * v));
       }
-      this.subRR[channel] = (c + 1) & 15;
-      this.columnBusy[channel] = now + n;
-      this.rbReadBusy[rbIndex >> 1] = now + n;
+      this.chI32[ch + CH_STATE] = (this.chI32[ch + CH_STATE] & ~(15 << CH_RR_SHIFT)) | (((c + 1) & 15) << CH_RR_SHIFT);
+      this.chF64[channel * CH_F64 + CH_BUSY] = now + n;
       wakeAt = this.columnNextWake(channel, now + n);
       break;
     }
@@ -1335,7 +1350,7 @@ export class YarcFabricSim {
   /** When a column channel next may move a phit, from cycle `after` on: the earliest usable phit
    * among the row buffers that want it. */
   private columnNextWake(channel: number, after: number): number {
-    const want = this.wantMask[channel];
+    const want = this.chI32[channel * CH_I32 + CH_STATE] & CH_WANT_BITS;
     if (want === 0) return NEVER;
     const pool = this.pool;
     const tileOut = channel >> 3;
@@ -1355,7 +1370,7 @@ export class YarcFabricSim {
     return at;
   }
 
-  /** Keeps wantMask in step with the head of a row buffer; a new head wakes its column channel
+  /** Keeps the channels' want bits in step with the head of a row buffer; a new head wakes its column channel
    * when its first phit can go. */
   private setWant(r: number, rbIndex: number, on: boolean, now: number): void {
     const s = this.rb.headOf(rbIndex);
@@ -1366,9 +1381,9 @@ export class YarcFabricSim {
     const channel = (r * NPORTS + o) * 8 + (input >> 3);
     const bit = 1 << (((input & 7) << 1) | v);
     if (on) {
-      this.wantMask[channel] |= bit;
+      this.chI32[channel * CH_I32 + CH_STATE] |= bit;
       if (this.pool.sentInOf(s) > 0) this.wakeColumn(channel, max(now, this.pool.usable(s, this.pool.sentOutOf(s))));
-    } else this.wantMask[channel] &= ~bit;
+    } else this.chI32[channel * CH_I32 + CH_STATE] &= ~bit;
   }
 
   private shiftRowBuffer(r: number, rbIndex: number, now: number): void {
@@ -1453,7 +1468,7 @@ export class YarcFabricSim {
         pool.setRoute(down, out);
         const wasEmpty = this.rb.headOf(rbIndex) < 0;
         this.rb.push(rbIndex, down);
-        if (wasEmpty) this.wantMask[(r * NPORTS + out) * 8 + (i >> 3)] |= 1 << (((i & 7) << 1) | v);
+        if (wasEmpty) this.chI32[((r * NPORTS + out) * 8 + (i >> 3)) * CH_I32 + CH_STATE] |= 1 << (((i & 7) << 1) | v);
         if (this.packets.flags[packet] & FLAG_TRACE) this.trace(packet, this.routerChip[r], i, v, 'row-buffer', now, `column ${out & 7}`);
       }
       const down = this.rb.tailOf(rbIndex);
@@ -1808,7 +1823,12 @@ export class YarcFabricSim {
     const sum = (value: unknown, depth: number): number => {
       if (value === null || typeof value !== 'object' || seen.has(value)) return 0;
       seen.add(value);
-      if (ArrayBuffer.isView(value)) return value.byteLength;
+      if (ArrayBuffer.isView(value)) {
+        // Records are read through two views of one buffer: count the buffer once.
+        if (seen.has(value.buffer)) return 0;
+        seen.add(value.buffer);
+        return value.byteLength;
+      }
       if (depth > 2) return 0;
       let total = 0;
       for (const field of Object.values(value)) total += sum(field, depth + 1);
