@@ -311,6 +311,8 @@ export class YarcFabricSim {
   /** Maintenance packets in flight, by packet id (the store's ids are dense), and chip register
    * accesses being executed. */
   private readonly maintenance: (MaintenanceMessage | undefined)[] = [];
+  /** Per input tile: maintenance answers the chip has yet to put in its input buffer (VC 1). */
+  private readonly chipAnswers: Uint8Array;
   private readonly chipWork: { at: number; router: number; inPort: number; message: MaintenanceMessage; response: number }[] = [];
   /** Serial number of every chip (identity register). */
   readonly serials: Uint32Array;
@@ -409,6 +411,7 @@ export class YarcFabricSim {
     this.columns = new StageQueue(channels, this.wheel, EVENT_COLUMN, PHASE_COLUMNS);
     this.rows = new StageQueue(R * NPORTS, this.wheel, EVENT_ROW, PHASE_ROWS);
     this.rowBusy = new Float64Array(R * NPORTS);
+    this.chipAnswers = new Uint8Array(R * NPORTS);
     this.serials = Uint32Array.from(chips.map((c) => chipSerial(c.name)));
     this.txPacket = new Int32Array(ports).fill(-1);
     this.txDown = new Int32Array(ports).fill(-1);
@@ -1459,10 +1462,6 @@ export class YarcFabricSim {
         if (at < wakeAt) wakeAt = at;
         continue;
       }
-      // As on the column channel, the run goes on while the column channel's committed run keeps
-      // making room in the row buffer.
-      let n = 1;
-      while (taken + n < sent && pool.usable(seg, taken + n) <= now + n && (n < room || n < this.rowRoom(rbIndex, now + n))) n++;
       if (taken === 0) {
         const down = pool.allocate(packet, now, RB_DELAY);
         pool.setRoute(down, out);
@@ -1472,19 +1471,51 @@ export class YarcFabricSim {
         if (this.packets.flags[packet] & FLAG_TRACE) this.trace(packet, this.routerChip[r], i, v, 'row-buffer', now, `column ${out & 7}`);
       }
       const down = this.rb.tailOf(rbIndex);
-      for (let j = 0; j < n; j++) pool.sendAt(down, now + j);
+      pool.sendAt(down, now);
+      // As on the column channel, the run goes on while the column channel's committed run keeps
+      // making room in the row buffer (room predicted now can only be less than what the column
+      // channel will have made by then). Phits that arrive with gaps between them, from a link
+      // slower than the row bus, go in the same run as each arrives when nothing else could use
+      // the bus in the gaps — what a visit per phit would do.
+      const paced = this.rowBusAlone(tile, v);
+      let n = 1;
+      let last = now;
+      while (taken + n < sent) {
+        let t = last + 1;
+        const u = pool.usable(seg, taken + n);
+        if (u > t) {
+          if (!paced) break;
+          t = u;
+        }
+        if (n >= room && n >= this.rowRoom(rbIndex, t)) break;
+        pool.sendAt(down, t);
+        n++;
+        last = t;
+      }
       pool.setSentOut(seg, taken + n);
       this.ib.drain(ibIndex, n);
       this.rb.fill(rbIndex, n);
       this.rowWait[rbIndex] = 0;
       if (this.rb.headOf(rbIndex) === down) this.wakeColumn((r * NPORTS + out) * 8 + (i >> 3), now + RB_DELAY);
-      if (taken + n === length) this.finishInput(r, tile, ibIndex, seg, v, now + n - 1, false);
+      if (taken + n === length) this.finishInput(r, tile, ibIndex, seg, v, last, false);
       this.rowBusRR[tile] = (v + 1) & 1;
-      this.rowBusy[tile] = now + n;
-      wakeAt = this.rowNextWake(tile, now + n);
+      this.rowBusy[tile] = last + 1;
+      wakeAt = this.rowNextWake(tile, last + 1);
       break;
     }
     if (wakeAt !== NEVER) this.wakeRow(tile, wakeAt);
+  }
+
+  /**
+   * Whether only VC v's packet can use input tile's row bus until that packet's tail: the other
+   * VC's queue is empty (or holds a copy with a bad CRC, which never moves), and no answer of the
+   * chip's maintenance block is due to be put in it. Nothing else can arrive meanwhile: the link
+   * into the tile is held by v's packet until its tail (virtual cut-through).
+   */
+  private rowBusAlone(tile: number, v: number): boolean {
+    const other = this.ib.headOf(tile * NVC + (v ^ 1));
+    if (other >= 0 && this.pool.routeOf(other) !== -2) return false;
+    return v === 1 || this.chipAnswers[tile] === 0;
   }
 
   /** When input tile's row bus next has something to do, from cycle `after` on: routing a head,
@@ -1692,6 +1723,7 @@ export class YarcFabricSim {
     const response = this.packets.allocate(0, -1, 4, 1, FLAG_SOURCE_ROUTED | FLAG_LOCAL, 0, now, -1);
     this.packets.setReturnRoute(response, packet);
     this.chipWork.push({ at: now + MAINTENANCE_PROCESS_CYCLES, router: r, inPort, message, response });
+    this.chipAnswers[r * NPORTS + inPort]++;
   }
 
   /** Executes due register accesses and sends each response back the way the request came. */
@@ -1711,6 +1743,7 @@ export class YarcFabricSim {
       this.packets.enteredAt[id] = now;
       this.maintenance[id] = response;
       const tile = work.router * NPORTS + work.inPort;
+      this.chipAnswers[tile]--;
       const seg = this.pool.allocate(id, now, 0);
       this.pool.send(seg, now, this.packets.length[id]);
       this.ib.push(tile * NVC + 1, seg);
