@@ -24,7 +24,7 @@ function asDiscovered(fixture: string): KnownFabric {
  * proof. Discovery is measured apart; here its result is the design itself.
  */
 function configuration(fixture: string, runs: number): Benchmark {
-  let known: KnownFabric;
+  let known: KnownFabric | undefined;
   return {
     name: `configuration: compute + verify, ${fixture}`,
     parameters: { fixture },
@@ -34,9 +34,12 @@ function configuration(fixture: string, runs: number): Benchmark {
       known = asDiscovered(fixture);
     },
     run: async () => {
-      const configured = await timed(() => configureBlackWidow(known, NO_FAULTS));
+      const configured = await timed(() => configureBlackWidow(known!, NO_FAULTS));
       if (!configured.value.verification.ok) throw new Error(`verification failed: ${configured.value.verification.violations[0]?.message}`);
       return { ms: configured.ms, states: configured.value.verification.states, routers: configured.value.image.routers.length };
+    },
+    teardown: () => {
+      known = undefined;
     },
   };
 }
@@ -57,9 +60,9 @@ const silentTransport: MaintenanceTransport = {
  * fabric's, measured by the drills.
  */
 function reaction(fixture: string, runs: number): Benchmark {
-  let known: KnownFabric;
-  let cables: { a: { chip: string; port: number }; b: { chip: string; port: number } }[];
-  let configurator: BlackWidowConfigurator;
+  let known: KnownFabric | undefined;
+  let cables: { a: { chip: string; port: number }; b: { chip: string; port: number } }[] = [];
+  let configurator: BlackWidowConfigurator | undefined;
   let run = 0;
   return {
     name: `reaction: one R1–R2 cable cut → verified generation, ${fixture}`,
@@ -76,17 +79,23 @@ function reaction(fixture: string, runs: number): Benchmark {
     },
     run: async () => {
       const cable = cables[run++ % cables.length];
-      const serialOf = new Map([...known.matched.names].map(([serial, name]) => [name, serial]));
+      const known_ = known!;
+      const configurator_ = configurator!;
+      const serialOf = new Map([...known_.matched.names].map(([serial, name]) => [name, serial]));
       const interrupts = [cable.a, cable.b].map((e) => ({ kind: 'LINK_DOWN', emulatedTimeNs: 0, serial: serialOf.get(e.chip)!, port: e.port }));
       const started = performance.now();
-      const decisions = await triageInterrupts(interrupts, silentTransport, { known, faults: NO_FAULTS, interruptFaults: [], downHistory: new Map() });
+      const decisions = await triageInterrupts(interrupts, silentTransport, { known: known_, faults: NO_FAULTS, interruptFaults: [], downHistory: new Map() });
       const declared = decisions.flatMap((d) => (d.action === 'declare' ? [{ kind: d.kind, chip: d.chip, port: d.port }] : []));
-      const configured = configurator.configure(faultSet(declared));
+      const configured = configurator_.configure(faultSet(declared));
       const ms = performance.now() - started;
       if (declared.length !== 1 || !configured.verification.ok || !configured.incremental) throw new Error(`reaction went wrong: ${JSON.stringify(decisions)}`);
       const repaired = performance.now();
-      configurator.configure(NO_FAULTS);
+      configurator_.configure(NO_FAULTS);
       return { ms, changedRouters: configured.changedRouters.length, statesProven: configured.verification.states, repairMs: performance.now() - repaired };
+    },
+    teardown: () => {
+      known = undefined;
+      configurator = undefined;
     },
   };
 }
@@ -97,8 +106,8 @@ function reaction(fixture: string, runs: number): Benchmark {
  * measured here). Each run kills a different R2; its revival follows and is measured apart.
  */
 function routerDeath(fixture: string, runs: number): Benchmark {
-  let configurator: BlackWidowConfigurator;
-  let r2: string[];
+  let configurator: BlackWidowConfigurator | undefined;
+  let r2: string[] = [];
   let run = 0;
   return {
     name: `reaction: one R2 router dies → verified generation, ${fixture}`,
@@ -114,10 +123,14 @@ function routerDeath(fixture: string, runs: number): Benchmark {
     },
     run: async () => {
       const chip = r2[run++ % r2.length];
-      const dead = await timed(() => configurator.configure(faultSet([{ kind: 'router', chip, port: null }])));
+      const configurator_ = configurator!;
+      const dead = await timed(() => configurator_.configure(faultSet([{ kind: 'router', chip, port: null }])));
       if (!dead.value.verification.ok || !dead.value.incremental) throw new Error(`the death of ${chip} went wrong`);
-      const revived = await timed(() => configurator.configure(NO_FAULTS));
+      const revived = await timed(() => configurator_.configure(NO_FAULTS));
       return { ms: dead.ms, changedRouters: dead.value.changedRouters.length, reviveMs: revived.ms };
+    },
+    teardown: () => {
+      configurator = undefined;
     },
   };
 }

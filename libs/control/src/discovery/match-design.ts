@@ -40,14 +40,16 @@ export function matchDesign(discovered: DiscoveryResult, design: FabricDesign): 
   const endAt = (i: number, port: number): number => (i >= 0 && port >= 0 && port < design.chips[i].portCount ? portBase[i] + port : -1);
   const end = (chip: string, port: number): number => endAt(chipIndex.get(chip) ?? -1, port);
   const describe = (e: number) => `${design.chips[endOwner[e]].name}:${e - portBase[endOwner[e]]}`;
-  /** The far end the design puts at each cable end (-1: no cable). */
+  /** The design's cable ends (looked up by name once), and the far end the design puts at each
+   * end (-1: no cable). */
+  const designEnds = new Int32Array(design.cables.length * 2);
   const expectedAt = new Int32Array(endOwner.length).fill(-1);
-  for (const cable of design.cables) {
-    const a = end(cable.a.chip, cable.a.port);
-    const b = end(cable.b.chip, cable.b.port);
+  design.cables.forEach((cable, c) => {
+    const a = (designEnds[2 * c] = end(cable.a.chip, cable.a.port));
+    const b = (designEnds[2 * c + 1] = end(cable.b.chip, cable.b.port));
     if (a >= 0) expectedAt[a] = b;
     if (b >= 0) expectedAt[b] = a;
-  }
+  });
   const byProcessor = new Map<number, number>();
   design.chips.forEach((c, i) => {
     if (c.kind === 'endpoint' && c.processor !== undefined) byProcessor.set(c.processor, i);
@@ -189,22 +191,21 @@ export function matchDesign(discovered: DiscoveryResult, design: FabricDesign): 
     });
   });
   const reported = new Uint8Array(endOwner.length);
-  for (const cable of design.cables) {
-    const ka = end(cable.a.chip, cable.a.port);
-    const kb = end(cable.b.chip, cable.b.port);
-    if ((ka >= 0 && (seenEnds[ka] || reported[ka])) || (kb >= 0 && seenEnds[kb])) continue;
+  design.cables.forEach((cable, c) => {
+    const ka = designEnds[2 * c];
+    const kb = designEnds[2 * c + 1];
+    if ((ka >= 0 && (seenEnds[ka] || reported[ka])) || (kb >= 0 && seenEnds[kb])) return;
     // Neither end was seen: the cable is absent (or dead), or its chips were not reached.
-    if (!(ka >= 0 && taken[endOwner[ka]]) && !(kb >= 0 && taken[endOwner[kb]])) continue;
+    if (!(ka >= 0 && taken[endOwner[ka]]) && !(kb >= 0 && taken[endOwner[kb]])) return;
     if (ka >= 0) reported[ka] = 1;
     const named = `${cable.a.chip}:${cable.a.port}–${cable.b.chip}:${cable.b.port}`;
     findings.push({ kind: 'missing-cable', message: `cable ${named} is missing (no live link at either end)`, ends: [cable.a, cable.b] });
-  }
+  });
   design.chips.forEach((chip, i) => {
     if (!taken[i]) findings.push({ kind: 'unreachable-chip', message: `${chip.name} was not reached`, ends: [] });
   });
-  for (const chip of chips) {
-    if (!names.has(chip.serial))
-      findings.push({ kind: 'unexpected-chip', message: `a ${chip.kind} with serial ${nameOf(chip.serial)} is not in the design`, ends: [] });
-  }
+  chips.forEach((chip, k) => {
+    if (matched[k] < 0) findings.push({ kind: 'unexpected-chip', message: `a ${chip.kind} with serial ${nameOf(chip.serial)} is not in the design`, ends: [] });
+  });
   return { names, findings, cables };
 }
