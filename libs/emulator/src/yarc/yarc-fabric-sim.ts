@@ -108,6 +108,24 @@ const CH_WANT_BITS = 0xffff;
 const CH_RR_SHIFT = 16;
 const CH_WAIT_SHIFT = 20;
 
+/** Link control block records (see `txF64`): 64 bytes, in Float64 and Int32 slots. */
+const TX_RECORD_BYTES = 64;
+const TX_F64 = TX_RECORD_BYTES / 8;
+const TX_I32 = TX_RECORD_BYTES / 4;
+const TX_BUSY = 0;
+const TX_ACC = 1;
+const TX_ACC_TIME = 2;
+const TX_DRAIN_FIRST = 3;
+const TX_DRAIN_LAST = 4;
+const TX_PACKET = 10;
+const TX_DOWN = 11;
+const TX_SOURCE = 12;
+const TX_SENT = 13;
+const TX_DRAIN_BUFFER = 14;
+const TX_DRAIN_COUNT = 15;
+const TX_SENT_BITS = 0xff;
+const TX_BAD_SHIFT = 8;
+
 /** Events on the timing wheel (kind in the low EVENT_KIND_BITS): a credit return, or a stage to wake. */
 const EVENT_CREDIT = 0;
 const EVENT_LINK = 1;
@@ -237,9 +255,6 @@ export class YarcFabricSim {
   private readonly rowWait: Uint8Array;
   /** Sender side of every global port: serialization rate and accumulator, latency, credits per VC. */
   readonly linkRate: Float64Array;
-  private readonly linkAccumulator: Float64Array;
-  /** The last cycle whose rate has been added to the accumulator. */
-  private readonly linkAccTime: Float64Array;
   readonly linkLatency: Int32Array;
   readonly credits: Int32Array;
   /** Per global port and VC: the sender is waiting for credits (their return wakes it). */
@@ -269,27 +284,25 @@ export class YarcFabricSim {
   private phase = PHASE_EVENTS;
 
   /**
-   * The link control block of every global port's transmit side (§4.3): the packet on the link,
-   * the downstream segment of the copy being sent, where its phits come from (a column buffer, or
-   * the LCB's own send buffer for endpoints and replays), whether this copy will fail its CRC, and
-   * when a go-back-N replay starts.
-   */
-  private readonly txPacket: Int32Array;
-  private readonly txDown: Int32Array;
-  private readonly txSource: Int32Array;
-  private readonly txSent: Uint8Array;
-  private readonly txBad: Uint8Array;
-  private readonly txResumeAt: Float64Array;
-  private readonly txBusy: Float64Array;
-  /** The column buffer the link's last run drew from, and that run's departures from it: its
-   * phit count, first and last send times, and each phit's send time after the first (per
-   * router output tile, stride MAX_PACKET_PHITS). They are kept here, not read from the
+   * The link control block of every global port's transmit side (§4.3), one 64-byte record per
+   * port (`txF64` and `txI32` over the same bytes; a link's fields are read together, and on a 32K
+   * fabric an array per field cost a cache miss per field). Float64 slots: TX_BUSY, until when
+   * the link is busy with the copy it is sending; TX_ACC and TX_ACC_TIME, the serialization
+   * accumulator and the last cycle whose rate has been added to it; TX_DRAIN_FIRST and
+   * TX_DRAIN_LAST, the first and last send times of the link's last run from a column buffer.
+   * Int32 slots: TX_PACKET, the packet on the link (-1: none); TX_DOWN, the downstream segment of
+   * the copy being sent; TX_SOURCE, where its phits come from (a column buffer, or -1 for the LCB's
+   * own send buffer: endpoints and replays); TX_SENT, phits of the copy sent so far, with bit 8 set
+   * when this copy will fail its CRC; TX_DRAIN_BUFFER and TX_DRAIN_COUNT, the column buffer the
+   * last run drew from and its phit count. The drain record is kept here, not read from the
    * downstream copy, because the next router may be done with that copy — and reuse its entry —
-   * before the last of these phits has left. */
-  private readonly txDrainBuffer: Int32Array;
-  private readonly txDrainCount: Uint8Array;
-  private readonly txDrainFirst: Float64Array;
-  private readonly txDrainLast: Float64Array;
+   * before the last of these phits has left; with each phit's send time after the first in
+   * `txDrainOffset` (per router output tile, stride MAX_PACKET_PHITS).
+   */
+  private readonly txF64: Float64Array;
+  private readonly txI32: Int32Array;
+  /** When a go-back-N replay starts. */
+  private readonly txResumeAt: Float64Array;
   private readonly txDrainOffset: Uint16Array;
   /** Endpoint receive side: busy until, and the cycle its last run took its last phit. */
   private readonly recvBusy: Float64Array;
@@ -382,8 +395,6 @@ export class YarcFabricSim {
     this.rowWait = new Uint8Array(channels * NVC);
 
     this.linkRate = new Float64Array(ports);
-    this.linkAccumulator = new Float64Array(ports);
-    this.linkAccTime = new Float64Array(ports);
     this.linkLatency = new Int32Array(ports);
     this.credits = new Int32Array(ports * NVC);
     this.creditWait = new Uint8Array(ports * NVC);
@@ -413,17 +424,17 @@ export class YarcFabricSim {
     this.rowBusy = new Float64Array(R * NPORTS);
     this.chipAnswers = new Uint8Array(R * NPORTS);
     this.serials = Uint32Array.from(chips.map((c) => chipSerial(c.name)));
-    this.txPacket = new Int32Array(ports).fill(-1);
-    this.txDown = new Int32Array(ports).fill(-1);
-    this.txSource = new Int32Array(ports).fill(-1);
-    this.txSent = new Uint8Array(ports);
-    this.txBad = new Uint8Array(ports);
+    const linkRecords = new ArrayBuffer(ports * TX_RECORD_BYTES);
+    this.txF64 = new Float64Array(linkRecords);
+    this.txI32 = new Int32Array(linkRecords);
+    for (let g = 0; g < ports; g++) {
+      this.txI32[g * TX_I32 + TX_PACKET] = -1;
+      this.txI32[g * TX_I32 + TX_DOWN] = -1;
+      this.txI32[g * TX_I32 + TX_SOURCE] = -1;
+      this.txI32[g * TX_I32 + TX_DRAIN_BUFFER] = -1;
+      this.txF64[g * TX_F64 + TX_DRAIN_LAST] = -1;
+    }
     this.txResumeAt = new Float64Array(ports);
-    this.txBusy = new Float64Array(ports);
-    this.txDrainBuffer = new Int32Array(ports).fill(-1);
-    this.txDrainCount = new Uint8Array(ports);
-    this.txDrainFirst = new Float64Array(ports);
-    this.txDrainLast = new Float64Array(ports).fill(-1);
     this.txDrainOffset = new Uint16Array(R * NPORTS * MAX_PACKET_PHITS);
     this.recvBusy = new Float64Array(ports);
     this.recvLast = new Float64Array(ports);
@@ -609,10 +620,10 @@ export class YarcFabricSim {
     const tile = (b / (8 * NVC)) | 0;
     const g = this.tileGlobal[tile];
     let occupancy = this.cb.occupancyOf(b);
-    if (this.txDrainBuffer[g] === b && this.txDrainLast[g] > now) {
-      const since = now - this.txDrainFirst[g];
+    if (this.txI32[g * TX_I32 + TX_DRAIN_BUFFER] === b && this.txF64[g * TX_F64 + TX_DRAIN_LAST] > now) {
+      const since = now - this.txF64[g * TX_F64 + TX_DRAIN_FIRST];
       const base = tile * MAX_PACKET_PHITS;
-      for (let j = this.txDrainCount[g] - 1; j >= 0 && this.txDrainOffset[base + j] > since; j--) occupancy++;
+      for (let j = this.txI32[g * TX_I32 + TX_DRAIN_COUNT] - 1; j >= 0 && this.txDrainOffset[base + j] > since; j--) occupancy++;
     }
     return occupancy;
   }
@@ -633,8 +644,9 @@ export class YarcFabricSim {
     if (kind === 'row') return phits + max(0, this.rbDrainEnd[b] - cycle - 1);
     const tile = (b / (8 * NVC)) | 0;
     const g = this.tileGlobal[tile];
-    if (this.txDrainBuffer[g] === b && this.txDrainLast[g] > cycle) {
-      for (let j = 0; j < this.txDrainCount[g]; j++) if (this.txDrainFirst[g] + this.txDrainOffset[tile * MAX_PACKET_PHITS + j] > cycle) phits++;
+    if (this.txI32[g * TX_I32 + TX_DRAIN_BUFFER] === b && this.txF64[g * TX_F64 + TX_DRAIN_LAST] > cycle) {
+      for (let j = 0; j < this.txI32[g * TX_I32 + TX_DRAIN_COUNT]; j++)
+        if (this.txF64[g * TX_F64 + TX_DRAIN_FIRST] + this.txDrainOffset[tile * MAX_PACKET_PHITS + j] > cycle) phits++;
     }
     return phits;
   }
@@ -651,9 +663,9 @@ export class YarcFabricSim {
    * committed run drains it or its other VC (NEVER if it does not make room). */
   private columnRoomAppears(b: number, now: number): number {
     const g = this.tileGlobal[(b / (8 * NVC)) | 0];
-    const drained = this.txDrainBuffer[g];
-    if (this.txDrainLast[g] <= now || (drained !== b && drained !== (b ^ 1))) return NEVER;
-    for (let t = now + 1; t <= this.txDrainLast[g]; t++) if (this.columnRoom(b, t) > 0) return t;
+    const drained = this.txI32[g * TX_I32 + TX_DRAIN_BUFFER];
+    if (this.txF64[g * TX_F64 + TX_DRAIN_LAST] <= now || (drained !== b && drained !== (b ^ 1))) return NEVER;
+    for (let t = now + 1; t <= this.txF64[g * TX_F64 + TX_DRAIN_LAST]; t++) if (this.columnRoom(b, t) > 0) return t;
     return NEVER;
   }
 
@@ -708,8 +720,8 @@ export class YarcFabricSim {
     }
     // Send: continue the current packet (or its replay), or start the next one whose whole
     // length fits in the router's input buffer (VCT).
-    if (this.txPacket[g] >= 0) this.advanceLink(g, now);
-    if (this.txPacket[g] >= 0) return;
+    if (this.txI32[g * TX_I32 + TX_PACKET] >= 0) this.advanceLink(g, now);
+    if (this.txI32[g * TX_I32 + TX_PACKET] >= 0) return;
     if (this.discarding[g] || this.fabric.activeLanes[g] === 0) {
       // The interface's own link is down: what waits to be sent cannot be (§7.7).
       for (let v = 0; v < NVC; v++) {
@@ -723,9 +735,9 @@ export class YarcFabricSim {
       }
       return;
     }
-    if (now < this.txBusy[g]) {
+    if (now < this.txF64[g * TX_F64 + TX_BUSY]) {
       // The last copy's tail is still being serialized.
-      if (this.sources.size[g * NVC] > 0 || this.sources.size[g * NVC + 1] > 0) this.wakeLink(g, this.txBusy[g]);
+      if (this.sources.size[g * NVC] > 0 || this.sources.size[g * NVC + 1] > 0) this.wakeLink(g, this.txF64[g * TX_F64 + TX_BUSY]);
       return;
     }
     for (let v = 0; v < NVC; v++) {
@@ -740,11 +752,12 @@ export class YarcFabricSim {
       this.credits[q] -= this.packets.length[head];
       this.packets.state[head] = STATE_IN_NETWORK;
       this.packets.enteredAt[head] = now;
-      this.txPacket[g] = head;
-      this.txSource[g] = -1;
+      this.txI32[g * TX_I32 + TX_PACKET] = head;
+      this.txI32[g * TX_I32 + TX_SOURCE] = -1;
       this.startCopy(g, now, ENDPOINT_INJECT_CYCLES);
       this.advanceLink(g, now);
-      if (this.txPacket[g] < 0 && (this.sources.size[g * NVC] > 0 || this.sources.size[g * NVC + 1] > 0)) this.wakeLink(g, this.txBusy[g]);
+      if (this.txI32[g * TX_I32 + TX_PACKET] < 0 && (this.sources.size[g * NVC] > 0 || this.sources.size[g * NVC + 1] > 0))
+        this.wakeLink(g, this.txF64[g * TX_F64 + TX_BUSY]);
       return;
     }
   }
@@ -785,12 +798,13 @@ export class YarcFabricSim {
   // ---------------------------------------------------------------- output ports
   /** Router output port (tile) with global port g: the second-stage arbiter and the link. */
   private stepOutput(g: number, tile: number, now: number): void {
-    if (this.txPacket[g] >= 0) {
+    if (this.txI32[g * TX_I32 + TX_PACKET] >= 0) {
       this.advanceLink(g, now);
-      if (this.txPacket[g] >= 0) return;
+      if (this.txI32[g * TX_I32 + TX_PACKET] >= 0) return;
     }
-    if (now >= this.txBusy[g] || this.fabric.activeLanes[g] === 0) this.arbitrate(g, tile, now);
-    if (this.txPacket[g] < 0 && now < this.txBusy[g] && this.outputHasWork(tile)) this.wakeLink(g, this.txBusy[g]);
+    if (now >= this.txF64[g * TX_F64 + TX_BUSY] || this.fabric.activeLanes[g] === 0) this.arbitrate(g, tile, now);
+    if (this.txI32[g * TX_I32 + TX_PACKET] < 0 && now < this.txF64[g * TX_F64 + TX_BUSY] && this.outputHasWork(tile))
+      this.wakeLink(g, this.txF64[g * TX_F64 + TX_BUSY]);
   }
 
   private outputHasWork(tile: number): boolean {
@@ -837,8 +851,8 @@ export class YarcFabricSim {
       this.blockedSince[g * NVC + v] = -1;
       this.credits[g * NVC + v] -= this.packets.length[packet];
       this.outRR[tile] = (c + 1) & 15;
-      this.txPacket[g] = packet;
-      this.txSource[g] = candidate;
+      this.txI32[g * TX_I32 + TX_PACKET] = packet;
+      this.txI32[g * TX_I32 + TX_SOURCE] = candidate;
       this.startCopy(g, now, OUTPUT_STAGES);
       this.advanceLink(g, now);
       return;
@@ -866,22 +880,22 @@ export class YarcFabricSim {
 
   /** Starts a copy of port g's packet on the link; whether its CRC will fail is decided now. */
   private startCopy(g: number, now: number, stages: number): void {
-    const packet = this.txPacket[g];
+    const packet = this.txI32[g * TX_I32 + TX_PACKET];
     const v = this.packets.vc[packet];
     const peer = this.fabric.peer[g];
     const peerTile = this.globalTile[peer];
     const down = this.pool.allocate(packet, now, stages + this.linkLatency[g]);
-    this.txBad[g] = this.portErrorProne[g] ? (this.random() < this.copyErrorProbability(g, this.packets.length[packet]) ? 1 : 0) : 0;
-    if (this.txBad[g]) this.pool.setRoute(down, -2); // held at the receiver until its bad CRC is seen
+    const bad = this.portErrorProne[g] ? (this.random() < this.copyErrorProbability(g, this.packets.length[packet]) ? 1 : 0) : 0;
+    if (bad) this.pool.setRoute(down, -2); // held at the receiver until its bad CRC is seen
     if (peerTile >= 0) this.ib.push(peerTile * NVC + v, down);
     else this.receive.push(peer * NVC + v, down);
-    this.txDown[g] = down;
-    this.txSent[g] = 0;
-    this.linkAccumulator[g] = 0;
-    this.linkAccTime[g] = now - 1;
+    this.txI32[g * TX_I32 + TX_DOWN] = down;
+    this.txI32[g * TX_I32 + TX_SENT] = bad << TX_BAD_SHIFT;
+    this.txF64[g * TX_F64 + TX_ACC] = 0;
+    this.txF64[g * TX_F64 + TX_ACC_TIME] = now - 1;
     if (this.packets.flags[packet] & FLAG_TRACE) {
       const chip = this.fabric.portOwner(g);
-      this.trace(packet, chip, g - this.fabric.portBase[chip], v, 'link', now, this.txBad[g] ? 'copy will fail its CRC' : undefined);
+      this.trace(packet, chip, g - this.fabric.portBase[chip], v, 'link', now, bad ? 'copy will fail its CRC' : undefined);
     }
   }
 
@@ -915,38 +929,38 @@ export class YarcFabricSim {
    * between — with the accumulator filling meanwhile as it would over idle cycles.
    */
   private advanceLink(g: number, now: number): void {
-    const packet = this.txPacket[g];
+    const packet = this.txI32[g * TX_I32 + TX_PACKET];
     const length = this.packets.length[packet];
     if (this.fabric.activeLanes[g] === 0) {
       this.abortOnDeadLink(g, now, packet, length);
       return;
     }
-    if (now < this.txBusy[g]) {
-      this.wakeLink(g, this.txBusy[g]);
+    if (now < this.txF64[g * TX_F64 + TX_BUSY]) {
+      this.wakeLink(g, this.txF64[g * TX_F64 + TX_BUSY]);
       return;
     }
-    let down = this.txDown[g];
+    let down = this.txI32[g * TX_I32 + TX_DOWN];
     if (down < 0) {
       if (now < this.txResumeAt[g]) {
         this.wakeLink(g, this.txResumeAt[g]);
         return;
       }
       this.startCopy(g, now, 0);
-      down = this.txDown[g];
+      down = this.txI32[g * TX_I32 + TX_DOWN];
     }
-    if (this.txSent[g] === length) {
+    if ((this.txI32[g * TX_I32 + TX_SENT] & TX_SENT_BITS) === length) {
       this.endCopy(g, now, packet);
       return;
     }
     const pool = this.pool;
-    const source = this.txSource[g];
+    const source = this.txI32[g * TX_I32 + TX_SOURCE];
     const s = source >= 0 ? this.cb.headOf(source) : -1;
     const limit = s >= 0 ? pool.sentInOf(s) : length;
     const rate = this.linkRate[g];
-    let accumulator = this.linkAccumulator[g];
-    const idle = now - 1 - this.linkAccTime[g];
+    let accumulator = this.txF64[g * TX_F64 + TX_ACC];
+    const idle = now - 1 - this.txF64[g * TX_F64 + TX_ACC_TIME];
     if (idle > 0) accumulator = min(1, accumulator + rate * idle);
-    const first = this.txSent[g];
+    const first = this.txI32[g * TX_I32 + TX_SENT] & TX_SENT_BITS;
     let k = first;
     let c = now;
     let firstAt = -1;
@@ -970,11 +984,11 @@ export class YarcFabricSim {
       if (accumulator > 1) accumulator = 1;
       c++;
     }
-    this.linkAccumulator[g] = accumulator;
-    this.linkAccTime[g] = c - 1;
+    this.txF64[g * TX_F64 + TX_ACC] = accumulator;
+    this.txF64[g * TX_F64 + TX_ACC_TIME] = c - 1;
     const n = k - first;
     if (n > 0) {
-      this.txSent[g] = k;
+      this.txI32[g * TX_I32 + TX_SENT] = (this.txI32[g * TX_I32 + TX_SENT] & ~TX_SENT_BITS) | k;
       this.phitHops += n;
       this.portPhits[g * NVC + this.packets.vc[packet]] += n;
       const peer = this.fabric.peer[g];
@@ -988,10 +1002,10 @@ export class YarcFabricSim {
       if (s >= 0) {
         pool.setSentOut(s, pool.sentOutOf(s) + n);
         this.cb.drain(source, n);
-        this.txDrainBuffer[g] = source;
-        this.txDrainCount[g] = n;
-        this.txDrainFirst[g] = firstAt;
-        this.txDrainLast[g] = lastAt;
+        this.txI32[g * TX_I32 + TX_DRAIN_BUFFER] = source;
+        this.txI32[g * TX_I32 + TX_DRAIN_COUNT] = n;
+        this.txF64[g * TX_F64 + TX_DRAIN_FIRST] = firstAt;
+        this.txF64[g * TX_F64 + TX_DRAIN_LAST] = lastAt;
         const base = this.globalTile[g] * MAX_PACKET_PHITS;
         for (let j = 0; j < n; j++) this.txDrainOffset[base + j] = pool.sendTime(down, first + j) - firstAt;
         // Room appears in the column buffer as the run's phits leave it; either VC of the channel
@@ -1004,17 +1018,17 @@ export class YarcFabricSim {
         if (pool.sentOutOf(s) === length) {
           // The column buffer is done with the packet; the LCB keeps it until it is acknowledged.
           this.shiftColumnBuffer(source);
-          this.txSource[g] = -1;
+          this.txI32[g * TX_I32 + TX_SOURCE] = -1;
         }
       }
-      this.txBusy[g] = lastAt + 1;
+      this.txF64[g * TX_F64 + TX_BUSY] = lastAt + 1;
     }
     if (k === length) {
       // A good copy is complete once its run is committed (the link stays busy until its tail
       // is out); a bad one is found out at the end.
-      if (!this.txBad[g]) {
-        this.txPacket[g] = -1;
-        this.txDown[g] = -1;
+      if (!(this.txI32[g * TX_I32 + TX_SENT] >> TX_BAD_SHIFT)) {
+        this.txI32[g * TX_I32 + TX_PACKET] = -1;
+        this.txI32[g * TX_I32 + TX_DOWN] = -1;
       } else this.wakeLink(g, lastAt + 1);
     } else if (s >= 0 && k < limit) this.wakeLink(g, max(c, pool.usable(s, k)));
   }
@@ -1022,10 +1036,10 @@ export class YarcFabricSim {
   /** The whole copy is on the wire: the receiver's CRC check passes, or fails and the copy is
    * replayed after the go-back-N timeout (§4.3). */
   private endCopy(g: number, now: number, packet: number): void {
-    const last = this.txBusy[g] - 1;
-    if (!this.txBad[g]) {
-      this.txPacket[g] = -1;
-      this.txDown[g] = -1;
+    const last = this.txF64[g * TX_F64 + TX_BUSY] - 1;
+    if (!(this.txI32[g * TX_I32 + TX_SENT] >> TX_BAD_SHIFT)) {
+      this.txI32[g * TX_I32 + TX_PACKET] = -1;
+      this.txI32[g * TX_I32 + TX_DOWN] = -1;
       return;
     }
     // The receiver drops the copy and sends no VC ack; the sender's timer runs out and it replays
@@ -1034,7 +1048,7 @@ export class YarcFabricSim {
     this.retransmissions++;
     this.countRetry(g, now);
     if (this.fabric.activeLanes[g] === 0) {
-      this.txPacket[g] = -1;
+      this.txI32[g * TX_I32 + TX_PACKET] = -1;
       this.packets.discard(packet, DiscardReason.LinkDown);
       return;
     }
@@ -1049,9 +1063,9 @@ export class YarcFabricSim {
    */
   private abortOnDeadLink(g: number, now: number, packet: number, length: number): void {
     const pool = this.pool;
-    const down = this.txDown[g];
-    this.txDrainLast[g] = -1;
-    this.txBusy[g] = 0;
+    const down = this.txI32[g * TX_I32 + TX_DOWN];
+    this.txF64[g * TX_F64 + TX_DRAIN_LAST] = -1;
+    this.txF64[g * TX_F64 + TX_BUSY] = 0;
     let continuesDownstream = false;
     if (down >= 0) {
       if (pool.sentOutOf(down) === 0) this.dropBadCopy(g);
@@ -1066,11 +1080,11 @@ export class YarcFabricSim {
             this.wakeRow(peerTile, now + pool.delayOf(down));
           } else this.wakeLink(this.fabric.peer[g], now + pool.delayOf(down));
         }
-        this.txDown[g] = -1;
+        this.txI32[g * TX_I32 + TX_DOWN] = -1;
         continuesDownstream = true;
       }
     } else if (this.packets.flags[packet] & FLAG_LINK_LOST) continuesDownstream = true;
-    const source = this.txSource[g];
+    const source = this.txI32[g * TX_I32 + TX_SOURCE];
     if (source >= 0) {
       const s = this.cb.headOf(source);
       const n = pool.available(s, now);
@@ -1084,16 +1098,16 @@ export class YarcFabricSim {
         return;
       }
       this.shiftColumnBuffer(source);
-      this.txSource[g] = -1;
+      this.txI32[g * TX_I32 + TX_SOURCE] = -1;
     }
-    this.txPacket[g] = -1;
+    this.txI32[g * TX_I32 + TX_PACKET] = -1;
     this.wakeLink(g, now + 1);
     if (!continuesDownstream) this.packets.discard(packet, this.discardReason[g] || DiscardReason.LinkDown);
   }
 
   private dropBadCopy(g: number): void {
-    const down = this.txDown[g];
-    const packet = this.txPacket[g];
+    const down = this.txI32[g * TX_I32 + TX_DOWN];
+    const packet = this.txI32[g * TX_I32 + TX_PACKET];
     const v = this.packets.vc[packet];
     const peer = this.fabric.peer[g];
     const peerTile = this.globalTile[peer];
@@ -1103,7 +1117,7 @@ export class YarcFabricSim {
       this.ib.popTail(buffer);
       this.ib.drain(buffer, phits);
     } else this.receive.popTail(peer * NVC + v);
-    this.txDown[g] = -1;
+    this.txI32[g * TX_I32 + TX_DOWN] = -1;
   }
 
   /** Probability that a copy of `length` phits arrives with a bad CRC: the phits are striped over
