@@ -1002,12 +1002,21 @@ export class YarcFabricSim {
       if (s >= 0) {
         pool.setSentOut(s, pool.sentOutOf(s) + n);
         this.cb.drain(source, n);
-        this.txI32[g * TX_I32 + TX_DRAIN_BUFFER] = source;
-        this.txI32[g * TX_I32 + TX_DRAIN_COUNT] = n;
-        this.txF64[g * TX_F64 + TX_DRAIN_FIRST] = firstAt;
-        this.txF64[g * TX_F64 + TX_DRAIN_LAST] = lastAt;
         const base = this.globalTile[g] * MAX_PACKET_PHITS;
-        for (let j = 0; j < n; j++) this.txDrainOffset[base + j] = pool.sendTime(down, first + j) - firstAt;
+        if (this.txI32[g * TX_I32 + TX_DRAIN_BUFFER] === source && this.txF64[g * TX_F64 + TX_DRAIN_LAST] > this.cycle) {
+          // The run continues one whose phits are still leaving (the column channel extended it,
+          // see stepColumn): its departures join the record.
+          const count = this.txI32[g * TX_I32 + TX_DRAIN_COUNT];
+          const from = this.txF64[g * TX_F64 + TX_DRAIN_FIRST];
+          for (let j = 0; j < n; j++) this.txDrainOffset[base + count + j] = pool.sendTime(down, first + j) - from;
+          this.txI32[g * TX_I32 + TX_DRAIN_COUNT] = count + n;
+        } else {
+          this.txI32[g * TX_I32 + TX_DRAIN_BUFFER] = source;
+          this.txI32[g * TX_I32 + TX_DRAIN_COUNT] = n;
+          this.txF64[g * TX_F64 + TX_DRAIN_FIRST] = firstAt;
+          for (let j = 0; j < n; j++) this.txDrainOffset[base + j] = pool.sendTime(down, first + j) - firstAt;
+        }
+        this.txF64[g * TX_F64 + TX_DRAIN_LAST] = lastAt;
         // Room appears in the column buffer as the run's phits leave it; either VC of the channel
         // may be waiting for it (they share the buffer, §3).
         const state = (source >> 1) * CH_I32 + CH_STATE;
@@ -1344,7 +1353,7 @@ export class YarcFabricSim {
       this.rb.drain(rbIndex, n);
       this.rbDrainEnd[rbIndex] = now + n;
       this.cb.fill(cbv, n);
-      this.wakeLink(this.tileGlobal[tileOut], now + CB_DELAY);
+      const g = this.tileGlobal[tileOut];
       // Room appears in the row buffer from now on, one phit per cycle; either VC of the row bus
       // may be waiting for it (they share the buffer).
       if (this.rowWait[rbIndex] | this.rowWait[rbIndex ^ 1]) {
@@ -1358,6 +1367,16 @@ export class YarcFabricSim {
       }
       this.chI32[ch + CH_STATE] = (this.chI32[ch + CH_STATE] & ~(15 << CH_RR_SHIFT)) | (((c + 1) & 15) << CH_RR_SHIFT);
       this.chF64[channel * CH_F64 + CH_BUSY] = now + n;
+      // The output link sends what the channel commits. When it is already sending this packet
+      // from this buffer, it holds it to the tail (VCT) and takes each phit as it becomes usable,
+      // so its run is extended now with what its next visit would send; otherwise the first
+      // phit's arrival wakes it.
+      const tx = g * TX_I32;
+      if (this.txI32[tx + TX_SOURCE] === cbv && this.txI32[tx + TX_PACKET] === packet && this.txI32[tx + TX_DOWN] >= 0 && this.fabric.activeLanes[g] > 0) {
+        this.advanceLink(g, max(now, this.txF64[g * TX_F64 + TX_BUSY]));
+        // The copy is all committed: the output arbitrates again once its tail is out.
+        if (this.txI32[tx + TX_PACKET] < 0) this.wakeLink(g, this.txF64[g * TX_F64 + TX_BUSY]);
+      } else this.wakeLink(g, now + CB_DELAY);
       wakeAt = this.columnNextWake(channel, now + n);
       break;
     }
