@@ -304,6 +304,7 @@ export class YarcFabricSim {
   /** When a go-back-N replay starts. */
   private readonly txResumeAt: Float64Array;
   private readonly txDrainOffset: Uint16Array;
+  private readonly txDrainArrival: Int32Array;
   /** Endpoint receive side: busy until, and the cycle its last run took its last phit. */
   private readonly recvBusy: Float64Array;
   private readonly recvLast: Float64Array;
@@ -436,6 +437,7 @@ export class YarcFabricSim {
     }
     this.txResumeAt = new Float64Array(ports);
     this.txDrainOffset = new Uint16Array(R * NPORTS * MAX_PACKET_PHITS);
+    this.txDrainArrival = new Int32Array(R * NPORTS * MAX_PACKET_PHITS);
     this.recvBusy = new Float64Array(ports);
     this.recvLast = new Float64Array(ports);
     this.laneBitErrorRate = new Float64Array(ports * LANES);
@@ -637,16 +639,26 @@ export class YarcFabricSim {
     const queues = kind === 'row' ? this.rb : this.cb;
     const pool = this.pool;
     let phits = 0;
-    for (let s = queues.headOf(b); s >= 0; s = pool.nextOf(s)) {
-      for (let k = 0; k < pool.sentInOf(s); k++) if (pool.sendTime(s, k) <= cycle) phits++;
-      phits -= pool.sentOutOf(s);
+    if (kind === 'row') {
+      for (let s = queues.headOf(b); s >= 0; s = pool.nextOf(s)) {
+        for (let k = 0; k < pool.sentInOf(s); k++) if (pool.sendTime(s, k) <= cycle) phits++;
+        phits -= pool.sentOutOf(s);
+      }
+      return phits + max(0, this.rbDrainEnd[b] - cycle - 1);
     }
-    if (kind === 'row') return phits + max(0, this.rbDrainEnd[b] - cycle - 1);
+    // Phits in and not yet sent on, then those the output link's last runs send later: each
+    // counted from when it came in.
+    for (let s = queues.headOf(b); s >= 0; s = pool.nextOf(s)) {
+      for (let k = pool.sentOutOf(s); k < pool.sentInOf(s); k++) if (pool.sendTime(s, k) <= cycle) phits++;
+    }
     const tile = (b / (8 * NVC)) | 0;
     const g = this.tileGlobal[tile];
-    if (this.txI32[g * TX_I32 + TX_DRAIN_BUFFER] === b && this.txF64[g * TX_F64 + TX_DRAIN_LAST] > cycle) {
-      for (let j = 0; j < this.txI32[g * TX_I32 + TX_DRAIN_COUNT]; j++)
-        if (this.txF64[g * TX_F64 + TX_DRAIN_FIRST] + this.txDrainOffset[tile * MAX_PACKET_PHITS + j] > cycle) phits++;
+    if (this.txI32[g * TX_I32 + TX_DRAIN_BUFFER] === b) {
+      const from = this.txF64[g * TX_F64 + TX_DRAIN_FIRST];
+      for (let j = 0; j < this.txI32[g * TX_I32 + TX_DRAIN_COUNT]; j++) {
+        const k = tile * MAX_PACKET_PHITS + j;
+        if (from + this.txDrainArrival[k] <= cycle && from + this.txDrainOffset[k] > cycle) phits++;
+      }
     }
     return phits;
   }
@@ -1003,19 +1015,23 @@ export class YarcFabricSim {
         pool.setSentOut(s, pool.sentOutOf(s) + n);
         this.cb.drain(source, n);
         const base = this.globalTile[g] * MAX_PACKET_PHITS;
+        let count = 0;
         if (this.txI32[g * TX_I32 + TX_DRAIN_BUFFER] === source && this.txF64[g * TX_F64 + TX_DRAIN_LAST] > this.cycle) {
           // The run continues one whose phits are still leaving (the column channel extended it,
           // see stepColumn): its departures join the record.
-          const count = this.txI32[g * TX_I32 + TX_DRAIN_COUNT];
-          const from = this.txF64[g * TX_F64 + TX_DRAIN_FIRST];
-          for (let j = 0; j < n; j++) this.txDrainOffset[base + count + j] = pool.sendTime(down, first + j) - from;
-          this.txI32[g * TX_I32 + TX_DRAIN_COUNT] = count + n;
+          count = this.txI32[g * TX_I32 + TX_DRAIN_COUNT];
         } else {
           this.txI32[g * TX_I32 + TX_DRAIN_BUFFER] = source;
-          this.txI32[g * TX_I32 + TX_DRAIN_COUNT] = n;
           this.txF64[g * TX_F64 + TX_DRAIN_FIRST] = firstAt;
-          for (let j = 0; j < n; j++) this.txDrainOffset[base + j] = pool.sendTime(down, first + j) - firstAt;
         }
+        const from = this.txF64[g * TX_F64 + TX_DRAIN_FIRST];
+        for (let j = 0; j < n; j++) {
+          this.txDrainOffset[base + count + j] = pool.sendTime(down, first + j) - from;
+          // When each phit came into the column buffer (for bufferPhits: an extended run can
+          // commit the departure of a phit that has yet to arrive).
+          this.txDrainArrival[base + count + j] = pool.sendTime(s, first + j) - from;
+        }
+        this.txI32[g * TX_I32 + TX_DRAIN_COUNT] = count + n;
         this.txF64[g * TX_F64 + TX_DRAIN_LAST] = lastAt;
         // Room appears in the column buffer as the run's phits leave it; either VC of the channel
         // may be waiting for it (they share the buffer, §3).
