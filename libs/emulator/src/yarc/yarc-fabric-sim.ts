@@ -1307,8 +1307,6 @@ export class YarcFabricSim {
     const state = this.chI32[ch + CH_STATE];
     const want = state & CH_WANT_BITS;
     if (want === 0) return;
-    // The wait bits say what this visit finds: a VC's bit is set again below if it still has no room.
-    this.chI32[ch + CH_STATE] = state & ~(3 << CH_WAIT_SHIFT);
     const pool = this.pool;
     const tileOut = channel >> 3;
     const row = channel & 7;
