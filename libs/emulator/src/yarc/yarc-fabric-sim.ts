@@ -1009,8 +1009,7 @@ export class YarcFabricSim {
       if (peerTile >= 0) {
         this.ib.fill(peerTile * NVC + v, n);
         // The receiving row bus routes the head once it has been through the input stages.
-        // Unless it is stuck behind a packet waiting for room in a row buffer (room wakes it).
-        if (!this.inputWaits(peerTile, v, down)) this.wakeRow(peerTile, first === 0 ? pool.headTimeOf(down) + INPUT_STAGES : firstAt + pool.delayOf(down));
+        this.wakeRow(peerTile, first === 0 ? pool.headTimeOf(down) + INPUT_STAGES : firstAt + pool.delayOf(down));
       } else this.wakeLink(peer, firstAt + pool.delayOf(down));
       if (s >= 0) {
         pool.setSentOut(s, pool.sentOutOf(s) + n);
@@ -1435,9 +1434,7 @@ export class YarcFabricSim {
     const bit = 1 << (((input & 7) << 1) | v);
     if (on) {
       this.chI32[channel * CH_I32 + CH_STATE] |= bit;
-      // A channel waiting for room in this VC's column buffer is woken when room appears.
-      const waiting = this.chI32[channel * CH_I32 + CH_STATE] & (1 << (CH_WAIT_SHIFT + v));
-      if (this.pool.sentInOf(s) > 0 && !waiting) this.wakeColumn(channel, max(now, this.pool.usable(s, this.pool.sentOutOf(s))));
+      if (this.pool.sentInOf(s) > 0) this.wakeColumn(channel, max(now, this.pool.usable(s, this.pool.sentOutOf(s))));
     } else this.chI32[channel * CH_I32 + CH_STATE] &= ~bit;
   }
 
@@ -1548,10 +1545,7 @@ export class YarcFabricSim {
       this.ib.drain(ibIndex, n);
       this.rb.fill(rbIndex, n);
       this.rowWait[rbIndex] = 0;
-      if (this.rb.headOf(rbIndex) === down) {
-        const channel = (r * NPORTS + out) * 8 + (i >> 3);
-        if (!(this.chI32[channel * CH_I32 + CH_STATE] & (1 << (CH_WAIT_SHIFT + v)))) this.wakeColumn(channel, now + RB_DELAY);
-      }
+      if (this.rb.headOf(rbIndex) === down) this.wakeColumn((r * NPORTS + out) * 8 + (i >> 3), now + RB_DELAY);
       if (taken + n === length) this.finishInput(r, tile, ibIndex, seg, v, last, false);
       this.rowBusRR[tile] = (v + 1) & 1;
       this.rowBusy[tile] = last + 1;
@@ -1559,15 +1553,6 @@ export class YarcFabricSim {
       break;
     }
     if (wakeAt !== NEVER) this.wakeRow(tile, wakeAt);
-  }
-
-  /** Whether input tile's VC v queue has, ahead of segment `seg`, a head packet waiting for room
-   * in its row buffer: phits arriving behind it can do nothing until room wakes the row bus. */
-  private inputWaits(tile: number, v: number, seg: number): boolean {
-    const head = this.ib.headOf(tile * NVC + v);
-    if (head === seg || head < 0) return false;
-    const route = this.pool.routeOf(head);
-    return route >= 0 && route < NPORTS && this.rowWait[(tile * 8 + (route & 7)) * NVC + v] === 1;
   }
 
   /**
