@@ -34,4 +34,4 @@ function discovery(fixture: string, runs: number): Benchmark {
   };
 }
 
-export const benchmarks: Benchmark[] = [discovery('bw-r1.5-288', 5), discovery('bw-r2-1024', 3), discovery('bw-r3-16k', 1), discovery('bw-r3.5-32k', 1)];
+export const benchmarks: Benchmark[] = [discovery('bw-r1.5-288', 5), discovery('bw-r2-1024', 3), discovery('bw-r3-16k', 3), discovery('bw-r3.5-32k', 3)];
