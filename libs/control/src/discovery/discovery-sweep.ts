@@ -123,7 +123,10 @@ export async function discoverFabric(transport: MaintenanceTransport, options: D
     frontier.forEach((item, i) => {
       const identity = answers[i];
       if (!identity) return;
-      const [serial, , portCount, arrival] = identity;
+      // Indexed reads, not destructuring: the sweep does this half a million times.
+      const serial = identity[0];
+      const portCount = identity[2];
+      const arrival = identity[3];
       if (item.from) {
         const fromEnds = linked.get(item.from.serial)!;
         const hereEnds = endsOf(serial, portCount);
