@@ -125,12 +125,12 @@ export function matchDesign(discovered: DiscoveryResult, design: FabricDesign): 
       }
       let best = -1;
       let bestVotes = 0;
-      for (const [index, count] of votes) {
+      votes.forEach((count, index) => {
         if (count > bestVotes || (count === bestVotes && best >= 0 && design.chips[index].name < design.chips[best].name)) {
           best = index;
           bestVotes = count;
         }
-      }
+      });
       if (best >= 0) proposals.push({ chip: k, index: best, name: design.chips[best].name, votes: bestVotes });
     }
     proposals.sort((p, q) => q.votes - p.votes || p.name.localeCompare(q.name));
