@@ -62,6 +62,21 @@ export class StageQueue {
     this.wake(stage, now, now, phase);
   }
 
+  /**
+   * Puts this cycle's stages in index order, for a phase whose stages interact within the cycle:
+   * they are then visited in the same order whatever order they were woken in — the order a loop
+   * over every stage would take.
+   */
+  sortReady(): void {
+    const ready = this.ready;
+    for (let i = 1; i < this.count; i++) {
+      if (ready[i - 1] > ready[i]) {
+        ready.subarray(0, this.count).sort();
+        return;
+      }
+    }
+  }
+
   /** The i-th stage to visit this cycle, marked visited. */
   visit(i: number, now: number): number {
     const stage = this.ready[i];

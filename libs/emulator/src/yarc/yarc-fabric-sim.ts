@@ -335,6 +335,13 @@ export class YarcFabricSim {
   /** Called once per cycle while set (the maintenance controller's timeouts). */
   onTick: ((cycle: number) => void) | null = null;
 
+  /**
+   * Reference mode: every stage is visited every cycle, as a plain cycle-by-cycle loop would do.
+   * The event-driven evaluation skips the visits that cannot move anything; it must give the same
+   * result, and a test holds it to that. Slow: for checking, not for running fabrics.
+   */
+  everyStageEveryCycle = false;
+
   /** Phits moved across links (a phit entering a router or an endpoint is one phit-hop). */
   phitHops = 0;
   /** Phits sent on each port and VC (index g * NVC + v), for utilisation reports. */
@@ -540,6 +547,7 @@ export class YarcFabricSim {
     if (this.chipWork.length > 0) this.runChipWork(now);
     if (this.onTick !== null) this.onTick(now);
     const { links, columns, rows } = this;
+    if (this.everyStageEveryCycle) this.wakeEveryStage(now);
     this.phase = PHASE_LINKS;
     for (let i = 0; i < links.count; i++) {
       const g = links.visit(i, now);
@@ -547,7 +555,11 @@ export class YarcFabricSim {
       if (tile >= 0) this.stepOutput(g, tile, now);
       else this.stepEndpoint(g, now);
     }
+    // Column channels of a subswitch share its row buffers' read ports (and a channel's move can
+    // give another channel a new head), so they are visited in index order, as a loop over every
+    // stage would: the result does not depend on the order they were woken in.
     this.phase = PHASE_COLUMNS;
+    columns.sortReady();
     for (let i = 0; i < columns.count; i++) this.stepColumn(columns.visit(i, now), now);
     this.phase = PHASE_ROWS;
     for (let i = 0; i < rows.count; i++) this.stepRowBus(rows.visit(i, now), now);
@@ -556,6 +568,13 @@ export class YarcFabricSim {
     rows.count = 0;
     this.phase = PHASE_EVENTS;
     this.cycle = now + 1;
+  }
+
+  /** The reference evaluation: every stage of every connected port, channel and row bus visited. */
+  private wakeEveryStage(now: number): void {
+    for (let g = 0; g < this.linkRate.length; g++) if (this.globalTile[g] >= 0 || this.fabric.peer[g] >= 0) this.links.wake(g, now, now, PHASE_EVENTS);
+    for (let c = 0; c < this.rbDrainEnd.length / NVC; c++) this.columns.wake(c, now, now, PHASE_EVENTS);
+    for (let t = 0; t < this.rowBusy.length; t++) this.rows.wake(t, now, now, PHASE_EVENTS);
   }
 
   /** Due events: kind in the low EVENT_KIND_BITS of `a`, the credit count in `b`. */
