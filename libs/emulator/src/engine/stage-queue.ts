@@ -69,11 +69,20 @@ export class StageQueue {
    */
   sortReady(): void {
     const ready = this.ready;
-    for (let i = 1; i < this.count; i++) {
-      if (ready[i - 1] > ready[i]) {
-        ready.subarray(0, this.count).sort();
-        return;
+    const count = this.count;
+    if (count > 48) {
+      ready.subarray(0, count).sort();
+      return;
+    }
+    // Insertion sort: the list is short and mostly in order already, and this allocates nothing.
+    for (let i = 1; i < count; i++) {
+      const stage = ready[i];
+      let j = i - 1;
+      while (j >= 0 && ready[j] > stage) {
+        ready[j + 1] = ready[j];
+        j--;
       }
+      ready[j + 1] = stage;
     }
   }
 
