@@ -245,9 +245,9 @@ export class YarcFabricSim {
    * Per row buffer and VC (index `rbIndex`, the two VCs of a buffer side by side): the cycle at
    * which the run the column channel committed last has left entirely (its phits leave one per
    * cycle up to then). The later of a buffer's two is when its read port is free again: a
-   * subswitch input sends one phit per cycle, to one column channel (§3), whichever VC; two
-   * channels that want the same row buffer in the same cycle (one for each VC's head packet) are
-   * served in the order they are visited.
+   * subswitch input sends one phit per cycle, to one column channel (§3), whichever VC; of two
+   * channels that want the same row buffer in the same cycle (one for each VC's head packet), the
+   * lower-numbered goes first (see `step`).
    */
   private readonly rbDrainEnd: Float64Array;
   /** Per row buffer and VC: 1 while the row bus waits for room in it (the column channel's run
@@ -304,6 +304,7 @@ export class YarcFabricSim {
   /** When a go-back-N replay starts. */
   private readonly txResumeAt: Float64Array;
   private readonly txDrainOffset: Uint16Array;
+  /** When each of those phits came into the column buffer, from the same origin (for bufferPhits). */
   private readonly txDrainArrival: Int32Array;
   /** Endpoint receive side: busy until, and the cycle its last run took its last phit. */
   private readonly recvBusy: Float64Array;
