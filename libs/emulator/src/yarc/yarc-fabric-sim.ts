@@ -162,21 +162,22 @@ export interface MaintenanceMessage {
 }
 
 /**
- * Bits of each field of a register value as a maintenance answer carries it, for the registers
+ * Bits of each field of a register value as a maintenance packet carries it, for the registers
  * whose fields are narrower than a word: the identity (serial number, model, port count, arrival
  * port, and a processor's number) and the per-port lane counts and directions (two bits each).
- * Every other register's values travel as 32-bit words.
+ * Every other register's values travel as 32-bit words, and a write's list of indices four to a
+ * word.
  */
 const IDENTITY_FIELD_BITS = [32, 8, 8, 8, 16];
-const TWO_BIT_REGISTERS = new Set(['portStates', 'portDirections', 'linkState']);
+const TWO_BIT_REGISTERS = new Set(['portStates', 'portDirections', 'portDirection', 'linkState']);
 
-/** Phits of a maintenance answer: four of header, address and tail, then the packed value, up to
- * the 19 of the longest packet. */
+/** Phits of a maintenance packet — a request or its answer: four of header, address and tail,
+ * then the packed value (and indices), up to the 19 of the longest packet. A read carries no value. */
 export function maintenancePacketPhits(message: MaintenanceMessage): number {
-  let bits = 0;
+  let bits = message.indices ? ceil(message.indices.length / 4) * 32 : 0;
   const n = message.value.length;
   if (message.register === 'identity') for (let k = 0; k < n; k++) bits += IDENTITY_FIELD_BITS[k] ?? 32;
-  else bits = (TWO_BIT_REGISTERS.has(message.register) ? 2 : 32) * n;
+  else bits += (TWO_BIT_REGISTERS.has(message.register) ? 2 : 32) * n;
   return min(4 + ceil(bits / PHIT_BITS), 19);
 }
 
@@ -1748,9 +1749,7 @@ export class YarcFabricSim {
   /** Sends a maintenance request from endpoint port `g` along `route` (router output ports) from
    * its element `from` on. */
   sendMaintenance(g: number, route: readonly number[], message: MaintenanceMessage, from = 0): number {
-    const words = message.value.length + (message.indices ? ceil(message.indices.length / 4) : 0);
-    const length = message.op === 'write' ? 4 + ceil((words * 32) / 24) : 4;
-    const id = this.packets.allocate(0, g, min(length, 19), 0, FLAG_SOURCE_ROUTED, 0, this.cycle, -1);
+    const id = this.packets.allocate(0, g, maintenancePacketPhits(message), 0, FLAG_SOURCE_ROUTED, 0, this.cycle, -1);
     this.maintenance[id] = message;
     this.packets.setSourceRoute(id, route, from);
     if (this.fabric.peer[g] < 0 || this.fabric.activeLanes[g] === 0) {

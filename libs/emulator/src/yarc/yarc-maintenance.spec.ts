@@ -24,13 +24,19 @@ describe('maintenance packets (source routed, §4.1)', () => {
     expect(processor.latencyNs).toBeGreaterThan(2 * 31.25);
   });
 
-  it('answers in packets as long as the packed fields: an identity in 7 phits, 64 lane counts in 10, a table entry in words', () => {
+  it('sizes maintenance packets by their packed fields: an identity in 7 phits, 64 lane counts in 10, a table entry in words', () => {
     const answer = (register: string, value: number[]) => maintenancePacketPhits({ requestId: 1, op: 'response', register, index: 0, value });
     expect(answer('identity', [0xdeadbeef, MODEL_YARC, 64, 12])).toBe(7);
     expect(answer('identity', [0xdeadbeef, MODEL_PROCESSOR, 4, 0, 4095])).toBe(7);
     expect(answer('portStates', new Array(64).fill(3))).toBe(10);
     expect(answer('routingTable', [1, 0x60, 0x1f, 0xffff, 0])).toBe(4 + 7);
     expect(answer('maxPacketLength', [])).toBe(4);
+    // Requests are sized the same way: a read carries nothing, a write its value and indices.
+    const request = (register: string, value: number[], indices?: number[]) =>
+      maintenancePacketPhits({ requestId: 1, op: value.length > 0 ? 'write' : 'read', register, index: indices?.[0] ?? 0, indices, value });
+    expect(request('identity', [])).toBe(4);
+    expect(request('portDirections', new Array(64).fill(2))).toBe(10);
+    expect(request('rootDetect', [0x60, 0x1f], [0, 1, 2, 3, 4, 5, 6, 7])).toBe(4 + 6);
   });
 
   it('refuses a route longer than a routing vector holds, without sending anything', async () => {
