@@ -1,3 +1,4 @@
+import { mulberry32 } from '@weft/fabric-model';
 import { StageQueue } from './stage-queue';
 import { TimingWheel } from './timing-wheel';
 
@@ -51,5 +52,22 @@ describe('StageQueue (stage wake-ups on the timing wheel)', () => {
     const queue = new StageQueue(4, wheel, 1, 1);
     queue.wake(0, 100, 0, 0);
     expect(run(queue, wheel, 0, 20)).toEqual(['15:0']);
+  });
+
+  it("puts a cycle's woken stages in index order, however many and in whatever order they were woken", () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    for (const count of [0, 1, 2, 5, 17, 40, 300, 2000]) {
+      const size = 4 * count + 8;
+      const queue = new StageQueue(size, new TimingWheel(16), 1, 1);
+      const woken = new Set<number>();
+      while (woken.size < count) {
+        const stage = Math.floor(random() * size);
+        woken.add(stage);
+        queue.wake(stage, 0, 0, 0);
+      }
+      queue.sortReady();
+      expect(Array.from(queue.ready.subarray(0, queue.count))).toEqual([...woken].sort((a, b) => a - b));
+    }
   });
 });

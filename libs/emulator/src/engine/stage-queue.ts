@@ -15,7 +15,7 @@ export const EVENT_KIND_BITS = 2;
  * appearing, a timer), and whoever causes what it cannot see announces it afresh.
  */
 export class StageQueue {
-  /** Stages to visit this cycle, in wake order: ready[0..count). */
+  /** Stages to visit this cycle, in wake order (index order once sorted): ready[0..count). */
   readonly ready: Int32Array;
   count = 0;
   /** Per stage, side by side (one cache line for both on a fabric far larger than the cache):
@@ -68,22 +68,7 @@ export class StageQueue {
    * over every stage would take.
    */
   sortReady(): void {
-    const ready = this.ready;
-    const count = this.count;
-    if (count > 48) {
-      ready.subarray(0, count).sort();
-      return;
-    }
-    // Insertion sort: the list is short and mostly in order already, and this allocates nothing.
-    for (let i = 1; i < count; i++) {
-      const stage = ready[i];
-      let j = i - 1;
-      while (j >= 0 && ready[j] > stage) {
-        ready[j + 1] = ready[j];
-        j--;
-      }
-      ready[j + 1] = stage;
-    }
+    sortRange(this.ready, 0, this.count - 1);
   }
 
   /** The i-th stage to visit this cycle, marked visited. */
@@ -91,5 +76,40 @@ export class StageQueue {
     const stage = this.ready[i];
     this.times[2 * stage] = now + 0.5;
     return stage;
+  }
+}
+
+/** Sorts a[lo..hi] in place, allocating nothing (it runs every cycle): quicksort on the middle
+ * element, the shorter side first, insertion sort for short runs. */
+function sortRange(a: Int32Array, lo: number, hi: number): void {
+  while (hi - lo > 16) {
+    const pivot = a[(lo + hi) >>> 1];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        const t = a[i];
+        a[i++] = a[j];
+        a[j--] = t;
+      }
+    }
+    if (j - lo < hi - i) {
+      sortRange(a, lo, j);
+      lo = i;
+    } else {
+      sortRange(a, i, hi);
+      hi = j;
+    }
+  }
+  for (let i = lo + 1; i <= hi; i++) {
+    const v = a[i];
+    let j = i - 1;
+    while (j >= lo && a[j] > v) {
+      a[j + 1] = a[j];
+      j--;
+    }
+    a[j + 1] = v;
   }
 }
