@@ -60,9 +60,8 @@ const silentTransport: MaintenanceTransport = {
  * fabric's, measured by the drills.
  */
 function reaction(fixture: string, runs: number): Benchmark {
-  let known: KnownFabric | undefined;
-  let cables: { a: { chip: string; port: number }; b: { chip: string; port: number } }[] = [];
-  let configurator: BlackWidowConfigurator | undefined;
+  /** Set up before the runs and released after them (later benchmarks should not carry its heap). */
+  let state: { known: KnownFabric; cables: KnownFabric['design']['cables']; configurator: BlackWidowConfigurator } | undefined;
   let run = 0;
   return {
     name: `reaction: one R1–R2 cable cut → verified generation, ${fixture}`,
@@ -70,32 +69,31 @@ function reaction(fixture: string, runs: number): Benchmark {
     warmup: 1,
     runs,
     setup: () => {
-      known = asDiscovered(fixture);
+      const known = asDiscovered(fixture);
       const rank = new Map(known.design.chips.map((c) => [c.name, c.rank]));
       const all = known.design.cables.filter((c) => rank.get(c.a.chip) === 1 && rank.get(c.b.chip) === 2);
-      cables = Array.from({ length: 8 }, (_, i) => all[Math.floor(((i + 0.5) * all.length) / 8)]);
-      configurator = new BlackWidowConfigurator(known);
+      const cables = Array.from({ length: 8 }, (_, i) => all[Math.floor(((i + 0.5) * all.length) / 8)]);
+      const configurator = new BlackWidowConfigurator(known);
       configurator.configure(NO_FAULTS); // the generation in force before the cut
+      state = { known, cables, configurator };
     },
     run: async () => {
+      const { known, cables, configurator } = state!;
       const cable = cables[run++ % cables.length];
-      const known_ = known!;
-      const configurator_ = configurator!;
-      const serialOf = new Map([...known_.matched.names].map(([serial, name]) => [name, serial]));
+      const serialOf = new Map([...known.matched.names].map(([serial, name]) => [name, serial]));
       const interrupts = [cable.a, cable.b].map((e) => ({ kind: 'LINK_DOWN', emulatedTimeNs: 0, serial: serialOf.get(e.chip)!, port: e.port }));
       const started = performance.now();
-      const decisions = await triageInterrupts(interrupts, silentTransport, { known: known_, faults: NO_FAULTS, interruptFaults: [], downHistory: new Map() });
+      const decisions = await triageInterrupts(interrupts, silentTransport, { known, faults: NO_FAULTS, interruptFaults: [], downHistory: new Map() });
       const declared = decisions.flatMap((d) => (d.action === 'declare' ? [{ kind: d.kind, chip: d.chip, port: d.port }] : []));
-      const configured = configurator_.configure(faultSet(declared));
+      const configured = configurator.configure(faultSet(declared));
       const ms = performance.now() - started;
       if (declared.length !== 1 || !configured.verification.ok || !configured.incremental) throw new Error(`reaction went wrong: ${JSON.stringify(decisions)}`);
       const repaired = performance.now();
-      configurator_.configure(NO_FAULTS);
+      configurator.configure(NO_FAULTS);
       return { ms, changedRouters: configured.changedRouters.length, statesProven: configured.verification.states, repairMs: performance.now() - repaired };
     },
     teardown: () => {
-      known = undefined;
-      configurator = undefined;
+      state = undefined;
     },
   };
 }
@@ -106,8 +104,7 @@ function reaction(fixture: string, runs: number): Benchmark {
  * measured here). Each run kills a different R2; its revival follows and is measured apart.
  */
 function routerDeath(fixture: string, runs: number): Benchmark {
-  let configurator: BlackWidowConfigurator | undefined;
-  let r2: string[] = [];
+  let state: { configurator: BlackWidowConfigurator; r2: string[] } | undefined;
   let run = 0;
   return {
     name: `reaction: one R2 router dies → verified generation, ${fixture}`,
@@ -117,20 +114,21 @@ function routerDeath(fixture: string, runs: number): Benchmark {
     setup: () => {
       const known = asDiscovered(fixture);
       const all = known.design.chips.filter((c) => c.kind === 'router' && c.rank === 2).map((c) => c.name);
-      r2 = Array.from({ length: 8 }, (_, i) => all[Math.floor(((i + 0.5) * all.length) / 8)]);
-      configurator = new BlackWidowConfigurator(known);
+      const r2 = Array.from({ length: 8 }, (_, i) => all[Math.floor(((i + 0.5) * all.length) / 8)]);
+      const configurator = new BlackWidowConfigurator(known);
       configurator.configure(NO_FAULTS);
+      state = { configurator, r2 };
     },
     run: async () => {
+      const { configurator, r2 } = state!;
       const chip = r2[run++ % r2.length];
-      const configurator_ = configurator!;
-      const dead = await timed(() => configurator_.configure(faultSet([{ kind: 'router', chip, port: null }])));
+      const dead = await timed(() => configurator.configure(faultSet([{ kind: 'router', chip, port: null }])));
       if (!dead.value.verification.ok || !dead.value.incremental) throw new Error(`the death of ${chip} went wrong`);
-      const revived = await timed(() => configurator_.configure(NO_FAULTS));
+      const revived = await timed(() => configurator.configure(NO_FAULTS));
       return { ms: dead.ms, changedRouters: dead.value.changedRouters.length, reviveMs: revived.ms };
     },
     teardown: () => {
-      configurator = undefined;
+      state = undefined;
     },
   };
 }
