@@ -1,4 +1,3 @@
-import { mulberry32 } from '@weft/fabric-model';
 import { StageQueue } from './stage-queue';
 import { TimingWheel } from './timing-wheel';
 
@@ -28,14 +27,22 @@ describe('StageQueue (stage wake-ups on the timing wheel)', () => {
     expect(wheel.pending).toBe(0);
   });
 
-  it('drops a wake-up later than one already pending (the earlier visit re-arms), keeps an earlier one', () => {
-    const wheel = new TimingWheel(64);
-    const queue = new StageQueue(8, wheel, 1, 1);
-    queue.wake(2, 10, 0, 0);
-    queue.wake(2, 15, 0, 0);
-    queue.wake(2, 4, 0, 0);
-    expect(wheel.pending).toBe(2);
-    expect(run(queue, wheel, 0, 20)).toEqual(['4:2', '10:2']);
+  it('drops a wake-up later than one already pending, and one an earlier wake-up replaced: the earlier visit re-arms', () => {
+    const arm = () => {
+      const wheel = new TimingWheel(64);
+      const queue = new StageQueue(8, wheel, 1, 1);
+      queue.wake(2, 10, 0, 0);
+      queue.wake(2, 15, 0, 0);
+      queue.wake(2, 4, 0, 0);
+      expect(wheel.pending).toBe(2);
+      return { wheel, queue };
+    };
+    const quiet = arm();
+    expect(run(quiet.queue, quiet.wheel, 0, 20)).toEqual(['4:2']);
+    // A visit that re-arms for cycle 10 is visited then, once.
+    const rearming = arm();
+    expect(run(rearming.queue, rearming.wheel, 0, 20, (stage, now) => now === 4 && rearming.queue.wake(stage, 10, now, 1))).toEqual(['4:2', '10:2']);
+    expect(rearming.wheel.pending).toBe(0);
   });
 
   it('defers to the next cycle a wake-up for now that comes after its phase or after its visit', () => {

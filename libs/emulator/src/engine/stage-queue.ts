@@ -58,7 +58,10 @@ export class StageQueue {
 
   /** The wheel has fired a wake-up of `stage` at `now` (during the events phase). */
   fired(stage: number, now: number, phase: number): void {
-    if (this.times[2 * stage + 1] === now) this.times[2 * stage + 1] = -1;
+    // A wake-up that an earlier one replaced is dropped: the visit at the earlier one re-armed the
+    // stage for everything it could see coming.
+    if (this.times[2 * stage + 1] !== now) return;
+    this.times[2 * stage + 1] = -1;
     this.wake(stage, now, now, phase);
   }
 

@@ -1413,17 +1413,29 @@ export class YarcFabricSim {
         this.advanceLink(g, max(now, this.txF64[g * TX_F64 + TX_BUSY]));
         // The copy is all committed: the output arbitrates again once its tail is out.
         if (this.txI32[tx + TX_PACKET] < 0) this.wakeLink(g, this.txF64[g * TX_F64 + TX_BUSY]);
-      } else this.wakeLink(g, now + CB_DELAY);
+      } else if (this.txI32[tx + TX_PACKET] < 0 || this.fabric.activeLanes[g] === 0) {
+        // An idle output arbitrates once the first phit is usable and the link has sent its last
+        // run; one that holds another packet (or waits to replay one) wakes itself, and arbitrates
+        // again, with this buffer among its candidates, when that packet's tail is committed.
+        this.wakeLink(g, this.fabric.activeLanes[g] === 0 ? now + CB_DELAY : max(now + CB_DELAY, this.txF64[g * TX_F64 + TX_BUSY]));
+      }
       wakeAt = this.columnNextWake(channel, now + n);
       break;
     }
     if (wakeAt !== NEVER) this.wakeColumn(channel, wakeAt);
   }
 
-  /** When a column channel next may move a phit, from cycle `after` on: the earliest usable phit
-   * among the row buffers that want it. */
+  /**
+   * When a column channel next may move a phit, from cycle `after` on: the earliest cycle at which
+   * a row buffer that wants it has a usable phit, its read port free and room for it in the
+   * column buffer — as far as the committed runs tell. A row buffer whose VC is held by another
+   * input's packet waits for that packet (its own row buffer is a candidate). Where the committed
+   * runs make no room, the channel is marked waiting for room, so that the output link's next run
+   * from its buffers wakes it: a visit that could only find the buffer full is not made.
+   */
   private columnNextWake(channel: number, after: number): number {
-    const want = this.chI32[channel * CH_I32 + CH_STATE] & CH_WANT_BITS;
+    const ch = channel * CH_I32;
+    const want = this.chI32[ch + CH_STATE] & CH_WANT_BITS;
     if (want === 0) return NEVER;
     const pool = this.pool;
     const tileOut = channel >> 3;
@@ -1433,11 +1445,21 @@ export class YarcFabricSim {
     let at = NEVER;
     for (let bits = want; bits !== 0; bits &= bits - 1) {
       const c = lowestBit(bits);
-      const seg = this.rb.headOf(((base + row * 8 + (c >> 1)) * 8 + column) * NVC + (c & 1));
+      const input = row * 8 + (c >> 1);
+      const v = c & 1;
+      const owner = ((this.chI32[ch + CH_OWNERS] >>> (8 * v)) & 0xff) - 1;
+      if (owner !== -1 && owner !== input) continue;
+      const rbIndex = ((base + input) * 8 + column) * NVC + v;
+      const seg = this.rb.headOf(rbIndex);
       const taken = pool.sentOutOf(seg);
       if (taken >= pool.sentInOf(seg)) continue;
-      let t = pool.usable(seg, taken);
-      if (t < after) t = after;
+      let t = max(after, pool.usable(seg, taken), this.rbDrainEnd[rbIndex], this.rbDrainEnd[rbIndex ^ 1]);
+      if (t >= at) continue;
+      const cbv = channel * NVC + v;
+      if (this.columnRoom(cbv, t) <= 0) {
+        this.chI32[ch + CH_STATE] |= 1 << (CH_WAIT_SHIFT + v);
+        t = this.columnRoomAppears(cbv, t);
+      }
       if (t < at) at = t;
     }
     return at;
@@ -1589,7 +1611,7 @@ export class YarcFabricSim {
   }
 
   /** When input tile's row bus next has something to do, from cycle `after` on: routing a head,
-   * or moving phits already in its input buffer. */
+   * or moving phits already in its input buffer into a row buffer with room for them. */
   private rowNextWake(tile: number, after: number): number {
     const pool = this.pool;
     let at = NEVER;
@@ -1601,6 +1623,15 @@ export class YarcFabricSim {
       if (route === -1) t = pool.headTimeOf(seg) + INPUT_STAGES;
       else if (route >= 0 && pool.sentOutOf(seg) < pool.sentInOf(seg)) t = pool.usable(seg, pool.sentOutOf(seg));
       if (t < after) t = after;
+      if (route >= 0 && route < NPORTS && t < at) {
+        // No room in the row buffer by then, as far as the column channel's committed runs tell:
+        // wait for room (the channel's next run from it wakes the bus).
+        const rbIndex = (tile * 8 + (route & 7)) * NVC + v;
+        if (this.rowRoom(rbIndex, t) <= 0) {
+          this.rowWait[rbIndex] = 1;
+          t = this.rowRoomAppears(rbIndex, t);
+        }
+      }
       if (t < at) at = t;
     }
     return at;
@@ -1816,7 +1847,8 @@ export class YarcFabricSim {
       this.pool.send(seg, now, this.packets.length[id]);
       this.ib.push(tile * NVC + 1, seg);
       this.ib.fill(tile * NVC + 1, this.packets.length[id]);
-      this.wakeRow(tile, now);
+      // Its head is routed once it has been through the input stages, as any arrival's is.
+      this.wakeRow(tile, now + INPUT_STAGES);
     }
     this.chipWork.length = keep;
   }
