@@ -1390,6 +1390,7 @@ export class YarcFabricSim {
       this.rb.drain(rbIndex, n);
       this.rbDrainEnd[rbIndex] = now + n;
       this.cb.fill(cbv, n);
+      this.chF64[channel * CH_F64 + CH_BUSY] = now + n;
       const g = this.tileGlobal[tileOut];
       // Room appears in the row buffer from now on, one phit per cycle; either VC of the row bus
       // may be waiting for it (they share the buffer).
@@ -1403,7 +1404,6 @@ export class YarcFabricSim {
         this.chI32[ch + CH_OWNERS] &= ~(0xff << (8 * v));
       }
       this.chI32[ch + CH_STATE] = (this.chI32[ch + CH_STATE] & ~(15 << CH_RR_SHIFT)) | (((c + 1) & 15) << CH_RR_SHIFT);
-      this.chF64[channel * CH_F64 + CH_BUSY] = now + n;
       // The output link sends what the channel commits. When it is already sending this packet
       // from this buffer, it holds it to the tail (VCT) and takes each phit as it becomes usable,
       // so its run is extended now with what its next visit would send; otherwise the first
@@ -1434,39 +1434,39 @@ export class YarcFabricSim {
    * from its buffers wakes it: a visit that could only find the buffer full is not made.
    */
   private columnNextWake(channel: number, after: number): number {
-    const ch = channel * CH_I32;
-    const want = this.chI32[ch + CH_STATE] & CH_WANT_BITS;
-    if (want === 0) return NEVER;
-    const pool = this.pool;
-    const tileOut = channel >> 3;
-    const row = channel & 7;
-    const base = ((tileOut / NPORTS) | 0) * NPORTS;
-    const column = (tileOut - base) & 7;
     let at = NEVER;
-    for (let bits = want; bits !== 0; bits &= bits - 1) {
-      const c = lowestBit(bits);
-      const input = row * 8 + (c >> 1);
-      const v = c & 1;
-      const owner = ((this.chI32[ch + CH_OWNERS] >>> (8 * v)) & 0xff) - 1;
-      if (owner !== -1 && owner !== input) continue;
-      const rbIndex = ((base + input) * 8 + column) * NVC + v;
-      const seg = this.rb.headOf(rbIndex);
-      const taken = pool.sentOutOf(seg);
-      if (taken >= pool.sentInOf(seg)) continue;
-      let t = max(after, pool.usable(seg, taken), this.rbDrainEnd[rbIndex], this.rbDrainEnd[rbIndex ^ 1]);
-      if (t >= at) continue;
-      const cbv = channel * NVC + v;
-      if (this.columnRoom(cbv, t) <= 0) {
-        this.chI32[ch + CH_STATE] |= 1 << (CH_WAIT_SHIFT + v);
-        t = this.columnRoomAppears(cbv, t);
-      }
+    for (let bits = this.chI32[channel * CH_I32 + CH_STATE] & CH_WANT_BITS; bits !== 0; bits &= bits - 1) {
+      const t = this.columnCandidateWake(channel, lowestBit(bits), after, at);
       if (t < at) at = t;
     }
     return at;
   }
 
+  /** When the row buffer of want bit `c` (input row*8 + c/2, VC c&1) may next move a phit through
+   * the column channel, from `after` on (NEVER if not before `before`); see columnNextWake. */
+  private columnCandidateWake(channel: number, c: number, after: number, before: number): number {
+    const ch = channel * CH_I32;
+    const input = (channel & 7) * 8 + (c >> 1);
+    const v = c & 1;
+    const owner = ((this.chI32[ch + CH_OWNERS] >>> (8 * v)) & 0xff) - 1;
+    if (owner !== -1 && owner !== input) return NEVER;
+    const tileOut = channel >> 3;
+    const base = ((tileOut / NPORTS) | 0) * NPORTS;
+    const rbIndex = ((base + input) * 8 + ((tileOut - base) & 7)) * NVC + v;
+    const pool = this.pool;
+    const seg = this.rb.headOf(rbIndex);
+    const taken = pool.sentOutOf(seg);
+    if (taken >= pool.sentInOf(seg)) return NEVER;
+    const t = max(after, pool.usable(seg, taken), this.rbDrainEnd[rbIndex], this.rbDrainEnd[rbIndex ^ 1]);
+    if (t >= before) return NEVER;
+    const cbv = channel * NVC + v;
+    if (this.columnRoom(cbv, t) > 0) return t;
+    this.chI32[ch + CH_STATE] |= 1 << (CH_WAIT_SHIFT + v);
+    return this.columnRoomAppears(cbv, t);
+  }
+
   /** Keeps the channels' want bits in step with the head of a row buffer; a new head wakes its column channel
-   * when its first phit can go. */
+   * when its first phit can go (the channel's run done, room for it). */
   private setWant(r: number, rbIndex: number, on: boolean, now: number): void {
     const s = this.rb.headOf(rbIndex);
     if (s < 0) return;
@@ -1477,7 +1477,8 @@ export class YarcFabricSim {
     const bit = 1 << (((input & 7) << 1) | v);
     if (on) {
       this.chI32[channel * CH_I32 + CH_STATE] |= bit;
-      if (this.pool.sentInOf(s) > 0) this.wakeColumn(channel, max(now, this.pool.usable(s, this.pool.sentOutOf(s))));
+      const at = this.columnCandidateWake(channel, ((input & 7) << 1) | v, max(now, this.chF64[channel * CH_F64 + CH_BUSY]), NEVER);
+      if (at !== NEVER) this.wakeColumn(channel, at);
     } else this.chI32[channel * CH_I32 + CH_STATE] &= ~bit;
   }
 
@@ -1588,7 +1589,13 @@ export class YarcFabricSim {
       this.ib.drain(ibIndex, n);
       this.rb.fill(rbIndex, n);
       this.rowWait[rbIndex] = 0;
-      if (this.rb.headOf(rbIndex) === down) this.wakeColumn((r * NPORTS + out) * 8 + (i >> 3), now + RB_DELAY);
+      if (this.rb.headOf(rbIndex) === down) {
+        // A new head: its column channel may take it once it is through the row bus and the
+        // subswitch, the channel's run is done and there is room for it.
+        const channel = (r * NPORTS + out) * 8 + (i >> 3);
+        const at = this.columnCandidateWake(channel, ((i & 7) << 1) | v, max(now, this.chF64[channel * CH_F64 + CH_BUSY]), NEVER);
+        if (at !== NEVER) this.wakeColumn(channel, at);
+      }
       if (taken + n === length) this.finishInput(r, tile, ibIndex, seg, v, last, false);
       this.rowBusRR[tile] = (v + 1) & 1;
       this.rowBusy[tile] = last + 1;
