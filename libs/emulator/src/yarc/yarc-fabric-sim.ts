@@ -1059,7 +1059,11 @@ export class YarcFabricSim {
         const state = (source >> 1) * CH_I32 + CH_STATE;
         if (this.chI32[state] & (3 << CH_WAIT_SHIFT)) {
           this.chI32[state] &= ~(3 << CH_WAIT_SHIFT);
-          this.wakeColumn((source / NVC) | 0, firstAt);
+          // When the channel can use the room: its own run done, a phit to move (it waits again
+          // if this run's room is not enough).
+          const channel = (source / NVC) | 0;
+          const at = this.columnNextWake(channel, max(firstAt, this.chF64[channel * CH_F64 + CH_BUSY]));
+          if (at !== NEVER) this.wakeColumn(channel, at);
         }
         if (pool.sentOutOf(s) === length) {
           // The column buffer is done with the packet; the LCB keeps it until it is acknowledged.
@@ -1397,7 +1401,10 @@ export class YarcFabricSim {
       if (this.rowWait[rbIndex] | this.rowWait[rbIndex ^ 1]) {
         this.rowWait[rbIndex] = 0;
         this.rowWait[rbIndex ^ 1] = 0;
-        this.wakeRow(base + input, now);
+        // When the bus can use the room: its next phit there, its own run done (it waits again if
+        // this run's room is not enough).
+        const at = this.rowNextWake(base + input, max(now, this.rowBusy[base + input]));
+        if (at !== NEVER) this.wakeRow(base + input, at);
       }
       if (taken + n === this.packets.length[packet]) {
         this.shiftRowBuffer(r, rbIndex, now);
