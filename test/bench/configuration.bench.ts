@@ -47,6 +47,7 @@ function configuration(fixture: string, runs: number): Benchmark {
 /** Interrupts need no answer from the fabric when both ends of a cut cable report it. */
 const silentTransport: MaintenanceTransport = {
   read: () => Promise.reject(new Error('the bench reaction needs no maintenance reads')),
+  readMany: () => Promise.reject(new Error('the bench reaction needs no maintenance reads')),
   write: () => Promise.reject(new Error('not used')),
   writeMany: () => Promise.reject(new Error('not used')),
   onInterrupt: () => () => undefined,

@@ -31,6 +31,13 @@ export interface InterruptRecord {
 export interface MaintenanceTransport {
   /** Reads register `register[index]` of the chip at the end of `route`; times out when no chip answers. */
   read(route: SourceRoute, register: string, index?: number): Promise<MaintenanceResult<RegisterValue>>;
+  /**
+   * Reads register `register[0]` of the chip at the end of each route, with up to `concurrency`
+   * requests outstanding (the next one is sent as each is answered), and resolves with the results
+   * in route order. A sweep of a large fabric makes hundreds of thousands of reads; as one call
+   * they cost the caller one promise, and a transport across a thread boundary one message each way.
+   */
+  readMany(routes: readonly SourceRoute[], register: string, concurrency: number): Promise<MaintenanceResult<RegisterValue>[]>;
   /** Writes register `register[index]` of the chip at the end of `route`. */
   write(route: SourceRoute, register: string, index: number, value: RegisterValue): Promise<MaintenanceResult<void>>;
   /** Writes one value to several indices of a register in a single packet (e.g. the same routing

@@ -114,6 +114,12 @@ export class EmulatorClient {
     };
     return {
       read: (route: SourceRoute, register: string, index = 0) => call<RegisterValue>((id) => ({ type: 'read', id, fabricId, route, register, index })),
+      readMany: async (routes: readonly SourceRoute[], register: string, concurrency: number) => {
+        const reply = await this.request((id) => ({ type: 'read-many', id, fabricId, routes, register, concurrency }));
+        if (reply.type === 'results') return reply.results;
+        const detail = reply.type === 'error' ? reply.message : 'unexpected reply';
+        return routes.map(() => ({ ok: false as const, reason: 'rejected' as const, detail, latencyNs: 0 }));
+      },
       write: (route: SourceRoute, register: string, index: number, value: RegisterValue) =>
         call<void>((id) => ({ type: 'write', id, fabricId, route, register, index, value })),
       writeMany: (route: SourceRoute, register: string, indices: readonly number[], value: RegisterValue) =>

@@ -51,19 +51,24 @@ export class EmulatorHost {
           break;
         }
         case 'read':
+        case 'read-many':
         case 'write':
         case 'write-many': {
           const hosted = this.fabrics.get(command.fabricId);
           if (!hosted) {
-            this.reply({
-              type: 'result',
-              id: command.id,
-              result: { ok: false, reason: 'rejected', detail: `no emulated fabric ${command.fabricId}`, latencyNs: 0 },
-            });
+            const result = { ok: false as const, reason: 'rejected' as const, detail: `no emulated fabric ${command.fabricId}`, latencyNs: 0 };
+            if (command.type === 'read-many') this.reply({ type: 'results', id: command.id, results: command.routes.map(() => result) });
+            else this.reply({ type: 'result', id: command.id, result });
             return;
           }
           if (hosted.sim.cycle < hosted.embargoUntil) {
             hosted.held.push(command);
+            break;
+          }
+          if (command.type === 'read-many') {
+            void hosted.controller
+              .readMany(command.routes, command.register, command.concurrency)
+              .then((results) => this.reply({ type: 'results', id: command.id, results }));
             break;
           }
           const pending =

@@ -12,6 +12,8 @@ export type HostCommand =
   | { type: 'attach'; fabricId: number; physical: FabricDesign; attachment: string; seed: number }
   | { type: 'detach'; fabricId: number }
   | { type: 'read'; id: number; fabricId: number; route: SourceRoute; register: string; index: number }
+  /** Reads `register[0]` at the end of each route, `concurrency` at a time; one 'results' reply. */
+  | { type: 'read-many'; id: number; fabricId: number; routes: readonly SourceRoute[]; register: string; concurrency: number }
   | { type: 'write'; id: number; fabricId: number; route: SourceRoute; register: string; index: number; value: RegisterValue }
   | { type: 'write-many'; id: number; fabricId: number; route: SourceRoute; register: string; indices: readonly number[]; value: RegisterValue }
   | { type: 'status'; id: number }
@@ -51,6 +53,7 @@ export interface FabricStatus {
 export type HostReply =
   | { type: 'ready' }
   | { type: 'result'; id: number; result: MaintenanceResult<RegisterValue | void> }
+  | { type: 'results'; id: number; results: MaintenanceResult<RegisterValue>[] }
   | { type: 'done'; id: number }
   | { type: 'status'; id: number; fabrics: FabricStatus[] }
   | { type: 'interrupt'; fabricId: number; interrupt: InterruptRecord }

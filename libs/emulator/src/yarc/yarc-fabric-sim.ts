@@ -181,6 +181,11 @@ export function maintenancePacketPhits(message: MaintenanceMessage): number {
   return min(4 + ceil(bits / PHIT_BITS), 19);
 }
 
+/** The answer to a maintenance request: its value, or why it failed. */
+function answerTo(request: MaintenanceMessage, value: readonly number[], error?: MaintenanceMessage['error'], detail?: string): MaintenanceMessage {
+  return { requestId: request.requestId, op: 'response', register: request.register, index: request.index, value, error, detail };
+}
+
 /** A stable serial number for a chip (its identity register), so the control plane can tell
  * chips apart without ever seeing the emulator's names for them. */
 export function chipSerial(name: string): number {
@@ -329,7 +334,17 @@ export class YarcFabricSim {
   private readonly maintenance: (MaintenanceMessage | undefined)[] = [];
   /** Per input tile: maintenance answers the chip has yet to put in its input buffer (VC 1). */
   private readonly chipAnswers: Uint8Array;
-  private readonly chipWork: { at: number; router: number; inPort: number; message: MaintenanceMessage; response: number }[] = [];
+  /**
+   * Register accesses being executed, oldest first: every access takes MAINTENANCE_PROCESS_CYCLES
+   * from its request's arrival, so arrival order is the order they are due. A ring of (due cycle,
+   * arrival tile, answer packet); the request waits in the answer packet's `maintenance` slot.
+   * Typed, not a list of objects: a 32K discovery queues half a million accesses.
+   */
+  private workDue = new Float64Array(64);
+  private workTile = new Int32Array(64);
+  private workAnswer = new Int32Array(64);
+  private workHead = 0;
+  private workCount = 0;
   /** Serial number of every chip (identity register). */
   readonly serials: Uint32Array;
   /** Called when a maintenance response reaches an endpoint (the maintenance controller). */
@@ -519,7 +534,7 @@ export class YarcFabricSim {
 
   /** Nothing in flight, nothing being executed, no credit or timer pending. */
   idle(): boolean {
-    return this.packets.inFlight === 0 && this.chipWork.length === 0 && this.wheel.pending === 0 && this.onTick === null;
+    return this.packets.inFlight === 0 && this.workCount === 0 && this.wheel.pending === 0 && this.onTick === null;
   }
 
   /** Runs until nothing is in flight or `limit` cycles have passed; returns the cycles run. */
@@ -546,7 +561,7 @@ export class YarcFabricSim {
     const now = this.cycle;
     this.phase = PHASE_EVENTS;
     this.wheel.fire(now, this.fireEvent);
-    if (this.chipWork.length > 0) this.runChipWork(now);
+    if (this.workCount > 0) this.runChipWork(now);
     if (this.onTick !== null) this.onTick(now);
     const { links, columns, rows } = this;
     if (this.everyStageEveryCycle) this.wakeEveryStage(now);
@@ -1791,11 +1806,19 @@ export class YarcFabricSim {
   }
 
   // ---------------------------------------------------------------- maintenance (§4.1, the r bit)
+  /** Keeps the message a maintenance packet carries. The list is grown an element at a time, never
+   * written past its end: a sparse write would turn it into a hash table, which allocates on every
+   * store (half a million of them in a 32K discovery). */
+  private keepMessage(id: number, message: MaintenanceMessage): void {
+    while (this.maintenance.length <= id) this.maintenance.push(undefined);
+    this.maintenance[id] = message;
+  }
+
   /** Sends a maintenance request from endpoint port `g` along `route` (router output ports) from
    * its element `from` on. */
   sendMaintenance(g: number, route: readonly number[], message: MaintenanceMessage, from = 0): number {
     const id = this.packets.allocate(0, g, maintenancePacketPhits(message), 0, FLAG_SOURCE_ROUTED, 0, this.cycle, -1);
-    this.maintenance[id] = message;
+    this.keepMessage(id, message);
     this.packets.setSourceRoute(id, route, from);
     if (this.fabric.peer[g] < 0 || this.fabric.activeLanes[g] === 0) {
       this.packets.state[id] = STATE_IN_NETWORK;
@@ -1835,27 +1858,48 @@ export class YarcFabricSim {
     if (!message) return;
     const response = this.packets.allocate(0, -1, 4, 1, FLAG_SOURCE_ROUTED | FLAG_LOCAL, 0, now, -1);
     this.packets.setReturnRoute(response, packet);
-    this.chipWork.push({ at: now + MAINTENANCE_PROCESS_CYCLES, router: r, inPort, message, response });
+    this.keepMessage(response, message);
+    if (this.workCount === this.workDue.length) this.growWork();
+    const k = (this.workHead + this.workCount++) & (this.workDue.length - 1);
+    this.workDue[k] = now + MAINTENANCE_PROCESS_CYCLES;
+    this.workTile[k] = r * NPORTS + inPort;
+    this.workAnswer[k] = response;
     this.chipAnswers[r * NPORTS + inPort]++;
+  }
+
+  /** Doubles the ring of register accesses, oldest first from slot 0. */
+  private growWork(): void {
+    const size = this.workDue.length;
+    const due = new Float64Array(2 * size);
+    const tile = new Int32Array(2 * size);
+    const answer = new Int32Array(2 * size);
+    for (let j = 0; j < size; j++) {
+      const k = (this.workHead + j) & (size - 1);
+      due[j] = this.workDue[k];
+      tile[j] = this.workTile[k];
+      answer[j] = this.workAnswer[k];
+    }
+    this.workDue = due;
+    this.workTile = tile;
+    this.workAnswer = answer;
+    this.workHead = 0;
   }
 
   /** Executes due register accesses and sends each response back the way the request came. */
   private runChipWork(now: number): void {
-    let keep = 0;
-    for (let k = 0; k < this.chipWork.length; k++) {
-      const work = this.chipWork[k];
-      if (work.at > now) {
-        this.chipWork[keep++] = work;
-        continue;
-      }
-      const response = this.executeOnRouter(work.router, work.message, work.inPort);
-      const id = work.response;
+    const mask = this.workDue.length - 1;
+    while (this.workCount > 0 && this.workDue[this.workHead] <= now) {
+      const tile = this.workTile[this.workHead];
+      const id = this.workAnswer[this.workHead];
+      this.workHead = (this.workHead + 1) & mask;
+      this.workCount--;
+      const router = (tile / NPORTS) | 0;
+      const response = this.executeOnRouter(router, this.maintenance[id]!, tile - router * NPORTS);
       this.packets.length[id] = maintenancePacketPhits(response);
       this.packets.createdAt[id] = now;
       this.packets.state[id] = STATE_IN_NETWORK;
       this.packets.enteredAt[id] = now;
-      this.maintenance[id] = response;
-      const tile = work.router * NPORTS + work.inPort;
+      this.keepMessage(id, response);
       this.chipAnswers[tile]--;
       const seg = this.pool.allocate(id, now, 0);
       this.pool.send(seg, now, this.packets.length[id]);
@@ -1864,53 +1908,43 @@ export class YarcFabricSim {
       // Its head is routed once it has been through the input stages, as any arrival's is.
       this.wakeRow(tile, now + INPUT_STAGES);
     }
-    this.chipWork.length = keep;
   }
 
   private executeOnRouter(r: number, message: MaintenanceMessage, arrivalPort: number): MaintenanceMessage {
     const chip = this.routerChip[r];
-    const reply = (value: readonly number[], error?: MaintenanceMessage['error'], detail?: string): MaintenanceMessage => ({
-      requestId: message.requestId,
-      op: 'response',
-      register: message.register,
-      index: message.index,
-      value,
-      error,
-      detail,
-    });
     // Identity: serial number, model, port count, and the port the request arrived on (so that a
     // discovery sweep learns both ends of every cable, as InfiniBand's NodeInfo LocalPortNum does).
-    if (message.register === 'identity') return reply([this.serials[chip], MODEL_YARC, NPORTS, arrivalPort]);
+    if (message.register === 'identity') return answerTo(message, [this.serials[chip], MODEL_YARC, NPORTS, arrivalPort]);
     if (message.register === 'portDirections' && message.op === 'write') {
       if (message.value.length !== NPORTS || message.value.some((d) => !Number.isInteger(d) || d < 0 || d > 3)) {
-        return reply([], 'rejected', 'portDirections takes 64 values 0..3');
+        return answerTo(message, [], 'rejected', 'portDirections takes 64 values 0..3');
       }
       for (let p = 0; p < NPORTS; p++) this.regs.portDirection[r * NPORTS + p] = message.value[p];
-      return reply([]);
+      return answerTo(message, []);
     }
     if (message.register === 'portDirections') {
       const directions: number[] = [];
       for (let p = 0; p < NPORTS; p++) directions.push(this.regs.portDirection[r * NPORTS + p]);
-      return reply(directions);
+      return answerTo(message, directions);
     }
     if (message.register === 'portStates') {
       const lanes: number[] = [];
       for (let p = 0; p < NPORTS; p++) lanes.push(this.fabric.activeLanes[this.tileGlobal[r * NPORTS + p]]);
-      return reply(lanes);
+      return answerTo(message, lanes);
     }
     if (message.register === 'linkState') {
-      if (message.index < 0 || message.index >= NPORTS) return reply([], 'no-such-register', `linkState has ports 0..63`);
-      return reply([this.fabric.activeLanes[this.tileGlobal[r * NPORTS + message.index]]]);
+      if (message.index < 0 || message.index >= NPORTS) return answerTo(message, [], 'no-such-register', `linkState has ports 0..63`);
+      return answerTo(message, [this.fabric.activeLanes[this.tileGlobal[r * NPORTS + message.index]]]);
     }
     const access = YARC_REGISTERS[message.register];
-    if (!access) return reply([], 'no-such-register', `YARC has no register "${message.register}"`);
+    if (!access) return answerTo(message, [], 'no-such-register', `YARC has no register "${message.register}"`);
     const indices = message.indices ?? [message.index];
     for (const index of indices) {
       if (!Number.isInteger(index) || index < 0 || index >= access.size) {
-        return reply([], 'no-such-register', `${message.register} has indices 0..${access.size - 1}, got ${index}`);
+        return answerTo(message, [], 'no-such-register', `${message.register} has indices 0..${access.size - 1}, got ${index}`);
       }
     }
-    if (message.op === 'read') return reply(access.read(this.regs, r, message.index));
+    if (message.op === 'read') return answerTo(message, access.read(this.regs, r, message.index));
     let problem: string | null = access.write ? null : 'read-only register';
     for (const index of indices) {
       if (problem) break;
@@ -1924,7 +1958,7 @@ export class YarcFabricSim {
         if (this.fabric.peer[g] >= 0) this.refreshLink(this.fabric.peer[g]);
       }
     }
-    return problem ? reply([], 'rejected', problem) : reply([]);
+    return problem ? answerTo(message, [], 'rejected', problem) : answerTo(message, []);
   }
 
   /** A maintenance packet reached a processor: a response for the controller, or a request the
@@ -1939,26 +1973,12 @@ export class YarcFabricSim {
     }
     const chip = this.fabric.portOwner(g);
     const processor = this.globalProcessor[g];
-    const response: MaintenanceMessage =
+    const response =
       message.register === 'identity'
-        ? {
-            requestId: message.requestId,
-            op: 'response',
-            register: 'identity',
-            index: message.index,
-            value: [this.serials[chip], MODEL_PROCESSOR, 4, g - this.fabric.portBase[chip], processor],
-          }
-        : {
-            requestId: message.requestId,
-            op: 'response',
-            register: message.register,
-            index: message.index,
-            value: [],
-            error: 'no-such-register',
-            detail: `a processor interface answers only "identity"`,
-          };
+        ? answerTo(message, [this.serials[chip], MODEL_PROCESSOR, 4, g - this.fabric.portBase[chip], processor])
+        : answerTo(message, [], 'no-such-register', `a processor interface answers only "identity"`);
     const id = this.packets.allocate(0, g, maintenancePacketPhits(response), 1, FLAG_SOURCE_ROUTED, 0, now, -1);
-    this.maintenance[id] = response;
+    this.keepMessage(id, response);
     this.packets.setReturnRoute(id, packet);
     this.sources.push(g * NVC + 1, id);
     this.wakeLink(g, now);

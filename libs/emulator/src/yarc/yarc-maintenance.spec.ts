@@ -46,6 +46,44 @@ describe('maintenance packets (source routed, §4.1)', () => {
     expect(sim.packets.created).toBe(0);
   });
 
+  it('reads many chips in one call, a few outstanding at a time, answering each route in order — refused and lost ones included', async () => {
+    const { sim, controller } = fabric(0);
+    // Port 32 of s0.r1.0 is its sidelink to s0.r1.1 (design order); cut it, so that read times out.
+    const cut = sim.tileGlobal[sim.chipRouter[sim.fabric.chipId('s0.r1.0')] * 64 + 32];
+    sim.fabric.activeLanes[cut] = 0;
+    sim.discarding[cut] = 1;
+    const processorPort = (p: number) => sim.globalTile[sim.fabric.peer[sim.processorPort[p * 4]]] % 64;
+    const routes = [[0, processorPort(5)], [1], [0, ...new Array(17).fill(32)], [0, 32], [0, processorPort(9)], [0]];
+    // Requests outstanding when each one is sent (the new one not yet counted).
+    const outstanding: number[] = [];
+    const send = sim.sendMaintenance.bind(sim);
+    sim.sendMaintenance = (...args) => (outstanding.push(controller.outstanding - 1), send(...args));
+    const results = await runUntilSettled(sim, controller.readMany(routes, 'identity', 2), 1_000_000, 50);
+    expect(outstanding).toEqual([0, 1, 1, 1, 1]);
+    expect(results.map((r) => (r.ok ? r.value[0] : r.reason))).toEqual([
+      chipSerial('p5'),
+      chipSerial('s1.r1.0'),
+      'rejected',
+      'timeout',
+      chipSerial('p9'),
+      chipSerial('s0.r1.0'),
+    ]);
+    expect(sim.packets.books()).toMatchObject({ discarded: { LinkDown: 1 }, balanced: true });
+  });
+
+  it('keeps a request waiting for its timeout while thousands of later ones are answered', async () => {
+    const { sim, controller } = fabric(0);
+    const cut = sim.tileGlobal[sim.chipRouter[sim.fabric.chipId('s0.r1.0')] * 64 + 32];
+    sim.fabric.activeLanes[cut] = 0;
+    sim.discarding[cut] = 1;
+    const lost = controller.read([0, 32], 'identity');
+    const results = await runUntilSettled(sim, controller.readMany(new Array<number[]>(2000).fill([1]), 'identity', 32), 1_000_000, 50);
+    expect(results.every((r) => r.ok && r.value[0] === chipSerial('s1.r1.0'))).toBe(true);
+    expect(controller.outstanding).toBe(1);
+    expect(await runUntilSettled(sim, lost)).toMatchObject({ ok: false, reason: 'timeout' });
+    expect(controller.outstanding).toBe(0);
+  });
+
   it('writes a routing register in emulated time and reads it back', async () => {
     const { sim, controller } = fabric();
     const wrote = await runUntilSettled(sim, controller.write([0], 'rootDetect', 17, [0x0060, 0x001f]));

@@ -9,19 +9,81 @@ import { ROUTE_VECTOR_HOPS } from '../engine/packet-store';
 import { NS_PER_CYCLE } from './yarc-constants';
 import { MaintenanceMessage, YarcFabricSim } from './yarc-fabric-sim';
 
-/** A request waiting for its answer. Reads resolve with the value read; writes with nothing. */
+/** A request waiting for its answer. Reads resolve with the value read; writes with nothing. A
+ * read of a batch (readMany) fills its slot of the batch's results instead of a promise. */
 interface Pending {
   readonly sentAt: number;
   readonly deadline: number;
   readonly read: boolean;
-  readonly resolve: (result: MaintenanceResult<never>) => void;
+  readonly resolve: ((result: MaintenanceResult<never>) => void) | null;
+  readonly batch: ReadBatch | null;
+  readonly index: number;
+}
+
+/** The reads of one readMany call: sent in route order, the next as each one is answered. */
+interface ReadBatch {
+  readonly routes: readonly SourceRoute[];
+  readonly register: string;
+  readonly results: MaintenanceResult<RegisterValue>[];
+  next: number;
+  done: number;
+  readonly resolve: (results: MaintenanceResult<RegisterValue>[]) => void;
 }
 
 const NO_VALUE: readonly number[] = Object.freeze([]);
 
+/**
+ * Requests waiting for an answer, by request id. Ids are handed out in order and answers come back
+ * roughly in that order, so the requests sit in a ring indexed by id — a Map's hashing and holes
+ * showed in the 32K discovery's profile — which doubles when the oldest one still waiting would be
+ * overwritten. Deadlines grow with the id, so the oldest waiting request is the first due.
+ */
+class PendingRequests {
+  private slots: (Pending | undefined)[] = new Array<Pending | undefined>(1024).fill(undefined);
+  /** Every id below it is settled. */
+  private oldest = 1;
+  private next = 1;
+  size = 0;
+
+  /** Keeps a request; returns its id. */
+  add(request: Pending): number {
+    if (this.next - this.oldest >= this.slots.length) this.grow();
+    const id = this.next++;
+    this.slots[id & (this.slots.length - 1)] = request;
+    this.size++;
+    return id;
+  }
+
+  /** Removes and returns request `id` (undefined when it is not waiting: settled, or never sent). */
+  take(id: number): Pending | undefined {
+    if (id < this.oldest || id >= this.next) return undefined;
+    const k = id & (this.slots.length - 1);
+    const request = this.slots[k];
+    if (request === undefined) return undefined;
+    this.slots[k] = undefined;
+    this.size--;
+    while (this.oldest < this.next && this.slots[this.oldest & (this.slots.length - 1)] === undefined) this.oldest++;
+    return request;
+  }
+
+  /** The oldest request still waiting (undefined when none is); its id is firstId. */
+  first(): Pending | undefined {
+    return this.oldest < this.next ? this.slots[this.oldest & (this.slots.length - 1)] : undefined;
+  }
+
+  get firstId(): number {
+    return this.oldest;
+  }
+
+  private grow(): void {
+    const slots = new Array<Pending | undefined>(2 * this.slots.length).fill(undefined);
+    for (let id = this.oldest; id < this.next; id++) slots[id & (slots.length - 1)] = this.slots[id & (this.slots.length - 1)];
+    this.slots = slots;
+  }
+}
+
 export class YarcMaintenanceController implements MaintenanceTransport {
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
+  private readonly pending = new PendingRequests();
   private readonly listeners = new Set<(interrupt: InterruptRecord) => void>();
 
   constructor(
@@ -32,9 +94,8 @@ export class YarcMaintenanceController implements MaintenanceTransport {
     readonly timeoutCycles = 80_000,
   ) {
     sim.onMaintenance = (message, _g, cycle) => {
-      const waiting = this.pending.get(message.requestId);
+      const waiting = this.pending.take(message.requestId);
       if (!waiting) return; // answered after its timeout: dropped, as a late reply would be
-      this.pending.delete(message.requestId);
       this.settle(waiting, message, cycle);
       this.updateTick();
     };
@@ -50,6 +111,41 @@ export class YarcMaintenanceController implements MaintenanceTransport {
 
   read(route: SourceRoute, register: string, index = 0): Promise<MaintenanceResult<RegisterValue>> {
     return this.request(route, 'read', register, index, undefined, NO_VALUE);
+  }
+
+  /** Many reads with at most `concurrency` outstanding: each answer sends the next request at
+   * once, in the same emulated cycle, as a controller's firmware would. */
+  readMany(routes: readonly SourceRoute[], register: string, concurrency: number): Promise<MaintenanceResult<RegisterValue>[]> {
+    if (routes.length === 0) return Promise.resolve([]);
+    return new Promise((resolve) => {
+      const batch: ReadBatch = { routes, register, results: new Array<MaintenanceResult<RegisterValue>>(routes.length), next: 0, done: 0, resolve };
+      for (let k = 0; k < Math.max(1, concurrency) && batch.next < routes.length; k++) this.sendNext(batch);
+    });
+  }
+
+  /** Sends the batch's next read; one that cannot be sent is answered with why at once, and the
+   * one after it is tried instead. */
+  private sendNext(batch: ReadBatch): void {
+    while (batch.next < batch.routes.length) {
+      const index = batch.next++;
+      const route = batch.routes[index];
+      const refusal = this.refusal(route);
+      if (refusal) {
+        this.fill(batch, index, { ok: false, reason: 'rejected', detail: refusal, latencyNs: 0 });
+        continue;
+      }
+      const sentAt = this.sim.cycle;
+      const requestId = this.pending.add({ sentAt, deadline: sentAt + this.timeoutCycles, read: true, resolve: null, batch, index });
+      if (this.pending.size === 1) this.nextDeadline = sentAt + this.timeoutCycles;
+      this.sim.sendMaintenance(this.portFor(route), route, { requestId, op: 'read', register: batch.register, index: 0, value: NO_VALUE }, 1);
+      this.updateTick();
+      return;
+    }
+  }
+
+  private fill(batch: ReadBatch, index: number, result: MaintenanceResult<RegisterValue>): void {
+    batch.results[index] = result;
+    if (++batch.done === batch.routes.length) batch.resolve(batch.results);
   }
 
   write(route: SourceRoute, register: string, index: number, value: RegisterValue): Promise<MaintenanceResult<void>> {
@@ -73,31 +169,44 @@ export class YarcMaintenanceController implements MaintenanceTransport {
     indices: readonly number[] | undefined,
     value: RegisterValue,
   ): Promise<MaintenanceResult<T>> {
-    const slice = route[0];
-    const g = slice === undefined ? -1 : this.sim.processorPort[this.attachment * 4 + slice];
-    if (g === undefined || g < 0)
-      return Promise.resolve({ ok: false, reason: 'rejected', detail: `the controller has no port ${String(slice)}`, latencyNs: 0 });
-    if (route.length - 1 > ROUTE_VECTOR_HOPS) {
-      const detail = `a route of ${route.length - 1} router hops is longer than a routing vector holds (${ROUTE_VECTOR_HOPS})`;
-      return Promise.resolve({ ok: false, reason: 'rejected', detail, latencyNs: 0 });
-    }
-    const requestId = this.nextId++;
+    const refusal = this.refusal(route);
+    if (refusal) return Promise.resolve({ ok: false, reason: 'rejected', detail: refusal, latencyNs: 0 });
     const sentAt = this.sim.cycle;
-    const message: MaintenanceMessage = indices ? { requestId, op, register, index, indices, value } : { requestId, op, register, index, value };
     return new Promise<MaintenanceResult<T>>((resolve) => {
-      this.pending.set(requestId, { sentAt, deadline: sentAt + this.timeoutCycles, read: op === 'read', resolve });
+      const requestId = this.pending.add({ sentAt, deadline: sentAt + this.timeoutCycles, read: op === 'read', resolve, batch: null, index: 0 });
       if (this.pending.size === 1) this.nextDeadline = sentAt + this.timeoutCycles;
-      this.sim.sendMaintenance(g, route, message, 1);
+      const message: MaintenanceMessage = indices ? { requestId, op, register, index, indices, value } : { requestId, op, register, index, value };
+      this.sim.sendMaintenance(this.portFor(route), route, message, 1);
       this.updateTick();
     });
+  }
+
+  /** Why a request along `route` cannot be sent (null: it can). */
+  private refusal(route: SourceRoute): string | null {
+    const slice = route[0];
+    const g = slice === undefined ? -1 : this.sim.processorPort[this.attachment * 4 + slice];
+    if (g === undefined || g < 0) return `the controller has no port ${String(slice)}`;
+    if (route.length - 1 > ROUTE_VECTOR_HOPS) return `a route of ${route.length - 1} router hops is longer than a routing vector holds (${ROUTE_VECTOR_HOPS})`;
+    return null;
+  }
+
+  /** The controller's endpoint port a route leaves by (its first element: the slice). */
+  private portFor(route: SourceRoute): number {
+    return this.sim.processorPort[this.attachment * 4 + route[0]];
   }
 
   /** Answers a request: its value (reads), or why it failed; `message` null means no answer came. */
   private settle(waiting: Pending, message: MaintenanceMessage | null, cycle: number): void {
     const latencyNs = (cycle - waiting.sentAt) * NS_PER_CYCLE;
-    if (!message) waiting.resolve({ ok: false, reason: 'timeout', detail: `no answer within ${this.timeoutCycles} cycles`, latencyNs });
-    else if (message.error) waiting.resolve({ ok: false, reason: message.error, detail: message.detail ?? message.error, latencyNs });
-    else waiting.resolve({ ok: true, value: (waiting.read ? message.value : undefined) as never, latencyNs });
+    let result: MaintenanceResult<never>;
+    if (!message) result = { ok: false, reason: 'timeout', detail: `no answer within ${this.timeoutCycles} cycles`, latencyNs };
+    else if (message.error) result = { ok: false, reason: message.error, detail: message.detail ?? message.error, latencyNs };
+    else result = { ok: true, value: (waiting.read ? message.value : undefined) as never, latencyNs };
+    if (waiting.resolve) waiting.resolve(result);
+    else if (waiting.batch) {
+      this.fill(waiting.batch, waiting.index, result);
+      this.sendNext(waiting.batch);
+    }
   }
 
   private updateTick(): void {
@@ -113,12 +222,13 @@ export class YarcMaintenanceController implements MaintenanceTransport {
     if (cycle < this.nextDeadline) return;
     let expired = false;
     this.nextDeadline = Infinity;
-    for (const [id, waiting] of this.pending) {
+    // Settling one may send another (a batch's next read), with a later deadline.
+    for (let waiting = this.pending.first(); waiting !== undefined; waiting = this.pending.first()) {
       if (waiting.deadline > cycle) {
         this.nextDeadline = waiting.deadline;
         break;
       }
-      this.pending.delete(id);
+      this.pending.take(this.pending.firstId);
       this.settle(waiting, null, cycle);
       expired = true;
     }
