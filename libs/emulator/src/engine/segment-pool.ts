@@ -194,11 +194,12 @@ export class SegmentPool {
   }
 }
 
-/** Fields of a buffer's record in BufferQueues. */
+/** Fields of a buffer's record in BufferQueues (32-bit words); a timed record has a float64 after them. */
 const HEAD = 0;
 const TAIL = 1;
 const OCCUPANCY = 2;
 const STRIDE = 4;
+const TIMED_STRIDE = 8;
 
 /**
  * FIFO queues of segments, one per buffer, with the phit occupancy of each buffer (phits sent in
@@ -206,47 +207,64 @@ const STRIDE = 4;
  * occupancy sit in one 16-byte record, and the two VCs of a buffer are neighbours, so a stage
  * looking at a buffer touches one cache line instead of three: on the 32K fabric the buffers
  * take hundreds of megabytes and every access a packet makes at a router is a cache miss.
+ * Queues made `timed` keep a cycle per buffer in its record as well (a 32-byte record, the two VCs
+ * in one cache line), for what the owner must know of the buffer's timing (a read port's end).
  */
 export class BufferQueues {
   private readonly record: Int32Array;
+  private readonly times: Float64Array | null;
+  private readonly stride: number;
 
   constructor(
     readonly count: number,
     private readonly pool: SegmentPool,
+    timed = false,
   ) {
-    this.record = new Int32Array(count * STRIDE);
+    this.stride = timed ? TIMED_STRIDE : STRIDE;
+    const bytes = new ArrayBuffer(count * this.stride * 4);
+    this.record = new Int32Array(bytes);
+    this.times = timed ? new Float64Array(bytes) : null;
     for (let b = 0; b < count; b++) {
-      this.record[b * STRIDE + HEAD] = -1;
-      this.record[b * STRIDE + TAIL] = -1;
+      this.record[b * this.stride + HEAD] = -1;
+      this.record[b * this.stride + TAIL] = -1;
     }
+  }
+
+  /** The cycle kept for buffer b (timed queues). */
+  timeOf(buffer: number): number {
+    return this.times![buffer * (TIMED_STRIDE / 2) + 2];
+  }
+
+  setTime(buffer: number, cycle: number): void {
+    this.times![buffer * (TIMED_STRIDE / 2) + 2] = cycle;
   }
 
   /** The segment at the head of buffer b (-1: empty). */
   headOf(buffer: number): number {
-    return this.record[buffer * STRIDE + HEAD];
+    return this.record[buffer * this.stride + HEAD];
   }
 
   /** The segment at the tail of buffer b (-1: empty). */
   tailOf(buffer: number): number {
-    return this.record[buffer * STRIDE + TAIL];
+    return this.record[buffer * this.stride + TAIL];
   }
 
   occupancyOf(buffer: number): number {
-    return this.record[buffer * STRIDE + OCCUPANCY];
+    return this.record[buffer * this.stride + OCCUPANCY];
   }
 
   /** `phits` more phits sent into buffer b. */
   fill(buffer: number, phits: number): void {
-    this.record[buffer * STRIDE + OCCUPANCY] += phits;
+    this.record[buffer * this.stride + OCCUPANCY] += phits;
   }
 
   /** `phits` phits have left buffer b. */
   drain(buffer: number, phits: number): void {
-    this.record[buffer * STRIDE + OCCUPANCY] -= phits;
+    this.record[buffer * this.stride + OCCUPANCY] -= phits;
   }
 
   push(buffer: number, segment: number): void {
-    const at = buffer * STRIDE;
+    const at = buffer * this.stride;
     const t = this.record[at + TAIL];
     if (t < 0) this.record[at + HEAD] = segment;
     else this.pool.setNext(t, segment);
@@ -255,7 +273,7 @@ export class BufferQueues {
 
   /** Removes the tail segment (a copy dropped before it moved on); walks the short list. */
   popTail(buffer: number): number {
-    const at = buffer * STRIDE;
+    const at = buffer * this.stride;
     const t = this.record[at + TAIL];
     let h = this.record[at + HEAD];
     if (h === t) {
@@ -272,7 +290,7 @@ export class BufferQueues {
 
   /** Removes the head segment (its packet has left this buffer entirely). */
   shift(buffer: number): number {
-    const at = buffer * STRIDE;
+    const at = buffer * this.stride;
     const s = this.record[at + HEAD];
     const n = this.pool.nextOf(s);
     this.record[at + HEAD] = n;

@@ -247,15 +247,15 @@ export class YarcFabricSim {
    */
   private readonly chF64: Float64Array;
   private readonly chI32: Int32Array;
-  /**
-   * Per row buffer and VC (index `rbIndex`, the two VCs of a buffer side by side): the cycle at
-   * which the run the column channel committed last has left entirely (its phits leave one per
-   * cycle up to then). The later of a buffer's two is when its read port is free again: a
-   * subswitch input sends one phit per cycle, to one column channel (§3), whichever VC; of two
-   * channels that want the same row buffer in the same cycle (one for each VC's head packet), the
-   * lower-numbered goes first (see `step`).
+  /*
+   * The row buffers' queues are timed: each one's time (rb.timeOf(rbIndex), the two VCs of a
+   * buffer side by side, in the record with its queue) is its drain end, the cycle at which the run
+   * the column channel committed last has left entirely (its phits leave one per cycle up to then).
+   * The later of a buffer's two is when its read port is free again: a subswitch input sends one
+   * phit per cycle, to one column channel (§3), whichever VC; of two channels that want the same
+   * row buffer in the same cycle (one for each VC's head packet), the lower-numbered goes first
+   * (see `step`).
    */
-  private readonly rbDrainEnd: Float64Array;
   /** Per row buffer and VC: 1 while the row bus waits for room in it (the column channel's run
    * that drains it wakes the row bus; only a waiting row bus is woken). */
   private readonly rowWait: Uint8Array;
@@ -303,15 +303,15 @@ export class YarcFabricSim {
    * last run drew from and its phit count. The drain record is kept here, not read from the
    * downstream copy, because the next router may be done with that copy — and reuse its entry —
    * before the last of these phits has left; with each phit's send time after the first in
-   * `txDrainOffset` (per router output tile, stride MAX_PACKET_PHITS).
+   * `txDrain` (per router output tile, MAX_PACKET_PHITS pairs).
    */
   private readonly txF64: Float64Array;
   private readonly txI32: Int32Array;
   /** When a go-back-N replay starts. */
   private readonly txResumeAt: Float64Array;
-  private readonly txDrainOffset: Uint16Array;
-  /** When each of those phits came into the column buffer, from the same origin (for bufferPhits). */
-  private readonly txDrainArrival: Int32Array;
+  /** Per phit of the drain record, side by side (one cache line per run, not two): [2k] when it
+   * leaves the column buffer, [2k+1] when it came in (for bufferPhits), both from TX_DRAIN_FIRST. */
+  private readonly txDrain: Int32Array;
   /** Endpoint receive side: busy until, and the cycle its last run took its last phit. */
   private readonly recvBusy: Float64Array;
   private readonly recvLast: Float64Array;
@@ -406,7 +406,7 @@ export class YarcFabricSim {
 
     const channels = R * NPORTS * 8;
     this.ib = new BufferQueues(R * NPORTS * NVC, this.pool);
-    this.rb = new BufferQueues(channels * NVC, this.pool);
+    this.rb = new BufferQueues(channels * NVC, this.pool, true);
     this.cb = new BufferQueues(channels * NVC, this.pool);
     this.cbMask = new Uint16Array(R * NPORTS);
     this.outRR = new Uint8Array(R * NPORTS);
@@ -416,7 +416,6 @@ export class YarcFabricSim {
     const channelRecords = new ArrayBuffer(channels * CH_RECORD_BYTES);
     this.chF64 = new Float64Array(channelRecords);
     this.chI32 = new Int32Array(channelRecords);
-    this.rbDrainEnd = new Float64Array(channels * NVC);
     this.rowWait = new Uint8Array(channels * NVC);
 
     this.linkRate = new Float64Array(ports);
@@ -460,8 +459,7 @@ export class YarcFabricSim {
       this.txF64[g * TX_F64 + TX_DRAIN_LAST] = -1;
     }
     this.txResumeAt = new Float64Array(ports);
-    this.txDrainOffset = new Uint16Array(R * NPORTS * MAX_PACKET_PHITS);
-    this.txDrainArrival = new Int32Array(R * NPORTS * MAX_PACKET_PHITS);
+    this.txDrain = new Int32Array(2 * R * NPORTS * MAX_PACKET_PHITS);
     this.recvBusy = new Float64Array(ports);
     this.recvLast = new Float64Array(ports);
     this.laneBitErrorRate = new Float64Array(ports * LANES);
@@ -590,7 +588,7 @@ export class YarcFabricSim {
   /** The reference evaluation: every stage of every connected port, channel and row bus visited. */
   private wakeEveryStage(now: number): void {
     for (let g = 0; g < this.linkRate.length; g++) if (this.globalTile[g] >= 0 || this.fabric.peer[g] >= 0) this.links.wake(g, now, now, PHASE_EVENTS);
-    for (let c = 0; c < this.rbDrainEnd.length / NVC; c++) this.columns.wake(c, now, now, PHASE_EVENTS);
+    for (let c = 0; c < this.rb.count / NVC; c++) this.columns.wake(c, now, now, PHASE_EVENTS);
     for (let t = 0; t < this.rowBusy.length; t++) this.rows.wake(t, now, now, PHASE_EVENTS);
   }
 
@@ -640,9 +638,9 @@ export class YarcFabricSim {
 
   // ---------------------------------------------------------------- buffer occupancy
   /** Phits in row buffer b at cycle `now`: sent in and not yet left (the column channel's last
-   * run leaves one phit per cycle until rbDrainEnd). */
+   * run leaves one phit per cycle until its drain end). */
   private rowOccupancy(b: number, now: number): number {
-    const pending = this.rbDrainEnd[b] - now - 1;
+    const pending = this.rb.timeOf(b) - now - 1;
     return pending > 0 ? this.rb.occupancyOf(b) + pending : this.rb.occupancyOf(b);
   }
 
@@ -661,7 +659,7 @@ export class YarcFabricSim {
     if (this.txI32[g * TX_I32 + TX_DRAIN_BUFFER] === b && this.txF64[g * TX_F64 + TX_DRAIN_LAST] > now) {
       const since = now - this.txF64[g * TX_F64 + TX_DRAIN_FIRST];
       const base = tile * MAX_PACKET_PHITS;
-      for (let j = this.txI32[g * TX_I32 + TX_DRAIN_COUNT] - 1; j >= 0 && this.txDrainOffset[base + j] > since; j--) occupancy++;
+      for (let j = this.txI32[g * TX_I32 + TX_DRAIN_COUNT] - 1; j >= 0 && this.txDrain[2 * (base + j)] > since; j--) occupancy++;
     }
     return occupancy;
   }
@@ -680,7 +678,7 @@ export class YarcFabricSim {
         for (let k = 0; k < pool.sentInOf(s); k++) if (pool.sendTime(s, k) <= cycle) phits++;
         phits -= pool.sentOutOf(s);
       }
-      return phits + max(0, this.rbDrainEnd[b] - cycle - 1);
+      return phits + max(0, this.rb.timeOf(b) - cycle - 1);
     }
     // Phits in and not yet sent on, then those the output link's last runs send later: each
     // counted from when it came in.
@@ -693,7 +691,7 @@ export class YarcFabricSim {
       const from = this.txF64[g * TX_F64 + TX_DRAIN_FIRST];
       for (let j = 0; j < this.txI32[g * TX_I32 + TX_DRAIN_COUNT]; j++) {
         const k = tile * MAX_PACKET_PHITS + j;
-        if (from + this.txDrainArrival[k] <= cycle && from + this.txDrainOffset[k] > cycle) phits++;
+        if (from + this.txDrain[2 * k + 1] <= cycle && from + this.txDrain[2 * k] > cycle) phits++;
       }
     }
     return phits;
@@ -702,7 +700,7 @@ export class YarcFabricSim {
   /** The first cycle after `now` at which row buffer b has room, as the column channel's
    * committed runs drain it and its other VC (NEVER if they never make room). */
   private rowRoomAppears(b: number, now: number): number {
-    const end = max(this.rbDrainEnd[b], this.rbDrainEnd[b ^ 1]) - 1;
+    const end = max(this.rb.timeOf(b), this.rb.timeOf(b ^ 1)) - 1;
     for (let t = now + 1; t <= end; t++) if (this.rowRoom(b, t) > 0) return t;
     return NEVER;
   }
@@ -1062,10 +1060,11 @@ export class YarcFabricSim {
         }
         const from = this.txF64[g * TX_F64 + TX_DRAIN_FIRST];
         for (let j = 0; j < n; j++) {
-          this.txDrainOffset[base + count + j] = pool.sendTime(down, first + j) - from;
+          const k = 2 * (base + count + j);
+          this.txDrain[k] = pool.sendTime(down, first + j) - from;
           // When each phit came into the column buffer (for bufferPhits: an extended run can
           // commit the departure of a phit that has yet to arrive).
-          this.txDrainArrival[base + count + j] = pool.sendTime(s, first + j) - from;
+          this.txDrain[k + 1] = pool.sendTime(s, first + j) - from;
         }
         this.txI32[g * TX_I32 + TX_DRAIN_COUNT] = count + n;
         this.txF64[g * TX_F64 + TX_DRAIN_LAST] = lastAt;
@@ -1382,7 +1381,7 @@ export class YarcFabricSim {
         continue;
       }
       // The row buffer's read port may be busy with a run of its other VC to another channel.
-      const readFree = max(this.rbDrainEnd[rbIndex], this.rbDrainEnd[rbIndex ^ 1]);
+      const readFree = max(this.rb.timeOf(rbIndex), this.rb.timeOf(rbIndex ^ 1));
       if (readFree > now) {
         if (readFree < wakeAt) wakeAt = readFree;
         continue;
@@ -1407,7 +1406,7 @@ export class YarcFabricSim {
       for (let j = 0; j < n; j++) pool.sendAt(down, now + j);
       pool.setSentOut(seg, taken + n);
       this.rb.drain(rbIndex, n);
-      this.rbDrainEnd[rbIndex] = now + n;
+      this.rb.setTime(rbIndex, now + n);
       this.cb.fill(cbv, n);
       this.chF64[channel * CH_F64 + CH_BUSY] = now + n;
       const g = this.tileGlobal[tileOut];
@@ -1479,7 +1478,7 @@ export class YarcFabricSim {
     const seg = this.rb.headOf(rbIndex);
     const taken = pool.sentOutOf(seg);
     if (taken >= pool.sentInOf(seg)) return NEVER;
-    const t = max(after, pool.usable(seg, taken), this.rbDrainEnd[rbIndex], this.rbDrainEnd[rbIndex ^ 1]);
+    const t = max(after, pool.usable(seg, taken), this.rb.timeOf(rbIndex), this.rb.timeOf(rbIndex ^ 1));
     if (t >= before) return NEVER;
     const cbv = channel * NVC + v;
     if (this.columnRoom(cbv, t) > 0) return t;
