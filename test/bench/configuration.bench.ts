@@ -10,7 +10,7 @@ import {
   triageInterrupts,
 } from '@weft/control';
 import { loadInstallationFile } from '@weft/fabric-model';
-import { Benchmark, timed } from './harness';
+import { Benchmark, collectGarbage, timed } from './harness';
 
 const fixtures = join(__dirname, '../../../fixtures/blackwidow');
 
@@ -34,6 +34,7 @@ function configuration(fixture: string, runs: number): Benchmark {
       known = asDiscovered(fixture);
     },
     run: async () => {
+      collectGarbage();
       const configured = await timed(() => configureBlackWidow(known!, NO_FAULTS));
       if (!configured.value.verification.ok) throw new Error(`verification failed: ${configured.value.verification.violations[0]?.message}`);
       return { ms: configured.ms, states: configured.value.verification.states, routers: configured.value.image.routers.length };

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { loadInstallationFile, mulberry32 } from '@weft/fabric-model';
 import { EmulatedFabric, FLAG_HASH, YarcFabricSim, configureR15ByHand } from '@weft/emulator';
-import { Benchmark, timed } from './harness';
+import { Benchmark, collectGarbage, timed } from './harness';
 
 const fixtures = join(__dirname, '../../../fixtures/blackwidow');
 const CYCLES = 5_000;
@@ -66,6 +66,7 @@ benchmarks.push({
   runs: 3,
   run: async () => {
     const installation = loadInstallationFile(join(fixtures, 'bw-r3.5-32k.json'));
+    collectGarbage();
     const { ms, value } = await timed(() => new YarcFabricSim(new EmulatedFabric(installation.physical)));
     // Typed arrays are committed lazily by the OS, so their allocated size is the honest figure.
     return { ms, routers: value.routerChip.length, typedArrayMiB: value.arrayBytes() / 2 ** 20, registerMiB: value.regs.bytes / 2 ** 20 };

@@ -4,6 +4,8 @@
  * not tests and gate nothing; the machines are shared and noisy, which is why medians are used.
  */
 import { cpus, totalmem, platform, release } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 export interface Measurement {
   /** Wall time of the measured part, in milliseconds. */
@@ -74,6 +76,21 @@ export function machineInfo() {
     cores: cpu.length,
     memoryGiB: Math.round(totalmem() / 2 ** 30),
   };
+}
+
+let gc: (() => void) | undefined;
+
+/**
+ * Collects all garbage now (a full, blocking collection), so that a timed section does not pay for
+ * what earlier runs left behind — a previous run's 32K fabric is more than a gigabyte. Benchmarks
+ * call it before they start the clock.
+ */
+export function collectGarbage(): void {
+  if (!gc) {
+    setFlagsFromString('--expose-gc');
+    gc = runInNewContext('gc') as () => void;
+  }
+  gc();
 }
 
 /** Times a synchronous or asynchronous piece of work in milliseconds. */
