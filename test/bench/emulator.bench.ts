@@ -25,7 +25,7 @@ function uniformRandom(load: number, packetPhits = 4): Benchmark {
     },
     run: async () => {
       const random = mulberry32(7);
-      const probability = (load * sim.linkRate[sim.processorPort[0]]) / packetPhits;
+      const probability = (load * sim.linkRateOf(sim.processorPort[0])) / packetPhits;
       // Bernoulli arrivals drawn as geometric gaps (as the traffic runs do), so that the figure
       // is the fabric's work, not a random draw per port per cycle.
       const gap = () => 1 + Math.floor(Math.log(1 - random()) / Math.log(1 - probability));

@@ -7,7 +7,7 @@ import { BackgroundTraffic, runBatch, runSteadyState, runSweep } from './traffic
 function tinyFabric() {
   const sim = handConfiguredR15(32);
   const g = sim.processorPort[0];
-  return { sim, rate: sim.linkRate[g], links: [sim.linkLatency[g], sim.linkLatency[g]] };
+  return { sim, rate: sim.linkRateOf(g), links: [sim.linkLatencyOf(g), sim.linkLatencyOf(g)] };
 }
 
 const sizes = (phits: number) => sizeSampler(phits, { min: 4, max: 19 });

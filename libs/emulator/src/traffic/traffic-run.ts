@@ -198,7 +198,7 @@ function injector(sim: YarcFabricSim, spec: TrafficSpec): Injector {
   const endpoints = endpointCount(sim);
   const sources = spec.sources ?? Array.from({ length: endpoints }, (_, i) => i);
   for (const s of spec.slices) if (!(s >= 0 && s < 4 && sim.processorPort[sources[0] * 4 + s] >= 0)) throw new RangeError(`the fabric has no slice ${s}`);
-  const capacity = sim.linkRate[sim.processorPort[sources[0] * 4 + spec.slices[0]]];
+  const capacity = sim.linkRateOf(sim.processorPort[sources[0] * 4 + spec.slices[0]]);
   const vc = spec.vc ?? 0;
   const adaptive = spec.adaptive ?? 0;
   return {
@@ -370,7 +370,7 @@ class SteadyStateSession extends RunBase implements TrafficSession {
         }
         if (this.settled || elapsed >= spec.warmup.max) {
           this.warmupCycles = elapsed;
-          this.portsBefore = Float64Array.from(sim.portPhits);
+          this.portsBefore = sim.portPhits();
           this.recorder.measuring = true;
           this.tag = SAMPLE_TAG;
           this.sampleStart = sim.cycle;
@@ -380,7 +380,7 @@ class SteadyStateSession extends RunBase implements TrafficSession {
         if (sim.cycle - this.sampleStart >= spec.sampleCycles) {
           this.recorder.measuring = false;
           this.measured = sim.cycle - this.sampleStart;
-          this.portsAfter = Float64Array.from(sim.portPhits);
+          this.portsAfter = sim.portPhits();
           this.tag = 0;
           this.drainStart = sim.cycle;
           this.phase = 'drain';
@@ -420,7 +420,7 @@ class SteadyStateSession extends RunBase implements TrafficSession {
       measuredCycles: measured,
       sources: inj.sources,
       capacity: inj.capacity * measured * spec.slices.length,
-      utilisation: utilisation(sim, this.portsBefore ?? Float64Array.from(sim.portPhits), this.portsAfter ?? Float64Array.from(sim.portPhits), measured),
+      utilisation: utilisation(sim, this.portsBefore ?? sim.portPhits(), this.portsAfter ?? sim.portPhits(), measured),
     });
   }
 }
@@ -437,7 +437,7 @@ class BatchSession extends RunBase implements TrafficSession {
     private readonly spec: BatchSpec,
   ) {
     super(sim, spec);
-    this.portsBefore = Float64Array.from(sim.portPhits);
+    this.portsBefore = sim.portPhits();
     let injected = 0;
     for (const s of this.inj.sources)
       for (const slice of spec.slices) for (let k = 0; k < spec.packets; k++) if (this.inj.packet(s, slice, SAMPLE_TAG) >= 0) injected++;
@@ -479,7 +479,7 @@ class BatchSession extends RunBase implements TrafficSession {
       measuredCycles: measured,
       sources: inj.sources,
       capacity: inj.capacity * measured * spec.slices.length,
-      utilisation: utilisation(sim, this.portsBefore, Float64Array.from(sim.portPhits), measured),
+      utilisation: utilisation(sim, this.portsBefore, sim.portPhits(), measured),
     });
   }
 }
@@ -522,7 +522,7 @@ export class BackgroundTraffic extends RunBase implements TrafficSession {
   ) {
     super(sim, spec);
     this.recorder.measuring = true;
-    this.portsBefore = Float64Array.from(sim.portPhits);
+    this.portsBefore = sim.portPhits();
     this.arrivals = new Arrivals(sim, spec, this.inj);
   }
 
@@ -574,7 +574,7 @@ export class BackgroundTraffic extends RunBase implements TrafficSession {
       measuredCycles: measured,
       sources: inj.sources,
       capacity: inj.capacity * measured * spec.slices.length,
-      utilisation: utilisation(sim, this.portsBefore, Float64Array.from(sim.portPhits), measured),
+      utilisation: utilisation(sim, this.portsBefore, sim.portPhits(), measured),
     });
     return { ...base, markers: [...this.markers] };
   }
@@ -621,7 +621,7 @@ function utilisation(sim: YarcFabricSim, before: Float64Array, after: Float64Arr
       byVc[v] += n;
     }
     if (phits === 0) continue;
-    const u = phits / (cycles * (sim.linkRate[g] || 1));
+    const u = phits / (cycles * (sim.linkRateOf(g) || 1));
     busyPorts++;
     busySum += u;
     if (u > max) max = u;
@@ -633,7 +633,7 @@ function utilisation(sim: YarcFabricSim, before: Float64Array, after: Float64Arr
     .slice(0, BUSIEST_LINKS)
     .map(({ g, u }) => {
       const chip = sim.fabric.portOwner(g);
-      const perVc = Array.from({ length: NVC }, (_, v) => (after[g * NVC + v] - before[g * NVC + v]) / (cycles * (sim.linkRate[g] || 1)));
+      const perVc = Array.from({ length: NVC }, (_, v) => (after[g * NVC + v] - before[g * NVC + v]) / (cycles * (sim.linkRateOf(g) || 1)));
       return { chip: sim.fabric.chipNames[chip], port: g - sim.fabric.portBase[chip], utilisation: u, byVc: perVc };
     });
   return { meanBusyPort: busyPorts > 0 ? busySum / busyPorts : 0, maxPort: max, byVc: byVc.map((n) => (total > 0 ? n / total : 0)), busiest };

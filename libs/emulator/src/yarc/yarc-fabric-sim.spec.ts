@@ -17,10 +17,10 @@ describe('YARC fabric, cycle by cycle', () => {
       sim.drain(10_000);
       const g0 = sim.processorPort[0];
       const side = [...Array(64).keys()].map((p) => sim.tileGlobal[p]).find((g) => sim.fabric.peer[g] >= 0 && sim.globalProcessor[sim.fabric.peer[g]] < 0)!;
-      const latencies = [sim.linkLatency[g0], sim.linkLatency[side], sim.linkLatency[sim.processorPort[40 * 4]]];
+      const latencies = [sim.linkLatencyOf(g0), sim.linkLatencyOf(side), sim.linkLatencyOf(sim.processorPort[40 * 4])];
       // The last phit is consumed at the head's latency plus serialization; within one cycle of
       // rounding, since a 3-lane port carries 0.977 phits per core cycle.
-      const expected = YarcFabricSim.zeroLoadCycles(2, latencies, length, sim.linkRate[g0]);
+      const expected = YarcFabricSim.zeroLoadCycles(2, latencies, length, sim.linkRateOf(g0));
       expect(Math.abs(deliveredAt - expected)).toBeLessThanOrEqual(1);
       expect(deliveredAt * 1.25).toBeGreaterThan(2 * 31.25);
       // Store-and-forward would pay the trailing phits again at each of the three links.
@@ -142,7 +142,7 @@ describe('YARC fabric under saturation', () => {
   it('keeps every packet through offered load 0.9 on a 288-processor slice, growing its pools between cycles', () => {
     const sim = r15(288, 1, 9);
     const random = mulberry32(11);
-    const probability = (0.9 * sim.linkRate[sim.processorPort[0]]) / 4;
+    const probability = (0.9 * sim.linkRateOf(sim.processorPort[0])) / 4;
     for (let c = 0; c < 400; c++) {
       for (let p = 0; p < 288; p++) {
         if (random() >= probability) continue;

@@ -124,6 +124,28 @@ const TX_SENT = 13;
 const TX_DRAIN_BUFFER = 14;
 const TX_DRAIN_COUNT = 15;
 const TX_SENT_BITS = 0xff;
+
+/**
+ * The sender side of each global port in one 64-byte record (portF64 / portI32 over the same
+ * bytes), since a packet leaving by a port touches all of it: float64 slots P_RATE (phits per
+ * cycle), P_PHITS + v (phits sent on VC v, for utilisation reports) and P_BLOCKED + v (since when
+ * VC v has had a packet it could not send; -1: not blocked); int32 slots P_LATENCY (cycles),
+ * P_CREDITS + v, P_CREDIT_WAIT + v (1 while VC v waits for credits: their return wakes the
+ * sender) and P_ERROR_PRONE (a lane has a bit-error rate). As separate arrays they cost a cache
+ * miss each per hop on a fabric far larger than the cache.
+ */
+const PORT_RECORD_BYTES = 64;
+const P_F64 = PORT_RECORD_BYTES / 8;
+const P_I32 = PORT_RECORD_BYTES / 4;
+const P_RATE = 0;
+const P_PHITS = 1;
+const P_BLOCKED = 3;
+const P_LATENCY = 10;
+const P_CREDITS = 11;
+const P_CREDIT_WAIT = 13;
+const P_ERROR_PRONE = 15;
+/** Slot in portI32 of VC v's field `field` (P_CREDITS, P_CREDIT_WAIT) for key = g * NVC + v. */
+const portVcI32 = (key: number, field: number): number => (key >> 1) * P_I32 + field + (key & 1);
 const TX_BAD_SHIFT = 8;
 
 /** Events on the timing wheel (kind in the low EVENT_KIND_BITS): a credit return, or a stage to wake. */
@@ -259,14 +281,9 @@ export class YarcFabricSim {
   /** Per row buffer and VC: 1 while the row bus waits for room in it (the column channel's run
    * that drains it wakes the row bus; only a waiting row bus is woken). */
   private readonly rowWait: Uint8Array;
-  /** Sender side of every global port: serialization rate and accumulator, latency, credits per VC. */
-  readonly linkRate: Float64Array;
-  readonly linkLatency: Int32Array;
-  readonly credits: Int32Array;
-  /** Per global port and VC: the sender is waiting for credits (their return wakes it). */
-  private readonly creditWait: Uint8Array;
-  /** Per global port and VC: since when the sender has had a packet it could not send (-1: not blocked). */
-  private readonly blockedSince: Float64Array;
+  /** Sender side of every global port (see PORT_RECORD_BYTES). */
+  private readonly portF64: Float64Array;
+  private readonly portI32: Int32Array;
   /** Per global port: packets routed here are discarded (link down or forward-progress timeout). */
   readonly discarding: Uint8Array;
   readonly discardReason: Uint8Array;
@@ -319,7 +336,7 @@ export class YarcFabricSim {
   readonly laneBitErrorRate: Float64Array;
   readonly laneRetries: Uint32Array;
   readonly laneMask: Uint8Array;
-  private readonly portErrorProne: Uint8Array;
+
   private readonly random: () => number;
   retransmissions = 0;
   /** Routers that have stopped responding (fault injection): black holes behind dead links. */
@@ -361,8 +378,6 @@ export class YarcFabricSim {
 
   /** Phits moved across links (a phit entering a router or an endpoint is one phit-hop). */
   phitHops = 0;
-  /** Phits sent on each port and VC (index g * NVC + v), for utilisation reports. */
-  readonly portPhits: Float64Array;
   onInterrupt: InterruptSink = () => undefined;
   onDeliver: DeliveryRecord = () => undefined;
 
@@ -418,23 +433,22 @@ export class YarcFabricSim {
     this.chI32 = new Int32Array(channelRecords);
     this.rowWait = new Uint8Array(channels * NVC);
 
-    this.linkRate = new Float64Array(ports);
-    this.linkLatency = new Int32Array(ports);
-    this.credits = new Int32Array(ports * NVC);
-    this.creditWait = new Uint8Array(ports * NVC);
-    this.blockedSince = new Float64Array(ports * NVC).fill(-1);
-    this.portPhits = new Float64Array(ports * NVC);
+    const portRecords = new ArrayBuffer(ports * PORT_RECORD_BYTES);
+    this.portF64 = new Float64Array(portRecords);
+    this.portI32 = new Int32Array(portRecords);
+    for (let g = 0; g < ports; g++) for (let v = 0; v < NVC; v++) this.portF64[g * P_F64 + P_BLOCKED + v] = -1;
     this.discarding = new Uint8Array(ports);
     this.discardReason = new Uint8Array(ports);
     let maxLatency = 1;
     for (let g = 0; g < ports; g++) {
       const peer = fabric.peer[g];
       if (peer < 0) continue;
-      this.linkRate[g] = this.rateFor(g);
-      this.linkLatency[g] = max(1, ceil((LINK_FIXED_NS + CABLE_NS_PER_METER * fabric.lengthMeters[g]) / NS_PER_CYCLE));
-      maxLatency = max(maxLatency, this.linkLatency[g]);
+      this.portF64[g * P_F64 + P_RATE] = this.rateFor(g);
+      const latency = max(1, ceil((LINK_FIXED_NS + CABLE_NS_PER_METER * fabric.lengthMeters[g]) / NS_PER_CYCLE));
+      this.portI32[g * P_I32 + P_LATENCY] = latency;
+      maxLatency = max(maxLatency, latency);
       const downstreamIsEndpoint = this.globalTile[peer] < 0;
-      for (let v = 0; v < NVC; v++) this.credits[g * NVC + v] = downstreamIsEndpoint ? ENDPOINT_RECEIVE_PHITS : INPUT_BUFFER_PHITS_PER_VC;
+      for (let v = 0; v < NVC; v++) this.portI32[g * P_I32 + P_CREDITS + v] = downstreamIsEndpoint ? ENDPOINT_RECEIVE_PHITS : INPUT_BUFFER_PHITS_PER_VC;
     }
 
     this.receive = new BufferQueues(ports * NVC, this.pool);
@@ -466,7 +480,6 @@ export class YarcFabricSim {
     this.laneRetries = new Uint32Array(ports * LANES);
     this.laneMask = new Uint8Array(ports);
     for (let g = 0; g < ports; g++) this.laneMask[g] = (1 << fabric.activeLanes[g]) - 1;
-    this.portErrorProne = new Uint8Array(ports);
     this.routerDead = new Uint8Array(R);
     this.softErrorRate = new Float64Array(R);
     this.random = mulberry32(seed);
@@ -492,7 +505,25 @@ export class YarcFabricSim {
 
   /** Recomputes a port's serialization after a lane change (§7.7: a port runs 2- or 1-bit wide). */
   refreshLink(g: number): void {
-    this.linkRate[g] = this.rateFor(g);
+    this.portF64[g * P_F64 + P_RATE] = this.rateFor(g);
+  }
+
+  /** Port g's serialization rate: phits per cycle (0 on a dead link). */
+  linkRateOf(g: number): number {
+    return this.portF64[g * P_F64 + P_RATE];
+  }
+
+  /** Port g's link latency in cycles. */
+  linkLatencyOf(g: number): number {
+    return this.portI32[g * P_I32 + P_LATENCY];
+  }
+
+  /** Phits sent so far on each port and VC (index g * NVC + v), for utilisation reports: a copy. */
+  portPhits(): Float64Array {
+    const ports = this.portF64.length / P_F64;
+    const out = new Float64Array(ports * NVC);
+    for (let g = 0; g < ports; g++) for (let v = 0; v < NVC; v++) out[g * NVC + v] = this.portF64[g * P_F64 + P_PHITS + v];
+    return out;
   }
 
   // ---------------------------------------------------------------- source queues (endpoints)
@@ -587,7 +618,7 @@ export class YarcFabricSim {
 
   /** The reference evaluation: every stage of every connected port, channel and row bus visited. */
   private wakeEveryStage(now: number): void {
-    for (let g = 0; g < this.linkRate.length; g++) if (this.globalTile[g] >= 0 || this.fabric.peer[g] >= 0) this.links.wake(g, now, now, PHASE_EVENTS);
+    for (let g = 0; g < this.portI32.length / P_I32; g++) if (this.globalTile[g] >= 0 || this.fabric.peer[g] >= 0) this.links.wake(g, now, now, PHASE_EVENTS);
     for (let c = 0; c < this.rb.count / NVC; c++) this.columns.wake(c, now, now, PHASE_EVENTS);
     for (let t = 0; t < this.rowBusy.length; t++) this.rows.wake(t, now, now, PHASE_EVENTS);
   }
@@ -599,11 +630,11 @@ export class YarcFabricSim {
     const now = this.cycle;
     if (kind === EVENT_CREDIT) {
       // The VC ack in the LCB sideband (§4.3): target = g*NVC+v.
-      this.credits[target] += b;
+      this.portI32[portVcI32(target, P_CREDITS)] += b;
       // Only a sender that found too few credits waits for them; any other is awake for its own
       // reasons, and waking it here would cost a visit per packet per hop.
-      if (this.creditWait[target]) {
-        this.creditWait[target] = 0;
+      if (this.portI32[portVcI32(target, P_CREDIT_WAIT)]) {
+        this.portI32[portVcI32(target, P_CREDIT_WAIT)] = 0;
         this.wakeLink((target / NVC) | 0, now);
       }
     } else if (kind === EVENT_LINK) this.links.fired(target, now, this.phase);
@@ -751,7 +782,7 @@ export class YarcFabricSim {
           while (taken + n < sent && pool.usable(s, taken + n) <= now + n) n++;
           pool.setSentOut(s, taken + n);
           this.receive.drain(buffer, n);
-          this.returnCredits(this.fabric.peer[g], v, n, now + n - 1 + this.linkLatency[g]);
+          this.returnCredits(this.fabric.peer[g], v, n, now + n - 1 + this.portI32[g * P_I32 + P_LATENCY]);
           this.recvBusy[g] = now + n;
           this.recvLast[g] = now + n - 1;
           // The packet is delivered with the cycle its tail is taken. A maintenance packet is
@@ -790,12 +821,12 @@ export class YarcFabricSim {
       const q = g * NVC + v;
       if (this.sources.size[q] === 0) continue;
       const head = this.sources.head[q];
-      if (this.credits[q] < this.packets.length[head]) {
-        this.creditWait[q] = 1; // the credit return wakes it
+      if (this.portI32[portVcI32(q, P_CREDITS)] < this.packets.length[head]) {
+        this.portI32[portVcI32(q, P_CREDIT_WAIT)] = 1; // the credit return wakes it
         continue;
       }
       this.sources.shift(q);
-      this.credits[q] -= this.packets.length[head];
+      this.portI32[portVcI32(q, P_CREDITS)] -= this.packets.length[head];
       this.packets.state[head] = STATE_IN_NETWORK;
       this.packets.enteredAt[head] = now;
       this.txI32[g * TX_I32 + TX_PACKET] = head;
@@ -889,13 +920,13 @@ export class YarcFabricSim {
         this.dropAtDeadPort(tile, candidate, s, packet, g, now);
         return;
       }
-      if (this.credits[g * NVC + v] < this.packets.length[packet]) {
-        this.creditWait[g * NVC + v] = 1;
+      if (this.portI32[g * P_I32 + P_CREDITS + v] < this.packets.length[packet]) {
+        this.portI32[g * P_I32 + P_CREDIT_WAIT + v] = 1;
         this.checkForwardProgress(r, tile - r * NPORTS, g, v, now);
         continue;
       }
-      this.blockedSince[g * NVC + v] = -1;
-      this.credits[g * NVC + v] -= this.packets.length[packet];
+      this.portF64[g * P_F64 + P_BLOCKED + v] = -1;
+      this.portI32[g * P_I32 + P_CREDITS + v] -= this.packets.length[packet];
       this.outRR[tile] = (c + 1) & 15;
       this.txI32[g * TX_I32 + TX_PACKET] = packet;
       this.txI32[g * TX_I32 + TX_SOURCE] = candidate;
@@ -930,8 +961,8 @@ export class YarcFabricSim {
     const v = this.packets.vc[packet];
     const peer = this.fabric.peer[g];
     const peerTile = this.globalTile[peer];
-    const down = this.pool.allocate(packet, now, stages + this.linkLatency[g]);
-    const bad = this.portErrorProne[g] ? (this.random() < this.copyErrorProbability(g, this.packets.length[packet]) ? 1 : 0) : 0;
+    const down = this.pool.allocate(packet, now, stages + this.portI32[g * P_I32 + P_LATENCY]);
+    const bad = this.portI32[g * P_I32 + P_ERROR_PRONE] ? (this.random() < this.copyErrorProbability(g, this.packets.length[packet]) ? 1 : 0) : 0;
     if (bad) this.pool.setRoute(down, -2); // held at the receiver until its bad CRC is seen
     if (peerTile >= 0) this.ib.push(peerTile * NVC + v, down);
     else this.receive.push(peer * NVC + v, down);
@@ -968,7 +999,7 @@ export class YarcFabricSim {
   /**
    * Moves phits of port g's packet onto the link at its rate: from the column buffer as they
    * become usable there, or from the LCB's own send buffer (endpoints, and replays). The rate
-   * accumulator gains `linkRate` per cycle and a phit leaves whenever it reaches one, exactly as
+   * accumulator gains the link's rate (P_RATE) per cycle and a phit leaves whenever it reaches one, exactly as
    * a cycle-by-cycle loop would; the run ends with the packet or with the phits the column
    * channel has committed so far. A phit committed but not yet usable is waited for within the
    * run — the packet holds the link until its tail (VCT), so nothing else could use the link in
@@ -1002,7 +1033,7 @@ export class YarcFabricSim {
     const source = this.txI32[g * TX_I32 + TX_SOURCE];
     const s = source >= 0 ? this.cb.headOf(source) : -1;
     const limit = s >= 0 ? pool.sentInOf(s) : length;
-    const rate = this.linkRate[g];
+    const rate = this.portF64[g * P_F64 + P_RATE];
     let accumulator = this.txF64[g * TX_F64 + TX_ACC];
     const idle = now - 1 - this.txF64[g * TX_F64 + TX_ACC_TIME];
     if (idle > 0) accumulator = min(1, accumulator + rate * idle);
@@ -1036,7 +1067,7 @@ export class YarcFabricSim {
     if (n > 0) {
       this.txI32[g * TX_I32 + TX_SENT] = (this.txI32[g * TX_I32 + TX_SENT] & ~TX_SENT_BITS) | k;
       this.phitHops += n;
-      this.portPhits[g * NVC + this.packets.vc[packet]] += n;
+      this.portF64[g * P_F64 + P_PHITS + this.packets.vc[packet]] += n;
       const peer = this.fabric.peer[g];
       const peerTile = this.globalTile[peer];
       const v = this.packets.vc[packet];
@@ -1116,7 +1147,7 @@ export class YarcFabricSim {
       this.packets.discard(packet, DiscardReason.LinkDown);
       return;
     }
-    this.txResumeAt[g] = last + 2 * this.linkLatency[g] + 8;
+    this.txResumeAt[g] = last + 2 * this.portI32[g * P_I32 + P_LATENCY] + 8;
     this.wakeLink(g, this.txResumeAt[g]);
   }
 
@@ -1245,7 +1276,7 @@ export class YarcFabricSim {
     this.laneBitErrorRate[g * LANES + lane] = ber;
     let any = 0;
     for (let l = 0; l < LANES; l++) if (this.laneBitErrorRate[g * LANES + l] > 0) any = 1;
-    this.portErrorProne[g] = any;
+    this.portI32[g * P_I32 + P_ERROR_PRONE] = any;
   }
 
   /** Cuts the cable at port g (both directions go down at once). */
@@ -1317,9 +1348,9 @@ export class YarcFabricSim {
   /** §7.7: a sender that cannot make progress for the programmed time interrupts the
    * maintenance controller and starts discarding packets for that port. */
   private checkForwardProgress(r: number, o: number, g: number, v: number, now: number): void {
-    const key = g * NVC + v;
-    if (this.blockedSince[key] < 0) this.blockedSince[key] = now;
-    const due = this.blockedSince[key] + this.regs.forwardProgressTimer[r * NPORTS + o];
+    const key = g * P_F64 + P_BLOCKED + v;
+    if (this.portF64[key] < 0) this.portF64[key] = now;
+    const due = this.portF64[key] + this.regs.forwardProgressTimer[r * NPORTS + o];
     if (this.discarding[g]) return;
     if (now >= due) {
       this.discarding[g] = 1;
@@ -1716,7 +1747,7 @@ export class YarcFabricSim {
     const g = this.tileGlobal[tile];
     const upstream = this.fabric.peer[g];
     const local = (this.packets.flags[packet] & FLAG_LOCAL) !== 0;
-    if (upstream >= 0 && !local) this.returnCredits(upstream, v, this.packets.length[packet], at + this.linkLatency[g]);
+    if (upstream >= 0 && !local) this.returnCredits(upstream, v, this.packets.length[packet], at + this.portI32[g * P_I32 + P_LATENCY]);
     // Only the input buffer the chip put it in was free of credits; every later one is not.
     if (local) this.packets.flags[packet] &= ~FLAG_LOCAL;
     if (discarded) this.packets.discard(packet, this.pendingReason(packet));

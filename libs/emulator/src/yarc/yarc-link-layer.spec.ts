@@ -32,13 +32,13 @@ describe('link control block (§4.3, §7.7)', () => {
     const g = sim.processorPort[0];
     const interrupts: string[] = [];
     sim.onInterrupt = (kind, _c, chip, port, _v, details) => interrupts.push(`${kind} ${sim.fabric.chipNames[chip]}:${port} lane ${String(details?.lane)}`);
-    const fullRate = sim.linkRate[g];
+    const fullRate = sim.linkRateOf(g);
     sim.setLaneBitErrorRate(g, 1, 2e-2);
     for (let i = 0; i < 300; i++) sim.inject(0, 0, 33 + (i % 30), 19, 0, FLAG_HASH, i);
     sim.drain(2_000_000);
     expect(interrupts).toEqual(['LANE_DECOMMISSIONED p0:0 lane 1']);
     expect(sim.fabric.activeLanes[g]).toBe(2);
-    expect(sim.linkRate[g]).toBeCloseTo((fullRate * 2) / 3, 6);
+    expect(sim.linkRateOf(g)).toBeCloseTo((fullRate * 2) / 3, 6);
     expect(sim.packets.books()).toMatchObject({ created: 300, delivered: 300, inFlight: 0, balanced: true });
 
     // The narrower port carries a stream of 19-phit packets at two thirds of the rate.

@@ -128,11 +128,11 @@ describe('maintenance packets (source routed, §4.1)', () => {
     const { sim, controller } = fabric(0);
     const r = sim.chipRouter[sim.fabric.chipId('s0.r1.0')];
     const sidelink = sim.tileGlobal[r * 64 + 33];
-    const full = sim.linkRate[sidelink];
+    const full = sim.linkRateOf(sidelink);
     expect(await runUntilSettled(sim, controller.write([0], 'octantRate', 4, [3.125]))).toMatchObject({ ok: true });
-    expect(sim.linkRate[sidelink]).toBeCloseTo(full / 2, 6);
-    expect(sim.linkRate[sim.fabric.peer[sidelink]]).toBeCloseTo(full / 2, 6);
-    expect(sim.linkRate[sim.tileGlobal[r * 64 + 40]]).toBeCloseTo(full, 6);
+    expect(sim.linkRateOf(sidelink)).toBeCloseTo(full / 2, 6);
+    expect(sim.linkRateOf(sim.fabric.peer[sidelink])).toBeCloseTo(full / 2, 6);
+    expect(sim.linkRateOf(sim.tileGlobal[r * 64 + 40])).toBeCloseTo(full, 6);
     expect(await runUntilSettled(sim, controller.write([0], 'octantRate', 4, [4]))).toMatchObject({ ok: false, reason: 'rejected' });
   });
 });
