@@ -1463,8 +1463,9 @@ export class YarcFabricSim {
       const tx = g * TX_I32;
       if (this.txI32[tx + TX_SOURCE] === cbv && this.txI32[tx + TX_PACKET] === packet && this.txI32[tx + TX_DOWN] >= 0 && this.fabric.activeLanes[g] > 0) {
         this.advanceLink(g, max(now, this.txF64[g * TX_F64 + TX_BUSY]));
-        // The copy is all committed: the output arbitrates again once its tail is out.
-        if (this.txI32[tx + TX_PACKET] < 0) this.wakeLink(g, this.txF64[g * TX_F64 + TX_BUSY]);
+        // The copy is all committed: the output arbitrates again once its tail is out, if another
+        // packet waits for it (one that comes later wakes it itself).
+        if (this.txI32[tx + TX_PACKET] < 0 && this.outputHasWork(tileOut)) this.wakeLink(g, this.txF64[g * TX_F64 + TX_BUSY]);
       } else if (this.txI32[tx + TX_PACKET] < 0 || this.fabric.activeLanes[g] === 0) {
         // An idle output arbitrates once the first phit is usable and the link has sent its last
         // run; one that holds another packet (or waits to replay one) wakes itself, and arbitrates
