@@ -80,87 +80,95 @@ export async function discoverFabric(transport: MaintenanceTransport, options: D
     });
   };
   /**
-   * Cable ends already on a link, per chip (by serial) and port: a cable read from both ends in
-   * the same hop is recorded once, and a port whose cable was read from its far end is not read
-   * again. One small array per chip rather than a set of every end: the sweep makes a look-up per
-   * port of a 32K fabric, and hashing half a million ends showed in its profile.
+   * Every chip answered so far gets a dense number the first time its serial is seen (one hash
+   * look-up per answer; the rest are array reads): the cable ends already on a link, per port — a
+   * cable read from both ends in the same hop is recorded once, and a port whose cable was read
+   * from its far end is not read again — whether it is known (chosen a route), and how many
+   * routes the sweep has chosen through it, to spread its traffic over parallel paths.
    */
-  const linked = new Map<number, Uint8Array>();
-  const endsOf = (serial: number, portCount: number) => {
-    let ends = linked.get(serial);
-    if (!ends) linked.set(serial, (ends = new Uint8Array(portCount)));
-    return ends;
+  const numbers = new Map<number, number>();
+  const ends: Uint8Array[] = [];
+  const known: boolean[] = [];
+  /** Routes chosen through each chip, by its number + 1 (0: the controller's own ports). */
+  const through: number[] = [0];
+  const numberOf = (serial: number, portCount: number): number => {
+    let k = numbers.get(serial);
+    if (k === undefined) {
+      k = ends.length;
+      numbers.set(serial, k);
+      ends.push(new Uint8Array(portCount));
+      known.push(false);
+      through.push(0);
+    }
+    return k;
   };
-  /** Routes chosen so far through each router, to spread the sweep's traffic over parallel paths. */
-  const through = new Map<number, number>();
 
   // Breadth first, one hop at a time: every port read of a hop is answered before the next hop
   // starts, so each cable is read once (from whichever end is nearer), and a chip found over
   // several cables at once is reached by the least-used of them — otherwise every deep route would
   // share the first uplink that happened to answer first, and that one link would carry the sweep.
-  let frontier: { route: SourceRoute; from: DiscoveredEnd | null; lanes: number; parents: number }[] = options.controllerPorts.map((port) => ({
-    route: [port],
-    from: null,
-    lanes: 0,
-    parents: 0,
-  }));
+  /** A port to read the far end of: the route there, the cable's near end (null: a controller
+   * port), the near chip's number (-1: the controller) and the port's live lanes. */
+  type Port = { route: SourceRoute; from: DiscoveredEnd | null; parent: number; lanes: number };
+  let frontier: Port[] = options.controllerPorts.map((port) => ({ route: [port], from: null, parent: -1, lanes: 0 }));
   while (frontier.length > 0) {
     const answers = await readAll(frontier, (item) => item.route, 'identity');
     // Cables first (every answer is one), then the chips seen for the first time.
-    /** Per chip seen for the first time: the frontier items (indices) that reached it. */
+    /** Per chip (number) seen for the first time: the frontier items (indices) that reached it. */
     const found = new Map<number, number[]>();
     frontier.forEach((item, i) => {
       const identity = answers[i];
       if (!identity) return;
       // Indexed reads, not destructuring: the sweep does this half a million times.
       const serial = identity[0];
-      const portCount = identity[2];
       const arrival = identity[3];
+      const k = numberOf(serial, identity[2]);
       if (item.from) {
-        const fromEnds = linked.get(item.from.serial)!;
-        const hereEnds = endsOf(serial, portCount);
+        const fromEnds = ends[item.parent];
+        const hereEnds = ends[k];
         if (!fromEnds[item.from.port] && !hereEnds[arrival]) links.push({ a: item.from, b: { serial, port: arrival }, lanes: item.lanes });
         fromEnds[item.from.port] = 1;
         hereEnds[arrival] = 1;
       }
-      if (chips.has(serial)) return;
-      const list = found.get(serial);
+      if (known[k]) return;
+      const list = found.get(k);
       if (list) list.push(i);
-      else found.set(serial, [i]);
+      else found.set(k, [i]);
     });
-    const routers: { chip: DiscoveredChip; arrival: number; first: boolean }[] = [];
-    found.forEach((candidates, serial) => {
-      // The candidate through the router with the fewest routes so far (ties: the first found).
+    const routers: { chip: DiscoveredChip; number: number; arrival: number; first: boolean }[] = [];
+    found.forEach((candidates, k) => {
+      // The candidate through the chip with the fewest routes so far (ties: the first found).
       let best = candidates[0];
       for (let c = 1; c < candidates.length; c++) {
-        if ((through.get(frontier[candidates[c]].parents) ?? 0) < (through.get(frontier[best].parents) ?? 0)) best = candidates[c];
+        if (through[frontier[candidates[c]].parent + 1] < through[frontier[best].parent + 1]) best = candidates[c];
       }
       const item = frontier[best];
       const identity = answers[best]!;
-      through.set(item.parents, (through.get(item.parents) ?? 0) + 1);
-      const model = identity[1];
+      through[item.parent + 1]++;
+      known[k] = true;
+      const serial = identity[0];
       const portCount = identity[2];
       const route = item.route;
-      if (model === MODEL_PROCESSOR) {
+      if (identity[1] === MODEL_PROCESSOR) {
         chips.set(serial, { serial, kind: 'endpoint', portCount, route, slice: route[0], processor: identity[4] });
         return;
       }
       const chip: DiscoveredChip = { serial, kind: 'router', portCount, route, slice: route[0] };
       chips.set(serial, chip);
-      routers.push({ chip, arrival: identity[3], first: item.from === null });
+      routers.push({ chip, number: k, arrival: identity[3], first: item.from === null });
     });
     const states = await readAll(routers, (item) => item.chip.route, 'portStates');
-    const next: typeof frontier = [];
-    routers.forEach(({ chip, arrival, first }, i) => {
+    const next: Port[] = [];
+    routers.forEach(({ chip, number, arrival, first }, i) => {
       const lanes = states[i];
       if (!lanes) return;
       chips.set(chip.serial, { ...chip, lanes });
-      const ends = endsOf(chip.serial, chip.portCount);
+      const linked = ends[number];
       for (let port = 0; port < chip.portCount; port++) {
         // The port a request came in by leads back to a chip already known — except on the
         // controller's first hop, where it leads to the controller's own processor.
-        if (lanes[port] === 0 || (port === arrival && !first) || ends[port]) continue;
-        next.push({ route: extended(chip.route, port), from: { serial: chip.serial, port }, lanes: lanes[port], parents: chip.serial });
+        if (lanes[port] === 0 || (port === arrival && !first) || linked[port]) continue;
+        next.push({ route: extended(chip.route, port), from: { serial: chip.serial, port }, parent: number, lanes: lanes[port] });
       }
     });
     frontier = interleaveBySlice(next);
