@@ -124,6 +124,7 @@ const TX_SENT = 13;
 const TX_DRAIN_BUFFER = 14;
 const TX_DRAIN_COUNT = 15;
 const TX_SENT_BITS = 0xff;
+const TX_BAD_SHIFT = 8;
 
 /**
  * The sender side of each global port in one 64-byte record (portF64 / portI32 over the same
@@ -144,9 +145,9 @@ const P_LATENCY = 10;
 const P_CREDITS = 11;
 const P_CREDIT_WAIT = 13;
 const P_ERROR_PRONE = 15;
-/** Slot in portI32 of VC v's field `field` (P_CREDITS, P_CREDIT_WAIT) for key = g * NVC + v. */
+/** Slot in portI32 of VC v's field `field` (P_CREDITS, P_CREDIT_WAIT) for key = g * NVC + v
+ * (NVC is 2: the key's low bit is the VC). */
 const portVcI32 = (key: number, field: number): number => (key >> 1) * P_I32 + field + (key & 1);
-const TX_BAD_SHIFT = 8;
 
 /** Events on the timing wheel (kind in the low EVENT_KIND_BITS): a credit return, or a stage to wake. */
 const EVENT_CREDIT = 0;
@@ -244,6 +245,15 @@ export class YarcFabricSim {
   readonly processorPort: Int32Array;
 
   private readonly ib: BufferQueues;
+  /**
+   * The row buffers' queues are timed: each one's time (rb.timeOf(rbIndex), the two VCs of a
+   * buffer side by side, in the record with its queue) is its drain end, the cycle at which the run
+   * the column channel committed last has left entirely (its phits leave one per cycle up to then).
+   * The later of a buffer's two is when its read port is free again: a subswitch input sends one
+   * phit per cycle, to one column channel (§3), whichever VC; of two channels that want the same
+   * row buffer in the same cycle (one for each VC's head packet), the lower-numbered goes first
+   * (see `step`).
+   */
   private readonly rb: BufferQueues;
   private readonly cb: BufferQueues;
   /** Per output tile: which of its 8 column buffers × 2 VCs hold a packet (bit row*2+v), so that
@@ -269,15 +279,6 @@ export class YarcFabricSim {
    */
   private readonly chF64: Float64Array;
   private readonly chI32: Int32Array;
-  /*
-   * The row buffers' queues are timed: each one's time (rb.timeOf(rbIndex), the two VCs of a
-   * buffer side by side, in the record with its queue) is its drain end, the cycle at which the run
-   * the column channel committed last has left entirely (its phits leave one per cycle up to then).
-   * The later of a buffer's two is when its read port is free again: a subswitch input sends one
-   * phit per cycle, to one column channel (§3), whichever VC; of two channels that want the same
-   * row buffer in the same cycle (one for each VC's head packet), the lower-numbered goes first
-   * (see `step`).
-   */
   /** Per row buffer and VC: 1 while the row bus waits for room in it (the column channel's run
    * that drains it wakes the row bus; only a waiting row bus is woken). */
   private readonly rowWait: Uint8Array;
@@ -1518,6 +1519,13 @@ export class YarcFabricSim {
     return this.columnRoomAppears(cbv, t);
   }
 
+  /** Wakes column channel `channel` for the new head of the row buffer of want bit `c`: when it
+   * can take its first phit (the channel's run done, room for it). */
+  private wakeForHead(channel: number, c: number, now: number): void {
+    const at = this.columnCandidateWake(channel, c, max(now, this.chF64[channel * CH_F64 + CH_BUSY]), NEVER);
+    if (at !== NEVER) this.wakeColumn(channel, at);
+  }
+
   /** Keeps the channels' want bits in step with the head of a row buffer; a new head wakes its column channel
    * when its first phit can go (the channel's run done, room for it). */
   private setWant(r: number, rbIndex: number, on: boolean, now: number): void {
@@ -1530,8 +1538,7 @@ export class YarcFabricSim {
     const bit = 1 << (((input & 7) << 1) | v);
     if (on) {
       this.chI32[channel * CH_I32 + CH_STATE] |= bit;
-      const at = this.columnCandidateWake(channel, ((input & 7) << 1) | v, max(now, this.chF64[channel * CH_F64 + CH_BUSY]), NEVER);
-      if (at !== NEVER) this.wakeColumn(channel, at);
+      this.wakeForHead(channel, ((input & 7) << 1) | v, now);
     } else this.chI32[channel * CH_I32 + CH_STATE] &= ~bit;
   }
 
@@ -1645,9 +1652,7 @@ export class YarcFabricSim {
       if (this.rb.headOf(rbIndex) === down) {
         // A new head: its column channel may take it once it is through the row bus and the
         // subswitch, the channel's run is done and there is room for it.
-        const channel = (r * NPORTS + out) * 8 + (i >> 3);
-        const at = this.columnCandidateWake(channel, ((i & 7) << 1) | v, max(now, this.chF64[channel * CH_F64 + CH_BUSY]), NEVER);
-        if (at !== NEVER) this.wakeColumn(channel, at);
+        this.wakeForHead((r * NPORTS + out) * 8 + (i >> 3), ((i & 7) << 1) | v, now);
       }
       if (taken + n === length) this.finishInput(r, tile, ibIndex, seg, v, last, false);
       this.rowBusRR[tile] = (v + 1) & 1;
@@ -1671,7 +1676,9 @@ export class YarcFabricSim {
   }
 
   /** When input tile's row bus next has something to do, from cycle `after` on: routing a head,
-   * or moving phits already in its input buffer into a row buffer with room for them. */
+   * or moving phits already in its input buffer into a row buffer with room for them. Where the
+   * committed runs make no room, the bus is marked waiting for it (rowWait), so that the column
+   * channel's next run from that buffer wakes it. */
   private rowNextWake(tile: number, after: number): number {
     const pool = this.pool;
     let at = NEVER;
@@ -1838,8 +1845,8 @@ export class YarcFabricSim {
 
   // ---------------------------------------------------------------- maintenance (§4.1, the r bit)
   /** Keeps the message a maintenance packet carries. The list is grown an element at a time, never
-   * written past its end: a sparse write would turn it into a hash table, which allocates on every
-   * store (half a million of them in a 32K discovery). */
+   * written past its end: packet ids taken by traffic leave gaps, and a write far past the end
+   * would turn the list into a dictionary (slow elements). */
   private keepMessage(id: number, message: MaintenanceMessage): void {
     while (this.maintenance.length <= id) this.maintenance.push(undefined);
     this.maintenance[id] = message;
