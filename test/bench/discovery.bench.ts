@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { discoverFabric, matchDesign } from '@weft/control';
+import { DISCOVERY_CONCURRENCY, discoverFabric, matchDesign } from '@weft/control';
 import { EmulatedFabric, NS_PER_CYCLE, runUntilSettled, YarcFabricSim, YarcMaintenanceController } from '@weft/emulator';
 import { loadInstallationFile } from '@weft/fabric-model';
 import { Benchmark, collectGarbage, timed } from './harness';
@@ -11,7 +11,7 @@ const fixtures = join(__dirname, '../../../fixtures/blackwidow');
 function discovery(fixture: string, runs: number): Benchmark {
   return {
     name: `discovery: sweep + match, ${fixture}`,
-    parameters: { fixture, concurrency: 512 },
+    parameters: { fixture, concurrency: DISCOVERY_CONCURRENCY },
     warmup: 0,
     runs,
     run: async () => {

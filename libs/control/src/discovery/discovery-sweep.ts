@@ -57,28 +57,40 @@ export interface DiscoveryOptions {
   readonly concurrency?: number;
 }
 
+/**
+ * Requests outstanding at once, by default. The sweep's emulated time on the 32K fabric falls
+ * steeply up to about this many and flattens past it (128: 2.47 ms, 256: 1.47, 320: 1.27, 384:
+ * 1.14, 448: 1.08, 512: 1.05): beyond it, added requests mostly wait in the queues at the
+ * controller's links — on a live fabric, queues that data traffic shares.
+ */
+export const DISCOVERY_CONCURRENCY = 384;
+
 export async function discoverFabric(transport: MaintenanceTransport, options: DiscoveryOptions): Promise<DiscoveryResult> {
-  const concurrency = options.concurrency ?? 512;
+  const concurrency = options.concurrency ?? DISCOVERY_CONCURRENCY;
   const chips = new Map<number, DiscoveredChip>();
   const links: DiscoveredLink[] = [];
   const unanswered: UnansweredRequest[] = [];
   let requests = 0;
   /**
-   * Reads `register` of the chip at the end of each item's route, with at most `concurrency`
-   * requests outstanding; the values in item order (null where no answer came). One transport call
-   * for the lot: a 32K sweep makes half a million reads, and a promise per read showed in its
-   * profile.
+   * Reads `register` of the chip at the end of each route, with at most `concurrency` requests
+   * outstanding; the values in route order (null where no answer came). One transport call for the
+   * lot: a 32K sweep makes half a million reads, and a promise per read showed in its profile.
    */
-  const readAll = async <T>(items: readonly T[], routeOf: (item: T) => SourceRoute, register: string): Promise<(RegisterValue | null)[]> => {
-    const routes = items.map(routeOf);
+  const readAll = async (routes: SourceRoute[], register: string): Promise<(RegisterValue | null)[]> => {
     requests += routes.length;
     const results = await transport.readMany(routes, register, concurrency);
-    return results.map((result, i) => {
-      if (result.ok) return result.value;
-      unanswered.push({ route: routes[i], register, reason: `${result.reason}: ${result.detail}` });
-      return null;
-    });
+    const values = new Array<RegisterValue | null>(results.length);
+    for (let i = 0; i < results.length; i++) {
+      const result = results[i];
+      if (result.ok) values[i] = result.value;
+      else {
+        values[i] = null;
+        unanswered.push({ route: routes[i], register, reason: `${result.reason}: ${result.detail}` });
+      }
+    }
+    return values;
   };
+
   /**
    * Every chip answered so far gets a dense number the first time its serial is seen (one hash
    * look-up per answer; the rest are array reads): the cable ends already on a link, per port — a
@@ -107,73 +119,116 @@ export async function discoverFabric(transport: MaintenanceTransport, options: D
   // starts, so each cable is read once (from whichever end is nearer), and a chip found over
   // several cables at once is reached by the least-used of them — otherwise every deep route would
   // share the first uplink that happened to answer first, and that one link would carry the sweep.
-  /** A port to read the far end of: the route there, the cable's near end (null: a controller
-   * port), the near chip's number (-1: the controller) and the port's live lanes. */
-  type Port = { route: SourceRoute; from: DiscoveredEnd | null; parent: number; lanes: number };
-  let frontier: Port[] = options.controllerPorts.map((port) => ({ route: [port], from: null, parent: -1, lanes: 0 }));
-  while (frontier.length > 0) {
-    const answers = await readAll(frontier, (item) => item.route, 'identity');
+  let frontier = new Frontier();
+  for (const port of options.controllerPorts) frontier.add([port], null, -1, 0);
+  /** Per chip (number) seen for the first time in this hop: its first and last candidate (the
+   * frontier items that reached it), chained through `candidateNext`. */
+  const firstCandidate: number[] = [];
+  const lastCandidate: number[] = [];
+  while (frontier.size > 0) {
+    const answers = await readAll(frontier.routes, 'identity');
     // Cables first (every answer is one), then the chips seen for the first time.
-    /** Per chip (number) seen for the first time: the frontier items (indices) that reached it. */
-    const found = new Map<number, number[]>();
-    frontier.forEach((item, i) => {
+    const found: number[] = [];
+    const candidateNext = new Int32Array(frontier.size).fill(-1);
+    for (let i = 0; i < frontier.size; i++) {
       const identity = answers[i];
-      if (!identity) return;
+      if (!identity) continue;
       // Indexed reads, not destructuring: the sweep does this half a million times.
       const serial = identity[0];
       const arrival = identity[3];
       const k = numberOf(serial, identity[2]);
-      if (item.from) {
-        const fromEnds = ends[item.parent];
+      const from = frontier.from[i];
+      if (from) {
+        const fromEnds = ends[frontier.parent[i]];
         const hereEnds = ends[k];
-        if (!fromEnds[item.from.port] && !hereEnds[arrival]) links.push({ a: item.from, b: { serial, port: arrival }, lanes: item.lanes });
-        fromEnds[item.from.port] = 1;
+        if (!fromEnds[from.port] && !hereEnds[arrival]) links.push({ a: from, b: { serial, port: arrival }, lanes: frontier.lanes[i] });
+        fromEnds[from.port] = 1;
         hereEnds[arrival] = 1;
       }
-      if (known[k]) return;
-      const list = found.get(k);
-      if (list) list.push(i);
-      else found.set(k, [i]);
-    });
+      if (known[k]) continue;
+      if (firstCandidate[k] === undefined || firstCandidate[k] < 0) {
+        firstCandidate[k] = i;
+        found.push(k);
+      } else candidateNext[lastCandidate[k]] = i;
+      lastCandidate[k] = i;
+    }
     const routers: { chip: DiscoveredChip; number: number; arrival: number; first: boolean }[] = [];
-    found.forEach((candidates, k) => {
+    const routerRoutes: SourceRoute[] = [];
+    for (const k of found) {
       // The candidate through the chip with the fewest routes so far (ties: the first found).
-      let best = candidates[0];
-      for (let c = 1; c < candidates.length; c++) {
-        if (through[frontier[candidates[c]].parent + 1] < through[frontier[best].parent + 1]) best = candidates[c];
+      let best = firstCandidate[k];
+      for (let c = candidateNext[best]; c >= 0; c = candidateNext[c]) {
+        if (through[frontier.parent[c] + 1] < through[frontier.parent[best] + 1]) best = c;
       }
-      const item = frontier[best];
+      firstCandidate[k] = -1;
       const identity = answers[best]!;
-      through[item.parent + 1]++;
+      through[frontier.parent[best] + 1]++;
       known[k] = true;
       const serial = identity[0];
       const portCount = identity[2];
-      const route = item.route;
+      const route = frontier.routes[best];
       if (identity[1] === MODEL_PROCESSOR) {
         chips.set(serial, { serial, kind: 'endpoint', portCount, route, slice: route[0], processor: identity[4] });
-        return;
+        continue;
       }
       const chip: DiscoveredChip = { serial, kind: 'router', portCount, route, slice: route[0] };
       chips.set(serial, chip);
-      routers.push({ chip, number: k, arrival: identity[3], first: item.from === null });
-    });
-    const states = await readAll(routers, (item) => item.chip.route, 'portStates');
-    const next: Port[] = [];
+      routers.push({ chip, number: k, arrival: identity[3], first: frontier.from[best] === null });
+      routerRoutes.push(route);
+    }
+    const states = await readAll(routerRoutes, 'portStates');
+    // The next hop's ports, a list per controller port (slice), taken in turn below.
+    const bySlice = new Map<number, Frontier>();
     routers.forEach(({ chip, number, arrival, first }, i) => {
       const lanes = states[i];
       if (!lanes) return;
-      chips.set(chip.serial, { ...chip, lanes });
+      chips.set(chip.serial, { serial: chip.serial, kind: 'router', portCount: chip.portCount, route: chip.route, slice: chip.slice, lanes });
       const linked = ends[number];
+      let next = bySlice.get(chip.slice);
+      if (!next) bySlice.set(chip.slice, (next = new Frontier()));
       for (let port = 0; port < chip.portCount; port++) {
         // The port a request came in by leads back to a chip already known — except on the
         // controller's first hop, where it leads to the controller's own processor.
         if (lanes[port] === 0 || (port === arrival && !first) || linked[port]) continue;
-        next.push({ route: extended(chip.route, port), from: { serial: chip.serial, port }, parent: number, lanes: lanes[port] });
+        next.add(extended(chip.route, port), { serial: chip.serial, port }, number, lanes[port]);
       }
     });
-    frontier = interleaveBySlice(next);
+    frontier = Frontier.interleaved([...bySlice.values()]);
   }
   return { chips: [...chips.values()], links, unanswered, requests };
+}
+
+/** One hop's ports to read the far end of, side by side: the route there, the cable's near end
+ * (null: a controller port), the near chip's number (-1: the controller) and the port's live
+ * lanes. */
+class Frontier {
+  readonly routes: SourceRoute[] = [];
+  readonly from: (DiscoveredEnd | null)[] = [];
+  readonly parent: number[] = [];
+  readonly lanes: number[] = [];
+
+  get size(): number {
+    return this.routes.length;
+  }
+
+  add(route: SourceRoute, from: DiscoveredEnd | null, parent: number, lanes: number): void {
+    this.routes.push(route);
+    this.from.push(from);
+    this.parent.push(parent);
+    this.lanes.push(lanes);
+  }
+
+  /** The lists' ports taken in turn (one list per controller port), so that requests in flight are
+   * spread over all of the controller's links instead of filling one slice's link while the others
+   * idle. */
+  static interleaved(lists: readonly Frontier[]): Frontier {
+    const out = new Frontier();
+    const longest = lists.reduce((n, list) => Math.max(n, list.size), 0);
+    for (let i = 0; i < longest; i++) {
+      for (const list of lists) if (i < list.size) out.add(list.routes[i], list.from[i], list.parent[i], list.lanes[i]);
+    }
+    return out;
+  }
 }
 
 /** `route` and then `port`: a copy made by a plain loop (half a million of them in a 32K sweep). */
@@ -181,20 +236,5 @@ function extended(route: SourceRoute, port: number): number[] {
   const out = new Array<number>(route.length + 1);
   for (let k = 0; k < route.length; k++) out[k] = route[k];
   out[route.length] = port;
-  return out;
-}
-
-/** Takes the controller's ports in turn, so that requests in flight are spread over all of its
- * links instead of filling one slice's link while the others idle. */
-function interleaveBySlice<T extends { route: SourceRoute }>(items: readonly T[]): T[] {
-  const bySlice = new Map<number, T[]>();
-  for (const item of items) {
-    const list = bySlice.get(item.route[0]) ?? [];
-    list.push(item);
-    bySlice.set(item.route[0], list);
-  }
-  const lists = [...bySlice.values()];
-  const out: T[] = [];
-  for (let i = 0; out.length < items.length; i++) for (const list of lists) if (i < list.length) out.push(list[i]);
   return out;
 }

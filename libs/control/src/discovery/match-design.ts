@@ -6,7 +6,7 @@
  * is checked against the design: missing, extra and miswired cables and unreachable chips are
  * findings naming both cable ends by chip and physical port.
  */
-import type { FabricDesign } from '@weft/fabric-model';
+import type { CableEnd, FabricDesign } from '@weft/fabric-model';
 import type { DiscoveryResult } from './discovery-sweep';
 
 export type FindingKind = 'missing-cable' | 'extra-cable' | 'miswired-cable' | 'unreachable-chip' | 'unexpected-chip' | 'degraded-link';
@@ -38,17 +38,35 @@ export function matchDesign(discovered: DiscoveryResult, design: FabricDesign): 
   design.chips.forEach((c, i) => endOwner.fill(i, portBase[i], portBase[i + 1]));
   /** Design end of chip index i's port p (-1 when the design has no such port). */
   const endAt = (i: number, port: number): number => (i >= 0 && port >= 0 && port < design.chips[i].portCount ? portBase[i] + port : -1);
-  const end = (chip: string, port: number): number => endAt(chipIndex.get(chip) ?? -1, port);
+  /** The design's cables come a chip's ports at a time: the last name looked up is remembered. */
+  let lastName = '';
+  let lastIndex = -1;
+  const end = (chip: string, port: number): number => {
+    if (chip !== lastName) {
+      lastName = chip;
+      lastIndex = chipIndex.get(chip) ?? -1;
+    }
+    return endAt(lastIndex, port);
+  };
   const describe = (e: number) => `${design.chips[endOwner[e]].name}:${e - portBase[endOwner[e]]}`;
   /** The design's cable ends (looked up by name once), and the far end the design puts at each
    * end (-1: no cable). */
   const designEnds = new Int32Array(design.cables.length * 2);
   const expectedAt = new Int32Array(endOwner.length).fill(-1);
+  /** The design's own { chip, port } at each end: a cable found where the design has it is
+   * reported with these (a 32K fabric has 450K cables; two objects fewer each). */
+  const endObject = new Array<CableEnd | undefined>(endOwner.length);
   design.cables.forEach((cable, c) => {
     const a = (designEnds[2 * c] = end(cable.a.chip, cable.a.port));
     const b = (designEnds[2 * c + 1] = end(cable.b.chip, cable.b.port));
-    if (a >= 0) expectedAt[a] = b;
-    if (b >= 0) expectedAt[b] = a;
+    if (a >= 0) {
+      expectedAt[a] = b;
+      endObject[a] = cable.a;
+    }
+    if (b >= 0) {
+      expectedAt[b] = a;
+      endObject[b] = cable.b;
+    }
   });
   const byProcessor = new Map<number, number>();
   design.chips.forEach((c, i) => {
@@ -164,11 +182,11 @@ export function matchDesign(discovered: DiscoveryResult, design: FabricDesign): 
   links.forEach((link, l) => {
     const ka = linkEnd[2 * l];
     const kb = linkEnd[2 * l + 1];
-    const a = { chip: nameAt(ka, link.a.serial), port: link.a.port };
-    const b = { chip: nameAt(kb, link.b.serial), port: link.b.port };
+    const endA = ka >= 0 ? endAt(matched[ka], link.a.port) : -1;
+    const endB = kb >= 0 ? endAt(matched[kb], link.b.port) : -1;
+    const a = (endA >= 0 ? endObject[endA] : undefined) ?? { chip: nameAt(ka, link.a.serial), port: link.a.port };
+    const b = (endB >= 0 ? endObject[endB] : undefined) ?? { chip: nameAt(kb, link.b.serial), port: link.b.port };
     cables.push({ a, b, lanes: link.lanes });
-    const endA = ka >= 0 ? endAt(matched[ka], a.port) : -1;
-    const endB = kb >= 0 ? endAt(matched[kb], b.port) : -1;
     if (endA >= 0) seenEnds[endA] = 1;
     if (endB >= 0) seenEnds[endB] = 1;
     const atA = endA >= 0 ? expectedAt[endA] : -1;
