@@ -9,16 +9,8 @@ import { ROUTE_VECTOR_HOPS } from '../engine/packet-store';
 import { NS_PER_CYCLE } from './yarc-constants';
 import { MaintenanceMessage, YarcFabricSim } from './yarc-fabric-sim';
 
-/** A request waiting for its answer. Reads resolve with the value read; writes with nothing. A
- * read of a batch (readMany) fills its slot of the batch's results instead of a promise. */
-interface Pending {
-  readonly sentAt: number;
-  readonly deadline: number;
-  readonly read: boolean;
-  readonly resolve: ((result: MaintenanceResult<never>) => void) | null;
-  readonly batch: ReadBatch | null;
-  readonly index: number;
-}
+/** Settles a single request (read or write) with its result. */
+type Resolver = (result: MaintenanceResult<never>) => void;
 
 /** The reads of one readMany call: sent in route order, the next as each one is answered. */
 interface ReadBatch {
@@ -36,49 +28,85 @@ const NO_VALUE: readonly number[] = Object.freeze([]);
  * Requests waiting for an answer, by request id. Ids are handed out in order and answers come back
  * roughly in that order, so the requests sit in a ring indexed by id — a Map's hashing and holes
  * showed in the 32K discovery's profile — which doubles when the oldest one still waiting would be
- * overwritten. Deadlines grow with the id, so the oldest waiting request is the first due.
+ * overwritten. A request is its slot's fields, side by side (half a million requests in a 32K
+ * sweep, no object each): when it was sent, whether it reads, and who waits for it — a batch (with
+ * the read's index in it) or a single request's resolver. Deadlines grow with the id, so the
+ * oldest waiting request is the first due.
  */
 class PendingRequests {
-  private slots: (Pending | undefined)[] = new Array<Pending | undefined>(1024).fill(undefined);
+  private sentAt = new Float64Array(1024);
+  private reads = new Uint8Array(1024);
+  private indices = new Int32Array(1024);
+  private owners: (ReadBatch | Resolver | undefined)[] = new Array<ReadBatch | Resolver | undefined>(1024).fill(undefined);
   /** Every id below it is settled. */
   private oldest = 1;
   private next = 1;
   size = 0;
 
   /** Keeps a request; returns its id. */
-  add(request: Pending): number {
-    if (this.next - this.oldest >= this.slots.length) this.grow();
+  add(sentAt: number, read: boolean, owner: ReadBatch | Resolver, index: number): number {
+    if (this.next - this.oldest >= this.owners.length) this.grow();
     const id = this.next++;
-    this.slots[id & (this.slots.length - 1)] = request;
+    const k = id & (this.owners.length - 1);
+    this.sentAt[k] = sentAt;
+    this.reads[k] = read ? 1 : 0;
+    this.indices[k] = index;
+    this.owners[k] = owner;
     this.size++;
     return id;
   }
 
-  /** Removes and returns request `id` (undefined when it is not waiting: settled, or never sent). */
-  take(id: number): Pending | undefined {
-    if (id < this.oldest || id >= this.next) return undefined;
-    const k = id & (this.slots.length - 1);
-    const request = this.slots[k];
-    if (request === undefined) return undefined;
-    this.slots[k] = undefined;
+  /** Whether request `id` is waiting (not settled, and sent). */
+  has(id: number): boolean {
+    return id >= this.oldest && id < this.next && this.owners[id & (this.owners.length - 1)] !== undefined;
+  }
+
+  sentAtOf(id: number): number {
+    return this.sentAt[id & (this.owners.length - 1)];
+  }
+
+  readsOf(id: number): boolean {
+    return this.reads[id & (this.owners.length - 1)] === 1;
+  }
+
+  indexOf(id: number): number {
+    return this.indices[id & (this.owners.length - 1)];
+  }
+
+  ownerOf(id: number): ReadBatch | Resolver {
+    return this.owners[id & (this.owners.length - 1)]!;
+  }
+
+  /** Request `id` (waiting) is settled; its slot may be reused by the next add. */
+  remove(id: number): void {
+    this.owners[id & (this.owners.length - 1)] = undefined;
     this.size--;
-    while (this.oldest < this.next && this.slots[this.oldest & (this.slots.length - 1)] === undefined) this.oldest++;
-    return request;
+    while (this.oldest < this.next && this.owners[this.oldest & (this.owners.length - 1)] === undefined) this.oldest++;
   }
 
-  /** The oldest request still waiting (undefined when none is); its id is firstId. */
-  first(): Pending | undefined {
-    return this.oldest < this.next ? this.slots[this.oldest & (this.slots.length - 1)] : undefined;
-  }
-
+  /** The oldest request still waiting (-1 when none is). */
   get firstId(): number {
-    return this.oldest;
+    return this.oldest < this.next ? this.oldest : -1;
   }
 
   private grow(): void {
-    const slots = new Array<Pending | undefined>(2 * this.slots.length).fill(undefined);
-    for (let id = this.oldest; id < this.next; id++) slots[id & (slots.length - 1)] = this.slots[id & (this.slots.length - 1)];
-    this.slots = slots;
+    const size = 2 * this.owners.length;
+    const sentAt = new Float64Array(size);
+    const reads = new Uint8Array(size);
+    const indices = new Int32Array(size);
+    const owners = new Array<ReadBatch | Resolver | undefined>(size).fill(undefined);
+    for (let id = this.oldest; id < this.next; id++) {
+      const from = id & (this.owners.length - 1);
+      const to = id & (size - 1);
+      sentAt[to] = this.sentAt[from];
+      reads[to] = this.reads[from];
+      indices[to] = this.indices[from];
+      owners[to] = this.owners[from];
+    }
+    this.sentAt = sentAt;
+    this.reads = reads;
+    this.indices = indices;
+    this.owners = owners;
   }
 }
 
@@ -94,9 +122,9 @@ export class YarcMaintenanceController implements MaintenanceTransport {
     readonly timeoutCycles = 80_000,
   ) {
     sim.onMaintenance = (message, _g, cycle) => {
-      const waiting = this.pending.take(message.requestId);
-      if (!waiting) return; // answered after its timeout: dropped, as a late reply would be
-      this.settle(waiting, message, cycle);
+      // One answered after its timeout is dropped, as a late reply would be.
+      if (!this.pending.has(message.requestId)) return;
+      this.settle(message.requestId, message, cycle);
       this.updateTick();
     };
     sim.onInterrupt = (kind, cycle, chip, port, vc, details) => {
@@ -135,7 +163,7 @@ export class YarcMaintenanceController implements MaintenanceTransport {
         continue;
       }
       const sentAt = this.sim.cycle;
-      const requestId = this.pending.add({ sentAt, deadline: sentAt + this.timeoutCycles, read: true, resolve: null, batch, index });
+      const requestId = this.pending.add(sentAt, true, batch, index);
       if (this.pending.size === 1) this.nextDeadline = sentAt + this.timeoutCycles;
       this.sim.sendMaintenance(this.portFor(route), route, { requestId, op: 'read', register: batch.register, index: 0, value: NO_VALUE }, 1);
       this.updateTick();
@@ -173,7 +201,7 @@ export class YarcMaintenanceController implements MaintenanceTransport {
     if (refusal) return Promise.resolve({ ok: false, reason: 'rejected', detail: refusal, latencyNs: 0 });
     const sentAt = this.sim.cycle;
     return new Promise<MaintenanceResult<T>>((resolve) => {
-      const requestId = this.pending.add({ sentAt, deadline: sentAt + this.timeoutCycles, read: op === 'read', resolve, batch: null, index: 0 });
+      const requestId = this.pending.add(sentAt, op === 'read', resolve as Resolver, -1);
       if (this.pending.size === 1) this.nextDeadline = sentAt + this.timeoutCycles;
       const message: MaintenanceMessage = indices ? { requestId, op, register, index, indices, value } : { requestId, op, register, index, value };
       this.sim.sendMaintenance(this.portFor(route), route, message, 1);
@@ -195,17 +223,22 @@ export class YarcMaintenanceController implements MaintenanceTransport {
     return this.sim.processorPort[this.attachment * 4 + route[0]];
   }
 
-  /** Answers a request: its value (reads), or why it failed; `message` null means no answer came. */
-  private settle(waiting: Pending, message: MaintenanceMessage | null, cycle: number): void {
-    const latencyNs = (cycle - waiting.sentAt) * NS_PER_CYCLE;
+  /** Answers waiting request `id`: its value (reads), or why it failed; `message` null means no
+   * answer came. */
+  private settle(id: number, message: MaintenanceMessage | null, cycle: number): void {
+    const latencyNs = (cycle - this.pending.sentAtOf(id)) * NS_PER_CYCLE;
+    const read = this.pending.readsOf(id);
+    const index = this.pending.indexOf(id);
+    const owner = this.pending.ownerOf(id);
+    this.pending.remove(id);
     let result: MaintenanceResult<never>;
     if (!message) result = { ok: false, reason: 'timeout', detail: `no answer within ${this.timeoutCycles} cycles`, latencyNs };
     else if (message.error) result = { ok: false, reason: message.error, detail: message.detail ?? message.error, latencyNs };
-    else result = { ok: true, value: (waiting.read ? message.value : undefined) as never, latencyNs };
-    if (waiting.resolve) waiting.resolve(result);
-    else if (waiting.batch) {
-      this.fill(waiting.batch, waiting.index, result);
-      this.sendNext(waiting.batch);
+    else result = { ok: true, value: (read ? message.value : undefined) as never, latencyNs };
+    if (typeof owner === 'function') owner(result);
+    else {
+      this.fill(owner, index, result);
+      this.sendNext(owner);
     }
   }
 
@@ -223,13 +256,13 @@ export class YarcMaintenanceController implements MaintenanceTransport {
     let expired = false;
     this.nextDeadline = Infinity;
     // Settling one may send another (a batch's next read), with a later deadline.
-    for (let waiting = this.pending.first(); waiting !== undefined; waiting = this.pending.first()) {
-      if (waiting.deadline > cycle) {
-        this.nextDeadline = waiting.deadline;
+    for (let id = this.pending.firstId; id >= 0; id = this.pending.firstId) {
+      const deadline = this.pending.sentAtOf(id) + this.timeoutCycles;
+      if (deadline > cycle) {
+        this.nextDeadline = deadline;
         break;
       }
-      this.pending.take(this.pending.firstId);
-      this.settle(waiting, null, cycle);
+      this.settle(id, null, cycle);
       expired = true;
     }
     if (expired) this.updateTick();
