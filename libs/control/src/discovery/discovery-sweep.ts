@@ -59,9 +59,9 @@ export interface DiscoveryOptions {
 
 /**
  * Requests outstanding at once, by default. The sweep's emulated time on the 32K fabric falls
- * steeply up to about this many and flattens past it (128: 2.47 ms, 256: 1.47, 320: 1.27, 384:
- * 1.14, 448: 1.08, 512: 1.05): beyond it, added requests mostly wait in the queues at the
- * controller's links — on a live fabric, queues that data traffic shares.
+ * steeply up to about this many and flattens past it (millions of cycles — 128: 2.47, 256: 1.47,
+ * 320: 1.27, 384: 1.14, 448: 1.08, 512: 1.05): beyond it, added requests mostly wait in the queues
+ * at the controller's links — on a live fabric, queues that data traffic shares.
  */
 export const DISCOVERY_CONCURRENCY = 384;
 
@@ -103,6 +103,10 @@ export async function discoverFabric(transport: MaintenanceTransport, options: D
   const known: boolean[] = [];
   /** Routes chosen through each chip, by its number + 1 (0: the controller's own ports). */
   const through: number[] = [0];
+  /** Per chip seen for the first time in the current hop: its first and last candidate (the
+   * frontier items that reached it; -1: none), chained through the hop's `candidateNext`. */
+  const firstCandidate: number[] = [];
+  const lastCandidate: number[] = [];
   const numberOf = (serial: number, portCount: number): number => {
     let k = numbers.get(serial);
     if (k === undefined) {
@@ -111,6 +115,8 @@ export async function discoverFabric(transport: MaintenanceTransport, options: D
       ends.push(new Uint8Array(portCount));
       known.push(false);
       through.push(0);
+      firstCandidate.push(-1);
+      lastCandidate.push(-1);
     }
     return k;
   };
@@ -121,10 +127,6 @@ export async function discoverFabric(transport: MaintenanceTransport, options: D
   // share the first uplink that happened to answer first, and that one link would carry the sweep.
   let frontier = new Frontier();
   for (const port of options.controllerPorts) frontier.add([port], null, -1, 0);
-  /** Per chip (number) seen for the first time in this hop: its first and last candidate (the
-   * frontier items that reached it), chained through `candidateNext`. */
-  const firstCandidate: number[] = [];
-  const lastCandidate: number[] = [];
   while (frontier.size > 0) {
     const answers = await readAll(frontier.routes, 'identity');
     // Cables first (every answer is one), then the chips seen for the first time.
@@ -146,7 +148,7 @@ export async function discoverFabric(transport: MaintenanceTransport, options: D
         hereEnds[arrival] = 1;
       }
       if (known[k]) continue;
-      if (firstCandidate[k] === undefined || firstCandidate[k] < 0) {
+      if (firstCandidate[k] < 0) {
         firstCandidate[k] = i;
         found.push(k);
       } else candidateNext[lastCandidate[k]] = i;
@@ -182,7 +184,7 @@ export async function discoverFabric(transport: MaintenanceTransport, options: D
     routers.forEach(({ chip, number, arrival, first }, i) => {
       const lanes = states[i];
       if (!lanes) return;
-      chips.set(chip.serial, { serial: chip.serial, kind: 'router', portCount: chip.portCount, route: chip.route, slice: chip.slice, lanes });
+      chips.set(chip.serial, { ...chip, lanes });
       const linked = ends[number];
       let next = bySlice.get(chip.slice);
       if (!next) bySlice.set(chip.slice, (next = new Frontier()));
