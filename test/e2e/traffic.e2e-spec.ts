@@ -58,13 +58,17 @@ describe('traffic runs', () => {
     expect(bad.errors![0].message).toBe(
       'invalid traffic run: $.pattern: bit complement needs a power-of-two number of endpoints, got 288; $.slices[0]: the fabric has slices 0 to 3, got 5; $.load: must be more than 0 and at most 1, got 2',
     );
-    const first = await service.gql<{ startTrafficRun: { id: string } }>(
-      START,
-      { input: { fabricId, mode: 'batch', pattern: 'random-permutation', packets: 20 } },
-      key,
-    );
-    const second = await service.gql(START, { input: { fabricId, mode: 'batch', pattern: 'random-permutation', packets: 20 } }, key);
-    expect(second.errors![0]).toMatchObject({ message: `a traffic run is already running on fabric ${fabricId}`, extensions: { code: 'CONFLICT' } });
+    // Two starts at once: one is taken, the other refused, whichever the service sees first.
+    const batch = { input: { fabricId, mode: 'batch', pattern: 'random-permutation', packets: 20 } };
+    const both = await Promise.all([
+      service.gql<{ startTrafficRun: { id: string } }>(START, batch, key),
+      service.gql<{ startTrafficRun: { id: string } }>(START, batch, key),
+    ]);
+    const taken = both.filter((answer) => answer.data?.startTrafficRun);
+    const refused = both.filter((answer) => answer.errors);
+    expect([taken.length, refused.length]).toEqual([1, 1]);
+    expect(refused[0].errors![0]).toMatchObject({ message: `a traffic run is already running on fabric ${fabricId}`, extensions: { code: 'CONFLICT' } });
+    const first = taken[0];
     const run = await finish(first.data!.startTrafficRun.id);
     // 20 packets from every processor but a permutation's fixed points (which send nothing), all delivered.
     expect(run.results).toMatchObject({ mode: 'batch', saturated: false, books: { discarded: {}, inFlight: 0, balanced: true } });

@@ -41,19 +41,29 @@ export class TrafficService implements OnApplicationBootstrap {
       endpointsPerRouter: Math.min(32, processors),
     });
     if (problems.length > 0) throw new TrafficException(TrafficErrorCode.RequestInvalid, `invalid traffic run: ${problems.join('; ')}`, { problems });
-    if (this.running.has(fabric.id) || (await this.runs.exists({ where: { fabricId: fabric.id, state: 'running' } }))) {
-      throw new TrafficException(TrafficErrorCode.RunInProgress, `a traffic run is already running on fabric ${fabric.id}`);
+    // Claimed before the first await, so two starts that arrive together cannot both pass the check.
+    if (this.running.has(fabric.id)) throw inProgress(fabric.id);
+    let claimed!: () => void;
+    this.running.set(fabric.id, new Promise<void>((resolve) => (claimed = resolve)));
+    let run: TrafficRun;
+    try {
+      // A run another instance of the service is doing on the same store.
+      if (await this.runs.exists({ where: { fabricId: fabric.id, state: 'running' } })) throw inProgress(fabric.id);
+      run = await this.runs.save(
+        this.runs.create({
+          fabricId: fabric.id,
+          pattern: request.pattern.kind,
+          parameters: request as unknown as Record<string, unknown>,
+          state: 'running',
+          results: null,
+          finishedAt: null,
+        }),
+      );
+    } catch (error) {
+      this.running.delete(fabric.id);
+      claimed();
+      throw error;
     }
-    const run = await this.runs.save(
-      this.runs.create({
-        fabricId: fabric.id,
-        pattern: request.pattern.kind,
-        parameters: request as unknown as Record<string, unknown>,
-        state: 'running',
-        results: null,
-        finishedAt: null,
-      }),
-    );
     const work = this.emulator
       .runTraffic(fabric.id, request)
       .then(
@@ -65,12 +75,13 @@ export class TrafficService implements OnApplicationBootstrap {
       .catch((error: unknown) => this.logger.error(`traffic run ${run.id}: ${String(error)}`))
       .finally(() => this.running.delete(fabric.id));
     this.running.set(fabric.id, work);
+    claimed();
     return run;
   }
 
   /** Resolves when the fabric's current run (if any) has been stored with its result (tests, drills). */
   async finished(fabricId: number): Promise<void> {
-    await this.running.get(fabricId);
+    for (let current = this.running.get(fabricId); current; current = this.running.get(fabricId)) await current;
   }
 
   async get(id: number): Promise<TrafficRun> {
@@ -82,6 +93,10 @@ export class TrafficService implements OnApplicationBootstrap {
   list(fabricId: number): Promise<TrafficRun[]> {
     return this.runs.find({ where: { fabricId }, order: { id: 'ASC' } });
   }
+}
+
+function inProgress(fabricId: number): TrafficException {
+  return new TrafficException(TrafficErrorCode.RunInProgress, `a traffic run is already running on fabric ${fabricId}`);
 }
 
 function toRequest(input: StartTrafficRunInput): TrafficRequest {
