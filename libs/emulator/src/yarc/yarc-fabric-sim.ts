@@ -122,9 +122,14 @@ const TX_DOWN = 11;
 const TX_SOURCE = 12;
 const TX_SENT = 13;
 const TX_DRAIN_BUFFER = 14;
-const TX_DRAIN_COUNT = 15;
+const TX_DRAIN = 15;
 const TX_SENT_BITS = 0xff;
 const TX_BAD_SHIFT = 8;
+/** TX_DRAIN packs the drain record's phit count (up to MAX_PACKET_PHITS) under its slot + 1 (0: none). */
+const DRAIN_COUNT_BITS = 6;
+const DRAIN_COUNT_MASK = (1 << DRAIN_COUNT_BITS) - 1;
+/** Int32s per drain-record slot: a pair per phit. */
+const DRAIN_SLOT_INTS = 2 * MAX_PACKET_PHITS;
 
 /**
  * The sender side of each global port in one 64-byte record (portF64 / portI32 over the same
@@ -317,19 +322,30 @@ export class YarcFabricSim {
    * Int32 slots: TX_PACKET, the packet on the link (-1: none); TX_DOWN, the downstream segment of
    * the copy being sent; TX_SOURCE, where its phits come from (a column buffer, or -1 for the LCB's
    * own send buffer: endpoints and replays); TX_SENT, phits of the copy sent so far, with bit 8 set
-   * when this copy will fail its CRC; TX_DRAIN_BUFFER and TX_DRAIN_COUNT, the column buffer the
-   * last run drew from and its phit count. The drain record is kept here, not read from the
-   * downstream copy, because the next router may be done with that copy — and reuse its entry —
-   * before the last of these phits has left; with each phit's send time after the first in
-   * `txDrain` (per router output tile, MAX_PACKET_PHITS pairs).
+   * when this copy will fail its CRC; TX_DRAIN_BUFFER and TX_DRAIN, the column buffer the last
+   * run drew from, and its phit count with the slot of `drainPairs` that holds each phit's send
+   * times. The drain record is kept here, not read from the downstream copy, because the next
+   * router may be done with that copy — and reuse its entry — before the last of these phits has
+   * left.
    */
   private readonly txF64: Float64Array;
   private readonly txI32: Int32Array;
   /** When a go-back-N replay starts. */
   private readonly txResumeAt: Float64Array;
-  /** Per phit of the drain record, side by side (one cache line per run, not two): [2k] when it
-   * leaves the column buffer, [2k+1] when it came in (for bufferPhits), both from TX_DRAIN_FIRST. */
-  private readonly txDrain: Int32Array;
+  /**
+   * Drain records' phits, a slot of MAX_PACKET_PHITS pairs per record, side by side (one cache
+   * line per run, not two): [2k] when phit k leaves the column buffer, [2k+1] when it came in (for
+   * bufferPhits), both from TX_DRAIN_FIRST. A record says something only until its last phit has
+   * left, so slots are lent to links as they start runs and taken back, in turn, from links whose
+   * runs are over: the slots in use are the links draining now, not every output of the fabric (on
+   * a 32K fabric a slot per output was 192 MB, written page by page as the traffic first reached
+   * each output). `drainOwner`: the link holding each slot (-1: none); `drainNext`: the next slot
+   * to lend. It starts small, so that the tests holding this evaluation to the reference mode go
+   * through its growing and its lending again.
+   */
+  private drainPairs = new Int32Array(4 * DRAIN_SLOT_INTS);
+  private drainOwner = new Int32Array(4).fill(-1);
+  private drainNext = 0;
   /** Endpoint receive side: busy until, and the cycle its last run took its last phit. */
   private readonly recvBusy: Float64Array;
   private readonly recvLast: Float64Array;
@@ -474,7 +490,6 @@ export class YarcFabricSim {
       this.txF64[g * TX_F64 + TX_DRAIN_LAST] = -1;
     }
     this.txResumeAt = new Float64Array(ports);
-    this.txDrain = new Int32Array(2 * R * NPORTS * MAX_PACKET_PHITS);
     this.recvBusy = new Float64Array(ports);
     this.recvLast = new Float64Array(ports);
     this.laneBitErrorRate = new Float64Array(ports * LANES);
@@ -690,8 +705,9 @@ export class YarcFabricSim {
     let occupancy = this.cb.occupancyOf(b);
     if (this.txI32[g * TX_I32 + TX_DRAIN_BUFFER] === b && this.txF64[g * TX_F64 + TX_DRAIN_LAST] > now) {
       const since = now - this.txF64[g * TX_F64 + TX_DRAIN_FIRST];
-      const base = tile * MAX_PACKET_PHITS;
-      for (let j = this.txI32[g * TX_I32 + TX_DRAIN_COUNT] - 1; j >= 0 && this.txDrain[2 * (base + j)] > since; j--) occupancy++;
+      const drain = this.txI32[g * TX_I32 + TX_DRAIN];
+      const base = ((drain >> DRAIN_COUNT_BITS) - 1) * DRAIN_SLOT_INTS;
+      for (let j = (drain & DRAIN_COUNT_MASK) - 1; j >= 0 && this.drainPairs[base + 2 * j] > since; j--) occupancy++;
     }
     return occupancy;
   }
@@ -721,9 +737,11 @@ export class YarcFabricSim {
     const g = this.tileGlobal[tile];
     if (this.txI32[g * TX_I32 + TX_DRAIN_BUFFER] === b) {
       const from = this.txF64[g * TX_F64 + TX_DRAIN_FIRST];
-      for (let j = 0; j < this.txI32[g * TX_I32 + TX_DRAIN_COUNT]; j++) {
-        const k = tile * MAX_PACKET_PHITS + j;
-        if (from + this.txDrain[2 * k + 1] <= cycle && from + this.txDrain[2 * k] > cycle) phits++;
+      const drain = this.txI32[g * TX_I32 + TX_DRAIN];
+      const base = ((drain >> DRAIN_COUNT_BITS) - 1) * DRAIN_SLOT_INTS;
+      for (let j = 0; j < (drain & DRAIN_COUNT_MASK); j++) {
+        const k = base + 2 * j;
+        if (from + this.drainPairs[k + 1] <= cycle && from + this.drainPairs[k] > cycle) phits++;
       }
     }
     return phits;
@@ -1080,25 +1098,26 @@ export class YarcFabricSim {
       if (s >= 0) {
         pool.setSentOut(s, pool.sentOutOf(s) + n);
         this.cb.drain(source, n);
-        const base = this.globalTile[g] * MAX_PACKET_PHITS;
+        const base = this.drainSlotOf(g) * DRAIN_SLOT_INTS;
         let count = 0;
         if (this.txI32[g * TX_I32 + TX_DRAIN_BUFFER] === source && this.txF64[g * TX_F64 + TX_DRAIN_LAST] > this.cycle) {
           // The run continues one whose phits are still leaving (the column channel extended it,
           // see stepColumn): its departures join the record.
-          count = this.txI32[g * TX_I32 + TX_DRAIN_COUNT];
+          count = this.txI32[g * TX_I32 + TX_DRAIN] & DRAIN_COUNT_MASK;
         } else {
           this.txI32[g * TX_I32 + TX_DRAIN_BUFFER] = source;
           this.txF64[g * TX_F64 + TX_DRAIN_FIRST] = firstAt;
         }
         const from = this.txF64[g * TX_F64 + TX_DRAIN_FIRST];
+        const pairs = this.drainPairs;
         for (let j = 0; j < n; j++) {
-          const k = 2 * (base + count + j);
-          this.txDrain[k] = pool.sendTime(down, first + j) - from;
+          const k = base + 2 * (count + j);
+          pairs[k] = pool.sendTime(down, first + j) - from;
           // When each phit came into the column buffer (for bufferPhits: an extended run can
           // commit the departure of a phit that has yet to arrive).
-          this.txDrain[k + 1] = pool.sendTime(s, first + j) - from;
+          pairs[k + 1] = pool.sendTime(s, first + j) - from;
         }
-        this.txI32[g * TX_I32 + TX_DRAIN_COUNT] = count + n;
+        this.txI32[g * TX_I32 + TX_DRAIN] = (this.txI32[g * TX_I32 + TX_DRAIN] & ~DRAIN_COUNT_MASK) | (count + n);
         this.txF64[g * TX_F64 + TX_DRAIN_LAST] = lastAt;
         // Room appears in the column buffer as the run's phits leave it; either VC of the channel
         // may be waiting for it (they share the buffer, §3).
@@ -1127,6 +1146,47 @@ export class YarcFabricSim {
         this.txI32[g * TX_I32 + TX_DOWN] = -1;
       } else this.wakeLink(g, lastAt + 1);
     } else if (s >= 0 && k < limit) this.wakeLink(g, max(c, pool.usable(s, k)));
+  }
+
+  /** Link g's drain-record slot: the one it holds, or the next in turn not in use, taken back
+   * from a link whose run is over (a busy link keeps its slot from run to run; when every slot is
+   * in use, the pool doubles). */
+  private drainSlotOf(g: number): number {
+    const held = this.txI32[g * TX_I32 + TX_DRAIN] >> DRAIN_COUNT_BITS;
+    if (held > 0) return held - 1;
+    const slots = this.drainOwner.length;
+    let slot = this.drainNext;
+    for (let tried = 0; ; tried++, slot++) {
+      if (tried === slots) {
+        slot = this.growDrain();
+        break;
+      }
+      if (slot === slots) slot = 0;
+      const owner = this.drainOwner[slot];
+      if (owner < 0) break;
+      if (this.txF64[owner * TX_F64 + TX_DRAIN_LAST] <= this.cycle) {
+        // Its last phit has left: its record can say nothing more.
+        this.txI32[owner * TX_I32 + TX_DRAIN] = 0;
+        this.txI32[owner * TX_I32 + TX_DRAIN_BUFFER] = -1;
+        break;
+      }
+    }
+    this.drainOwner[slot] = g;
+    this.drainNext = slot + 1;
+    this.txI32[g * TX_I32 + TX_DRAIN] = (slot + 1) << DRAIN_COUNT_BITS;
+    return slot;
+  }
+
+  /** Doubles the drain-record pool; the first new slot. */
+  private growDrain(): number {
+    const slots = this.drainOwner.length;
+    const pairs = new Int32Array(2 * slots * DRAIN_SLOT_INTS);
+    pairs.set(this.drainPairs);
+    const owner = new Int32Array(2 * slots).fill(-1);
+    owner.set(this.drainOwner);
+    this.drainPairs = pairs;
+    this.drainOwner = owner;
+    return slots;
   }
 
   /** The whole copy is on the wire: the receiver's CRC check passes, or fails and the copy is
