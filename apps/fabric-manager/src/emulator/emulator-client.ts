@@ -1,4 +1,5 @@
 import type { InterruptRecord, MaintenanceResult, MaintenanceTransport, RegisterValue, SourceRoute } from '@weft/control';
+import { packRoutes, transferables, unpackResults } from '@weft/emulator';
 import type { FabricStatus, HostCommand, HostReply, PhysicalFault, TrafficReport, TrafficRequest } from '@weft/emulator';
 import type { FabricDesign } from '@weft/fabric-model';
 import { existsSync } from 'node:fs';
@@ -115,8 +116,8 @@ export class EmulatorClient {
     return {
       read: (route: SourceRoute, register: string, index = 0) => call<RegisterValue>((id) => ({ type: 'read', id, fabricId, route, register, index })),
       readMany: async (routes: readonly SourceRoute[], register: string, concurrency: number) => {
-        const reply = await this.request((id) => ({ type: 'read-many', id, fabricId, routes, register, concurrency }));
-        if (reply.type === 'results') return reply.results;
+        const reply = await this.request((id) => ({ type: 'read-many', id, fabricId, routes: packRoutes(routes), register, concurrency }));
+        if (reply.type === 'results') return unpackResults(reply.results);
         const detail = reply.type === 'error' ? reply.message : 'unexpected reply';
         return routes.map(() => ({ ok: false as const, reason: 'rejected' as const, detail, latencyNs: 0 }));
       },
@@ -138,7 +139,7 @@ export class EmulatorClient {
   }
 
   private send(command: HostCommand): void {
-    this.worker.postMessage(command);
+    this.worker.postMessage(command, transferables(command));
   }
 
   private request(make: (id: number) => HostCommand): Promise<HostReply> {

@@ -8,7 +8,7 @@ import { EmulatedFabric } from '../emulated-fabric';
 import { NS_PER_CYCLE } from '../yarc/yarc-constants';
 import { YarcFabricSim } from '../yarc/yarc-fabric-sim';
 import { YarcMaintenanceController } from '../yarc/yarc-maintenance';
-import { FabricStatus, HostCommand, HostReply, PhysicalFault } from './protocol';
+import { FabricStatus, HostCommand, HostReply, packResults, PhysicalFault, unpackRoutes } from './protocol';
 import { BackgroundTraffic, TrafficSession } from '../traffic/traffic-run';
 import { startTraffic, TrafficFabricShape, validateTrafficRequest } from '../traffic/traffic-request';
 
@@ -57,8 +57,9 @@ export class EmulatorHost {
           const hosted = this.fabrics.get(command.fabricId);
           if (!hosted) {
             const result = { ok: false as const, reason: 'rejected' as const, detail: `no emulated fabric ${command.fabricId}`, latencyNs: 0 };
-            if (command.type === 'read-many') this.reply({ type: 'results', id: command.id, results: command.routes.map(() => result) });
-            else this.reply({ type: 'result', id: command.id, result });
+            if (command.type === 'read-many') {
+              this.reply({ type: 'results', id: command.id, results: packResults(Array.from({ length: command.routes.offsets.length - 1 }, () => result)) });
+            } else this.reply({ type: 'result', id: command.id, result });
             return;
           }
           if (hosted.sim.cycle < hosted.embargoUntil) {
@@ -67,8 +68,8 @@ export class EmulatorHost {
           }
           if (command.type === 'read-many') {
             void hosted.controller
-              .readMany(command.routes, command.register, command.concurrency)
-              .then((results) => this.reply({ type: 'results', id: command.id, results }));
+              .readMany(unpackRoutes(command.routes), command.register, command.concurrency)
+              .then((results) => this.reply({ type: 'results', id: command.id, results: packResults(results) }));
             break;
           }
           const pending =
