@@ -17,7 +17,6 @@ import {
   reconcileImage,
   VerificationReport,
 } from '@weft/control';
-import { FabricDesign, generateBlackWidowDesign, InstallationFile } from '@weft/fabric-model';
 import { DataSource, Repository } from 'typeorm';
 import { ConfigGeneration } from '../config-generations/config-generation.entity';
 import { PushRecord } from '../config-generations/push-record.entity';
@@ -103,22 +102,6 @@ export class ControlService implements OnApplicationBootstrap {
     return next;
   }
 
-  /**
-   * The operator's design of a stored fabric and the chip the maintenance controller hangs off —
-   * what the control plane may know; the cabling as it physically is stays with the emulator. The
-   * design is generated from the installation file once per stored fabric (a third of a second at
-   * 32K; building the whole installation, physical cabling and its checks included, took 2–3 s
-   * on every operation).
-   */
-  private async design(fabricId: number): Promise<{ design: FabricDesign; attachment: string; createdAt: number }> {
-    const fabric: Fabric = await this.fabrics.get(fabricId);
-    const createdAt = fabric.createdAt.getTime();
-    const file = JSON.parse(fabric.installation) as InstallationFile;
-    const cached = this.known.get(fabricId);
-    const design = cached && cached.fabricCreatedAt === createdAt ? cached.known.design : generateBlackWidowDesign(file.design);
-    return { design, attachment: file.maintenanceAttachment, createdAt };
-  }
-
   discover(fabricId: number): Promise<DiscoveryOutcome> {
     return this.exclusive(fabricId, () => this.sweep(fabricId));
   }
@@ -136,8 +119,9 @@ export class ControlService implements OnApplicationBootstrap {
   }
 
   private async sweep(fabricId: number): Promise<DiscoveryOutcome> {
-    const { design, attachment: attachmentName, createdAt } = await this.design(fabricId);
-    const attachment = design.chips.find((c) => c.name === attachmentName)!;
+    const { fabric, file, design } = await this.fabrics.design(fabricId);
+    const createdAt = fabric.createdAt.getTime();
+    const attachment = design.chips.find((c) => c.name === file.maintenanceAttachment)!;
     const start = Date.now();
     const discovered = await discoverFabric(this.emulator.transport(fabricId), {
       controllerPorts: attachment.portRoles.map((_, i) => i).filter((i) => attachment.portRoles[i] !== 'unused'),

@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { Installation, InstallationFileError, loadInstallationFile, parseInstallation } from '@weft/fabric-model';
+import {
+  FabricDesign,
+  generateBlackWidowDesign,
+  Installation,
+  InstallationFile,
+  InstallationFileError,
+  loadInstallationFile,
+  parseInstallation,
+} from '@weft/fabric-model';
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, normalize, relative, resolve } from 'node:path';
 import { DataSource, FindOptionsWhere, MoreThan, Repository } from 'typeorm';
@@ -31,6 +39,10 @@ export const FIXTURES_ROOT = resolve(__dirname, '../../../../fixtures').replace(
  */
 @Injectable()
 export class FabricsService {
+  /** Each stored fabric's design, by id with the fabric's creation time (ids are reused after a
+   * delete): generated from the installation file once, not on every operation that needs it. */
+  private readonly designs = new Map<number, { createdAt: number; design: FabricDesign }>();
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(Fabric) private readonly fabrics: Repository<Fabric>,
@@ -129,6 +141,7 @@ export class FabricsService {
       return fabric;
     });
     this.emulator.attach(saved.id, installation);
+    this.designs.set(saved.id, { createdAt: saved.createdAt.getTime(), design });
     await this.events.record({
       fabricId: saved.id,
       kind: FabricEventKind.FABRIC_LOADED,
@@ -140,6 +153,7 @@ export class FabricsService {
   async delete(id: number): Promise<Fabric> {
     const fabric = await this.get(id);
     await this.fabrics.delete(id);
+    this.designs.delete(id);
     this.emulator.detach(id);
     await this.events.record({ fabricId: null, kind: FabricEventKind.FABRIC_DELETED, details: { fabricId: id, name: fabric.name } });
     return fabric;
@@ -149,6 +163,21 @@ export class FabricsService {
     const fabric = await this.fabrics.findOne({ where: { id } });
     if (!fabric) throw new FabricsException(FabricsErrorCode.FabricNotFound, `no fabric with id ${id}`);
     return fabric;
+  }
+
+  /**
+   * The operator's design of a stored fabric, with its installation file — what the control plane
+   * may know; the cabling as it physically is stays with the emulator. Generating the design takes
+   * a third of a second at 32K; building the whole installation, physical cabling and its checks
+   * included, 2–3 s.
+   */
+  async design(id: number): Promise<{ fabric: Fabric; file: InstallationFile; design: FabricDesign }> {
+    const fabric = await this.get(id);
+    const file = JSON.parse(fabric.installation) as InstallationFile;
+    const createdAt = fabric.createdAt.getTime();
+    let cached = this.designs.get(id);
+    if (!cached || cached.createdAt !== createdAt) this.designs.set(id, (cached = { createdAt, design: generateBlackWidowDesign(file.design) }));
+    return { fabric, file, design: cached.design };
   }
 
   count(): Promise<number> {
