@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StartedService, startService } from '../../apps/fabric-manager/src/bootstrap';
 import { loadWeftConfig } from '../../apps/fabric-manager/src/config/weft-config';
+import { EmulatorService } from '../../apps/fabric-manager/src/emulator/emulator.service';
 import { FabricsService } from '../../apps/fabric-manager/src/fabrics/fabrics.service';
 import { ApiKeysService } from '../../apps/fabric-manager/src/auth/api-keys.service';
 import { Benchmark, percentile, timed } from './harness';
@@ -116,10 +117,60 @@ const apiDuringDrill: Benchmark = {
   },
 };
 
+/**
+ * Discovery as an operator gets it: the discoverFabric mutation over HTTP, the sweep running in
+ * the emulator's worker behind the maintenance transport, the match with the design and the chip
+ * states stored. Loading the fabric (and the worker's building it) is set-up; the fabric's design is
+ * kept from the load.
+ */
+function serviceDiscovery(fixture: string, runs: number): Benchmark {
+  let key = '';
+  let fabricId = '';
+  return {
+    name: `discovery through the service: discoverFabric over GraphQL, ${fixture}`,
+    parameters: { fixture },
+    warmup: 0,
+    runs,
+    setup: async () => {
+      await up();
+      const fabrics = service!.app.get(FabricsService);
+      fabricId = String((await fabrics.load(fabrics.readInstallation({ fixture: `blackwidow/${fixture}` }))).id);
+      // The worker builds the emulated fabric after the load returns; that build is set-up too.
+      await service!.app.get(EmulatorService).emulatedNs(Number(fabricId));
+      key = (await service!.app.get(ApiKeysService).create('bench', 'operator' as never)).key;
+    },
+    teardown: down,
+    run: async () => {
+      const { ms, value } = await timed(() =>
+        gql(key, 'mutation($input: FabricIdInput!) { discoverFabric(input: $input) { chipsFound cablesFound requests wallMs findings { kind } } }', {
+          input: { fabricId },
+        }),
+      );
+      const report = value.data?.discoverFabric as unknown as {
+        chipsFound: number;
+        cablesFound: number;
+        requests: number;
+        wallMs: number;
+        findings: unknown[];
+      };
+      if (!report) throw new Error(`discoverFabric failed: ${JSON.stringify(value)}`);
+      return {
+        ms,
+        serviceMs: report.wallMs,
+        chips: report.chipsFound,
+        cables: report.cablesFound,
+        requests: report.requests,
+        findings: report.findings.length,
+      };
+    },
+  };
+}
+
 export const benchmarks: Benchmark[] = [
   loadFixture('bw-r1.5-288', 5),
   loadFixture('bw-r2-1024', 3),
   loadFixture('bw-r3.5-32k', 1),
   chipPageLatency,
   apiDuringDrill,
+  serviceDiscovery('bw-r3.5-32k', 3),
 ];
