@@ -198,6 +198,8 @@ export class SegmentPool {
 const HEAD = 0;
 const TAIL = 1;
 const OCCUPANCY = 2;
+/** Timed queues: which cycles the owner's last run out of the buffer took a phit in (see drainMaskOf). */
+const DRAIN_MASK = 3;
 const STRIDE = 4;
 const TIMED_STRIDE = 8;
 
@@ -235,8 +237,17 @@ export class BufferQueues {
     return this.times![buffer * (TIMED_STRIDE / 2) + 2];
   }
 
-  setTime(buffer: number, cycle: number): void {
-    this.times![buffer * (TIMED_STRIDE / 2) + 2] = cycle;
+  /** Departures of the last run out of buffer b (timed queues), as a mask back from its time:
+   * bit j is set if a phit left at timeOf(b) - 1 - j (a run spans at most 32 cycles). */
+  drainMaskOf(buffer: number): number {
+    return this.record[buffer * TIMED_STRIDE + DRAIN_MASK];
+  }
+
+  /** A run out of buffer b ends at cycle `end` (its last phit leaves at end - 1), its phits leaving
+   * in the cycles `mask` marks (see drainMaskOf). */
+  setDrain(buffer: number, end: number, mask: number): void {
+    this.times![buffer * (TIMED_STRIDE / 2) + 2] = end;
+    this.record[buffer * TIMED_STRIDE + DRAIN_MASK] = mask;
   }
 
   /** The segment at the head of buffer b (-1: empty). */

@@ -169,6 +169,12 @@ const PHASE_ROWS = 3;
  * set bits, lowest first, are the requesters in the order the arbiter considers them. */
 const fromPointer = (mask: number, pointer: number): number => ((mask >>> pointer) | (mask << (16 - pointer))) & 0xffff;
 const lowestBit = (mask: number): number => 31 - clz32(mask & -mask);
+/** Set bits of a 32-bit mask. */
+function bitCount(mask: number): number {
+  let x = mask - ((mask >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
 
 /** Cycles a chip's maintenance block takes to execute a register access (§4.1). */
 export const MAINTENANCE_PROCESS_CYCLES = 16;
@@ -685,10 +691,17 @@ export class YarcFabricSim {
 
   // ---------------------------------------------------------------- buffer occupancy
   /** Phits in row buffer b at cycle `now`: sent in and not yet left (the column channel's last
-   * run leaves one phit per cycle until its drain end). */
+   * run takes them out at the cycles its drain mask marks, up to its end). */
   private rowOccupancy(b: number, now: number): number {
-    const pending = this.rb.timeOf(b) - now - 1;
-    return pending > 0 ? this.rb.occupancyOf(b) + pending : this.rb.occupancyOf(b);
+    return this.rb.occupancyOf(b) + this.rowPending(b, now);
+  }
+
+  /** Phits the column channel's last run out of row buffer b takes out after cycle `now`. */
+  private rowPending(b: number, now: number): number {
+    const k = this.rb.timeOf(b) - 1 - now; // the run's cycles after `now`, back from its end
+    if (k <= 0) return 0;
+    const mask = this.rb.drainMaskOf(b);
+    return bitCount(k >= 32 ? mask : mask & (-1 >>> (32 - k)));
   }
 
   /** Phits row buffer b (of VC b&1) can still take at `now`: each VC leaves the other two. */
@@ -726,7 +739,7 @@ export class YarcFabricSim {
         for (let k = 0; k < pool.sentInOf(s); k++) if (pool.sendTime(s, k) <= cycle) phits++;
         phits -= pool.sentOutOf(s);
       }
-      return phits + max(0, this.rb.timeOf(b) - cycle - 1);
+      return phits + this.rowPending(b, cycle);
     }
     // Phits in and not yet sent on, then those the output link's last runs send later: each
     // counted from when it came in.
@@ -1498,7 +1511,7 @@ export class YarcFabricSim {
       for (let j = 0; j < n; j++) pool.sendAt(down, now + j);
       pool.setSentOut(seg, taken + n);
       this.rb.drain(rbIndex, n);
-      this.rb.setTime(rbIndex, now + n);
+      this.rb.setDrain(rbIndex, now + n, n >= 32 ? -1 : (1 << n) - 1);
       this.cb.fill(cbv, n);
       this.chF64[channel * CH_F64 + CH_BUSY] = now + n;
       const g = this.tileGlobal[tileOut];
