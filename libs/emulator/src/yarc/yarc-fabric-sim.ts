@@ -94,6 +94,10 @@ const RB_DELAY = ROW_BUS_STAGES + STAGES_SUBSWITCH;
 const CB_DELAY = STAGES_COLUMN_CHANNEL;
 const IB_TO_RB = INPUT_STAGES + RB_DELAY;
 const RB_TO_CB = CB_DELAY;
+/** Cycles from its visit within which a column channel's run may wait for room or for phits when
+ * nothing else can use the channel: a phit a row bus sends now is not usable by the channel
+ * before RB_DELAY (see columnAlone). */
+const PACED_CYCLES = RB_DELAY;
 
 /** Column-channel records (see `chF64`): 16 bytes, in Float64 and Int32 slots over the same
  * bytes; the Int32 slot CH_STATE packs the want bits (0–15), the round-robin pointer (16–19)
@@ -1495,6 +1499,20 @@ export class YarcFabricSim {
       // than the column buffer then moves in one run paced by the link, not a phit per visit.
       let n = 1;
       while (taken + n < sent && pool.usable(seg, taken + n) <= now + n && (n < room || n < this.columnRoom(cbv, now + n))) n++;
+      // Where the next phit must wait (for room, as a slower link drains the buffer, or to arrive),
+      // the run waits with it when nothing else could use the channel meanwhile: what a visit per
+      // phit would do. Its departures from the row buffer are marked cycle by cycle (`drain`, back
+      // from the last).
+      let last = now + n - 1;
+      let drain = n >= 32 ? -1 : (1 << n) - 1;
+      if (taken + n < sent && this.columnAlone(base, row, column, v)) {
+        for (let t = max(last + 1, pool.usable(seg, taken + n)); t < now + PACED_CYCLES && taken + n < sent; t = max(t + 1, pool.usable(seg, taken + n))) {
+          if (n >= this.columnRoom(cbv, t)) continue;
+          drain = (drain << (t - last)) | 1;
+          last = t;
+          n++;
+        }
+      }
       const packet = pool.packetOf(seg);
       if (taken === 0) {
         const down = pool.allocate(packet, now, CB_DELAY);
@@ -1503,17 +1521,17 @@ export class YarcFabricSim {
         this.chI32[ch + CH_OWNERS] = (this.chI32[ch + CH_OWNERS] & ~(0xff << (8 * v))) | ((input + 1) << (8 * v));
       }
       // Every run of a traced packet, with the input whose row buffer it leaves: a run's phits
-      // leave one per cycle from `now`.
+      // leave from `now` on, one per cycle but where it waited.
       if (this.packets.flags[packet] & FLAG_TRACE)
         this.trace(packet, this.routerChip[r], tileOut - base, v, 'column-buffer', now, `from row ${row}, input ${input}, ${n} phits`);
       this.chI32[ch + CH_STATE] &= ~(1 << (CH_WAIT_SHIFT + v));
       const down = this.cb.tailOf(cbv);
-      for (let j = 0; j < n; j++) pool.sendAt(down, now + j);
+      for (let j = last - now; j >= 0; j--) if ((drain >>> j) & 1) pool.sendAt(down, last - j);
       pool.setSentOut(seg, taken + n);
       this.rb.drain(rbIndex, n);
-      this.rb.setDrain(rbIndex, now + n, n >= 32 ? -1 : (1 << n) - 1);
+      this.rb.setDrain(rbIndex, last + 1, drain);
       this.cb.fill(cbv, n);
-      this.chF64[channel * CH_F64 + CH_BUSY] = now + n;
+      this.chF64[channel * CH_F64 + CH_BUSY] = last + 1;
       const g = this.tileGlobal[tileOut];
       // Room appears in the row buffer from now on, one phit per cycle; either VC of the row bus
       // may be waiting for it (they share the buffer).
@@ -1546,10 +1564,21 @@ export class YarcFabricSim {
         // again, with this buffer among its candidates, when that packet's tail is committed.
         this.wakeLink(g, this.fabric.activeLanes[g] === 0 ? now + CB_DELAY : max(now + CB_DELAY, this.txF64[g * TX_F64 + TX_BUSY]));
       }
-      wakeAt = this.columnNextWake(channel, now + n);
+      wakeAt = this.columnNextWake(channel, last + 1);
       break;
     }
     if (wakeAt !== NEVER) this.wakeColumn(channel, wakeAt);
+  }
+
+  /**
+   * Whether only the packet holding VC v of column channel (row, column) of the router whose first
+   * tile is `base` can use the channel in the next PACED_CYCLES: the row buffers of the other VC
+   * feeding it are empty (those of VC v wait for the packet's tail, wormhole), and a packet a row
+   * bus puts in one now is not through the row bus and subswitch before then.
+   */
+  private columnAlone(base: number, row: number, column: number, v: number): boolean {
+    for (let q = 0; q < 8; q++) if (this.rb.headOf(((base + row * 8 + q) * 8 + column) * NVC + (v ^ 1)) >= 0) return false;
+    return true;
   }
 
   /**
