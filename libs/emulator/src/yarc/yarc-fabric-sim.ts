@@ -1502,12 +1502,23 @@ export class YarcFabricSim {
       // Where the next phit must wait (for room, as a slower link drains the buffer, or to arrive),
       // the run waits with it when nothing else could use the channel meanwhile: what a visit per
       // phit would do. Its departures from the row buffer are marked cycle by cycle (`drain`, back
-      // from the last).
+      // from the last). Room is waited for only where the output link's committed run says exactly
+      // when it comes: the buffer's other VC holds nothing (the link could start on one of its
+      // packets and free shared room sooner), and the link is not sending this very packet (the
+      // phits of this run it would take make room its committed run does not show yet).
       let last = now + n - 1;
       let drain = n >= 32 ? -1 : (1 << n) - 1;
       if (taken + n < sent && this.columnAlone(base, row, column, v)) {
-        for (let t = max(last + 1, pool.usable(seg, taken + n)); t < now + PACED_CYCLES && taken + n < sent; t = max(t + 1, pool.usable(seg, taken + n))) {
-          if (n >= this.columnRoom(cbv, t)) continue;
+        const gTx = this.tileGlobal[tileOut] * TX_I32;
+        const roomKnown =
+          this.columnOccupancy(cbv ^ 1, now) === 0 && !(this.txI32[gTx + TX_SOURCE] === cbv && this.txI32[gTx + TX_PACKET] === pool.packetOf(seg));
+        while (taken + n < sent) {
+          let t = max(last + 1, pool.usable(seg, taken + n));
+          while (roomKnown && t < now + PACED_CYCLES && n >= this.columnRoom(cbv, t)) t++;
+          // A phit that waited goes only within those cycles; one right after the last goes on
+          // the run as it would have anyway (a run holds the channel while its phits come one per
+          // cycle). The drain mask spans 32 cycles.
+          if ((t > last + 1 && t >= now + PACED_CYCLES) || t - now >= 32 || n >= this.columnRoom(cbv, t)) break;
           drain = (drain << (t - last)) | 1;
           last = t;
           n++;
