@@ -90,6 +90,33 @@ describe('drills', () => {
     expect(run.plotSvg).toMatch(/^<svg [^>]*>[\s\S]*generation \d+ pushed[\s\S]*<\/svg>\n$/);
   });
 
+  it('runs on past its end when the healing push comes after it, and measures the fabric after healing', async () => {
+    // The cut comes one interval before the end: the push that routes around it, held back by the
+    // compute time charged to the fabric, cannot land before the end.
+    const drill = {
+      format: 'weft-drill/1',
+      name: 'late-cut',
+      fabric: 'blackwidow/bw-r1.5-288',
+      traffic: { pattern: { kind: 'uniform-random' }, load: 0.01, packetPhits: 4, slices: [0], seed: 5 },
+      durationNs: 600_000,
+      intervalNs: 50_000,
+      timeline: [{ atNs: 550_000, action: 'cut-link', chip: 's0.r1.2', port: 40 }],
+      expectations: { unaccounted: 0, throughputAfterFraction: 0.9 },
+    };
+    const started = await service.gql<{ startDrill: { id: string } }>(START, { input: { drill: JSON.stringify(drill) } }, key);
+    const run = await finish(started.data!.startDrill.id);
+    const r = run.report! as RunView['report'] & { durationNs: number; endNs: number };
+    expect(r.heal[0].healNs).toBeGreaterThan(50_000);
+    // Stopped five intervals after the push, not at the drill's end; the throughput after it measured.
+    expect(r.endNs).toBeGreaterThanOrEqual(550_000 + r.heal[0].healNs! + 5 * 50_000);
+    expect(r.expectations.map((e) => [e.name, e.passed])).toEqual([
+      ['packets unaccounted for', true],
+      ['throughput after healing, as a fraction of before', true],
+    ]);
+    expect(run.text).toContain('traffic stopped, past the end of 600.0 µs: a healing push came after it');
+    expect(run.state).toBe('passed');
+  });
+
   it('refuses a drill that names what its fabric does not have, saying where', async () => {
     const drill = {
       format: 'weft-drill/1',

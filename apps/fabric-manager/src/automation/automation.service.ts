@@ -66,6 +66,12 @@ export class AutomationService implements OnModuleInit, OnModuleDestroy {
     await Promise.all([...this.queues.values()].map((q) => q.running));
   }
 
+  /** Whether interrupts or operator changes on the fabric are being handled or wait to be. */
+  busy(fabricId: number): boolean {
+    const queue = this.queues.get(fabricId);
+    return !!queue && (queue.running !== null || queue.pending.length > 0 || queue.operatorChanges.length > 0);
+  }
+
   /** Resolves once every interrupt received so far has been handled (tests, drills). */
   async settled(fabricId: number): Promise<void> {
     const queue = this.queues.get(fabricId);

@@ -15,6 +15,8 @@ import { DrillRun } from './drill-run.entity';
 
 /** Cycles a drill waits, after its traffic stops, for every packet to be delivered or discarded. */
 const DRAIN_LIMIT = 2_000_000;
+/** Intervals of traffic a drill measures after a healing push that came past its end. */
+const AFTER_LATE_HEAL_INTERVALS = 5;
 
 export interface DrillProgress {
   readonly runId: number;
@@ -49,6 +51,9 @@ export interface DrillReport {
   /** Emulated time from each fault to the pushed generation that routes around it. */
   readonly heal: readonly { readonly step: string; readonly faultNs: number; readonly healedNs: number | null; readonly healNs: number | null }[];
   readonly traffic: BackgroundReport;
+  readonly durationNs: number;
+  /** When the traffic stopped: the drill's end, or later when a healing push came past it. */
+  readonly endNs: number;
   readonly wallMs: number;
 }
 
@@ -125,6 +130,7 @@ export class DrillRunnerService {
     };
     const traffic = this.emulator.runTraffic(fabricId, request);
     const timeline: { atNs: number; label: string }[] = [];
+    let endNs = drill.durationNs;
     try {
       for (const step of drill.timeline) {
         const label = describe(step);
@@ -144,6 +150,18 @@ export class DrillRunnerService {
       }
       report('running to the end', drill.durationNs);
       await controls.pauseAt(fabricId, start + drill.durationNs);
+      // A reaction still under way at the end (the compute time charged to it can carry its push
+      // past the end on a busy machine) is seen through: the traffic runs on until its generation
+      // is pushed and a few intervals after, so that the fabric after healing is measured.
+      await this.emulator.interruptsRecorded();
+      if (this.automation.busy(fabricId)) {
+        report('waiting for the automation to heal the fabric', drill.durationNs);
+        await controls.resume(fabricId);
+        await this.automation.settled(fabricId);
+        const reached = (await this.emulator.emulatedNs(fabricId)) - start;
+        endNs = Math.max(drill.durationNs, reached + AFTER_LATE_HEAL_INTERVALS * drill.intervalNs);
+        await controls.pauseAt(fabricId, start + endNs);
+      }
       await controls.stopTraffic(fabricId, DRAIN_LIMIT);
       await controls.resume(fabricId);
     } catch (error) {
@@ -155,7 +173,7 @@ export class DrillRunnerService {
     await this.emulator.interruptsRecorded();
     await this.automation.settled(fabricId);
     this.control.chargeComputeTime(fabricId, false);
-    const drillReport = await this.analyse(drill, fabricId, start, timeline, result, Date.now() - wallStart);
+    const drillReport = await this.analyse(drill, fabricId, start, endNs, timeline, result, Date.now() - wallStart);
     this.progress.delete(run.id);
     return this.runs.save({
       ...run,
@@ -185,6 +203,8 @@ export class DrillRunnerService {
     drill: DrillFile,
     fabricId: number,
     start: number,
+    /** When the traffic stopped (after the drill's end if a healing push came later). */
+    endNs: number,
     timeline: { atNs: number; label: string }[],
     traffic: BackgroundReport,
     wallMs: number,
@@ -236,13 +256,13 @@ export class DrillRunnerService {
     }
     if (e.throughputAfterFraction !== undefined) {
       const firstFault = drill.timeline[0]?.atNs ?? drill.durationNs;
-      const lastHeal = Math.max(firstFault, ...heal.map((h) => h.healedNs ?? drill.durationNs), ...drill.timeline.map((s) => s.atNs));
+      const lastHeal = Math.max(firstFault, ...heal.map((h) => h.healedNs ?? endNs), ...drill.timeline.map((s) => s.atNs));
       const mean = (from: number, to: number) => {
         const points = traffic.series.filter((p) => p.cycle * NS_PER_CYCLE > from && p.cycle * NS_PER_CYCLE <= to);
         return points.length ? points.reduce((a, p) => a + p.accepted, 0) / points.length : NaN;
       };
       const before = mean(0, firstFault);
-      const after = mean(lastHeal + drill.intervalNs, drill.durationNs);
+      const after = mean(lastHeal + drill.intervalNs, endNs);
       const ratio = after / before;
       expectations.push({
         name: 'throughput after healing, as a fraction of before',
@@ -266,6 +286,8 @@ export class DrillRunnerService {
       generations,
       heal,
       traffic,
+      durationNs: drill.durationNs,
+      endNs,
       wallMs,
     };
   }
