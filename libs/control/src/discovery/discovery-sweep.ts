@@ -125,7 +125,7 @@ export async function discoverFabric(transport: MaintenanceTransport, options: D
   // starts, so each cable is read once (from whichever end is nearer), and a chip found over
   // several cables at once is reached by the least-used of them — otherwise every deep route would
   // share the first uplink that happened to answer first, and that one link would carry the sweep.
-  let frontier = new Frontier();
+  let frontier = new Frontier(options.controllerPorts.length);
   for (const port of options.controllerPorts) frontier.add([port], null, -1, 0);
   while (frontier.size > 0) {
     const answers = await readAll(frontier.routes, 'identity');
@@ -179,52 +179,69 @@ export async function discoverFabric(transport: MaintenanceTransport, options: D
       routerRoutes.push(route);
     }
     const states = await readAll(routerRoutes, 'portStates');
-    // The next hop's ports, a list per controller port (slice), taken in turn below.
-    const bySlice = new Map<number, Frontier>();
-    routers.forEach(({ chip, number, arrival, first }, i) => {
+    // The next hop's ports, a list per controller port (slice), taken in turn below. A port is read
+    // if it has live lanes and its far end is not known yet; the port a request came in by leads
+    // back to a chip already known — except on the controller's first hop, where it leads to the
+    // controller's own processor. Counted first, so that each list is made at its size (a hop of
+    // the 32K sweep has a quarter of a million ports).
+    const toRead = (i: number, port: number): boolean => {
+      const { number, arrival, first } = routers[i];
+      return states[i]![port] !== 0 && (port !== arrival || first) && !ends[number][port];
+    };
+    const counts = new Map<number, number>();
+    for (let i = 0; i < routers.length; i++) {
+      if (!states[i]) continue;
+      const { chip } = routers[i];
+      let n = counts.get(chip.slice) ?? 0;
+      for (let port = 0; port < chip.portCount; port++) if (toRead(i, port)) n++;
+      counts.set(chip.slice, n);
+    }
+    const bySlice = new Map([...counts].map(([slice, n]) => [slice, new Frontier(n)]));
+    for (let i = 0; i < routers.length; i++) {
       const lanes = states[i];
-      if (!lanes) return;
+      if (!lanes) continue;
+      const { chip, number } = routers[i];
       chips.set(chip.serial, { ...chip, lanes });
-      const linked = ends[number];
-      let next = bySlice.get(chip.slice);
-      if (!next) bySlice.set(chip.slice, (next = new Frontier()));
+      const next = bySlice.get(chip.slice)!;
       for (let port = 0; port < chip.portCount; port++) {
-        // The port a request came in by leads back to a chip already known — except on the
-        // controller's first hop, where it leads to the controller's own processor.
-        if (lanes[port] === 0 || (port === arrival && !first) || linked[port]) continue;
-        next.add(extended(chip.route, port), { serial: chip.serial, port }, number, lanes[port]);
+        if (toRead(i, port)) next.add(extended(chip.route, port), { serial: chip.serial, port }, number, lanes[port]);
       }
-    });
+    }
     frontier = Frontier.interleaved([...bySlice.values()]);
   }
   return { chips: [...chips.values()], links, unanswered, requests };
 }
 
-/** One hop's ports to read the far end of, side by side: the route there, the cable's near end
- * (null: a controller port), the near chip's number (-1: the controller) and the port's live
- * lanes. */
+/** One hop's ports to read the far end of, side by side, in lists made at their size: the route
+ * there, the cable's near end (null: a controller port), the near chip's number (-1: the
+ * controller) and the port's live lanes. */
 class Frontier {
-  readonly routes: SourceRoute[] = [];
-  readonly from: (DiscoveredEnd | null)[] = [];
-  readonly parent: number[] = [];
-  readonly lanes: number[] = [];
+  readonly routes: SourceRoute[];
+  readonly from: (DiscoveredEnd | null)[];
+  readonly parent: Int32Array;
+  readonly lanes: Int32Array;
+  size = 0;
 
-  get size(): number {
-    return this.routes.length;
+  constructor(capacity: number) {
+    this.routes = new Array<SourceRoute>(capacity);
+    this.from = new Array<DiscoveredEnd | null>(capacity);
+    this.parent = new Int32Array(capacity);
+    this.lanes = new Int32Array(capacity);
   }
 
   add(route: SourceRoute, from: DiscoveredEnd | null, parent: number, lanes: number): void {
-    this.routes.push(route);
-    this.from.push(from);
-    this.parent.push(parent);
-    this.lanes.push(lanes);
+    const i = this.size++;
+    this.routes[i] = route;
+    this.from[i] = from;
+    this.parent[i] = parent;
+    this.lanes[i] = lanes;
   }
 
   /** The lists' ports taken in turn (one list per controller port), so that requests in flight are
    * spread over all of the controller's links instead of filling one slice's link while the others
    * idle. */
   static interleaved(lists: readonly Frontier[]): Frontier {
-    const out = new Frontier();
+    const out = new Frontier(lists.reduce((n, list) => n + list.size, 0));
     const longest = lists.reduce((n, list) => Math.max(n, list.size), 0);
     for (let i = 0; i < longest; i++) {
       for (const list of lists) if (i < list.size) out.add(list.routes[i], list.from[i], list.parent[i], list.lanes[i]);
