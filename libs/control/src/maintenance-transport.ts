@@ -36,8 +36,16 @@ export interface MaintenanceTransport {
    * requests outstanding (the next one is sent as each is answered), and resolves with the results
    * in route order. A sweep of a large fabric makes hundreds of thousands of reads; as one call
    * they cost the caller one promise, and a transport across a thread boundary one message each way.
+   * With `onPart`, results are also handed over in parts as they come — each part the results of
+   * the routes from `from` on, once they and every earlier one are answered, in order — so that
+   * the caller can work on them while the rest are still in flight.
    */
-  readMany(routes: readonly SourceRoute[], register: string, concurrency: number): Promise<MaintenanceResult<RegisterValue>[]>;
+  readMany(
+    routes: readonly SourceRoute[],
+    register: string,
+    concurrency: number,
+    onPart?: (from: number, results: readonly MaintenanceResult<RegisterValue>[]) => void,
+  ): Promise<MaintenanceResult<RegisterValue>[]>;
   /** Writes register `register[index]` of the chip at the end of `route`. */
   write(route: SourceRoute, register: string, index: number, value: RegisterValue): Promise<MaintenanceResult<void>>;
   /** Writes one value to several indices of a register in a single packet (e.g. the same routing

@@ -24,6 +24,8 @@ function workerEntry(): { file: string; workerData?: { entry: string } } {
 export class EmulatorClient {
   private nextId = 1;
   private readonly pending = new Map<number, (reply: HostReply) => void>();
+  /** Read-manys that asked for their results in parts: what to hand each part to, by command id. */
+  private readonly parts = new Map<number, (from: number, results: MaintenanceResult<RegisterValue>[]) => void>();
   private readonly interruptListeners = new Set<(fabricId: number, interrupt: InterruptRecord) => void>();
   private alive = false;
 
@@ -115,9 +117,24 @@ export class EmulatorClient {
     };
     return {
       read: (route: SourceRoute, register: string, index = 0) => call<RegisterValue>((id) => ({ type: 'read', id, fabricId, route, register, index })),
-      readMany: async (routes: readonly SourceRoute[], register: string, concurrency: number) => {
-        const reply = await this.request((id) => ({ type: 'read-many', id, fabricId, routes: packRoutes(routes), register, concurrency }));
-        if (reply.type === 'results') return unpackResults(reply.results);
+      readMany: async (
+        routes: readonly SourceRoute[],
+        register: string,
+        concurrency: number,
+        onPart?: (from: number, results: readonly MaintenanceResult<RegisterValue>[]) => void,
+      ) => {
+        // Asked for in parts or not, the parts come back together as the whole result as well.
+        const all = new Array<MaintenanceResult<RegisterValue>>(routes.length);
+        const reply = await this.request(
+          (id) => ({ type: 'read-many', id, fabricId, routes: packRoutes(routes), register, concurrency, parts: true }),
+          (id) =>
+            this.parts.set(id, (from, results) => {
+              for (let k = 0; k < results.length; k++) all[from + k] = results[k];
+              onPart?.(from, results);
+            }),
+        );
+        // A read-many the worker could not start comes back whole, not in parts.
+        if (reply.type === 'results') return reply.results.outcomes.length > 0 ? unpackResults(reply.results) : all;
         const detail = reply.type === 'error' ? reply.message : 'unexpected reply';
         return routes.map(() => ({ ok: false as const, reason: 'rejected' as const, detail, latencyNs: 0 }));
       },
@@ -142,11 +159,15 @@ export class EmulatorClient {
     this.worker.postMessage(command, transferables(command));
   }
 
-  private request(make: (id: number) => HostCommand): Promise<HostReply> {
+  private request(make: (id: number) => HostCommand, before?: (id: number) => void): Promise<HostReply> {
     const id = this.nextId++;
     return new Promise((resolve) => {
       if (!this.alive) return resolve({ type: 'error', message: 'the emulator worker is not running' });
-      this.pending.set(id, resolve);
+      before?.(id);
+      this.pending.set(id, (reply) => {
+        this.parts.delete(id);
+        resolve(reply);
+      });
       this.send(make(id));
     });
   }
@@ -154,6 +175,10 @@ export class EmulatorClient {
   private receive(reply: HostReply): void {
     if (reply.type === 'interrupt') {
       for (const listener of this.interruptListeners) listener(reply.fabricId, reply.interrupt);
+      return;
+    }
+    if (reply.type === 'results-part') {
+      this.parts.get(reply.id)?.(reply.from, unpackResults(reply.results));
       return;
     }
     // Every other reply answers one command, by its id.

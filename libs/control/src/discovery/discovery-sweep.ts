@@ -6,7 +6,7 @@
  * maintenance transport: chip identities (serial numbers), port states, and the port each
  * request arrived on, which gives both ends of every cable.
  */
-import type { MaintenanceTransport, RegisterValue, SourceRoute } from '../maintenance-transport';
+import type { MaintenanceResult, MaintenanceTransport, RegisterValue, SourceRoute } from '../maintenance-transport';
 
 export const MODEL_YARC = 1;
 export const MODEL_PROCESSOR = 2;
@@ -73,21 +73,33 @@ export async function discoverFabric(transport: MaintenanceTransport, options: D
   let requests = 0;
   /**
    * Reads `register` of the chip at the end of each route, with at most `concurrency` requests
-   * outstanding; the values in route order (null where no answer came). One transport call for the
-   * lot: a 32K sweep makes half a million reads, and a promise per read showed in its profile.
+   * outstanding; the values in route order (null where no answer came), each handed to `onValue`
+   * in that order as soon as it and every earlier one are in — across a thread boundary, the sweep
+   * works on a hop's answers while the rest are in flight. One transport call for the lot: a 32K
+   * sweep makes half a million reads, and a promise per read showed in its profile.
    */
-  const readAll = async (routes: SourceRoute[], register: string): Promise<(RegisterValue | null)[]> => {
+  const readAll = async (
+    routes: SourceRoute[],
+    register: string,
+    onValue?: (i: number, value: RegisterValue | null) => void,
+  ): Promise<(RegisterValue | null)[]> => {
     requests += routes.length;
-    const results = await transport.readMany(routes, register, concurrency);
-    const values = new Array<RegisterValue | null>(results.length);
-    for (let i = 0; i < results.length; i++) {
-      const result = results[i];
-      if (result.ok) values[i] = result.value;
-      else {
-        values[i] = null;
-        unanswered.push({ route: routes[i], register, reason: `${result.reason}: ${result.detail}` });
+    const values = new Array<RegisterValue | null>(routes.length);
+    let taken = 0;
+    const take = (from: number, results: readonly MaintenanceResult<RegisterValue>[]) => {
+      for (let k = 0; k < results.length; k++) {
+        const result = results[k];
+        const i = from + k;
+        const value = result.ok ? result.value : null;
+        if (!result.ok) unanswered.push({ route: routes[i], register, reason: `${result.reason}: ${result.detail}` });
+        values[i] = value;
+        onValue?.(i, value);
       }
-    }
+      taken = from + results.length;
+    };
+    const results = await transport.readMany(routes, register, concurrency, take);
+    // A transport that hands over no parts (or not all of them): the rest now.
+    if (taken < results.length) take(taken, results.slice(taken));
     return values;
   };
 
@@ -128,32 +140,31 @@ export async function discoverFabric(transport: MaintenanceTransport, options: D
   let frontier = new Frontier(options.controllerPorts.length);
   for (const port of options.controllerPorts) frontier.add([port], null, -1, 0);
   while (frontier.size > 0) {
-    const answers = await readAll(frontier.routes, 'identity');
-    // Cables first (every answer is one), then the chips seen for the first time.
+    // Cables first (every answer is one, taken as it comes), then the chips seen for the first time.
     const found: number[] = [];
     const candidateNext = new Int32Array(frontier.size).fill(-1);
-    for (let i = 0; i < frontier.size; i++) {
-      const identity = answers[i];
-      if (!identity) continue;
+    const hop = frontier;
+    const answers = await readAll(hop.routes, 'identity', (i, identity) => {
+      if (!identity) return;
       // Indexed reads, not destructuring: the sweep does this half a million times.
       const serial = identity[0];
       const arrival = identity[3];
       const k = numberOf(serial, identity[2]);
-      const from = frontier.from[i];
+      const from = hop.from[i];
       if (from) {
-        const fromEnds = ends[frontier.parent[i]];
+        const fromEnds = ends[hop.parent[i]];
         const hereEnds = ends[k];
-        if (!fromEnds[from.port] && !hereEnds[arrival]) links.push({ a: from, b: { serial, port: arrival }, lanes: frontier.lanes[i] });
+        if (!fromEnds[from.port] && !hereEnds[arrival]) links.push({ a: from, b: { serial, port: arrival }, lanes: hop.lanes[i] });
         fromEnds[from.port] = 1;
         hereEnds[arrival] = 1;
       }
-      if (known[k]) continue;
+      if (known[k]) return;
       if (firstCandidate[k] < 0) {
         firstCandidate[k] = i;
         found.push(k);
       } else candidateNext[lastCandidate[k]] = i;
       lastCandidate[k] = i;
-    }
+    });
     const routers: { chip: DiscoveredChip; number: number; arrival: number; first: boolean }[] = [];
     const routerRoutes: SourceRoute[] = [];
     for (const k of found) {

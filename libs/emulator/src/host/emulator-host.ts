@@ -4,6 +4,7 @@
  * being served (the worker's event loop stays responsive while traffic runs).
  */
 import type { FabricDesign } from '@weft/fabric-model';
+import type { MaintenanceResult, RegisterValue } from '@weft/control';
 import { EmulatedFabric } from '../emulated-fabric';
 import { NS_PER_CYCLE } from '../yarc/yarc-constants';
 import { YarcFabricSim } from '../yarc/yarc-fabric-sim';
@@ -67,9 +68,14 @@ export class EmulatorHost {
             break;
           }
           if (command.type === 'read-many') {
+            // In parts, the service works on a sweep's answers while the rest are still in flight.
+            const onPart = command.parts
+              ? (from: number, part: readonly MaintenanceResult<RegisterValue>[]) =>
+                  this.reply({ type: 'results-part', id: command.id, from, results: packResults(part) })
+              : undefined;
             void hosted.controller
-              .readMany(unpackRoutes(command.routes), command.register, command.concurrency)
-              .then((results) => this.reply({ type: 'results', id: command.id, results: packResults(results) }));
+              .readMany(unpackRoutes(command.routes), command.register, command.concurrency, onPart)
+              .then((results) => this.reply({ type: 'results', id: command.id, results: packResults(command.parts ? [] : results) }));
             break;
           }
           const pending =

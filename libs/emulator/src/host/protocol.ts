@@ -13,7 +13,7 @@ export type HostCommand =
   | { type: 'detach'; fabricId: number }
   | { type: 'read'; id: number; fabricId: number; route: SourceRoute; register: string; index: number }
   /** Reads `register[0]` at the end of each route, `concurrency` at a time; one 'results' reply. */
-  | { type: 'read-many'; id: number; fabricId: number; routes: PackedRoutes; register: string; concurrency: number }
+  | { type: 'read-many'; id: number; fabricId: number; routes: PackedRoutes; register: string; concurrency: number; parts?: boolean }
   | { type: 'write'; id: number; fabricId: number; route: SourceRoute; register: string; index: number; value: RegisterValue }
   | { type: 'write-many'; id: number; fabricId: number; route: SourceRoute; register: string; indices: readonly number[]; value: RegisterValue }
   | { type: 'status'; id: number }
@@ -54,6 +54,9 @@ export type HostReply =
   | { type: 'ready' }
   | { type: 'result'; id: number; result: MaintenanceResult<RegisterValue | void> }
   | { type: 'results'; id: number; results: PackedResults }
+  /** Part of a read-many's results (when it asked for parts), the routes' from `from` on; its
+   * 'results' reply then carries none. */
+  | { type: 'results-part'; id: number; from: number; results: PackedResults }
   | { type: 'done'; id: number }
   | { type: 'status'; id: number; fabrics: FabricStatus[] }
   | { type: 'interrupt'; fabricId: number; interrupt: InterruptRecord }
@@ -146,7 +149,7 @@ function slice(numbers: Float64Array, from: number, to: number): number[] {
 /** The buffers a message can hand over instead of copying. */
 export function transferables(message: HostCommand | HostReply): ArrayBuffer[] {
   if (message.type === 'read-many') return [message.routes.ports.buffer as ArrayBuffer, message.routes.offsets.buffer as ArrayBuffer];
-  if (message.type === 'results') {
+  if (message.type === 'results' || message.type === 'results-part') {
     const r = message.results;
     return [r.outcomes.buffer, r.latencyNs.buffer, r.offsets.buffer, r.values.buffer] as ArrayBuffer[];
   }

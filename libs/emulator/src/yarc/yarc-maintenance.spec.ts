@@ -2,7 +2,8 @@ import { defaultCableLengths, generateBlackWidowDesign } from '@weft/fabric-mode
 import { EmulatedFabric } from '../emulated-fabric';
 import { configureR15ByHand } from './blackwidow-test-config';
 import { chipSerial, maintenancePacketPhits, YarcFabricSim } from './yarc-fabric-sim';
-import { runUntilSettled, YarcMaintenanceController } from './yarc-maintenance';
+import type { MaintenanceResult, RegisterValue } from '@weft/control';
+import { READ_PART, runUntilSettled, YarcMaintenanceController } from './yarc-maintenance';
 import { MODEL_PROCESSOR, MODEL_YARC } from './yarc-register-map';
 
 function fabric(portSeed = 3) {
@@ -82,6 +83,36 @@ describe('maintenance packets (source routed, §4.1)', () => {
     expect(controller.outstanding).toBe(1);
     expect(await runUntilSettled(sim, lost)).toMatchObject({ ok: false, reason: 'timeout' });
     expect(controller.outstanding).toBe(0);
+  });
+
+  it("hands a readMany's results over in parts, in route order, while later reads are still in flight", async () => {
+    const { sim, controller } = fabric(0);
+    // A timeout early on holds every later part back until it comes: parts are in order.
+    const cut = sim.tileGlobal[sim.chipRouter[sim.fabric.chipId('s0.r1.0')] * 64 + 32];
+    sim.fabric.activeLanes[cut] = 0;
+    sim.discarding[cut] = 1;
+    const routes = [[0, 32], ...new Array<number[]>(READ_PART + 1000).fill([1])];
+    const parts: { from: number; size: number; outstanding: number; firstFailed: boolean }[] = [];
+    const received: MaintenanceResult<RegisterValue>[] = [];
+    const results = await runUntilSettled(
+      sim,
+      controller.readMany(routes, 'identity', 64, (from, part) => {
+        parts.push({ from, size: part.length, outstanding: controller.outstanding, firstFailed: !part[0].ok });
+        received.push(...part);
+      }),
+      1_000_000,
+      50,
+    );
+    // One after another from the first route, none shorter than READ_PART but the last, the first
+    // sent before the reads after it were all answered.
+    expect(parts.length).toBeGreaterThan(1);
+    parts.forEach((part, i) => {
+      expect(part.from).toBe(i === 0 ? 0 : parts[i - 1].from + parts[i - 1].size);
+      if (i < parts.length - 1) expect(part.size).toBeGreaterThanOrEqual(READ_PART);
+    });
+    expect(parts[0]).toMatchObject({ firstFailed: true });
+    expect(parts[0].outstanding).toBeGreaterThan(0);
+    expect(received).toEqual(results);
   });
 
   it('writes a routing register in emulated time and reads it back', async () => {

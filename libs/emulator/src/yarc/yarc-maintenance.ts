@@ -20,7 +20,15 @@ interface ReadBatch {
   next: number;
   done: number;
   readonly resolve: (results: MaintenanceResult<RegisterValue>[]) => void;
+  /** Handed the results in parts, in order (see MaintenanceTransport.readMany), from `reported` on. */
+  readonly onPart?: (from: number, results: readonly MaintenanceResult<RegisterValue>[]) => void;
+  reported: number;
+  /** Every result before it is in. */
+  answered: number;
 }
+
+/** Results a readMany hands over per part, at least (the last part may be shorter). */
+export const READ_PART = 8192;
 
 const NO_VALUE: readonly number[] = Object.freeze([]);
 
@@ -143,10 +151,16 @@ export class YarcMaintenanceController implements MaintenanceTransport {
 
   /** Many reads with at most `concurrency` outstanding: each answer sends the next request at
    * once, in the same emulated cycle, as a controller's firmware would. */
-  readMany(routes: readonly SourceRoute[], register: string, concurrency: number): Promise<MaintenanceResult<RegisterValue>[]> {
+  readMany(
+    routes: readonly SourceRoute[],
+    register: string,
+    concurrency: number,
+    onPart?: (from: number, results: readonly MaintenanceResult<RegisterValue>[]) => void,
+  ): Promise<MaintenanceResult<RegisterValue>[]> {
     if (routes.length === 0) return Promise.resolve([]);
     return new Promise((resolve) => {
-      const batch: ReadBatch = { routes, register, results: new Array<MaintenanceResult<RegisterValue>>(routes.length), next: 0, done: 0, resolve };
+      const results = new Array<MaintenanceResult<RegisterValue>>(routes.length);
+      const batch: ReadBatch = { routes, register, results, next: 0, done: 0, resolve, onPart, reported: 0, answered: 0 };
       for (let k = 0; k < Math.max(1, concurrency) && batch.next < routes.length; k++) this.sendNext(batch);
     });
   }
@@ -173,7 +187,16 @@ export class YarcMaintenanceController implements MaintenanceTransport {
 
   private fill(batch: ReadBatch, index: number, result: MaintenanceResult<RegisterValue>): void {
     batch.results[index] = result;
-    if (++batch.done === batch.routes.length) batch.resolve(batch.results);
+    const complete = ++batch.done === batch.routes.length;
+    if (batch.onPart) {
+      while (batch.answered < batch.routes.length && batch.results[batch.answered] !== undefined) batch.answered++;
+      if (batch.answered - batch.reported >= READ_PART || (complete && batch.answered > batch.reported)) {
+        const from = batch.reported;
+        batch.reported = batch.answered;
+        batch.onPart(from, batch.results.slice(from, batch.answered));
+      }
+    }
+    if (complete) batch.resolve(batch.results);
   }
 
   write(route: SourceRoute, register: string, index: number, value: RegisterValue): Promise<MaintenanceResult<void>> {
