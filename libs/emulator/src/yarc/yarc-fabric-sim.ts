@@ -1508,10 +1508,11 @@ export class YarcFabricSim {
       // phits of this run it would take make room its committed run does not show yet).
       let last = now + n - 1;
       let drain = n >= 32 ? -1 : (1 << n) - 1;
+      const packet = pool.packetOf(seg);
+      const g = this.tileGlobal[tileOut];
+      const tx = g * TX_I32;
       if (taken + n < sent && this.columnAlone(base, row, column, v)) {
-        const gTx = this.tileGlobal[tileOut] * TX_I32;
-        const roomKnown =
-          this.columnOccupancy(cbv ^ 1, now) === 0 && !(this.txI32[gTx + TX_SOURCE] === cbv && this.txI32[gTx + TX_PACKET] === pool.packetOf(seg));
+        const roomKnown = this.columnOccupancy(cbv ^ 1, now) === 0 && !(this.txI32[tx + TX_SOURCE] === cbv && this.txI32[tx + TX_PACKET] === packet);
         while (taken + n < sent) {
           let t = max(last + 1, pool.usable(seg, taken + n));
           while (roomKnown && t < now + PACED_CYCLES && n >= this.columnRoom(cbv, t)) t++;
@@ -1524,7 +1525,6 @@ export class YarcFabricSim {
           n++;
         }
       }
-      const packet = pool.packetOf(seg);
       if (taken === 0) {
         const down = pool.allocate(packet, now, CB_DELAY);
         this.cb.push(cbv, down);
@@ -1543,7 +1543,6 @@ export class YarcFabricSim {
       this.rb.setDrain(rbIndex, last + 1, drain);
       this.cb.fill(cbv, n);
       this.chF64[channel * CH_F64 + CH_BUSY] = last + 1;
-      const g = this.tileGlobal[tileOut];
       // Room appears in the row buffer from now on, one phit per cycle; either VC of the row bus
       // may be waiting for it (they share the buffer).
       if (this.rowWait[rbIndex] | this.rowWait[rbIndex ^ 1]) {
@@ -1563,7 +1562,6 @@ export class YarcFabricSim {
       // from this buffer, it holds it to the tail (VCT) and takes each phit as it becomes usable,
       // so its run is extended now with what its next visit would send; otherwise the first
       // phit's arrival wakes it.
-      const tx = g * TX_I32;
       if (this.txI32[tx + TX_SOURCE] === cbv && this.txI32[tx + TX_PACKET] === packet && this.txI32[tx + TX_DOWN] >= 0 && this.fabric.activeLanes[g] > 0) {
         this.advanceLink(g, max(now, this.txF64[g * TX_F64 + TX_BUSY]));
         // The copy is all committed: the output arbitrates again once its tail is out, if another
