@@ -363,7 +363,6 @@ export class YarcFabricSim {
   readonly laneBitErrorRate: Float64Array;
   readonly laneRetries: Uint32Array;
   readonly laneMask: Uint8Array;
-
   private readonly random: () => number;
   retransmissions = 0;
   /** Routers that have stopped responding (fault injection): black holes behind dead links. */
@@ -1035,9 +1034,9 @@ export class YarcFabricSim {
   /**
    * Moves phits of port g's packet onto the link at its rate: from the column buffer as they
    * become usable there, or from the LCB's own send buffer (endpoints, and replays). The rate
-   * accumulator gains the link's rate (P_RATE) per cycle and a phit leaves whenever it reaches one, exactly as
-   * a cycle-by-cycle loop would; the run ends with the packet or with the phits the column
-   * channel has committed so far. A phit committed but not yet usable is waited for within the
+   * accumulator gains the link's rate (P_RATE) per cycle and a phit leaves whenever it reaches
+   * one, exactly as a cycle-by-cycle loop would; the run ends with the packet or with the phits
+   * the column channel has committed so far. A phit committed but not yet usable is waited for within the
    * run — the packet holds the link until its tail (VCT), so nothing else could use the link in
    * between — with the accumulator filling meanwhile as it would over idle cycles.
    */
