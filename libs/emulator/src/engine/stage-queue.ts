@@ -1,68 +1,106 @@
-import { TimingWheel } from './timing-wheel';
-
-/** Low bits of a timing-wheel event's first integer that say which queue (or other kind) it is for. */
-export const EVENT_KIND_BITS = 2;
-
 /**
  * The wake-ups of one kind of pipeline stage (a chip's output links, its crossbar channels, ...):
- * which stages are awake in the current cycle, and one pending wake-up per stage on the timing
- * wheel. A chip evaluates its kinds of stages in a fixed order each cycle, one phase per kind; a
- * stage woken for "now" after its phase has passed, or after it has been visited this cycle, is
- * visited in the next cycle.
+ * which stages are awake in the current cycle, and at most one pending wake-up per stage, kept in
+ * the queue's own wheel of slots. A chip evaluates its kinds of stages in a fixed order each
+ * cycle, one phase per kind; a stage woken for "now" after its phase has passed, or after it has
+ * been visited this cycle, is visited in the next cycle.
  *
- * A wake-up later than one already pending is not scheduled: the stage's owner must re-arm it on
- * every visit for whatever it can see coming (phits becoming usable, the end of its own run, room
- * appearing, a timer), and whoever causes what it cannot see announces it afresh.
+ * A wake-up later than one already pending is not kept: the stage's owner must re-arm it on every
+ * visit for whatever it can see coming (phits becoming usable, the end of its own run, room
+ * appearing, a timer), and whoever causes what it cannot see announces it afresh. An earlier one
+ * replaces the pending one. The wheel's slots are lists threaded through the stages themselves (a
+ * stage is in at most one), so a wake-up is a few stores, a replaced one leaves nothing behind to
+ * be skipped, and a due slot is appended to the ready list as it is (no shared event pool, no
+ * dispatch on the event's kind).
  */
 export class StageQueue {
   /** Stages to visit this cycle, in wake order (index order once sorted): ready[0..count). */
   readonly ready: Int32Array;
   count = 0;
+  /** Cycles ahead a wake-up may lie: the requested horizon rounded up to a power of two (a
+   * cycle's slot is a mask); a later one is kept at the horizon and the visit then re-arms it. */
+  readonly horizon: number;
+  /** Stages with a wake-up pending. */
+  pending = 0;
+  private readonly mask: number;
   /** Per stage, side by side (one cache line for both on a fabric far larger than the cache):
-   * [2s] the cycle it was queued for, or that cycle + 0.5 once visited; [2s+1] its earliest
-   * pending wake-up on the wheel (-1: none). */
+   * [2s] the cycle it was queued for, or that cycle + 0.5 once visited; [2s+1] its pending
+   * wake-up (-1: none). */
   private readonly times: Float64Array;
+  /** Per stage, side by side: [2s] the next stage in its wake-up's slot, [2s+1] the previous one
+   * (-1: the first, held by slotHead). */
+  private readonly links: Int32Array;
+  private readonly slotHead: Int32Array;
 
   constructor(
     size: number,
-    private readonly wheel: TimingWheel,
-    /** The event kind this queue's wake-ups carry (below 2^EVENT_KIND_BITS). */
-    private readonly kind: number,
+    horizon: number,
     /** This queue's phase in the chip's evaluation order. */
     private readonly phase: number,
   ) {
     this.ready = new Int32Array(size);
     this.times = new Float64Array(2 * size).fill(-1);
+    this.links = new Int32Array(2 * size).fill(-1);
+    this.horizon = 1 << (32 - Math.clz32(Math.max(2, horizon) - 1));
+    this.mask = this.horizon - 1;
+    this.slotHead = new Int32Array(this.horizon).fill(-1);
   }
 
   /** Wakes `stage` at cycle `at`; `now` is the current cycle and `phase` the one being evaluated. */
   wake(stage: number, at: number, now: number, phase: number): void {
+    const times = this.times;
     if (at <= now) {
-      const stamp = this.times[2 * stage];
+      const stamp = times[2 * stage];
       if (stamp === now) return; // already queued for this cycle
       if (phase <= this.phase && stamp !== now + 0.5) {
-        this.times[2 * stage] = now;
+        times[2 * stage] = now;
         this.ready[this.count++] = stage;
         return;
       }
       at = now + 1;
     } else {
-      const latest = now + this.wheel.horizon - 1;
+      const latest = now + this.horizon - 1;
       if (at > latest) at = latest; // beyond the wheel: the visit re-arms it
     }
-    const pending = this.times[2 * stage + 1];
-    if (pending > now && pending <= at) return;
-    this.times[2 * stage + 1] = at;
-    this.wheel.schedule(now, at, (stage << EVENT_KIND_BITS) | this.kind, 0);
+    const pending = times[2 * stage + 1];
+    if (pending >= 0) {
+      if (pending <= at) return;
+      this.unlink(stage, pending);
+    } else this.pending++;
+    times[2 * stage + 1] = at;
+    const links = this.links;
+    const slot = at & this.mask;
+    const first = this.slotHead[slot];
+    links[2 * stage] = first;
+    links[2 * stage + 1] = -1;
+    if (first >= 0) links[2 * first + 1] = stage;
+    this.slotHead[slot] = stage;
   }
 
-  /** The wheel has fired a wake-up of `stage` at `now` (during the events phase). */
-  fired(stage: number, now: number, phase: number): void {
-    // A wake-up that an earlier one replaced is dropped: the visit at the earlier one re-armed the
-    // stage for everything it could see coming.
-    if (this.times[2 * stage + 1] !== now) return;
-    this.times[2 * stage + 1] = -1;
-    this.wake(stage, now, now, phase);
+  /** Takes `stage` out of the slot of its pending wake-up at cycle `at`. */
+  private unlink(stage: number, at: number): void {
+    const links = this.links;
+    const next = links[2 * stage];
+    const previous = links[2 * stage + 1];
+    if (previous >= 0) links[2 * previous] = next;
+    else this.slotHead[at & this.mask] = next;
+    if (next >= 0) links[2 * next + 1] = previous;
+  }
+
+  /** Queues the stages whose wake-ups are due at `now` (during the events phase `phase`). */
+  fire(now: number, phase: number): void {
+    const slot = now & this.mask;
+    let stage = this.slotHead[slot];
+    this.slotHead[slot] = -1;
+    const times = this.times;
+    const links = this.links;
+    while (stage >= 0) {
+      const next = links[2 * stage];
+      times[2 * stage + 1] = -1;
+      this.pending--;
+      this.wake(stage, now, now, phase);
+      stage = next;
+    }
   }
 
   /**

@@ -30,7 +30,7 @@ import {
 } from '../engine/packet-store';
 import { MODEL_PROCESSOR, MODEL_YARC, YARC_REGISTERS } from './yarc-register-map';
 import { BufferQueues, MAX_PACKET_PHITS, SegmentPool } from '../engine/segment-pool';
-import { EVENT_KIND_BITS, StageQueue } from '../engine/stage-queue';
+import { StageQueue } from '../engine/stage-queue';
 import { TimingWheel } from '../engine/timing-wheel';
 import {
   COLUMN_BUFFER_PHITS,
@@ -158,11 +158,6 @@ const P_ERROR_PRONE = 15;
  * (NVC is 2: the key's low bit is the VC). */
 const portVcI32 = (key: number, field: number): number => (key >> 1) * P_I32 + field + (key & 1);
 
-/** Events on the timing wheel (kind in the low EVENT_KIND_BITS): a credit return, or a stage to wake. */
-const EVENT_CREDIT = 0;
-const EVENT_LINK = 1;
-const EVENT_COLUMN = 2;
-const EVENT_ROW = 3;
 /** Phases of a cycle, in evaluation order. */
 const PHASE_EVENTS = 0;
 const PHASE_LINKS = 1;
@@ -481,10 +476,11 @@ export class YarcFabricSim {
     this.accepting = new Uint8Array(ports).fill(1);
     // A go-back-N replay waits two link latencies; everything else is closer. Later wakes (the
     // forward-progress timer) are re-armed when they come due.
-    this.wheel = new TimingWheel(3 * maxLatency + 128);
-    this.links = new StageQueue(ports, this.wheel, EVENT_LINK, PHASE_LINKS);
-    this.columns = new StageQueue(channels, this.wheel, EVENT_COLUMN, PHASE_COLUMNS);
-    this.rows = new StageQueue(R * NPORTS, this.wheel, EVENT_ROW, PHASE_ROWS);
+    const horizon = 3 * maxLatency + 128;
+    this.wheel = new TimingWheel(horizon);
+    this.links = new StageQueue(ports, horizon, PHASE_LINKS);
+    this.columns = new StageQueue(channels, horizon, PHASE_COLUMNS);
+    this.rows = new StageQueue(R * NPORTS, horizon, PHASE_ROWS);
     this.rowBusy = new Float64Array(R * NPORTS);
     this.chipAnswers = new Uint8Array(R * NPORTS);
     this.serials = Uint32Array.from(chips.map((c) => chipSerial(c.name)));
@@ -588,7 +584,8 @@ export class YarcFabricSim {
 
   /** Nothing in flight, nothing being executed, no credit or timer pending. */
   idle(): boolean {
-    return this.packets.inFlight === 0 && this.workCount === 0 && this.wheel.pending === 0 && this.onTick === null;
+    const wakeUps = this.links.pending + this.columns.pending + this.rows.pending;
+    return this.packets.inFlight === 0 && this.workCount === 0 && this.wheel.pending === 0 && wakeUps === 0 && this.onTick === null;
   }
 
   /** Runs until nothing is in flight or `limit` cycles have passed; returns the cycles run. */
@@ -614,10 +611,13 @@ export class YarcFabricSim {
   step(): void {
     const now = this.cycle;
     this.phase = PHASE_EVENTS;
-    this.wheel.fire(now, this.fireEvent);
+    const { links, columns, rows } = this;
+    this.wheel.fire(now, this.returnedCredits);
+    links.fire(now, PHASE_EVENTS);
+    columns.fire(now, PHASE_EVENTS);
+    rows.fire(now, PHASE_EVENTS);
     if (this.workCount > 0) this.runChipWork(now);
     if (this.onTick !== null) this.onTick(now);
-    const { links, columns, rows } = this;
     if (this.everyStageEveryCycle) this.wakeEveryStage(now);
     this.phase = PHASE_LINKS;
     for (let i = 0; i < links.count; i++) {
@@ -648,28 +648,22 @@ export class YarcFabricSim {
     for (let t = 0; t < this.rowBusy.length; t++) this.rows.wake(t, now, now, PHASE_EVENTS);
   }
 
-  /** Due events: kind in the low EVENT_KIND_BITS of `a`, the credit count in `b`. */
-  private readonly fireEvent = (a: number, b: number): void => {
-    const kind = a & ((1 << EVENT_KIND_BITS) - 1);
-    const target = a >>> EVENT_KIND_BITS;
-    const now = this.cycle;
-    if (kind === EVENT_CREDIT) {
-      // The VC ack in the LCB sideband (§4.3): target = g*NVC+v.
-      this.portI32[portVcI32(target, P_CREDITS)] += b;
-      // Only a sender that found too few credits waits for them; any other is awake for its own
-      // reasons, and waking it here would cost a visit per packet per hop.
-      if (this.portI32[portVcI32(target, P_CREDIT_WAIT)]) {
-        this.portI32[portVcI32(target, P_CREDIT_WAIT)] = 0;
-        this.wakeLink((target / NVC) | 0, now);
-      }
-    } else if (kind === EVENT_LINK) this.links.fired(target, now, this.phase);
-    else if (kind === EVENT_COLUMN) this.columns.fired(target, now, this.phase);
-    else this.rows.fired(target, now, this.phase);
+  /** Credits due now (the timing wheel holds nothing else): `phits` of them to the sender of key
+   * = g*NVC+v. */
+  private readonly returnedCredits = (key: number, phits: number): void => {
+    // The VC ack in the LCB sideband (§4.3).
+    this.portI32[portVcI32(key, P_CREDITS)] += phits;
+    // Only a sender that found too few credits waits for them; any other is awake for its own
+    // reasons, and waking it here would cost a visit per packet per hop.
+    if (this.portI32[portVcI32(key, P_CREDIT_WAIT)]) {
+      this.portI32[portVcI32(key, P_CREDIT_WAIT)] = 0;
+      this.wakeLink((key / NVC) | 0, this.cycle);
+    }
   };
 
   /** Returns `phits` credits of VC v to the sender at port g, arriving at cycle `at`. */
   private returnCredits(g: number, v: number, phits: number, at: number): void {
-    this.wheel.schedule(this.cycle, at, ((g * NVC + v) << EVENT_KIND_BITS) | EVENT_CREDIT, phits);
+    this.wheel.schedule(this.cycle, at, g * NVC + v, phits);
   }
 
   /** Wakes port g's sender (router output or endpoint) at cycle `at`. */
