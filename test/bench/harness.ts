@@ -71,6 +71,8 @@ export function machineInfo() {
   const cpu = cpus();
   return {
     node: process.version,
+    /** The flags the runner was started with (`npm run bench` passes the service's own, see README). */
+    nodeFlags: process.execArgv,
     platform: `${platform()} ${release()}`,
     cpu: cpu[0]?.model ?? 'unknown',
     cores: cpu.length,
