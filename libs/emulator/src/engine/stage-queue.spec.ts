@@ -72,13 +72,24 @@ describe('StageQueue (stage wake-ups on its own wheel)', () => {
 
   it("puts a cycle's woken stages in index order, however many and in whatever order they were woken", () => {
     let seed = 7;
-    const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-    for (const count of [0, 1, 2, 5, 17, 40, 300, 2000]) {
-      const size = 4 * count + 8;
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    // Sizes from one byte of stage index to three; the last case's stages share their high bytes.
+    for (const [count, size, spread] of [
+      [0, 8, 8],
+      [1, 12, 12],
+      [2, 16, 16],
+      [5, 28, 28],
+      [17, 76, 76],
+      [40, 168, 168],
+      [300, 1208, 1208],
+      [2000, 8008, 8008],
+      [20000, 80008, 80008],
+      [100, 1 << 20, 200],
+    ]) {
       const queue = new StageQueue(size, 16, 1);
       const woken = new Set<number>();
       while (woken.size < count) {
-        const stage = Math.floor(random() * size);
+        const stage = Math.floor(random() * spread);
         woken.add(stage);
         queue.wake(stage, 0, 0, 0);
       }
