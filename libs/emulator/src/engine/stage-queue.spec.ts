@@ -4,7 +4,7 @@ import { StageQueue } from './stage-queue';
 function run(queue: StageQueue, from: number, cycles: number, onVisit: (stage: number, now: number) => void = () => undefined): string[] {
   const visits: string[] = [];
   for (let now = from; now < from + cycles; now++) {
-    queue.fire(now, 0);
+    queue.fire(now);
     for (let i = 0; i < queue.count; i++) {
       const stage = queue.visit(i, now);
       visits.push(`${now}:${stage}`);

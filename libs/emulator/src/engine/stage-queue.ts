@@ -93,8 +93,10 @@ export class StageQueue {
     if (next >= 0) links[2 * next + 1] = previous;
   }
 
-  /** Queues the stages whose wake-ups are due at `now` (during the events phase `phase`). */
-  fire(now: number, phase: number): void {
+  /** Queues the stages whose wake-ups are due at `now`. Called in the cycle's events phase,
+   * before any stage is visited: a stage is then either queued already (woken for now by another
+   * event) or not, never visited. */
+  fire(now: number): void {
     const slot = now & this.mask;
     let stage = this.slotHead[slot];
     this.slotHead[slot] = -1;
@@ -104,7 +106,10 @@ export class StageQueue {
       const next = links[2 * stage];
       times[2 * stage + 1] = -1;
       this.pending--;
-      this.wake(stage, now, now, phase);
+      if (times[2 * stage] !== now) {
+        times[2 * stage] = now;
+        this.ready[this.count++] = stage;
+      }
       stage = next;
     }
   }

@@ -613,9 +613,9 @@ export class YarcFabricSim {
     this.phase = PHASE_EVENTS;
     const { links, columns, rows } = this;
     this.wheel.fire(now, this.returnedCredits);
-    links.fire(now, PHASE_EVENTS);
-    columns.fire(now, PHASE_EVENTS);
-    rows.fire(now, PHASE_EVENTS);
+    links.fire(now);
+    columns.fire(now);
+    rows.fire(now);
     if (this.workCount > 0) this.runChipWork(now);
     if (this.onTick !== null) this.onTick(now);
     if (this.everyStageEveryCycle) this.wakeEveryStage(now);
