@@ -31,8 +31,9 @@ export class StageQueue {
    * (-1: the first, held by slotHead). */
   private readonly links: Int32Array;
   private readonly slotHead: Int32Array;
-  /** sortReady's second array, its digit counts, and the bits a stage index has. */
-  private readonly scratch: Int32Array;
+  /** sortReady's second array (made on the first sort that needs it: most queues are never
+   * sorted), its digit counts, and the bits a stage index has. */
+  private scratch: Int32Array | null = null;
   private readonly counts = new Int32Array(256);
   private readonly indexBits: number;
 
@@ -43,7 +44,6 @@ export class StageQueue {
     private readonly phase: number,
   ) {
     this.ready = new Int32Array(size);
-    this.scratch = new Int32Array(size);
     this.indexBits = 32 - Math.clz32(Math.max(1, size - 1));
     this.times = new Float64Array(2 * size).fill(-1);
     this.links = new Int32Array(2 * size).fill(-1);
@@ -129,7 +129,7 @@ export class StageQueue {
       insertionSort(from, n);
       return;
     }
-    let to = this.scratch;
+    let to = this.scratch ?? (this.scratch = new Int32Array(this.ready.length));
     const counts = this.counts;
     for (let shift = 0; shift < this.indexBits; shift += 8) {
       counts.fill(0);
