@@ -301,6 +301,8 @@ export class YarcFabricSim {
   /** Endpoint ports: receive buffers, and whether the processor takes phits from them. */
   private readonly receive: BufferQueues;
   readonly accepting: Uint8Array;
+  /** Credit returns on their way back to the senders (stage wake-ups are kept by the stage
+   * queues, each on a wheel of its own). */
   private readonly wheel: TimingWheel;
   private readonly decision = new RouteDecision();
 
