@@ -1605,10 +1605,20 @@ export class YarcFabricSim {
   /** When the row buffer of want bit `c` (input row*8 + c/2, VC c&1) may next move a phit through
    * the column channel, from `after` on (NEVER if not before `before`); see columnNextWake. */
   private columnCandidateWake(channel: number, c: number, after: number, before: number): number {
-    const ch = channel * CH_I32;
+    const t = this.columnCandidateReady(channel, c, after, before);
+    if (t === NEVER) return NEVER;
+    const cbv = channel * NVC + (c & 1);
+    if (this.columnRoom(cbv, t) > 0) return t;
+    this.chI32[channel * CH_I32 + CH_STATE] |= 1 << (CH_WAIT_SHIFT + (c & 1));
+    return this.columnRoomAppears(cbv, t);
+  }
+
+  /** columnCandidateWake but for room in the column buffer: when the row buffer's VC of the channel
+   * is free (or held by its own packet), its next phit usable and its read port free. */
+  private columnCandidateReady(channel: number, c: number, after: number, before: number): number {
     const input = (channel & 7) * 8 + (c >> 1);
     const v = c & 1;
-    const owner = ((this.chI32[ch + CH_OWNERS] >>> (8 * v)) & 0xff) - 1;
+    const owner = ((this.chI32[channel * CH_I32 + CH_OWNERS] >>> (8 * v)) & 0xff) - 1;
     if (owner !== -1 && owner !== input) return NEVER;
     const tileOut = channel >> 3;
     const base = ((tileOut / NPORTS) | 0) * NPORTS;
@@ -1618,22 +1628,22 @@ export class YarcFabricSim {
     const taken = pool.sentOutOf(seg);
     if (taken >= pool.sentInOf(seg)) return NEVER;
     const t = max(after, pool.usable(seg, taken), this.rb.timeOf(rbIndex), this.rb.timeOf(rbIndex ^ 1));
-    if (t >= before) return NEVER;
-    const cbv = channel * NVC + v;
-    if (this.columnRoom(cbv, t) > 0) return t;
-    this.chI32[ch + CH_STATE] |= 1 << (CH_WAIT_SHIFT + v);
-    return this.columnRoomAppears(cbv, t);
+    return t < before ? t : NEVER;
   }
 
-  /** Wakes column channel `channel` for the new head of the row buffer of want bit `c`: when it
-   * can take its first phit (the channel's run done, room for it). */
+  /**
+   * Wakes column channel `channel` for the new head of the row buffer of want bit `c`: when it
+   * can take its first phit, once the channel's run is done. Room in the column buffer is left to
+   * that visit: a new head mostly finds it, and predicting it here cost more than the few visits
+   * that find the buffer full (they mark the channel waiting, as the prediction would have).
+   */
   private wakeForHead(channel: number, c: number, now: number): void {
-    const at = this.columnCandidateWake(channel, c, max(now, this.chF64[channel * CH_F64 + CH_BUSY]), NEVER);
+    const at = this.columnCandidateReady(channel, c, max(now, this.chF64[channel * CH_F64 + CH_BUSY]), NEVER);
     if (at !== NEVER) this.wakeColumn(channel, at);
   }
 
   /** Keeps the channels' want bits in step with the head of a row buffer; a new head wakes its column channel
-   * when its first phit can go (the channel's run done, room for it). */
+   * when its first phit can go (see wakeForHead). */
   private setWant(r: number, rbIndex: number, on: boolean, now: number): void {
     const s = this.rb.headOf(rbIndex);
     if (s < 0) return;
@@ -1757,7 +1767,7 @@ export class YarcFabricSim {
       this.rowWait[rbIndex] = 0;
       if (this.rb.headOf(rbIndex) === down) {
         // A new head: its column channel may take it once it is through the row bus and the
-        // subswitch, the channel's run is done and there is room for it.
+        // subswitch and the channel's run is done (the visit then looks for room).
         this.wakeForHead((r * NPORTS + out) * 8 + (i >> 3), ((i & 7) << 1) | v, now);
       }
       if (taken + n === length) this.finishInput(r, tile, ibIndex, seg, v, last, false);
