@@ -1,3 +1,5 @@
+import { wheelSlots } from './timing-wheel';
+
 /**
  * The wake-ups of one kind of pipeline stage (a chip's output links, its crossbar channels, ...):
  * which stages are awake in the current cycle, and at most one pending wake-up per stage, kept in
@@ -47,7 +49,7 @@ export class StageQueue {
     this.indexBits = 32 - Math.clz32(Math.max(1, size - 1));
     this.times = new Float64Array(2 * size).fill(-1);
     this.links = new Int32Array(2 * size).fill(-1);
-    this.horizon = 1 << (32 - Math.clz32(Math.max(2, horizon) - 1));
+    this.horizon = wheelSlots(horizon);
     this.mask = this.horizon - 1;
     this.slotHead = new Int32Array(this.horizon).fill(-1);
   }
@@ -149,7 +151,7 @@ export class StageQueue {
       from = to;
       to = t;
     }
-    if (from !== this.ready) this.ready.set(from.subarray(0, n));
+    if (from !== this.ready) for (let i = 0; i < n; i++) this.ready[i] = from[i]; // no subarray view made per cycle
   }
 
   /** The i-th stage to visit this cycle, marked visited. */

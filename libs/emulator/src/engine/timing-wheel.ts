@@ -17,7 +17,7 @@ export class TimingWheel {
   pending = 0;
 
   constructor(horizon: number, initial = 1024) {
-    this.horizon = 1 << (32 - Math.clz32(Math.max(2, horizon) - 1));
+    this.horizon = wheelSlots(horizon);
     this.mask = this.horizon - 1;
     this.slotHead = new Int32Array(this.horizon).fill(-1);
     this.a = new Int32Array(0);
@@ -72,4 +72,10 @@ export class TimingWheel {
       e = n;
     }
   }
+}
+
+/** The slots of a wheel that looks `horizon` cycles ahead: a power of two at least that (and at
+ * least 2), so that a cycle's slot is a mask, not a division. */
+export function wheelSlots(horizon: number): number {
+  return 1 << (32 - Math.clz32(Math.max(2, horizon) - 1));
 }

@@ -56,6 +56,7 @@ import {
   ROUTE_ILLEGAL_MODULUS,
   ROUTE_NO_MATCH,
   ROUTE_PORT,
+  popcount32,
   RouteDecision,
   routeYarc,
 } from './yarc-routing';
@@ -168,12 +169,6 @@ const PHASE_ROWS = 3;
  * set bits, lowest first, are the requesters in the order the arbiter considers them. */
 const fromPointer = (mask: number, pointer: number): number => ((mask >>> pointer) | (mask << (16 - pointer))) & 0xffff;
 const lowestBit = (mask: number): number => 31 - clz32(mask & -mask);
-/** Set bits of a 32-bit mask. */
-function bitCount(mask: number): number {
-  let x = mask - ((mask >>> 1) & 0x55555555);
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
-}
 
 /** Cycles a chip's maintenance block takes to execute a register access (§4.1). */
 export const MAINTENANCE_PROCESS_CYCLES = 16;
@@ -700,7 +695,7 @@ export class YarcFabricSim {
     const k = this.rb.timeOf(b) - 1 - now; // the run's cycles after `now`, back from its end
     if (k <= 0) return 0;
     const mask = this.rb.drainMaskOf(b);
-    return bitCount(k >= 32 ? mask : mask & (-1 >>> (32 - k)));
+    return popcount32(k >= 32 ? mask : mask & (-1 >>> (32 - k)));
   }
 
   /** Phits row buffer b (of VC b&1) can still take at `now`: each VC leaves the other two. */
