@@ -18,6 +18,12 @@ const F_ARRIVED = 8;
 const F_LIVE = 9;
 const F_OFFSET = 10;
 const INLINE_PHITS = WORDS - F_OFFSET;
+/** The layout for hot loops that index the records themselves (see `words`). */
+export const SEGMENT_WORDS = WORDS;
+export const SEGMENT_SENT_IN = F_SENT_IN;
+export const SEGMENT_DELAY = F_DELAY;
+export const SEGMENT_OFFSET = F_OFFSET;
+export const SEGMENT_INLINE_PHITS = INLINE_PHITS;
 
 /**
  * Buffer entries: the part of a packet that sits in one buffer (a packet is spread over several
@@ -32,9 +38,15 @@ const INLINE_PHITS = WORDS - F_OFFSET;
  */
 export class SegmentPool {
   capacity = 0;
-  private words!: Int32Array;
-  private times!: Float64Array;
-  private overflow!: Int32Array;
+  /**
+   * The records (SEGMENT_WORDS words each, the head's send time a float64 over the first two),
+   * the same bytes as float64s, and the overflow table of send-time offsets. A hot loop that
+   * allocates no segment may read them into locals and index the exported fields itself; they
+   * are replaced when the pool grows.
+   */
+  words!: Int32Array;
+  times!: Float64Array;
+  overflow!: Int32Array;
   private free = -1;
   private used = 0;
 

@@ -29,7 +29,16 @@ import {
   TraceEvent,
 } from '../engine/packet-store';
 import { MODEL_PROCESSOR, MODEL_YARC, YARC_REGISTERS } from './yarc-register-map';
-import { BufferQueues, MAX_PACKET_PHITS, SegmentPool } from '../engine/segment-pool';
+import {
+  BufferQueues,
+  MAX_PACKET_PHITS,
+  SEGMENT_DELAY,
+  SEGMENT_INLINE_PHITS,
+  SEGMENT_OFFSET,
+  SEGMENT_SENT_IN,
+  SEGMENT_WORDS,
+  SegmentPool,
+} from '../engine/segment-pool';
 import { StageQueue } from '../engine/stage-queue';
 import { TimingWheel } from '../engine/timing-wheel';
 import {
@@ -73,6 +82,12 @@ const NPORTS = PORTS;
 const INPUT_STAGES = STAGES_INPUT_QUEUE;
 const ROW_BUS_STAGES = STAGES_ROW_BUS;
 const OUTPUT_STAGES = STAGES_OUTPUT;
+const SEG_WORDS = SEGMENT_WORDS;
+const SEG_SENT_IN = SEGMENT_SENT_IN;
+const SEG_DELAY = SEGMENT_DELAY;
+const SEG_OFFSET = SEGMENT_OFFSET;
+const SEG_INLINE = SEGMENT_INLINE_PHITS;
+const MAX_PHITS = MAX_PACKET_PHITS;
 
 /** SerDes + LCB latency at each end of a link, and signal propagation in cable (~5 ns/m). */
 export const LINK_FIXED_NS = 10;
@@ -1032,45 +1047,82 @@ export class YarcFabricSim {
    * between — with the accumulator filling meanwhile as it would over idle cycles.
    */
   private advanceLink(g: number, now: number): void {
-    const packet = this.txI32[g * TX_I32 + TX_PACKET];
+    const txI32 = this.txI32;
+    const txF64 = this.txF64;
+    const ti = g * TX_I32;
+    const tf = g * TX_F64;
+    const packet = txI32[ti + TX_PACKET];
     const length = this.packets.length[packet];
     if (this.fabric.activeLanes[g] === 0) {
       this.abortOnDeadLink(g, now, packet, length);
       return;
     }
-    if (now < this.txF64[g * TX_F64 + TX_BUSY]) {
-      this.wakeLink(g, this.txF64[g * TX_F64 + TX_BUSY]);
+    if (now < txF64[tf + TX_BUSY]) {
+      this.wakeLink(g, txF64[tf + TX_BUSY]);
       return;
     }
-    let down = this.txI32[g * TX_I32 + TX_DOWN];
+    let down = txI32[ti + TX_DOWN];
     if (down < 0) {
       if (now < this.txResumeAt[g]) {
         this.wakeLink(g, this.txResumeAt[g]);
         return;
       }
       this.startCopy(g, now, 0);
-      down = this.txI32[g * TX_I32 + TX_DOWN];
+      down = txI32[ti + TX_DOWN];
     }
-    if ((this.txI32[g * TX_I32 + TX_SENT] & TX_SENT_BITS) === length) {
+    const sentWord = txI32[ti + TX_SENT];
+    const first = sentWord & TX_SENT_BITS;
+    if (first === length) {
       this.endCopy(g, now, packet);
       return;
     }
     const pool = this.pool;
-    const source = this.txI32[g * TX_I32 + TX_SOURCE];
+    const source = txI32[ti + TX_SOURCE];
     const s = source >= 0 ? this.cb.headOf(source) : -1;
     const limit = s >= 0 ? pool.sentInOf(s) : length;
     const rate = this.portF64[g * P_F64 + P_RATE];
-    let accumulator = this.txF64[g * TX_F64 + TX_ACC];
-    const idle = now - 1 - this.txF64[g * TX_F64 + TX_ACC_TIME];
+    if (first >= limit || !(rate > 0)) {
+      // Nothing committed to send yet (the column channel's next run extends this one).
+      txF64[tf + TX_ACC] = min(1, txF64[tf + TX_ACC] + rate * max(0, now - 1 - txF64[tf + TX_ACC_TIME]));
+      txF64[tf + TX_ACC_TIME] = now - 1;
+      if (s >= 0 && first < limit) this.wakeLink(g, max(now, pool.usable(s, first)));
+      return;
+    }
+    // A run from a column buffer joins the link's drain record (see drainPairs): a new one, or the
+    // record of a run whose phits are still leaving (the column channel extended it, see stepColumn).
+    let pairs = this.drainPairs;
+    let base = 0;
+    let count = 0;
+    let from = -1;
+    if (s >= 0) {
+      base = this.drainSlotOf(g) * DRAIN_SLOT_INTS;
+      pairs = this.drainPairs;
+      if (txI32[ti + TX_DRAIN_BUFFER] === source && txF64[tf + TX_DRAIN_LAST] > this.cycle) {
+        count = txI32[ti + TX_DRAIN] & DRAIN_COUNT_MASK;
+        from = txF64[tf + TX_DRAIN_FIRST];
+      }
+    }
+    // The segments' records, read once (nothing here allocates a segment): the source's phits'
+    // send times (usable after its delay) and the copy's, as offsets from each one's head.
+    const words = pool.words;
+    const overflow = pool.overflow;
+    const sAt = s * SEG_WORDS;
+    const sTime = s >= 0 ? pool.times[sAt >> 1] : 0;
+    const sDelay = s >= 0 ? words[sAt + SEG_DELAY] : 0;
+    const dAt = down * SEG_WORDS;
+    const dTime = pool.times[dAt >> 1];
+    let accumulator = txF64[tf + TX_ACC];
+    const idle = now - 1 - txF64[tf + TX_ACC_TIME];
     if (idle > 0) accumulator = min(1, accumulator + rate * idle);
-    const first = this.txI32[g * TX_I32 + TX_SENT] & TX_SENT_BITS;
     let k = first;
     let c = now;
     let firstAt = -1;
     let lastAt = -1;
-    while (k < limit && rate > 0) {
+    let into = 0;
+    while (k < limit) {
       if (s >= 0) {
-        const u = pool.usable(s, k);
+        into = sTime + (k < SEG_INLINE ? words[sAt + SEG_OFFSET + k] : overflow[s * MAX_PHITS + k]);
+        const u = into + sDelay;
         if (u > c) {
           accumulator = min(1, accumulator + rate * (u - c));
           c = u;
@@ -1079,80 +1131,75 @@ export class YarcFabricSim {
       accumulator += rate;
       if (accumulator >= 1) {
         accumulator -= 1;
-        pool.sendAt(down, c);
-        if (firstAt < 0) firstAt = c;
+        const offset = c - dTime;
+        if (k < SEG_INLINE) words[dAt + SEG_OFFSET + k] = offset;
+        else overflow[down * MAX_PHITS + k] = offset;
+        if (firstAt < 0) {
+          firstAt = c;
+          if (from < 0) from = c;
+        }
+        if (s >= 0) {
+          // When the phit leaves the column buffer, and when it came in (for bufferPhits: an
+          // extended run can commit the departure of a phit that has yet to arrive).
+          const at = base + 2 * count;
+          pairs[at] = c - from;
+          pairs[at + 1] = into - from;
+          count++;
+        }
         lastAt = c;
         k++;
       }
       if (accumulator > 1) accumulator = 1;
       c++;
     }
-    this.txF64[g * TX_F64 + TX_ACC] = accumulator;
-    this.txF64[g * TX_F64 + TX_ACC_TIME] = c - 1;
+    words[dAt + SEG_SENT_IN] = k;
+    txF64[tf + TX_ACC] = accumulator;
+    txF64[tf + TX_ACC_TIME] = c - 1;
     const n = k - first;
-    if (n > 0) {
-      this.txI32[g * TX_I32 + TX_SENT] = (this.txI32[g * TX_I32 + TX_SENT] & ~TX_SENT_BITS) | k;
-      this.phitHops += n;
-      this.portF64[g * P_F64 + P_PHITS + this.packets.vc[packet]] += n;
-      const peer = this.fabric.peer[g];
-      const peerTile = this.globalTile[peer];
-      const v = this.packets.vc[packet];
-      if (peerTile >= 0) {
-        this.ib.fill(peerTile * NVC + v, n);
-        // The receiving row bus routes the head once it has been through the input stages.
-        this.wakeRow(peerTile, first === 0 ? pool.headTimeOf(down) + INPUT_STAGES : firstAt + pool.delayOf(down));
-      } else this.wakeLink(peer, firstAt + pool.delayOf(down));
-      if (s >= 0) {
-        pool.setSentOut(s, pool.sentOutOf(s) + n);
-        this.cb.drain(source, n);
-        const base = this.drainSlotOf(g) * DRAIN_SLOT_INTS;
-        let count = 0;
-        if (this.txI32[g * TX_I32 + TX_DRAIN_BUFFER] === source && this.txF64[g * TX_F64 + TX_DRAIN_LAST] > this.cycle) {
-          // The run continues one whose phits are still leaving (the column channel extended it,
-          // see stepColumn): its departures join the record.
-          count = this.txI32[g * TX_I32 + TX_DRAIN] & DRAIN_COUNT_MASK;
-        } else {
-          this.txI32[g * TX_I32 + TX_DRAIN_BUFFER] = source;
-          this.txF64[g * TX_F64 + TX_DRAIN_FIRST] = firstAt;
-        }
-        const from = this.txF64[g * TX_F64 + TX_DRAIN_FIRST];
-        const pairs = this.drainPairs;
-        for (let j = 0; j < n; j++) {
-          const k = base + 2 * (count + j);
-          pairs[k] = pool.sendTime(down, first + j) - from;
-          // When each phit came into the column buffer (for bufferPhits: an extended run can
-          // commit the departure of a phit that has yet to arrive).
-          pairs[k + 1] = pool.sendTime(s, first + j) - from;
-        }
-        this.txI32[g * TX_I32 + TX_DRAIN] = (this.txI32[g * TX_I32 + TX_DRAIN] & ~DRAIN_COUNT_MASK) | (count + n);
-        this.txF64[g * TX_F64 + TX_DRAIN_LAST] = lastAt;
-        // Room appears in the column buffer as the run's phits leave it; either VC of the channel
-        // may be waiting for it (they share the buffer, §3).
-        const state = (source >> 1) * CH_I32 + CH_STATE;
-        if (this.chI32[state] & (3 << CH_WAIT_SHIFT)) {
-          this.chI32[state] &= ~(3 << CH_WAIT_SHIFT);
-          // When the channel can use the room: its own run done, a phit to move (it waits again
-          // if this run's room is not enough).
-          const channel = (source / NVC) | 0;
-          const at = this.columnNextWake(channel, max(firstAt, this.chF64[channel * CH_F64 + CH_BUSY]));
-          if (at !== NEVER) this.wakeColumn(channel, at);
-        }
-        if (pool.sentOutOf(s) === length) {
-          // The column buffer is done with the packet; the LCB keeps it until it is acknowledged.
-          this.shiftColumnBuffer(source);
-          this.txI32[g * TX_I32 + TX_SOURCE] = -1;
-        }
+    txI32[ti + TX_SENT] = (sentWord & ~TX_SENT_BITS) | k;
+    this.phitHops += n;
+    const v = this.packets.vc[packet];
+    this.portF64[g * P_F64 + P_PHITS + v] += n;
+    const peer = this.fabric.peer[g];
+    const peerTile = this.globalTile[peer];
+    if (peerTile >= 0) {
+      this.ib.fill(peerTile * NVC + v, n);
+      // The receiving row bus routes the head once it has been through the input stages.
+      this.wakeRow(peerTile, first === 0 ? pool.headTimeOf(down) + INPUT_STAGES : firstAt + pool.delayOf(down));
+    } else this.wakeLink(peer, firstAt + pool.delayOf(down));
+    if (s >= 0) {
+      pool.setSentOut(s, pool.sentOutOf(s) + n);
+      this.cb.drain(source, n);
+      txI32[ti + TX_DRAIN_BUFFER] = source;
+      txF64[tf + TX_DRAIN_FIRST] = from;
+      txI32[ti + TX_DRAIN] = (txI32[ti + TX_DRAIN] & ~DRAIN_COUNT_MASK) | count;
+      txF64[tf + TX_DRAIN_LAST] = lastAt;
+      // Room appears in the column buffer as the run's phits leave it; either VC of the channel
+      // may be waiting for it (they share the buffer, §3).
+      const state = (source >> 1) * CH_I32 + CH_STATE;
+      if (this.chI32[state] & (3 << CH_WAIT_SHIFT)) {
+        this.chI32[state] &= ~(3 << CH_WAIT_SHIFT);
+        // When the channel can use the room: its own run done, a phit to move (it waits again
+        // if this run's room is not enough).
+        const channel = (source / NVC) | 0;
+        const at = this.columnNextWake(channel, max(firstAt, this.chF64[channel * CH_F64 + CH_BUSY]));
+        if (at !== NEVER) this.wakeColumn(channel, at);
       }
-      this.txF64[g * TX_F64 + TX_BUSY] = lastAt + 1;
+      if (pool.sentOutOf(s) === length) {
+        // The column buffer is done with the packet; the LCB keeps it until it is acknowledged.
+        this.shiftColumnBuffer(source);
+        txI32[ti + TX_SOURCE] = -1;
+      }
     }
+    txF64[tf + TX_BUSY] = lastAt + 1;
     if (k === length) {
       // A good copy is complete once its run is committed (the link stays busy until its tail
       // is out); a bad one is found out at the end.
-      if (!(this.txI32[g * TX_I32 + TX_SENT] >> TX_BAD_SHIFT)) {
-        this.txI32[g * TX_I32 + TX_PACKET] = -1;
-        this.txI32[g * TX_I32 + TX_DOWN] = -1;
+      if (!(sentWord >> TX_BAD_SHIFT)) {
+        txI32[ti + TX_PACKET] = -1;
+        txI32[ti + TX_DOWN] = -1;
       } else this.wakeLink(g, lastAt + 1);
-    } else if (s >= 0 && k < limit) this.wakeLink(g, max(c, pool.usable(s, k)));
+    }
   }
 
   /** Link g's drain-record slot: the one it holds, or the next in turn not in use, taken back
