@@ -8,6 +8,9 @@ export const MAX_PACKET_PHITS = 32;
  * line per buffer it passes through — and those of later phits in an overflow table.
  */
 const WORDS = 16;
+/** log2(WORDS): a record's first word is s << WORD_SHIFT, and a field's index is that | field
+ * (bitwise: no overflow checks in the optimized code, as an add or multiply would have). */
+const WORD_SHIFT = 4;
 const F_PACKET = 2;
 const F_SENT_IN = 3;
 const F_SENT_OUT = 4;
@@ -78,26 +81,26 @@ export class SegmentPool {
     if (this.free < 0) this.grow(this.capacity * 2);
     const s = this.free;
     const w = this.words;
-    const at = s * WORDS;
-    this.free = w[at + F_NEXT];
+    const at = s << WORD_SHIFT;
+    this.free = w[at | F_NEXT];
     this.times[at >> 1] = now;
-    w[at + F_PACKET] = packet;
-    w[at + F_SENT_IN] = 0;
-    w[at + F_SENT_OUT] = 0;
-    w[at + F_ARRIVED] = 0;
-    w[at + F_DELAY] = delay;
-    w[at + F_NEXT] = -1;
-    w[at + F_ROUTE] = -1;
-    w[at + F_LIVE] = 1;
+    w[at | F_PACKET] = packet;
+    w[at | F_SENT_IN] = 0;
+    w[at | F_SENT_OUT] = 0;
+    w[at | F_ARRIVED] = 0;
+    w[at | F_DELAY] = delay;
+    w[at | F_NEXT] = -1;
+    w[at | F_ROUTE] = -1;
+    w[at | F_LIVE] = 1;
     this.used++;
     return s;
   }
 
   release(s: number): void {
-    const at = s * WORDS;
-    if (this.words[at + F_LIVE] !== 1) throw new Error(`segment ${s} released twice`);
-    this.words[at + F_LIVE] = 0;
-    this.words[at + F_NEXT] = this.free;
+    const at = s << WORD_SHIFT;
+    if (this.words[at | F_LIVE] !== 1) throw new Error(`segment ${s} released twice`);
+    this.words[at | F_LIVE] = 0;
+    this.words[at | F_NEXT] = this.free;
     this.free = s;
     this.used--;
   }
@@ -107,113 +110,112 @@ export class SegmentPool {
   }
 
   packetOf(s: number): number {
-    return this.words[s * WORDS + F_PACKET];
+    return this.words[(s << WORD_SHIFT) | F_PACKET];
   }
 
   /** Phits sent into the segment's buffer so far (some possibly at future cycles). */
   sentInOf(s: number): number {
-    return this.words[s * WORDS + F_SENT_IN];
+    return this.words[(s << WORD_SHIFT) | F_SENT_IN];
   }
 
   /** Phits the next stage has taken from it. */
   sentOutOf(s: number): number {
-    return this.words[s * WORDS + F_SENT_OUT];
+    return this.words[(s << WORD_SHIFT) | F_SENT_OUT];
   }
 
   setSentOut(s: number, phits: number): void {
-    this.words[s * WORDS + F_SENT_OUT] = phits;
+    this.words[(s << WORD_SHIFT) | F_SENT_OUT] = phits;
   }
 
   /** The output port chosen for the packet at this router (-1: not routed yet). */
   routeOf(s: number): number {
-    return this.words[s * WORDS + F_ROUTE];
+    return this.words[(s << WORD_SHIFT) | F_ROUTE];
   }
 
   setRoute(s: number, route: number): void {
-    this.words[s * WORDS + F_ROUTE] = route;
+    this.words[(s << WORD_SHIFT) | F_ROUTE] = route;
   }
 
   nextOf(s: number): number {
-    return this.words[s * WORDS + F_NEXT];
+    return this.words[(s << WORD_SHIFT) | F_NEXT];
   }
 
   setNext(s: number, next: number): void {
-    this.words[s * WORDS + F_NEXT] = next;
+    this.words[(s << WORD_SHIFT) | F_NEXT] = next;
   }
 
   /** The stage latency: a phit is usable this many cycles after it was sent. */
   delayOf(s: number): number {
-    return this.words[s * WORDS + F_DELAY];
+    return this.words[(s << WORD_SHIFT) | F_DELAY];
   }
 
   /** The cycle from which the head is usable. */
   headTimeOf(s: number): number {
-    return this.times[(s * WORDS) >> 1] + this.words[s * WORDS + F_DELAY];
+    return this.times[s << (WORD_SHIFT - 1)] + this.words[(s << WORD_SHIFT) | F_DELAY];
   }
 
   private setOffset(s: number, k: number, offset: number): void {
-    if (k < INLINE_PHITS) this.words[s * WORDS + F_OFFSET + k] = offset;
+    if (k < INLINE_PHITS) this.words[(s << WORD_SHIFT) | (F_OFFSET + k)] = offset;
     else this.overflow[s * MAX_PACKET_PHITS + k] = offset;
   }
 
   private offsetOf(s: number, k: number): number {
-    return k < INLINE_PHITS ? this.words[s * WORDS + F_OFFSET + k] : this.overflow[s * MAX_PACKET_PHITS + k];
+    return k < INLINE_PHITS ? this.words[(s << WORD_SHIFT) | (F_OFFSET + k)] : this.overflow[s * MAX_PACKET_PHITS + k];
   }
 
   /** Records `n` phits sent into segment s at cycle `now`. */
   send(s: number, now: number, n: number): void {
-    const at = s * WORDS;
+    const at = s << WORD_SHIFT;
     const offset = now - this.times[at >> 1];
-    let k = this.words[at + F_SENT_IN];
+    let k = this.words[at | F_SENT_IN];
     const end = k + n;
     for (; k < end; k++) this.setOffset(s, k, offset);
-    this.words[at + F_SENT_IN] = end;
+    this.words[at | F_SENT_IN] = end;
   }
 
   /** Records the next phit of segment s as sent at cycle `at` (which may lie ahead of the
    * current cycle: a stage commits a run of phits at once, each with its own send time). */
   sendAt(s: number, at: number): void {
-    const w = s * WORDS;
-    const k = this.words[w + F_SENT_IN];
+    const w = s << WORD_SHIFT;
+    const k = this.words[w | F_SENT_IN];
     this.setOffset(s, k, at - this.times[w >> 1]);
-    this.words[w + F_SENT_IN] = k + 1;
+    this.words[w | F_SENT_IN] = k + 1;
   }
 
   /** The cycle phit k (< sentIn) of segment s was, or will be, sent into its buffer. */
   sendTime(s: number, k: number): number {
-    return this.times[(s * WORDS) >> 1] + this.offsetOf(s, k);
+    return this.times[s << (WORD_SHIFT - 1)] + this.offsetOf(s, k);
   }
 
   /** The cycle from which phit k (< sentIn) of segment s can be taken by the next stage. */
   usable(s: number, k: number): number {
     // sendTime written out: this is the hottest read of the emulator, and going through the
     // helpers measured slower (V8 inlines less of it).
-    const at = s * WORDS;
-    return this.times[at >> 1] + (k < INLINE_PHITS ? this.words[at + F_OFFSET + k] : this.overflow[s * MAX_PACKET_PHITS + k]) + this.words[at + F_DELAY];
+    const at = s << WORD_SHIFT;
+    return this.times[at >> 1] + (k < INLINE_PHITS ? this.words[at | (F_OFFSET + k)] : this.overflow[s * MAX_PACKET_PHITS + k]) + this.words[at | F_DELAY];
   }
 
   /** Phits of segment s that have reached its buffer and not left it, at cycle `now`. */
   available(s: number, now: number): number {
-    const at = s * WORDS;
-    let a = this.words[at + F_ARRIVED];
-    const sent = this.words[at + F_SENT_IN];
+    const at = s << WORD_SHIFT;
+    let a = this.words[at | F_ARRIVED];
+    const sent = this.words[at | F_SENT_IN];
     if (a < sent && now >= this.headTimeOf(s)) {
-      const limit = now - this.times[at >> 1] - this.words[at + F_DELAY];
+      const limit = now - this.times[at >> 1] - this.words[at | F_DELAY];
       while (a < sent && this.offsetOf(s, a) <= limit) a++;
-      this.words[at + F_ARRIVED] = a;
+      this.words[at | F_ARRIVED] = a;
     }
-    return a - this.words[at + F_SENT_OUT];
+    return a - this.words[at | F_SENT_OUT];
   }
 }
 
-/** Fields of a buffer's record in BufferQueues (32-bit words); a timed record has a float64 after them. */
+/** Fields of a buffer's record in BufferQueues (32-bit words: 4 per record, 8 in a timed one, whose
+ * float64 at words 4–5 is the time kept for the buffer). */
 const HEAD = 0;
 const TAIL = 1;
 const OCCUPANCY = 2;
 /** Timed queues: which cycles the owner's last run out of the buffer took a phit in (see drainMaskOf). */
 const DRAIN_MASK = 3;
-const STRIDE = 4;
-const TIMED_STRIDE = 8;
 
 /**
  * FIFO queues of segments, one per buffer, with the phit occupancy of each buffer (phits sent in
@@ -227,85 +229,86 @@ const TIMED_STRIDE = 8;
 export class BufferQueues {
   private readonly record: Int32Array;
   private readonly times: Float64Array | null;
-  private readonly stride: number;
+  /** log2 of a record's words: 2, or 3 when timed (indices by shift and or, see WORD_SHIFT). */
+  private readonly recordShift: number;
 
   constructor(
     readonly count: number,
     private readonly pool: SegmentPool,
     timed = false,
   ) {
-    this.stride = timed ? TIMED_STRIDE : STRIDE;
-    const bytes = new ArrayBuffer(count * this.stride * 4);
+    this.recordShift = timed ? 3 : 2;
+    const bytes = new ArrayBuffer((count << this.recordShift) * 4);
     this.record = new Int32Array(bytes);
     this.times = timed ? new Float64Array(bytes) : null;
     for (let b = 0; b < count; b++) {
-      this.record[b * this.stride + HEAD] = -1;
-      this.record[b * this.stride + TAIL] = -1;
+      this.record[(b << this.recordShift) | HEAD] = -1;
+      this.record[(b << this.recordShift) | TAIL] = -1;
     }
   }
 
   /** The cycle kept for buffer b (timed queues). */
   timeOf(buffer: number): number {
-    return this.times![buffer * (TIMED_STRIDE / 2) + 2];
+    return this.times![(buffer << 2) | 2];
   }
 
   /** Departures of the last run out of buffer b (timed queues), as a mask back from its time:
    * bit j is set if a phit left at timeOf(b) - 1 - j (a run spans at most 32 cycles). */
   drainMaskOf(buffer: number): number {
-    return this.record[buffer * TIMED_STRIDE + DRAIN_MASK];
+    return this.record[(buffer << 3) | DRAIN_MASK];
   }
 
   /** A run out of buffer b ends at cycle `end` (its last phit leaves at end - 1), its phits leaving
    * in the cycles `mask` marks (see drainMaskOf). */
   setDrain(buffer: number, end: number, mask: number): void {
-    this.times![buffer * (TIMED_STRIDE / 2) + 2] = end;
-    this.record[buffer * TIMED_STRIDE + DRAIN_MASK] = mask;
+    this.times![(buffer << 2) | 2] = end;
+    this.record[(buffer << 3) | DRAIN_MASK] = mask;
   }
 
   /** The segment at the head of buffer b (-1: empty). */
   headOf(buffer: number): number {
-    return this.record[buffer * this.stride + HEAD];
+    return this.record[(buffer << this.recordShift) | HEAD];
   }
 
   /** The segment at the tail of buffer b (-1: empty). */
   tailOf(buffer: number): number {
-    return this.record[buffer * this.stride + TAIL];
+    return this.record[(buffer << this.recordShift) | TAIL];
   }
 
   occupancyOf(buffer: number): number {
-    return this.record[buffer * this.stride + OCCUPANCY];
+    return this.record[(buffer << this.recordShift) | OCCUPANCY];
   }
 
   /** `phits` more phits sent into buffer b. */
   fill(buffer: number, phits: number): void {
-    this.record[buffer * this.stride + OCCUPANCY] += phits;
+    this.record[(buffer << this.recordShift) | OCCUPANCY] += phits;
   }
 
   /** `phits` phits have left buffer b. */
   drain(buffer: number, phits: number): void {
-    this.record[buffer * this.stride + OCCUPANCY] -= phits;
+    this.record[(buffer << this.recordShift) | OCCUPANCY] -= phits;
   }
 
   push(buffer: number, segment: number): void {
-    const at = buffer * this.stride;
-    const t = this.record[at + TAIL];
-    if (t < 0) this.record[at + HEAD] = segment;
+    const at = buffer << this.recordShift;
+    const t = this.record[at | TAIL];
+    if (t < 0) this.record[at | HEAD] = segment;
     else this.pool.setNext(t, segment);
-    this.record[at + TAIL] = segment;
+    this.record[at | TAIL] = segment;
   }
 
   /** Removes the tail segment (a copy dropped before it moved on); walks the short list. */
   popTail(buffer: number): number {
-    const at = buffer * this.stride;
-    const t = this.record[at + TAIL];
-    let h = this.record[at + HEAD];
+    const at = buffer << this.recordShift;
+    const t = this.record[at | TAIL];
+    let h = this.record[at | HEAD];
     if (h === t) {
-      this.record[at + HEAD] = -1;
-      this.record[at + TAIL] = -1;
+      this.record[at | HEAD] = -1;
+      this.record[at | TAIL] = -1;
     } else {
       while (this.pool.nextOf(h) !== t) h = this.pool.nextOf(h);
       this.pool.setNext(h, -1);
-      this.record[at + TAIL] = h;
+      this.record[at | TAIL] = h;
     }
     this.pool.release(t);
     return t;
@@ -313,11 +316,11 @@ export class BufferQueues {
 
   /** Removes the head segment (its packet has left this buffer entirely). */
   shift(buffer: number): number {
-    const at = buffer * this.stride;
-    const s = this.record[at + HEAD];
+    const at = buffer << this.recordShift;
+    const s = this.record[at | HEAD];
     const n = this.pool.nextOf(s);
-    this.record[at + HEAD] = n;
-    if (n < 0) this.record[at + TAIL] = -1;
+    this.record[at | HEAD] = n;
+    if (n < 0) this.record[at | TAIL] = -1;
     this.pool.release(s);
     return s;
   }
