@@ -119,8 +119,10 @@ const PACED_CYCLES = RB_DELAY;
  * bytes; the Int32 slot CH_STATE packs the want bits (0–15), the round-robin pointer (16–19)
  * and the wait bits (20 + v); CH_OWNERS packs each VC's owner + 1 in a byte (0: none). */
 const CH_RECORD_BYTES = 16;
-const CH_F64 = CH_RECORD_BYTES / 8;
-const CH_I32 = CH_RECORD_BYTES / 4;
+/** A record's first slot is index << shift, and a field's slot that | field (bitwise, so the
+ * optimized code needs no overflow checks, as a multiply and add would). */
+const CH_F64_SHIFT = 31 - clz32(CH_RECORD_BYTES / 8);
+const CH_I32_SHIFT = 31 - clz32(CH_RECORD_BYTES / 4);
 const CH_BUSY = 0;
 const CH_STATE = 2;
 const CH_OWNERS = 3;
@@ -130,8 +132,8 @@ const CH_WAIT_SHIFT = 20;
 
 /** Link control block records (see `txF64`): 64 bytes, in Float64 and Int32 slots. */
 const TX_RECORD_BYTES = 64;
-const TX_F64 = TX_RECORD_BYTES / 8;
-const TX_I32 = TX_RECORD_BYTES / 4;
+const TX_F64_SHIFT = 31 - clz32(TX_RECORD_BYTES / 8);
+const TX_I32_SHIFT = 31 - clz32(TX_RECORD_BYTES / 4);
 const TX_BUSY = 0;
 const TX_ACC = 1;
 const TX_ACC_TIME = 2;
@@ -161,8 +163,8 @@ const DRAIN_SLOT_INTS = 2 * MAX_PACKET_PHITS;
  * miss each per hop on a fabric far larger than the cache.
  */
 const PORT_RECORD_BYTES = 64;
-const P_F64 = PORT_RECORD_BYTES / 8;
-const P_I32 = PORT_RECORD_BYTES / 4;
+const P_F64_SHIFT = 31 - clz32(PORT_RECORD_BYTES / 8);
+const P_I32_SHIFT = 31 - clz32(PORT_RECORD_BYTES / 4);
 const P_RATE = 0;
 const P_PHITS = 1;
 const P_BLOCKED = 3;
@@ -172,7 +174,7 @@ const P_CREDIT_WAIT = 13;
 const P_ERROR_PRONE = 15;
 /** Slot in portI32 of VC v's field `field` (P_CREDITS, P_CREDIT_WAIT) for key = g * NVC + v
  * (NVC is 2: the key's low bit is the VC). */
-const portVcI32 = (key: number, field: number): number => (key >> 1) * P_I32 + field + (key & 1);
+const portVcI32 = (key: number, field: number): number => ((key >> 1) << P_I32_SHIFT) | (field + (key & 1));
 
 /** Phases of a cycle, in evaluation order. */
 const PHASE_EVENTS = 0;
@@ -469,19 +471,20 @@ export class YarcFabricSim {
     const portRecords = new ArrayBuffer(ports * PORT_RECORD_BYTES);
     this.portF64 = new Float64Array(portRecords);
     this.portI32 = new Int32Array(portRecords);
-    for (let g = 0; g < ports; g++) for (let v = 0; v < NVC; v++) this.portF64[g * P_F64 + P_BLOCKED + v] = -1;
+    for (let g = 0; g < ports; g++) for (let v = 0; v < NVC; v++) this.portF64[(g << P_F64_SHIFT) | (P_BLOCKED + v)] = -1;
     this.discarding = new Uint8Array(ports);
     this.discardReason = new Uint8Array(ports);
     let maxLatency = 1;
     for (let g = 0; g < ports; g++) {
       const peer = fabric.peer[g];
       if (peer < 0) continue;
-      this.portF64[g * P_F64 + P_RATE] = this.rateFor(g);
+      this.portF64[(g << P_F64_SHIFT) | P_RATE] = this.rateFor(g);
       const latency = max(1, ceil((LINK_FIXED_NS + CABLE_NS_PER_METER * fabric.lengthMeters[g]) / NS_PER_CYCLE));
-      this.portI32[g * P_I32 + P_LATENCY] = latency;
+      this.portI32[(g << P_I32_SHIFT) | P_LATENCY] = latency;
       maxLatency = max(maxLatency, latency);
       const downstreamIsEndpoint = this.globalTile[peer] < 0;
-      for (let v = 0; v < NVC; v++) this.portI32[g * P_I32 + P_CREDITS + v] = downstreamIsEndpoint ? ENDPOINT_RECEIVE_PHITS : INPUT_BUFFER_PHITS_PER_VC;
+      for (let v = 0; v < NVC; v++)
+        this.portI32[(g << P_I32_SHIFT) | (P_CREDITS + v)] = downstreamIsEndpoint ? ENDPOINT_RECEIVE_PHITS : INPUT_BUFFER_PHITS_PER_VC;
     }
 
     this.receive = new BufferQueues(ports * NVC, this.pool);
@@ -500,11 +503,11 @@ export class YarcFabricSim {
     this.txF64 = new Float64Array(linkRecords);
     this.txI32 = new Int32Array(linkRecords);
     for (let g = 0; g < ports; g++) {
-      this.txI32[g * TX_I32 + TX_PACKET] = -1;
-      this.txI32[g * TX_I32 + TX_DOWN] = -1;
-      this.txI32[g * TX_I32 + TX_SOURCE] = -1;
-      this.txI32[g * TX_I32 + TX_DRAIN_BUFFER] = -1;
-      this.txF64[g * TX_F64 + TX_DRAIN_LAST] = -1;
+      this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] = -1;
+      this.txI32[(g << TX_I32_SHIFT) | TX_DOWN] = -1;
+      this.txI32[(g << TX_I32_SHIFT) | TX_SOURCE] = -1;
+      this.txI32[(g << TX_I32_SHIFT) | TX_DRAIN_BUFFER] = -1;
+      this.txF64[(g << TX_F64_SHIFT) | TX_DRAIN_LAST] = -1;
     }
     this.txResumeAt = new Float64Array(ports);
     this.recvBusy = new Float64Array(ports);
@@ -538,24 +541,24 @@ export class YarcFabricSim {
 
   /** Recomputes a port's serialization after a lane change (§7.7: a port runs 2- or 1-bit wide). */
   refreshLink(g: number): void {
-    this.portF64[g * P_F64 + P_RATE] = this.rateFor(g);
+    this.portF64[(g << P_F64_SHIFT) | P_RATE] = this.rateFor(g);
   }
 
   /** Port g's serialization rate: phits per cycle (0 on a dead link). */
   linkRateOf(g: number): number {
-    return this.portF64[g * P_F64 + P_RATE];
+    return this.portF64[(g << P_F64_SHIFT) | P_RATE];
   }
 
   /** Port g's link latency in cycles. */
   linkLatencyOf(g: number): number {
-    return this.portI32[g * P_I32 + P_LATENCY];
+    return this.portI32[(g << P_I32_SHIFT) | P_LATENCY];
   }
 
   /** Phits sent so far on each port and VC (index g * NVC + v), for utilisation reports: a copy. */
   portPhits(): Float64Array {
-    const ports = this.portF64.length / P_F64;
+    const ports = this.portF64.length >> P_F64_SHIFT;
     const out = new Float64Array(ports * NVC);
-    for (let g = 0; g < ports; g++) for (let v = 0; v < NVC; v++) out[g * NVC + v] = this.portF64[g * P_F64 + P_PHITS + v];
+    for (let g = 0; g < ports; g++) for (let v = 0; v < NVC; v++) out[g * NVC + v] = this.portF64[(g << P_F64_SHIFT) | (P_PHITS + v)];
     return out;
   }
 
@@ -655,7 +658,8 @@ export class YarcFabricSim {
 
   /** The reference evaluation: every stage of every connected port, channel and row bus visited. */
   private wakeEveryStage(now: number): void {
-    for (let g = 0; g < this.portI32.length / P_I32; g++) if (this.globalTile[g] >= 0 || this.fabric.peer[g] >= 0) this.links.wake(g, now, now, PHASE_EVENTS);
+    for (let g = 0; g < this.portI32.length >> P_I32_SHIFT; g++)
+      if (this.globalTile[g] >= 0 || this.fabric.peer[g] >= 0) this.links.wake(g, now, now, PHASE_EVENTS);
     for (let c = 0; c < this.rb.count / NVC; c++) this.columns.wake(c, now, now, PHASE_EVENTS);
     for (let t = 0; t < this.rowBusy.length; t++) this.rows.wake(t, now, now, PHASE_EVENTS);
   }
@@ -725,9 +729,9 @@ export class YarcFabricSim {
     const tile = (b / (8 * NVC)) | 0;
     const g = this.tileGlobal[tile];
     let occupancy = this.cb.occupancyOf(b);
-    if (this.txI32[g * TX_I32 + TX_DRAIN_BUFFER] === b && this.txF64[g * TX_F64 + TX_DRAIN_LAST] > now) {
-      const since = now - this.txF64[g * TX_F64 + TX_DRAIN_FIRST];
-      const drain = this.txI32[g * TX_I32 + TX_DRAIN];
+    if (this.txI32[(g << TX_I32_SHIFT) | TX_DRAIN_BUFFER] === b && this.txF64[(g << TX_F64_SHIFT) | TX_DRAIN_LAST] > now) {
+      const since = now - this.txF64[(g << TX_F64_SHIFT) | TX_DRAIN_FIRST];
+      const drain = this.txI32[(g << TX_I32_SHIFT) | TX_DRAIN];
       const base = ((drain >> DRAIN_COUNT_BITS) - 1) * DRAIN_SLOT_INTS;
       for (let j = (drain & DRAIN_COUNT_MASK) - 1; j >= 0 && this.drainPairs[base + 2 * j] > since; j--) occupancy++;
     }
@@ -757,9 +761,9 @@ export class YarcFabricSim {
     }
     const tile = (b / (8 * NVC)) | 0;
     const g = this.tileGlobal[tile];
-    if (this.txI32[g * TX_I32 + TX_DRAIN_BUFFER] === b) {
-      const from = this.txF64[g * TX_F64 + TX_DRAIN_FIRST];
-      const drain = this.txI32[g * TX_I32 + TX_DRAIN];
+    if (this.txI32[(g << TX_I32_SHIFT) | TX_DRAIN_BUFFER] === b) {
+      const from = this.txF64[(g << TX_F64_SHIFT) | TX_DRAIN_FIRST];
+      const drain = this.txI32[(g << TX_I32_SHIFT) | TX_DRAIN];
       const base = ((drain >> DRAIN_COUNT_BITS) - 1) * DRAIN_SLOT_INTS;
       for (let j = 0; j < (drain & DRAIN_COUNT_MASK); j++) {
         const k = base + 2 * j;
@@ -781,9 +785,9 @@ export class YarcFabricSim {
    * committed run drains it or its other VC (NEVER if it does not make room). */
   private columnRoomAppears(b: number, now: number): number {
     const g = this.tileGlobal[(b / (8 * NVC)) | 0];
-    const drained = this.txI32[g * TX_I32 + TX_DRAIN_BUFFER];
-    if (this.txF64[g * TX_F64 + TX_DRAIN_LAST] <= now || (drained !== b && drained !== (b ^ 1))) return NEVER;
-    for (let t = now + 1; t <= this.txF64[g * TX_F64 + TX_DRAIN_LAST]; t++) if (this.columnRoom(b, t) > 0) return t;
+    const drained = this.txI32[(g << TX_I32_SHIFT) | TX_DRAIN_BUFFER];
+    if (this.txF64[(g << TX_F64_SHIFT) | TX_DRAIN_LAST] <= now || (drained !== b && drained !== (b ^ 1))) return NEVER;
+    for (let t = now + 1; t <= this.txF64[(g << TX_F64_SHIFT) | TX_DRAIN_LAST]; t++) if (this.columnRoom(b, t) > 0) return t;
     return NEVER;
   }
 
@@ -823,7 +827,7 @@ export class YarcFabricSim {
           while (taken + n < sent && pool.usable(s, taken + n) <= now + n) n++;
           pool.setSentOut(s, taken + n);
           this.receive.drain(buffer, n);
-          this.returnCredits(this.fabric.peer[g], v, n, now + n - 1 + this.portI32[g * P_I32 + P_LATENCY]);
+          this.returnCredits(this.fabric.peer[g], v, n, now + n - 1 + this.portI32[(g << P_I32_SHIFT) | P_LATENCY]);
           this.recvBusy[g] = now + n;
           this.recvLast[g] = now + n - 1;
           // The packet is delivered with the cycle its tail is taken. A maintenance packet is
@@ -838,8 +842,8 @@ export class YarcFabricSim {
     }
     // Send: continue the current packet (or its replay), or start the next one whose whole
     // length fits in the router's input buffer (VCT).
-    if (this.txI32[g * TX_I32 + TX_PACKET] >= 0) this.advanceLink(g, now);
-    if (this.txI32[g * TX_I32 + TX_PACKET] >= 0) return;
+    if (this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] >= 0) this.advanceLink(g, now);
+    if (this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] >= 0) return;
     if (this.discarding[g] || this.fabric.activeLanes[g] === 0) {
       // The interface's own link is down: what waits to be sent cannot be (§7.7).
       for (let v = 0; v < NVC; v++) {
@@ -853,9 +857,9 @@ export class YarcFabricSim {
       }
       return;
     }
-    if (now < this.txF64[g * TX_F64 + TX_BUSY]) {
+    if (now < this.txF64[(g << TX_F64_SHIFT) | TX_BUSY]) {
       // The last copy's tail is still being serialized.
-      if (this.sources.size[g * NVC] > 0 || this.sources.size[g * NVC + 1] > 0) this.wakeLink(g, this.txF64[g * TX_F64 + TX_BUSY]);
+      if (this.sources.size[g * NVC] > 0 || this.sources.size[g * NVC + 1] > 0) this.wakeLink(g, this.txF64[(g << TX_F64_SHIFT) | TX_BUSY]);
       return;
     }
     for (let v = 0; v < NVC; v++) {
@@ -870,12 +874,12 @@ export class YarcFabricSim {
       this.portI32[portVcI32(q, P_CREDITS)] -= this.packets.length[head];
       this.packets.state[head] = STATE_IN_NETWORK;
       this.packets.enteredAt[head] = now;
-      this.txI32[g * TX_I32 + TX_PACKET] = head;
-      this.txI32[g * TX_I32 + TX_SOURCE] = -1;
+      this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] = head;
+      this.txI32[(g << TX_I32_SHIFT) | TX_SOURCE] = -1;
       this.startCopy(g, now, ENDPOINT_INJECT_CYCLES);
       this.advanceLink(g, now);
-      if (this.txI32[g * TX_I32 + TX_PACKET] < 0 && (this.sources.size[g * NVC] > 0 || this.sources.size[g * NVC + 1] > 0))
-        this.wakeLink(g, this.txF64[g * TX_F64 + TX_BUSY]);
+      if (this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] < 0 && (this.sources.size[g * NVC] > 0 || this.sources.size[g * NVC + 1] > 0))
+        this.wakeLink(g, this.txF64[(g << TX_F64_SHIFT) | TX_BUSY]);
       return;
     }
   }
@@ -916,13 +920,13 @@ export class YarcFabricSim {
   // ---------------------------------------------------------------- output ports
   /** Router output port (tile) with global port g: the second-stage arbiter and the link. */
   private stepOutput(g: number, tile: number, now: number): void {
-    if (this.txI32[g * TX_I32 + TX_PACKET] >= 0) {
+    if (this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] >= 0) {
       this.advanceLink(g, now);
-      if (this.txI32[g * TX_I32 + TX_PACKET] >= 0) return;
+      if (this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] >= 0) return;
     }
-    if (now >= this.txF64[g * TX_F64 + TX_BUSY] || this.fabric.activeLanes[g] === 0) this.arbitrate(g, tile, now);
-    if (this.txI32[g * TX_I32 + TX_PACKET] < 0 && now < this.txF64[g * TX_F64 + TX_BUSY] && this.outputHasWork(tile))
-      this.wakeLink(g, this.txF64[g * TX_F64 + TX_BUSY]);
+    if (now >= this.txF64[(g << TX_F64_SHIFT) | TX_BUSY] || this.fabric.activeLanes[g] === 0) this.arbitrate(g, tile, now);
+    if (this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] < 0 && now < this.txF64[(g << TX_F64_SHIFT) | TX_BUSY] && this.outputHasWork(tile))
+      this.wakeLink(g, this.txF64[(g << TX_F64_SHIFT) | TX_BUSY]);
   }
 
   private outputHasWork(tile: number): boolean {
@@ -961,16 +965,16 @@ export class YarcFabricSim {
         this.dropAtDeadPort(tile, candidate, s, packet, g, now);
         return;
       }
-      if (this.portI32[g * P_I32 + P_CREDITS + v] < this.packets.length[packet]) {
-        this.portI32[g * P_I32 + P_CREDIT_WAIT + v] = 1;
+      if (this.portI32[(g << P_I32_SHIFT) | (P_CREDITS + v)] < this.packets.length[packet]) {
+        this.portI32[(g << P_I32_SHIFT) | (P_CREDIT_WAIT + v)] = 1;
         this.checkForwardProgress(r, tile - r * NPORTS, g, v, now);
         continue;
       }
-      this.portF64[g * P_F64 + P_BLOCKED + v] = -1;
-      this.portI32[g * P_I32 + P_CREDITS + v] -= this.packets.length[packet];
+      this.portF64[(g << P_F64_SHIFT) | (P_BLOCKED + v)] = -1;
+      this.portI32[(g << P_I32_SHIFT) | (P_CREDITS + v)] -= this.packets.length[packet];
       this.outRR[tile] = (c + 1) & 15;
-      this.txI32[g * TX_I32 + TX_PACKET] = packet;
-      this.txI32[g * TX_I32 + TX_SOURCE] = candidate;
+      this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] = packet;
+      this.txI32[(g << TX_I32_SHIFT) | TX_SOURCE] = candidate;
       this.startCopy(g, now, OUTPUT_STAGES);
       this.advanceLink(g, now);
       return;
@@ -998,19 +1002,19 @@ export class YarcFabricSim {
 
   /** Starts a copy of port g's packet on the link; whether its CRC will fail is decided now. */
   private startCopy(g: number, now: number, stages: number): void {
-    const packet = this.txI32[g * TX_I32 + TX_PACKET];
+    const packet = this.txI32[(g << TX_I32_SHIFT) | TX_PACKET];
     const v = this.packets.vc[packet];
     const peer = this.fabric.peer[g];
     const peerTile = this.globalTile[peer];
-    const down = this.pool.allocate(packet, now, stages + this.portI32[g * P_I32 + P_LATENCY]);
-    const bad = this.portI32[g * P_I32 + P_ERROR_PRONE] ? (this.random() < this.copyErrorProbability(g, this.packets.length[packet]) ? 1 : 0) : 0;
+    const down = this.pool.allocate(packet, now, stages + this.portI32[(g << P_I32_SHIFT) | P_LATENCY]);
+    const bad = this.portI32[(g << P_I32_SHIFT) | P_ERROR_PRONE] ? (this.random() < this.copyErrorProbability(g, this.packets.length[packet]) ? 1 : 0) : 0;
     if (bad) this.pool.setRoute(down, -2); // held at the receiver until its bad CRC is seen
     if (peerTile >= 0) this.ib.push(peerTile * NVC + v, down);
     else this.receive.push(peer * NVC + v, down);
-    this.txI32[g * TX_I32 + TX_DOWN] = down;
-    this.txI32[g * TX_I32 + TX_SENT] = bad << TX_BAD_SHIFT;
-    this.txF64[g * TX_F64 + TX_ACC] = 0;
-    this.txF64[g * TX_F64 + TX_ACC_TIME] = now - 1;
+    this.txI32[(g << TX_I32_SHIFT) | TX_DOWN] = down;
+    this.txI32[(g << TX_I32_SHIFT) | TX_SENT] = bad << TX_BAD_SHIFT;
+    this.txF64[(g << TX_F64_SHIFT) | TX_ACC] = 0;
+    this.txF64[(g << TX_F64_SHIFT) | TX_ACC_TIME] = now - 1;
     if (this.packets.flags[packet] & FLAG_TRACE) {
       const chip = this.fabric.portOwner(g);
       this.trace(packet, chip, g - this.fabric.portBase[chip], v, 'link', now, bad ? 'copy will fail its CRC' : undefined);
@@ -1049,42 +1053,42 @@ export class YarcFabricSim {
   private advanceLink(g: number, now: number): void {
     const txI32 = this.txI32;
     const txF64 = this.txF64;
-    const ti = g * TX_I32;
-    const tf = g * TX_F64;
-    const packet = txI32[ti + TX_PACKET];
+    const ti = g << TX_I32_SHIFT;
+    const tf = g << TX_F64_SHIFT;
+    const packet = txI32[ti | TX_PACKET];
     const length = this.packets.length[packet];
     if (this.fabric.activeLanes[g] === 0) {
       this.abortOnDeadLink(g, now, packet, length);
       return;
     }
-    if (now < txF64[tf + TX_BUSY]) {
-      this.wakeLink(g, txF64[tf + TX_BUSY]);
+    if (now < txF64[tf | TX_BUSY]) {
+      this.wakeLink(g, txF64[tf | TX_BUSY]);
       return;
     }
-    let down = txI32[ti + TX_DOWN];
+    let down = txI32[ti | TX_DOWN];
     if (down < 0) {
       if (now < this.txResumeAt[g]) {
         this.wakeLink(g, this.txResumeAt[g]);
         return;
       }
       this.startCopy(g, now, 0);
-      down = txI32[ti + TX_DOWN];
+      down = txI32[ti | TX_DOWN];
     }
-    const sentWord = txI32[ti + TX_SENT];
+    const sentWord = txI32[ti | TX_SENT];
     const first = sentWord & TX_SENT_BITS;
     if (first === length) {
       this.endCopy(g, now, packet);
       return;
     }
     const pool = this.pool;
-    const source = txI32[ti + TX_SOURCE];
+    const source = txI32[ti | TX_SOURCE];
     const s = source >= 0 ? this.cb.headOf(source) : -1;
     const limit = s >= 0 ? pool.sentInOf(s) : length;
-    const rate = this.portF64[g * P_F64 + P_RATE];
+    const rate = this.portF64[(g << P_F64_SHIFT) | P_RATE];
     if (first >= limit || !(rate > 0)) {
       // Nothing committed to send yet (the column channel's next run extends this one).
-      txF64[tf + TX_ACC] = min(1, txF64[tf + TX_ACC] + rate * max(0, now - 1 - txF64[tf + TX_ACC_TIME]));
-      txF64[tf + TX_ACC_TIME] = now - 1;
+      txF64[tf | TX_ACC] = min(1, txF64[tf | TX_ACC] + rate * max(0, now - 1 - txF64[tf | TX_ACC_TIME]));
+      txF64[tf | TX_ACC_TIME] = now - 1;
       if (s >= 0 && first < limit) this.wakeLink(g, max(now, pool.usable(s, first)));
       return;
     }
@@ -1097,9 +1101,9 @@ export class YarcFabricSim {
     if (s >= 0) {
       base = this.drainSlotOf(g) * DRAIN_SLOT_INTS;
       pairs = this.drainPairs;
-      if (txI32[ti + TX_DRAIN_BUFFER] === source && txF64[tf + TX_DRAIN_LAST] > this.cycle) {
-        count = txI32[ti + TX_DRAIN] & DRAIN_COUNT_MASK;
-        from = txF64[tf + TX_DRAIN_FIRST];
+      if (txI32[ti | TX_DRAIN_BUFFER] === source && txF64[tf | TX_DRAIN_LAST] > this.cycle) {
+        count = txI32[ti | TX_DRAIN] & DRAIN_COUNT_MASK;
+        from = txF64[tf | TX_DRAIN_FIRST];
       }
     }
     // The segments' records, read once (nothing here allocates a segment): the source's phits'
@@ -1111,8 +1115,8 @@ export class YarcFabricSim {
     const sDelay = s >= 0 ? words[sAt + SEG_DELAY] : 0;
     const dAt = down * SEG_WORDS;
     const dTime = pool.times[dAt >> 1];
-    let accumulator = txF64[tf + TX_ACC];
-    const idle = now - 1 - txF64[tf + TX_ACC_TIME];
+    let accumulator = txF64[tf | TX_ACC];
+    const idle = now - 1 - txF64[tf | TX_ACC_TIME];
     if (idle > 0) accumulator = min(1, accumulator + rate * idle);
     let k = first;
     let c = now;
@@ -1153,13 +1157,13 @@ export class YarcFabricSim {
       c++;
     }
     words[dAt + SEG_SENT_IN] = k;
-    txF64[tf + TX_ACC] = accumulator;
-    txF64[tf + TX_ACC_TIME] = c - 1;
+    txF64[tf | TX_ACC] = accumulator;
+    txF64[tf | TX_ACC_TIME] = c - 1;
     const n = k - first;
-    txI32[ti + TX_SENT] = (sentWord & ~TX_SENT_BITS) | k;
+    txI32[ti | TX_SENT] = (sentWord & ~TX_SENT_BITS) | k;
     this.phitHops += n;
     const v = this.packets.vc[packet];
-    this.portF64[g * P_F64 + P_PHITS + v] += n;
+    this.portF64[(g << P_F64_SHIFT) | (P_PHITS + v)] += n;
     const peer = this.fabric.peer[g];
     const peerTile = this.globalTile[peer];
     if (peerTile >= 0) {
@@ -1170,34 +1174,34 @@ export class YarcFabricSim {
     if (s >= 0) {
       pool.setSentOut(s, pool.sentOutOf(s) + n);
       this.cb.drain(source, n);
-      txI32[ti + TX_DRAIN_BUFFER] = source;
-      txF64[tf + TX_DRAIN_FIRST] = from;
-      txI32[ti + TX_DRAIN] = (txI32[ti + TX_DRAIN] & ~DRAIN_COUNT_MASK) | count;
-      txF64[tf + TX_DRAIN_LAST] = lastAt;
+      txI32[ti | TX_DRAIN_BUFFER] = source;
+      txF64[tf | TX_DRAIN_FIRST] = from;
+      txI32[ti | TX_DRAIN] = (txI32[ti | TX_DRAIN] & ~DRAIN_COUNT_MASK) | count;
+      txF64[tf | TX_DRAIN_LAST] = lastAt;
       // Room appears in the column buffer as the run's phits leave it; either VC of the channel
       // may be waiting for it (they share the buffer, §3).
-      const state = (source >> 1) * CH_I32 + CH_STATE;
+      const state = ((source >> 1) << CH_I32_SHIFT) | CH_STATE;
       if (this.chI32[state] & (3 << CH_WAIT_SHIFT)) {
         this.chI32[state] &= ~(3 << CH_WAIT_SHIFT);
         // When the channel can use the room: its own run done, a phit to move (it waits again
         // if this run's room is not enough).
         const channel = (source / NVC) | 0;
-        const at = this.columnNextWake(channel, max(firstAt, this.chF64[channel * CH_F64 + CH_BUSY]));
+        const at = this.columnNextWake(channel, max(firstAt, this.chF64[(channel << CH_F64_SHIFT) | CH_BUSY]));
         if (at !== NEVER) this.wakeColumn(channel, at);
       }
       if (pool.sentOutOf(s) === length) {
         // The column buffer is done with the packet; the LCB keeps it until it is acknowledged.
         this.shiftColumnBuffer(source);
-        txI32[ti + TX_SOURCE] = -1;
+        txI32[ti | TX_SOURCE] = -1;
       }
     }
-    txF64[tf + TX_BUSY] = lastAt + 1;
+    txF64[tf | TX_BUSY] = lastAt + 1;
     if (k === length) {
       // A good copy is complete once its run is committed (the link stays busy until its tail
       // is out); a bad one is found out at the end.
       if (!(sentWord >> TX_BAD_SHIFT)) {
-        txI32[ti + TX_PACKET] = -1;
-        txI32[ti + TX_DOWN] = -1;
+        txI32[ti | TX_PACKET] = -1;
+        txI32[ti | TX_DOWN] = -1;
       } else this.wakeLink(g, lastAt + 1);
     }
   }
@@ -1206,7 +1210,7 @@ export class YarcFabricSim {
    * from a link whose run is over (a busy link keeps its slot from run to run; when every slot is
    * in use, the pool doubles). */
   private drainSlotOf(g: number): number {
-    const held = this.txI32[g * TX_I32 + TX_DRAIN] >> DRAIN_COUNT_BITS;
+    const held = this.txI32[(g << TX_I32_SHIFT) | TX_DRAIN] >> DRAIN_COUNT_BITS;
     if (held > 0) return held - 1;
     const slots = this.drainOwner.length;
     let slot = this.drainNext;
@@ -1218,16 +1222,16 @@ export class YarcFabricSim {
       if (slot === slots) slot = 0;
       const owner = this.drainOwner[slot];
       if (owner < 0) break;
-      if (this.txF64[owner * TX_F64 + TX_DRAIN_LAST] <= this.cycle) {
+      if (this.txF64[(owner << TX_F64_SHIFT) | TX_DRAIN_LAST] <= this.cycle) {
         // Its last phit has left: its record can say nothing more.
-        this.txI32[owner * TX_I32 + TX_DRAIN] = 0;
-        this.txI32[owner * TX_I32 + TX_DRAIN_BUFFER] = -1;
+        this.txI32[(owner << TX_I32_SHIFT) | TX_DRAIN] = 0;
+        this.txI32[(owner << TX_I32_SHIFT) | TX_DRAIN_BUFFER] = -1;
         break;
       }
     }
     this.drainOwner[slot] = g;
     this.drainNext = slot + 1;
-    this.txI32[g * TX_I32 + TX_DRAIN] = (slot + 1) << DRAIN_COUNT_BITS;
+    this.txI32[(g << TX_I32_SHIFT) | TX_DRAIN] = (slot + 1) << DRAIN_COUNT_BITS;
     return slot;
   }
 
@@ -1246,10 +1250,10 @@ export class YarcFabricSim {
   /** The whole copy is on the wire: the receiver's CRC check passes, or fails and the copy is
    * replayed after the go-back-N timeout (§4.3). */
   private endCopy(g: number, now: number, packet: number): void {
-    const last = this.txF64[g * TX_F64 + TX_BUSY] - 1;
-    if (!(this.txI32[g * TX_I32 + TX_SENT] >> TX_BAD_SHIFT)) {
-      this.txI32[g * TX_I32 + TX_PACKET] = -1;
-      this.txI32[g * TX_I32 + TX_DOWN] = -1;
+    const last = this.txF64[(g << TX_F64_SHIFT) | TX_BUSY] - 1;
+    if (!(this.txI32[(g << TX_I32_SHIFT) | TX_SENT] >> TX_BAD_SHIFT)) {
+      this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] = -1;
+      this.txI32[(g << TX_I32_SHIFT) | TX_DOWN] = -1;
       return;
     }
     // The receiver drops the copy and sends no VC ack; the sender's timer runs out and it replays
@@ -1258,11 +1262,11 @@ export class YarcFabricSim {
     this.retransmissions++;
     this.countRetry(g, now);
     if (this.fabric.activeLanes[g] === 0) {
-      this.txI32[g * TX_I32 + TX_PACKET] = -1;
+      this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] = -1;
       this.packets.discard(packet, DiscardReason.LinkDown);
       return;
     }
-    this.txResumeAt[g] = last + 2 * this.portI32[g * P_I32 + P_LATENCY] + 8;
+    this.txResumeAt[g] = last + 2 * this.portI32[(g << P_I32_SHIFT) | P_LATENCY] + 8;
     this.wakeLink(g, this.txResumeAt[g]);
   }
 
@@ -1273,9 +1277,9 @@ export class YarcFabricSim {
    */
   private abortOnDeadLink(g: number, now: number, packet: number, length: number): void {
     const pool = this.pool;
-    const down = this.txI32[g * TX_I32 + TX_DOWN];
-    this.txF64[g * TX_F64 + TX_DRAIN_LAST] = -1;
-    this.txF64[g * TX_F64 + TX_BUSY] = 0;
+    const down = this.txI32[(g << TX_I32_SHIFT) | TX_DOWN];
+    this.txF64[(g << TX_F64_SHIFT) | TX_DRAIN_LAST] = -1;
+    this.txF64[(g << TX_F64_SHIFT) | TX_BUSY] = 0;
     let continuesDownstream = false;
     if (down >= 0) {
       if (pool.sentOutOf(down) === 0) this.dropBadCopy(g);
@@ -1290,11 +1294,11 @@ export class YarcFabricSim {
             this.wakeRow(peerTile, now + pool.delayOf(down));
           } else this.wakeLink(this.fabric.peer[g], now + pool.delayOf(down));
         }
-        this.txI32[g * TX_I32 + TX_DOWN] = -1;
+        this.txI32[(g << TX_I32_SHIFT) | TX_DOWN] = -1;
         continuesDownstream = true;
       }
     } else if (this.packets.flags[packet] & FLAG_LINK_LOST) continuesDownstream = true;
-    const source = this.txI32[g * TX_I32 + TX_SOURCE];
+    const source = this.txI32[(g << TX_I32_SHIFT) | TX_SOURCE];
     if (source >= 0) {
       const s = this.cb.headOf(source);
       const n = pool.available(s, now);
@@ -1308,16 +1312,16 @@ export class YarcFabricSim {
         return;
       }
       this.shiftColumnBuffer(source);
-      this.txI32[g * TX_I32 + TX_SOURCE] = -1;
+      this.txI32[(g << TX_I32_SHIFT) | TX_SOURCE] = -1;
     }
-    this.txI32[g * TX_I32 + TX_PACKET] = -1;
+    this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] = -1;
     this.wakeLink(g, now + 1);
     if (!continuesDownstream) this.packets.discard(packet, this.discardReason[g] || DiscardReason.LinkDown);
   }
 
   private dropBadCopy(g: number): void {
-    const down = this.txI32[g * TX_I32 + TX_DOWN];
-    const packet = this.txI32[g * TX_I32 + TX_PACKET];
+    const down = this.txI32[(g << TX_I32_SHIFT) | TX_DOWN];
+    const packet = this.txI32[(g << TX_I32_SHIFT) | TX_PACKET];
     const v = this.packets.vc[packet];
     const peer = this.fabric.peer[g];
     const peerTile = this.globalTile[peer];
@@ -1327,7 +1331,7 @@ export class YarcFabricSim {
       this.ib.popTail(buffer);
       this.ib.drain(buffer, phits);
     } else this.receive.popTail(peer * NVC + v);
-    this.txI32[g * TX_I32 + TX_DOWN] = -1;
+    this.txI32[(g << TX_I32_SHIFT) | TX_DOWN] = -1;
   }
 
   /** Probability that a copy of `length` phits arrives with a bad CRC: the phits are striped over
@@ -1391,7 +1395,7 @@ export class YarcFabricSim {
     this.laneBitErrorRate[g * LANES + lane] = ber;
     let any = 0;
     for (let l = 0; l < LANES; l++) if (this.laneBitErrorRate[g * LANES + l] > 0) any = 1;
-    this.portI32[g * P_I32 + P_ERROR_PRONE] = any;
+    this.portI32[(g << P_I32_SHIFT) | P_ERROR_PRONE] = any;
   }
 
   /** Cuts the cable at port g (both directions go down at once). */
@@ -1463,7 +1467,7 @@ export class YarcFabricSim {
   /** §7.7: a sender that cannot make progress for the programmed time interrupts the
    * maintenance controller and starts discarding packets for that port. */
   private checkForwardProgress(r: number, o: number, g: number, v: number, now: number): void {
-    const key = g * P_F64 + P_BLOCKED + v;
+    const key = (g << P_F64_SHIFT) | (P_BLOCKED + v);
     if (this.portF64[key] < 0) this.portF64[key] = now;
     const due = this.portF64[key] + this.regs.forwardProgressTimer[r * NPORTS + o];
     if (this.discarding[g]) return;
@@ -1482,13 +1486,13 @@ export class YarcFabricSim {
    * packet is routed to o, round robin; a column buffer holds one packet per VC at a time.
    */
   private stepColumn(channel: number, now: number): void {
-    const ch = channel * CH_I32;
-    const busy = this.chF64[channel * CH_F64 + CH_BUSY];
+    const ch = channel << CH_I32_SHIFT;
+    const busy = this.chF64[(channel << CH_F64_SHIFT) | CH_BUSY];
     if (now < busy) {
       this.wakeColumn(channel, busy);
       return;
     }
-    const state = this.chI32[ch + CH_STATE];
+    const state = this.chI32[ch | CH_STATE];
     const want = state & CH_WANT_BITS;
     if (want === 0) return;
     const pool = this.pool;
@@ -1505,11 +1509,11 @@ export class YarcFabricSim {
       const input = row * 8 + (c >> 1);
       const v = c & 1;
       const cbv = channel * NVC + v;
-      const owner = ((this.chI32[ch + CH_OWNERS] >>> (8 * v)) & 0xff) - 1;
+      const owner = ((this.chI32[ch | CH_OWNERS] >>> (8 * v)) & 0xff) - 1;
       if (owner !== -1 && owner !== input) continue; // its own run's end wakes the channel
       const room = this.columnRoom(cbv, now);
       if (room <= 0) {
-        this.chI32[ch + CH_STATE] |= 1 << (CH_WAIT_SHIFT + v);
+        this.chI32[ch | CH_STATE] |= 1 << (CH_WAIT_SHIFT + v);
         // Room appears as the output link's run drains this channel's buffers; else the link's
         // next run from them announces it (the link may be busy with another row's buffer).
         const at = this.columnRoomAppears(cbv, now);
@@ -1547,9 +1551,9 @@ export class YarcFabricSim {
       let drain = n >= 32 ? -1 : (1 << n) - 1;
       const packet = pool.packetOf(seg);
       const g = this.tileGlobal[tileOut];
-      const tx = g * TX_I32;
+      const tx = g << TX_I32_SHIFT;
       if (taken + n < sent && this.columnAlone(base, row, column, v)) {
-        const roomKnown = this.columnOccupancy(cbv ^ 1, now) === 0 && !(this.txI32[tx + TX_SOURCE] === cbv && this.txI32[tx + TX_PACKET] === packet);
+        const roomKnown = this.columnOccupancy(cbv ^ 1, now) === 0 && !(this.txI32[tx | TX_SOURCE] === cbv && this.txI32[tx | TX_PACKET] === packet);
         while (taken + n < sent) {
           let t = max(last + 1, pool.usable(seg, taken + n));
           while (roomKnown && t < now + PACED_CYCLES && n >= this.columnRoom(cbv, t)) t++;
@@ -1566,20 +1570,20 @@ export class YarcFabricSim {
         const down = pool.allocate(packet, now, CB_DELAY);
         this.cb.push(cbv, down);
         this.cbMask[channel >> 3] |= 1 << (cbv & 15);
-        this.chI32[ch + CH_OWNERS] = (this.chI32[ch + CH_OWNERS] & ~(0xff << (8 * v))) | ((input + 1) << (8 * v));
+        this.chI32[ch | CH_OWNERS] = (this.chI32[ch | CH_OWNERS] & ~(0xff << (8 * v))) | ((input + 1) << (8 * v));
       }
       // Every run of a traced packet, with the input whose row buffer it leaves: a run's phits
       // leave from `now` on, one per cycle but where it waited.
       if (this.packets.flags[packet] & FLAG_TRACE)
         this.trace(packet, this.routerChip[r], tileOut - base, v, 'column-buffer', now, `from row ${row}, input ${input}, ${n} phits`);
-      this.chI32[ch + CH_STATE] &= ~(1 << (CH_WAIT_SHIFT + v));
+      this.chI32[ch | CH_STATE] &= ~(1 << (CH_WAIT_SHIFT + v));
       const down = this.cb.tailOf(cbv);
       for (let j = last - now; j >= 0; j--) if ((drain >>> j) & 1) pool.sendAt(down, last - j);
       pool.setSentOut(seg, taken + n);
       this.rb.drain(rbIndex, n);
       this.rb.setDrain(rbIndex, last + 1, drain);
       this.cb.fill(cbv, n);
-      this.chF64[channel * CH_F64 + CH_BUSY] = last + 1;
+      this.chF64[(channel << CH_F64_SHIFT) | CH_BUSY] = last + 1;
       // Room appears in the row buffer from now on, one phit per cycle; either VC of the row bus
       // may be waiting for it (they share the buffer).
       if (this.rowWait[rbIndex] | this.rowWait[rbIndex ^ 1]) {
@@ -1592,23 +1596,23 @@ export class YarcFabricSim {
       }
       if (taken + n === this.packets.length[packet]) {
         this.shiftRowBuffer(r, rbIndex, now);
-        this.chI32[ch + CH_OWNERS] &= ~(0xff << (8 * v));
+        this.chI32[ch | CH_OWNERS] &= ~(0xff << (8 * v));
       }
-      this.chI32[ch + CH_STATE] = (this.chI32[ch + CH_STATE] & ~(15 << CH_RR_SHIFT)) | (((c + 1) & 15) << CH_RR_SHIFT);
+      this.chI32[ch | CH_STATE] = (this.chI32[ch | CH_STATE] & ~(15 << CH_RR_SHIFT)) | (((c + 1) & 15) << CH_RR_SHIFT);
       // The output link sends what the channel commits. When it is already sending this packet
       // from this buffer, it holds it to the tail (VCT) and takes each phit as it becomes usable,
       // so its run is extended now with what its next visit would send; otherwise the first
       // phit's arrival wakes it.
-      if (this.txI32[tx + TX_SOURCE] === cbv && this.txI32[tx + TX_PACKET] === packet && this.txI32[tx + TX_DOWN] >= 0 && this.fabric.activeLanes[g] > 0) {
-        this.advanceLink(g, max(now, this.txF64[g * TX_F64 + TX_BUSY]));
+      if (this.txI32[tx | TX_SOURCE] === cbv && this.txI32[tx | TX_PACKET] === packet && this.txI32[tx | TX_DOWN] >= 0 && this.fabric.activeLanes[g] > 0) {
+        this.advanceLink(g, max(now, this.txF64[(g << TX_F64_SHIFT) | TX_BUSY]));
         // The copy is all committed: the output arbitrates again once its tail is out, if another
         // packet waits for it (one that comes later wakes it itself).
-        if (this.txI32[tx + TX_PACKET] < 0 && this.outputHasWork(tileOut)) this.wakeLink(g, this.txF64[g * TX_F64 + TX_BUSY]);
-      } else if (this.txI32[tx + TX_PACKET] < 0 || this.fabric.activeLanes[g] === 0) {
+        if (this.txI32[tx | TX_PACKET] < 0 && this.outputHasWork(tileOut)) this.wakeLink(g, this.txF64[(g << TX_F64_SHIFT) | TX_BUSY]);
+      } else if (this.txI32[tx | TX_PACKET] < 0 || this.fabric.activeLanes[g] === 0) {
         // An idle output arbitrates once the first phit is usable and the link has sent its last
         // run; one that holds another packet (or waits to replay one) wakes itself, and arbitrates
         // again, with this buffer among its candidates, when that packet's tail is committed.
-        this.wakeLink(g, this.fabric.activeLanes[g] === 0 ? now + CB_DELAY : max(now + CB_DELAY, this.txF64[g * TX_F64 + TX_BUSY]));
+        this.wakeLink(g, this.fabric.activeLanes[g] === 0 ? now + CB_DELAY : max(now + CB_DELAY, this.txF64[(g << TX_F64_SHIFT) | TX_BUSY]));
       }
       wakeAt = this.columnNextWake(channel, last + 1);
       break;
@@ -1637,7 +1641,7 @@ export class YarcFabricSim {
    */
   private columnNextWake(channel: number, after: number): number {
     let at = NEVER;
-    for (let bits = this.chI32[channel * CH_I32 + CH_STATE] & CH_WANT_BITS; bits !== 0; bits &= bits - 1) {
+    for (let bits = this.chI32[(channel << CH_I32_SHIFT) | CH_STATE] & CH_WANT_BITS; bits !== 0; bits &= bits - 1) {
       const t = this.columnCandidateWake(channel, lowestBit(bits), after, at);
       if (t < at) at = t;
     }
@@ -1651,7 +1655,7 @@ export class YarcFabricSim {
     if (t === NEVER) return NEVER;
     const cbv = channel * NVC + (c & 1);
     if (this.columnRoom(cbv, t) > 0) return t;
-    this.chI32[channel * CH_I32 + CH_STATE] |= 1 << (CH_WAIT_SHIFT + (c & 1));
+    this.chI32[(channel << CH_I32_SHIFT) | CH_STATE] |= 1 << (CH_WAIT_SHIFT + (c & 1));
     return this.columnRoomAppears(cbv, t);
   }
 
@@ -1660,7 +1664,7 @@ export class YarcFabricSim {
   private columnCandidateReady(channel: number, c: number, after: number, before: number): number {
     const input = (channel & 7) * 8 + (c >> 1);
     const v = c & 1;
-    const owner = ((this.chI32[channel * CH_I32 + CH_OWNERS] >>> (8 * v)) & 0xff) - 1;
+    const owner = ((this.chI32[(channel << CH_I32_SHIFT) | CH_OWNERS] >>> (8 * v)) & 0xff) - 1;
     if (owner !== -1 && owner !== input) return NEVER;
     const tileOut = channel >> 3;
     const base = ((tileOut / NPORTS) | 0) * NPORTS;
@@ -1680,7 +1684,7 @@ export class YarcFabricSim {
    * that find the buffer full (they mark the channel waiting, as the prediction would have).
    */
   private wakeForHead(channel: number, c: number, now: number): void {
-    const at = this.columnCandidateReady(channel, c, max(now, this.chF64[channel * CH_F64 + CH_BUSY]), NEVER);
+    const at = this.columnCandidateReady(channel, c, max(now, this.chF64[(channel << CH_F64_SHIFT) | CH_BUSY]), NEVER);
     if (at !== NEVER) this.wakeColumn(channel, at);
   }
 
@@ -1695,9 +1699,9 @@ export class YarcFabricSim {
     const channel = (r * NPORTS + o) * 8 + (input >> 3);
     const bit = 1 << (((input & 7) << 1) | v);
     if (on) {
-      this.chI32[channel * CH_I32 + CH_STATE] |= bit;
+      this.chI32[(channel << CH_I32_SHIFT) | CH_STATE] |= bit;
       this.wakeForHead(channel, ((input & 7) << 1) | v, now);
-    } else this.chI32[channel * CH_I32 + CH_STATE] &= ~bit;
+    } else this.chI32[(channel << CH_I32_SHIFT) | CH_STATE] &= ~bit;
   }
 
   private shiftRowBuffer(r: number, rbIndex: number, now: number): void {
@@ -1778,7 +1782,7 @@ export class YarcFabricSim {
         pool.setRoute(down, out);
         const wasEmpty = this.rb.headOf(rbIndex) < 0;
         this.rb.push(rbIndex, down);
-        if (wasEmpty) this.chI32[((r * NPORTS + out) * 8 + (i >> 3)) * CH_I32 + CH_STATE] |= 1 << (((i & 7) << 1) | v);
+        if (wasEmpty) this.chI32[(((r * NPORTS + out) * 8 + (i >> 3)) << CH_I32_SHIFT) | CH_STATE] |= 1 << (((i & 7) << 1) | v);
         if (this.packets.flags[packet] & FLAG_TRACE) this.trace(packet, this.routerChip[r], i, v, 'row-buffer', now, `column ${out & 7}`);
       }
       const down = this.rb.tailOf(rbIndex);
@@ -1913,7 +1917,7 @@ export class YarcFabricSim {
     const g = this.tileGlobal[tile];
     const upstream = this.fabric.peer[g];
     const local = (this.packets.flags[packet] & FLAG_LOCAL) !== 0;
-    if (upstream >= 0 && !local) this.returnCredits(upstream, v, this.packets.length[packet], at + this.portI32[g * P_I32 + P_LATENCY]);
+    if (upstream >= 0 && !local) this.returnCredits(upstream, v, this.packets.length[packet], at + this.portI32[(g << P_I32_SHIFT) | P_LATENCY]);
     // Only the input buffer the chip put it in was free of credits; every later one is not.
     if (local) this.packets.flags[packet] &= ~FLAG_LOCAL;
     if (discarded) this.packets.discard(packet, this.pendingReason(packet));
