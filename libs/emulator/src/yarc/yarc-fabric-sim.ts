@@ -726,16 +726,21 @@ export class YarcFabricSim {
   /** Phits in column buffer b at cycle `now`: the output link's last run from it is still
    * leaving, at the send times it recorded. */
   private columnOccupancy(b: number, now: number): number {
-    const tile = (b / (8 * NVC)) | 0;
-    const g = this.tileGlobal[tile];
+    const g = this.tileGlobal[b >> 4]; // (tile * 8 + row) * NVC + v
     let occupancy = this.cb.occupancyOf(b);
-    if (this.txI32[(g << TX_I32_SHIFT) | TX_DRAIN_BUFFER] === b && this.txF64[(g << TX_F64_SHIFT) | TX_DRAIN_LAST] > now) {
-      const since = now - this.txF64[(g << TX_F64_SHIFT) | TX_DRAIN_FIRST];
-      const drain = this.txI32[(g << TX_I32_SHIFT) | TX_DRAIN];
-      const base = ((drain >> DRAIN_COUNT_BITS) - 1) * DRAIN_SLOT_INTS;
-      for (let j = (drain & DRAIN_COUNT_MASK) - 1; j >= 0 && this.drainPairs[base + 2 * j] > since; j--) occupancy++;
-    }
+    if (this.txI32[(g << TX_I32_SHIFT) | TX_DRAIN_BUFFER] === b) occupancy += this.drainPending(g, now);
     return occupancy;
+  }
+
+  /** Phits of output link g's last run from a column buffer that leave it after cycle `now`. */
+  private drainPending(g: number, now: number): number {
+    if (this.txF64[(g << TX_F64_SHIFT) | TX_DRAIN_LAST] <= now) return 0;
+    const since = now - this.txF64[(g << TX_F64_SHIFT) | TX_DRAIN_FIRST];
+    const drain = this.txI32[(g << TX_I32_SHIFT) | TX_DRAIN];
+    const base = ((drain >> DRAIN_COUNT_BITS) - 1) * DRAIN_SLOT_INTS;
+    let pending = 0;
+    for (let j = (drain & DRAIN_COUNT_MASK) - 1; j >= 0 && this.drainPairs[base + 2 * j] > since; j--) pending++;
+    return pending;
   }
 
   /**
@@ -793,8 +798,14 @@ export class YarcFabricSim {
 
   /** Phits column buffer b (of VC b&1) can still take at `now`. */
   private columnRoom(b: number, now: number): number {
-    const occupancy = this.columnOccupancy(b, now);
-    return min(COLUMN_VC_LIMIT - occupancy, COLUMN_BUFFER_PHITS - occupancy - this.columnOccupancy(b ^ 1, now));
+    // Both VCs' occupancies in one pass: the output link's last run drained at most one of them.
+    const g = this.tileGlobal[b >> 4];
+    let own = this.cb.occupancyOf(b);
+    let other = this.cb.occupancyOf(b ^ 1);
+    const drained = this.txI32[(g << TX_I32_SHIFT) | TX_DRAIN_BUFFER];
+    if (drained === b) own += this.drainPending(g, now);
+    else if (drained === (b ^ 1)) other += this.drainPending(g, now);
+    return min(COLUMN_VC_LIMIT - own, COLUMN_BUFFER_PHITS - own - other);
   }
 
   // ---------------------------------------------------------------- endpoints
