@@ -1589,7 +1589,8 @@ export class YarcFabricSim {
         this.trace(packet, this.routerChip[r], tileOut - base, v, 'column-buffer', now, `from row ${row}, input ${input}, ${n} phits`);
       this.chI32[ch | CH_STATE] &= ~(1 << (CH_WAIT_SHIFT + v));
       const down = this.cb.tailOf(cbv);
-      for (let j = last - now; j >= 0; j--) if ((drain >>> j) & 1) pool.sendAt(down, last - j);
+      if (last === now + n - 1) pool.sendRun(down, now, n);
+      else for (let j = last - now; j >= 0; j--) if ((drain >>> j) & 1) pool.sendAt(down, last - j);
       pool.setSentOut(seg, taken + n);
       this.rb.drain(rbIndex, n);
       this.rb.setDrain(rbIndex, last + 1, drain);
@@ -1797,7 +1798,6 @@ export class YarcFabricSim {
         if (this.packets.flags[packet] & FLAG_TRACE) this.trace(packet, this.routerChip[r], i, v, 'row-buffer', now, `column ${out & 7}`);
       }
       const down = this.rb.tailOf(rbIndex);
-      pool.sendAt(down, now);
       // As on the column channel, the run goes on while the column channel's committed run keeps
       // making room in the row buffer (room predicted now can only be less than what the column
       // channel will have made by then). Phits that arrive with gaps between them, from a link
@@ -1806,6 +1806,10 @@ export class YarcFabricSim {
       const paced = this.rowBusAlone(tile, v);
       let n = 1;
       let last = now;
+      // The run's send times are written a gapless stretch at a time: phits [written, n) go one
+      // per cycle from `stretch`.
+      let stretch = now;
+      let written = 0;
       while (taken + n < sent) {
         let t = last + 1;
         const u = pool.usable(seg, taken + n);
@@ -1814,10 +1818,15 @@ export class YarcFabricSim {
           t = u;
         }
         if (n >= room && n >= this.rowRoom(rbIndex, t)) break;
-        pool.sendAt(down, t);
+        if (t !== last + 1) {
+          pool.sendRun(down, stretch, n - written);
+          written = n;
+          stretch = t;
+        }
         n++;
         last = t;
       }
+      pool.sendRun(down, stretch, n - written);
       pool.setSentOut(seg, taken + n);
       this.ib.drain(ibIndex, n);
       this.rb.fill(rbIndex, n);
