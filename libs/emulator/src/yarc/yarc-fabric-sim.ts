@@ -365,9 +365,11 @@ export class YarcFabricSim {
   private drainPairs = new Int32Array(4 * DRAIN_SLOT_INTS);
   private drainOwner = new Int32Array(4).fill(-1);
   private drainNext = 0;
-  /** Endpoint receive side: busy until, and the cycle its last run took its last phit. */
+  /** Endpoint receive side: busy until, the cycle its last run took its last phit, and whether a
+   * maintenance packet taken whole waits at the head of a receive buffer to be answered. */
   private readonly recvBusy: Float64Array;
   private readonly recvLast: Float64Array;
+  private readonly recvHeld: Uint8Array;
   /** Per lane of every transmit port: bit-error rate, retry count, and which lanes are in service. */
   readonly laneBitErrorRate: Float64Array;
   readonly laneRetries: Uint32Array;
@@ -512,6 +514,7 @@ export class YarcFabricSim {
     this.txResumeAt = new Float64Array(ports);
     this.recvBusy = new Float64Array(ports);
     this.recvLast = new Float64Array(ports);
+    this.recvHeld = new Uint8Array(ports);
     this.laneBitErrorRate = new Float64Array(ports * LANES);
     this.laneRetries = new Uint32Array(ports * LANES);
     this.laneMask = new Uint8Array(ports);
@@ -816,9 +819,12 @@ export class YarcFabricSim {
     // Receive: one phit per cycle when accepting, from one VC at a time.
     if (now < this.recvBusy[g]) this.wakeLink(g, this.recvBusy[g]);
     else {
-      for (let v = 0; v < NVC; v++) {
-        const s = this.receive.headOf(g * NVC + v);
-        if (s >= 0 && pool.sentOutOf(s) === this.packets.length[pool.packetOf(s)]) this.finishReceive(g, v, this.recvLast[g], now);
+      if (this.recvHeld[g]) {
+        this.recvHeld[g] = 0;
+        for (let v = 0; v < NVC; v++) {
+          const s = this.receive.headOf(g * NVC + v);
+          if (s >= 0 && pool.sentOutOf(s) === this.packets.length[pool.packetOf(s)]) this.finishReceive(g, v, this.recvLast[g], now);
+        }
       }
       if (this.accepting[g]) {
         let wakeAt = NEVER;
@@ -844,7 +850,10 @@ export class YarcFabricSim {
           // The packet is delivered with the cycle its tail is taken. A maintenance packet is
           // answered only once that cycle has come (the next visit).
           const packet = pool.packetOf(s);
-          if (taken + n === this.packets.length[packet] && !(this.packets.flags[packet] & FLAG_SOURCE_ROUTED)) this.finishReceive(g, v, now + n - 1, now);
+          if (taken + n === this.packets.length[packet]) {
+            if (this.packets.flags[packet] & FLAG_SOURCE_ROUTED) this.recvHeld[g] = 1;
+            else this.finishReceive(g, v, now + n - 1, now);
+          }
           wakeAt = this.receiveNextWake(g, now + n);
           break;
         }
