@@ -1843,7 +1843,16 @@ export class YarcFabricSim {
       if (this.rb.headOf(rbIndex) === down) {
         // A new head: its column channel may take it once it is through the row bus and the
         // subswitch and the channel's run is done (the visit then looks for room).
-        this.wakeForHead((r * NPORTS + out) * 8 + (i >> 3), ((i & 7) << 1) | v, now);
+        const channel = (r * NPORTS + out) * 8 + (i >> 3);
+        if (taken === 0) {
+          // wakeForHead for a head nothing has been taken from, whose first phit went now.
+          const owner = ((this.chI32[(channel << CH_I32_SHIFT) | CH_OWNERS] >>> (8 * v)) & 0xff) - 1;
+          if (owner === -1 || owner === i)
+            this.wakeColumn(
+              channel,
+              max(now + RB_DELAY, this.chF64[(channel << CH_F64_SHIFT) | CH_BUSY], this.rb.timeOf(rbIndex), this.rb.timeOf(rbIndex ^ 1)),
+            );
+        } else this.wakeForHead(channel, ((i & 7) << 1) | v, now);
       }
       if (taken + n === length) this.finishInput(r, tile, ibIndex, seg, v, last, false);
       this.rowBusRR[tile] = (v + 1) & 1;
