@@ -58,10 +58,10 @@ export class StageQueue {
   wake(stage: number, at: number, now: number, phase: number): void {
     const times = this.times;
     if (at <= now) {
-      const stamp = times[2 * stage];
+      const stamp = times[stage << 1];
       if (stamp === now) return; // already queued for this cycle
       if (phase <= this.phase && stamp !== now + 0.5) {
-        times[2 * stage] = now;
+        times[stage << 1] = now;
         this.ready[this.count++] = stage;
         return;
       }
@@ -70,29 +70,29 @@ export class StageQueue {
       const latest = now + this.horizon - 1;
       if (at > latest) at = latest; // beyond the wheel: the visit re-arms it
     }
-    const pending = times[2 * stage + 1];
+    const pending = times[(stage << 1) | 1];
     if (pending >= 0) {
       if (pending <= at) return;
       this.unlink(stage, pending);
     } else this.pending++;
-    times[2 * stage + 1] = at;
+    times[(stage << 1) | 1] = at;
     const links = this.links;
     const slot = at & this.mask;
     const first = this.slotHead[slot];
-    links[2 * stage] = first;
-    links[2 * stage + 1] = -1;
-    if (first >= 0) links[2 * first + 1] = stage;
+    links[stage << 1] = first;
+    links[(stage << 1) | 1] = -1;
+    if (first >= 0) links[(first << 1) | 1] = stage;
     this.slotHead[slot] = stage;
   }
 
   /** Takes `stage` out of the slot of its pending wake-up at cycle `at`. */
   private unlink(stage: number, at: number): void {
     const links = this.links;
-    const next = links[2 * stage];
-    const previous = links[2 * stage + 1];
-    if (previous >= 0) links[2 * previous] = next;
+    const next = links[stage << 1];
+    const previous = links[(stage << 1) | 1];
+    if (previous >= 0) links[previous << 1] = next;
     else this.slotHead[at & this.mask] = next;
-    if (next >= 0) links[2 * next + 1] = previous;
+    if (next >= 0) links[(next << 1) | 1] = previous;
   }
 
   /** Queues the stages whose wake-ups are due at `now`. Called in the cycle's events phase,
@@ -105,11 +105,11 @@ export class StageQueue {
     const times = this.times;
     const links = this.links;
     while (stage >= 0) {
-      const next = links[2 * stage];
-      times[2 * stage + 1] = -1;
+      const next = links[stage << 1];
+      times[(stage << 1) | 1] = -1;
       this.pending--;
-      if (times[2 * stage] !== now) {
-        times[2 * stage] = now;
+      if (times[stage << 1] !== now) {
+        times[stage << 1] = now;
         this.ready[this.count++] = stage;
       }
       stage = next;
@@ -157,7 +157,7 @@ export class StageQueue {
   /** The i-th stage to visit this cycle, marked visited. */
   visit(i: number, now: number): number {
     const stage = this.ready[i];
-    this.times[2 * stage] = now + 0.5;
+    this.times[stage << 1] = now + 0.5;
     return stage;
   }
 }
