@@ -78,6 +78,8 @@ const NEVER = Infinity;
 
 // Module-level copies of the chip constants: the hot loops read locals, not another module's exports.
 const NVC = VCS;
+/** A buffer's index per VC is (its index << VC_SHIFT) | v: NVC is 2. */
+const VC_SHIFT = 1;
 const NPORTS = PORTS;
 const INPUT_STAGES = STAGES_INPUT_QUEUE;
 const ROW_BUS_STAGES = STAGES_ROW_BUS;
@@ -172,7 +174,7 @@ const P_LATENCY = 10;
 const P_CREDITS = 11;
 const P_CREDIT_WAIT = 13;
 const P_ERROR_PRONE = 15;
-/** Slot in portI32 of VC v's field `field` (P_CREDITS, P_CREDIT_WAIT) for key = g * NVC + v
+/** Slot in portI32 of VC v's field `field` (P_CREDITS, P_CREDIT_WAIT) for key = ((g << VC_SHIFT) | v)
  * (NVC is 2: the key's low bit is the VC). */
 const portVcI32 = (key: number, field: number): number => ((key >> 1) << P_I32_SHIFT) | (field + (key & 1));
 
@@ -557,11 +559,11 @@ export class YarcFabricSim {
     return this.portI32[(g << P_I32_SHIFT) | P_LATENCY];
   }
 
-  /** Phits sent so far on each port and VC (index g * NVC + v), for utilisation reports: a copy. */
+  /** Phits sent so far on each port and VC (index ((g << VC_SHIFT) | v)), for utilisation reports: a copy. */
   portPhits(): Float64Array {
     const ports = this.portF64.length >> P_F64_SHIFT;
     const out = new Float64Array(ports * NVC);
-    for (let g = 0; g < ports; g++) for (let v = 0; v < NVC; v++) out[g * NVC + v] = this.portF64[(g << P_F64_SHIFT) | (P_PHITS + v)];
+    for (let g = 0; g < ports; g++) for (let v = 0; v < NVC; v++) out[(g << VC_SHIFT) | v] = this.portF64[(g << P_F64_SHIFT) | (P_PHITS + v)];
     return out;
   }
 
@@ -578,7 +580,7 @@ export class YarcFabricSim {
       this.packets.discard(id, DiscardReason.Unreachable);
       return id;
     }
-    this.sources.push(g * NVC + vc, id);
+    this.sources.push((g << VC_SHIFT) | vc, id);
     this.wakeLink(g, this.cycle);
     return id;
   }
@@ -682,7 +684,7 @@ export class YarcFabricSim {
 
   /** Returns `phits` credits of VC v to the sender at port g, arriving at cycle `at`. */
   private returnCredits(g: number, v: number, phits: number, at: number): void {
-    this.wheel.schedule(this.cycle, at, g * NVC + v, phits);
+    this.wheel.schedule(this.cycle, at, (g << VC_SHIFT) | v, phits);
   }
 
   /** Wakes port g's sender (router output or endpoint) at cycle `at`. */
@@ -729,7 +731,7 @@ export class YarcFabricSim {
   /** Phits in column buffer b at cycle `now`: the output link's last run from it is still
    * leaving, at the send times it recorded. */
   private columnOccupancy(b: number, now: number): number {
-    const g = this.tileGlobal[b >> 4]; // (tile * 8 + row) * NVC + v
+    const g = this.tileGlobal[b >> 4]; // (((tile * 8 + row) << VC_SHIFT) | v)
     let occupancy = this.cb.occupancyOf(b);
     if (this.txI32[(g << TX_I32_SHIFT) | TX_DRAIN_BUFFER] === b) occupancy += this.drainPending(g, now);
     return occupancy;
@@ -767,7 +769,7 @@ export class YarcFabricSim {
     for (let s = queues.headOf(b); s >= 0; s = pool.nextOf(s)) {
       for (let k = pool.sentOutOf(s); k < pool.sentInOf(s); k++) if (pool.sendTime(s, k) <= cycle) phits++;
     }
-    const tile = (b / (8 * NVC)) | 0;
+    const tile = b >> 4;
     const g = this.tileGlobal[tile];
     if (this.txI32[(g << TX_I32_SHIFT) | TX_DRAIN_BUFFER] === b) {
       const from = this.txF64[(g << TX_F64_SHIFT) | TX_DRAIN_FIRST];
@@ -792,7 +794,7 @@ export class YarcFabricSim {
   /** The first cycle after `now` at which column buffer b has room, as the output link's
    * committed run drains it or its other VC (NEVER if it does not make room). */
   private columnRoomAppears(b: number, now: number): number {
-    const g = this.tileGlobal[(b / (8 * NVC)) | 0];
+    const g = this.tileGlobal[b >> 4];
     const drained = this.txI32[(g << TX_I32_SHIFT) | TX_DRAIN_BUFFER];
     if (this.txF64[(g << TX_F64_SHIFT) | TX_DRAIN_LAST] <= now || (drained !== b && drained !== (b ^ 1))) return NEVER;
     for (let t = now + 1; t <= this.txF64[(g << TX_F64_SHIFT) | TX_DRAIN_LAST]; t++) if (this.columnRoom(b, t) > 0) return t;
@@ -822,14 +824,14 @@ export class YarcFabricSim {
       if (this.recvHeld[g]) {
         this.recvHeld[g] = 0;
         for (let v = 0; v < NVC; v++) {
-          const s = this.receive.headOf(g * NVC + v);
+          const s = this.receive.headOf((g << VC_SHIFT) | v);
           if (s >= 0 && pool.sentOutOf(s) === this.packets.length[pool.packetOf(s)]) this.finishReceive(g, v, this.recvLast[g], now);
         }
       }
       if (this.accepting[g]) {
         let wakeAt = NEVER;
         for (let v = 0; v < NVC; v++) {
-          const buffer = g * NVC + v;
+          const buffer = (g << VC_SHIFT) | v;
           const s = this.receive.headOf(buffer);
           if (s < 0 || pool.routeOf(s) === -2) continue;
           const taken = pool.sentOutOf(s);
@@ -867,7 +869,7 @@ export class YarcFabricSim {
     if (this.discarding[g] || this.fabric.activeLanes[g] === 0) {
       // The interface's own link is down: what waits to be sent cannot be (§7.7).
       for (let v = 0; v < NVC; v++) {
-        const q = g * NVC + v;
+        const q = (g << VC_SHIFT) | v;
         while (this.sources.size[q] > 0) {
           const p = this.sources.shift(q);
           this.packets.state[p] = STATE_IN_NETWORK;
@@ -879,11 +881,11 @@ export class YarcFabricSim {
     }
     if (now < this.txF64[(g << TX_F64_SHIFT) | TX_BUSY]) {
       // The last copy's tail is still being serialized.
-      if (this.sources.size[g * NVC] > 0 || this.sources.size[g * NVC + 1] > 0) this.wakeLink(g, this.txF64[(g << TX_F64_SHIFT) | TX_BUSY]);
+      if (this.sources.size[g << VC_SHIFT] > 0 || this.sources.size[(g << VC_SHIFT) | 1] > 0) this.wakeLink(g, this.txF64[(g << TX_F64_SHIFT) | TX_BUSY]);
       return;
     }
     for (let v = 0; v < NVC; v++) {
-      const q = g * NVC + v;
+      const q = (g << VC_SHIFT) | v;
       if (this.sources.size[q] === 0) continue;
       const head = this.sources.head[q];
       if (this.portI32[portVcI32(q, P_CREDITS)] < this.packets.length[head]) {
@@ -898,7 +900,7 @@ export class YarcFabricSim {
       this.txI32[(g << TX_I32_SHIFT) | TX_SOURCE] = -1;
       this.startCopy(g, now, ENDPOINT_INJECT_CYCLES);
       this.advanceLink(g, now);
-      if (this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] < 0 && (this.sources.size[g * NVC] > 0 || this.sources.size[g * NVC + 1] > 0))
+      if (this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] < 0 && (this.sources.size[g << VC_SHIFT] > 0 || this.sources.size[(g << VC_SHIFT) | 1] > 0))
         this.wakeLink(g, this.txF64[(g << TX_F64_SHIFT) | TX_BUSY]);
       return;
     }
@@ -909,7 +911,7 @@ export class YarcFabricSim {
     const pool = this.pool;
     let at = NEVER;
     for (let v = 0; v < NVC; v++) {
-      const s = this.receive.headOf(g * NVC + v);
+      const s = this.receive.headOf((g << VC_SHIFT) | v);
       if (s < 0 || pool.routeOf(s) === -2) continue;
       const taken = pool.sentOutOf(s);
       let t = NEVER;
@@ -922,8 +924,8 @@ export class YarcFabricSim {
 
   /** The processor has taken the last phit of the packet at the head of VC v (at `cycle`). */
   private finishReceive(g: number, v: number, cycle: number, now: number): void {
-    const packet = this.pool.packetOf(this.receive.headOf(g * NVC + v));
-    this.receive.shift(g * NVC + v);
+    const packet = this.pool.packetOf(this.receive.headOf((g << VC_SHIFT) | v));
+    this.receive.shift((g << VC_SHIFT) | v);
     const flags = this.packets.flags[packet];
     if (flags & (FLAG_SOFT_ERROR | FLAG_LINK_LOST)) {
       // §4.3: the destination's interface discards a packet marked bad.
@@ -956,7 +958,7 @@ export class YarcFabricSim {
   /** The head packet of column buffer b has left it entirely. */
   private shiftColumnBuffer(b: number): void {
     this.cb.shift(b);
-    if (this.cb.headOf(b) < 0) this.cbMask[(b / (8 * NVC)) | 0] &= ~(1 << (b & 15));
+    if (this.cb.headOf(b) < 0) this.cbMask[b >> 4] &= ~(1 << (b & 15));
   }
 
   /** Second-stage arbitration at router output `tile` (global port g). */
@@ -970,7 +972,7 @@ export class YarcFabricSim {
     for (let rotated = fromPointer(this.cbMask[tile], start); rotated !== 0; rotated &= rotated - 1) {
       const c = (start + lowestBit(rotated)) & 15;
       const v = c & 1;
-      const candidate = (tile * 8 + (c >> 1)) * NVC + v;
+      const candidate = ((tile * 8 + (c >> 1)) << VC_SHIFT) | v;
       const s = this.cb.headOf(candidate);
       if (s < 0) continue;
       const taken = pool.sentOutOf(s);
@@ -1029,8 +1031,8 @@ export class YarcFabricSim {
     const down = this.pool.allocate(packet, now, stages + this.portI32[(g << P_I32_SHIFT) | P_LATENCY]);
     const bad = this.portI32[(g << P_I32_SHIFT) | P_ERROR_PRONE] ? (this.random() < this.copyErrorProbability(g, this.packets.length[packet]) ? 1 : 0) : 0;
     if (bad) this.pool.setRoute(down, -2); // held at the receiver until its bad CRC is seen
-    if (peerTile >= 0) this.ib.push(peerTile * NVC + v, down);
-    else this.receive.push(peer * NVC + v, down);
+    if (peerTile >= 0) this.ib.push((peerTile << VC_SHIFT) | v, down);
+    else this.receive.push((peer << VC_SHIFT) | v, down);
     this.txI32[(g << TX_I32_SHIFT) | TX_DOWN] = down;
     this.txI32[(g << TX_I32_SHIFT) | TX_SENT] = bad << TX_BAD_SHIFT;
     this.txF64[(g << TX_F64_SHIFT) | TX_ACC] = 0;
@@ -1187,7 +1189,7 @@ export class YarcFabricSim {
     const peer = this.fabric.peer[g];
     const peerTile = this.globalTile[peer];
     if (peerTile >= 0) {
-      this.ib.fill(peerTile * NVC + v, n);
+      this.ib.fill((peerTile << VC_SHIFT) | v, n);
       // The receiving row bus routes the head once it has been through the input stages.
       this.wakeRow(peerTile, first === 0 ? pool.headTimeOf(down) + INPUT_STAGES : firstAt + pool.delayOf(down));
     } else this.wakeLink(peer, firstAt + pool.delayOf(down));
@@ -1310,7 +1312,7 @@ export class YarcFabricSim {
           pool.send(down, now, missing);
           const peerTile = this.globalTile[this.fabric.peer[g]];
           if (peerTile >= 0) {
-            this.ib.fill(peerTile * NVC + this.packets.vc[packet], missing);
+            this.ib.fill((peerTile << VC_SHIFT) | this.packets.vc[packet], missing);
             this.wakeRow(peerTile, now + pool.delayOf(down));
           } else this.wakeLink(this.fabric.peer[g], now + pool.delayOf(down));
         }
@@ -1347,10 +1349,10 @@ export class YarcFabricSim {
     const peerTile = this.globalTile[peer];
     const phits = this.pool.sentInOf(down);
     if (peerTile >= 0) {
-      const buffer = peerTile * NVC + v;
+      const buffer = (peerTile << VC_SHIFT) | v;
       this.ib.popTail(buffer);
       this.ib.drain(buffer, phits);
-    } else this.receive.popTail(peer * NVC + v);
+    } else this.receive.popTail((peer << VC_SHIFT) | v);
     this.txI32[(g << TX_I32_SHIFT) | TX_DOWN] = -1;
   }
 
@@ -1528,7 +1530,7 @@ export class YarcFabricSim {
       const c = (start + lowestBit(rotated)) & 15;
       const input = row * 8 + (c >> 1);
       const v = c & 1;
-      const cbv = channel * NVC + v;
+      const cbv = (channel << VC_SHIFT) | v;
       const owner = ((this.chI32[ch | CH_OWNERS] >>> (8 * v)) & 0xff) - 1;
       if (owner !== -1 && owner !== input) continue; // its own run's end wakes the channel
       const room = this.columnRoom(cbv, now);
@@ -1540,7 +1542,7 @@ export class YarcFabricSim {
         if (at < wakeAt) wakeAt = at;
         continue;
       }
-      const rbIndex = ((base + input) * 8 + column) * NVC + v;
+      const rbIndex = (((base + input) * 8 + column) << VC_SHIFT) | v;
       const seg = this.rb.headOf(rbIndex);
       const taken = pool.sentOutOf(seg);
       const sent = pool.sentInOf(seg);
@@ -1648,7 +1650,7 @@ export class YarcFabricSim {
    * bus puts in one now is not through the row bus and subswitch before then.
    */
   private columnAlone(base: number, row: number, column: number, v: number): boolean {
-    for (let q = 0; q < 8; q++) if (this.rb.headOf(((base + row * 8 + q) * 8 + column) * NVC + (v ^ 1)) >= 0) return false;
+    for (let q = 0; q < 8; q++) if (this.rb.headOf((((base + row * 8 + q) * 8 + column) << VC_SHIFT) | (v ^ 1)) >= 0) return false;
     return true;
   }
 
@@ -1674,7 +1676,7 @@ export class YarcFabricSim {
   private columnCandidateWake(channel: number, c: number, after: number, before: number): number {
     const t = this.columnCandidateReady(channel, c, after, before);
     if (t === NEVER) return NEVER;
-    const cbv = channel * NVC + (c & 1);
+    const cbv = (channel << VC_SHIFT) | (c & 1);
     if (this.columnRoom(cbv, t) > 0) return t;
     this.chI32[(channel << CH_I32_SHIFT) | CH_STATE] |= 1 << (CH_WAIT_SHIFT + (c & 1));
     return this.columnRoomAppears(cbv, t);
@@ -1689,7 +1691,7 @@ export class YarcFabricSim {
     if (owner !== -1 && owner !== input) return NEVER;
     const tileOut = channel >> 3;
     const base = ((tileOut / NPORTS) | 0) * NPORTS;
-    const rbIndex = ((base + input) * 8 + ((tileOut - base) & 7)) * NVC + v;
+    const rbIndex = (((base + input) * 8 + ((tileOut - base) & 7)) << VC_SHIFT) | v;
     const pool = this.pool;
     const seg = this.rb.headOf(rbIndex);
     const taken = pool.sentOutOf(seg);
@@ -1747,7 +1749,7 @@ export class YarcFabricSim {
     const i = tile - r * NPORTS;
     let wakeAt = NEVER;
     for (let v = 0; v < NVC; v++) {
-      const seg = this.ib.headOf(tile * NVC + v);
+      const seg = this.ib.headOf((tile << VC_SHIFT) | v);
       if (seg < 0 || pool.routeOf(seg) !== -1) continue;
       const at = pool.headTimeOf(seg) + INPUT_STAGES;
       if (now >= at) this.routeHead(r, i, v, seg, now);
@@ -1756,7 +1758,7 @@ export class YarcFabricSim {
     const first = this.rowBusRR[tile];
     for (let k = 0; k < NVC; k++) {
       const v = (first + k) & 1;
-      const ibIndex = tile * NVC + v;
+      const ibIndex = (tile << VC_SHIFT) | v;
       const seg = this.ib.headOf(ibIndex);
       if (seg < 0) continue;
       const out = pool.routeOf(seg);
@@ -1789,7 +1791,7 @@ export class YarcFabricSim {
         }
         continue;
       }
-      const rbIndex = (tile * 8 + (out & 7)) * NVC + v;
+      const rbIndex = ((tile * 8 + (out & 7)) << VC_SHIFT) | v;
       const room = this.rowRoom(rbIndex, now);
       if (room <= 0) {
         this.rowWait[rbIndex] = 1;
@@ -1870,7 +1872,7 @@ export class YarcFabricSim {
    * into the tile is held by v's packet until its tail (virtual cut-through).
    */
   private rowBusAlone(tile: number, v: number): boolean {
-    const other = this.ib.headOf(tile * NVC + (v ^ 1));
+    const other = this.ib.headOf((tile << VC_SHIFT) | (v ^ 1));
     if (other >= 0 && this.pool.routeOf(other) !== -2) return false;
     return v === 1 || this.chipAnswers[tile] === 0;
   }
@@ -1883,7 +1885,7 @@ export class YarcFabricSim {
     const pool = this.pool;
     let at = NEVER;
     for (let v = 0; v < NVC; v++) {
-      const seg = this.ib.headOf(tile * NVC + v);
+      const seg = this.ib.headOf((tile << VC_SHIFT) | v);
       if (seg < 0) continue;
       const route = pool.routeOf(seg);
       let t = NEVER;
@@ -1893,7 +1895,7 @@ export class YarcFabricSim {
       if (route >= 0 && route < NPORTS && t < at) {
         // No room in the row buffer by then, as far as the column channel's committed runs tell:
         // wait for room (the channel's next run from it wakes the bus).
-        const rbIndex = (tile * 8 + (route & 7)) * NVC + v;
+        const rbIndex = ((tile * 8 + (route & 7)) << VC_SHIFT) | v;
         if (this.rowRoom(rbIndex, t) <= 0) {
           this.rowWait[rbIndex] = 1;
           t = this.rowRoomAppears(rbIndex, t);
@@ -1970,7 +1972,7 @@ export class YarcFabricSim {
   }
 
   private raiseRouteError(r: number, i: number, v: number, kind: number): void {
-    const s = this.ib.headOf((r * NPORTS + i) * NVC + v);
+    const s = this.ib.headOf(((r * NPORTS + i) << VC_SHIFT) | v);
     const packet = this.pool.packetOf(s);
     let reason = DiscardReason.NoRoute;
     if (kind === ROUTE_DOWNWARD_VIOLATION) reason = DiscardReason.DownwardInvariant;
@@ -2141,8 +2143,8 @@ export class YarcFabricSim {
       this.chipAnswers[tile]--;
       const seg = this.pool.allocate(id, now, 0);
       this.pool.send(seg, now, this.packets.length[id]);
-      this.ib.push(tile * NVC + 1, seg);
-      this.ib.fill(tile * NVC + 1, this.packets.length[id]);
+      this.ib.push((tile << VC_SHIFT) | 1, seg);
+      this.ib.fill((tile << VC_SHIFT) | 1, this.packets.length[id]);
       // Its head is routed once it has been through the input stages, as any arrival's is.
       this.wakeRow(tile, now + INPUT_STAGES);
     }
@@ -2218,7 +2220,7 @@ export class YarcFabricSim {
     const id = this.packets.allocate(0, g, maintenancePacketPhits(response), 1, FLAG_SOURCE_ROUTED, 0, now, -1);
     this.keepMessage(id, response);
     this.packets.setReturnRoute(id, packet);
-    this.sources.push(g * NVC + 1, id);
+    this.sources.push((g << VC_SHIFT) | 1, id);
     this.wakeLink(g, now);
   }
 
