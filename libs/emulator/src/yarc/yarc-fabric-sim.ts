@@ -818,8 +818,11 @@ export class YarcFabricSim {
    * sends from the source queues. */
   private stepEndpoint(g: number, now: number): void {
     const pool = this.pool;
+    // The port's own wake-ups, gathered into one: within its visit a stage's wake-ups keep only the
+    // earliest anyway, and one call site leaves V8's inlining budget for the accessors below.
+    let wake = NEVER;
     // Receive: one phit per cycle when accepting, from one VC at a time.
-    if (now < this.recvBusy[g]) this.wakeLink(g, this.recvBusy[g]);
+    if (now < this.recvBusy[g]) wake = this.recvBusy[g];
     else {
       if (this.recvHeld[g]) {
         this.recvHeld[g] = 0;
@@ -829,7 +832,6 @@ export class YarcFabricSim {
         }
       }
       if (this.accepting[g]) {
-        let wakeAt = NEVER;
         for (let v = 0; v < NVC; v++) {
           const buffer = (g << VC_SHIFT) | v;
           const s = this.receive.headOf(buffer);
@@ -839,7 +841,7 @@ export class YarcFabricSim {
           if (taken >= sent) continue;
           const u = pool.usable(s, taken);
           if (u > now) {
-            if (u < wakeAt) wakeAt = u;
+            if (u < wake) wake = u;
             continue;
           }
           let n = 1;
@@ -856,53 +858,58 @@ export class YarcFabricSim {
             if (this.packets.flags[packet] & FLAG_SOURCE_ROUTED) this.recvHeld[g] = 1;
             else this.finishReceive(g, v, now + n - 1, now);
           }
-          wakeAt = this.receiveNextWake(g, now + n);
+          wake = this.receiveNextWake(g, now + n);
           break;
         }
-        if (wakeAt !== NEVER) this.wakeLink(g, wakeAt);
       }
     }
     // Send: continue the current packet (or its replay), or start the next one whose whole
     // length fits in the router's input buffer (VCT).
     if (this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] >= 0) this.advanceLink(g, now);
-    if (this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] >= 0) return;
-    if (this.discarding[g] || this.fabric.activeLanes[g] === 0) {
-      // The interface's own link is down: what waits to be sent cannot be (§7.7).
-      for (let v = 0; v < NVC; v++) {
-        const q = (g << VC_SHIFT) | v;
-        while (this.sources.size[q] > 0) {
-          const p = this.sources.shift(q);
-          this.packets.state[p] = STATE_IN_NETWORK;
-          this.maintenance[p] = undefined;
-          this.packets.discard(p, this.discardReason[g] || DiscardReason.LinkDown);
+    if (this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] < 0) {
+      const busy = this.txF64[(g << TX_F64_SHIFT) | TX_BUSY];
+      if (this.discarding[g] || this.fabric.activeLanes[g] === 0) this.discardSources(g);
+      else if (now < busy) {
+        // The last copy's tail is still being serialized.
+        if ((this.sources.size[g << VC_SHIFT] > 0 || this.sources.size[(g << VC_SHIFT) | 1] > 0) && busy < wake) wake = busy;
+      } else {
+        for (let v = 0; v < NVC; v++) {
+          const q = (g << VC_SHIFT) | v;
+          if (this.sources.size[q] === 0) continue;
+          const head = this.sources.head[q];
+          if (this.portI32[portVcI32(q, P_CREDITS)] < this.packets.length[head]) {
+            this.portI32[portVcI32(q, P_CREDIT_WAIT)] = 1; // the credit return wakes it
+            continue;
+          }
+          this.sources.shift(q);
+          this.portI32[portVcI32(q, P_CREDITS)] -= this.packets.length[head];
+          this.packets.state[head] = STATE_IN_NETWORK;
+          this.packets.enteredAt[head] = now;
+          this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] = head;
+          this.txI32[(g << TX_I32_SHIFT) | TX_SOURCE] = -1;
+          this.startCopy(g, now, ENDPOINT_INJECT_CYCLES);
+          this.advanceLink(g, now);
+          if (this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] < 0 && (this.sources.size[g << VC_SHIFT] > 0 || this.sources.size[(g << VC_SHIFT) | 1] > 0)) {
+            const until = this.txF64[(g << TX_F64_SHIFT) | TX_BUSY];
+            if (until < wake) wake = until;
+          }
+          break;
         }
       }
-      return;
     }
-    if (now < this.txF64[(g << TX_F64_SHIFT) | TX_BUSY]) {
-      // The last copy's tail is still being serialized.
-      if (this.sources.size[g << VC_SHIFT] > 0 || this.sources.size[(g << VC_SHIFT) | 1] > 0) this.wakeLink(g, this.txF64[(g << TX_F64_SHIFT) | TX_BUSY]);
-      return;
-    }
+    if (wake !== NEVER) this.wakeLink(g, wake);
+  }
+
+  /** Endpoint port g's own link is down: what waits to be sent cannot be (§7.7). */
+  private discardSources(g: number): void {
     for (let v = 0; v < NVC; v++) {
       const q = (g << VC_SHIFT) | v;
-      if (this.sources.size[q] === 0) continue;
-      const head = this.sources.head[q];
-      if (this.portI32[portVcI32(q, P_CREDITS)] < this.packets.length[head]) {
-        this.portI32[portVcI32(q, P_CREDIT_WAIT)] = 1; // the credit return wakes it
-        continue;
+      while (this.sources.size[q] > 0) {
+        const p = this.sources.shift(q);
+        this.packets.state[p] = STATE_IN_NETWORK;
+        this.maintenance[p] = undefined;
+        this.packets.discard(p, this.discardReason[g] || DiscardReason.LinkDown);
       }
-      this.sources.shift(q);
-      this.portI32[portVcI32(q, P_CREDITS)] -= this.packets.length[head];
-      this.packets.state[head] = STATE_IN_NETWORK;
-      this.packets.enteredAt[head] = now;
-      this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] = head;
-      this.txI32[(g << TX_I32_SHIFT) | TX_SOURCE] = -1;
-      this.startCopy(g, now, ENDPOINT_INJECT_CYCLES);
-      this.advanceLink(g, now);
-      if (this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] < 0 && (this.sources.size[g << VC_SHIFT] > 0 || this.sources.size[(g << VC_SHIFT) | 1] > 0))
-        this.wakeLink(g, this.txF64[(g << TX_F64_SHIFT) | TX_BUSY]);
-      return;
     }
   }
 
