@@ -731,7 +731,7 @@ export class YarcFabricSim {
   /** Phits in column buffer b at cycle `now`: the output link's last run from it is still
    * leaving, at the send times it recorded. */
   private columnOccupancy(b: number, now: number): number {
-    const g = this.tileGlobal[b >> 4]; // (((tile * 8 + row) << VC_SHIFT) | v)
+    const g = this.tileGlobal[b >> 4]; // b is ((tile * 8 + row) << VC_SHIFT) | v
     let occupancy = this.cb.occupancyOf(b);
     if (this.txI32[(g << TX_I32_SHIFT) | TX_DRAIN_BUFFER] === b) occupancy += this.drainPending(g, now);
     return occupancy;
