@@ -10,7 +10,7 @@ export const MAX_PACKET_PHITS = 32;
 const WORDS = 16;
 /** log2(WORDS): a record's first word is s << WORD_SHIFT, and a field's index is that | field
  * (bitwise: no overflow checks in the optimized code, as an add or multiply would have). */
-const WORD_SHIFT = 4;
+const WORD_SHIFT = 31 - Math.clz32(WORDS);
 const F_PACKET = 2;
 const F_SENT_IN = 3;
 const F_SENT_OUT = 4;
@@ -22,7 +22,7 @@ const F_LIVE = 9;
 const F_OFFSET = 10;
 const INLINE_PHITS = WORDS - F_OFFSET;
 /** The layout for hot loops that index the records themselves (see `words`). */
-export const SEGMENT_WORDS = WORDS;
+export const SEGMENT_WORD_SHIFT = WORD_SHIFT;
 export const SEGMENT_SENT_IN = F_SENT_IN;
 export const SEGMENT_DELAY = F_DELAY;
 export const SEGMENT_OFFSET = F_OFFSET;
@@ -42,7 +42,7 @@ export const SEGMENT_INLINE_PHITS = INLINE_PHITS;
 export class SegmentPool {
   capacity = 0;
   /**
-   * The records (SEGMENT_WORDS words each, the head's send time a float64 over the first two),
+   * The records (1 << SEGMENT_WORD_SHIFT words each, the head's send time a float64 over the first two),
    * the same bytes as float64s, and the overflow table of send-time offsets. A hot loop that
    * allocates no segment may read them into locals and index the exported fields itself; they
    * are replaced when the pool grows.
@@ -229,6 +229,10 @@ const TAIL = 1;
 const OCCUPANCY = 2;
 /** Timed queues: which cycles the owner's last run out of the buffer took a phit in (see drainMaskOf). */
 const DRAIN_MASK = 3;
+/** log2 of a record's words: plain, and timed; and the time's float64 slot within a timed record. */
+const PLAIN_SHIFT = 2;
+const TIMED_SHIFT = 3;
+const TIME_SLOT = 2;
 
 /**
  * FIFO queues of segments, one per buffer, with the phit occupancy of each buffer (phits sent in
@@ -250,7 +254,7 @@ export class BufferQueues {
     private readonly pool: SegmentPool,
     timed = false,
   ) {
-    this.recordShift = timed ? 3 : 2;
+    this.recordShift = timed ? TIMED_SHIFT : PLAIN_SHIFT;
     const bytes = new ArrayBuffer((count << this.recordShift) * 4);
     this.record = new Int32Array(bytes);
     this.times = timed ? new Float64Array(bytes) : null;
@@ -262,20 +266,20 @@ export class BufferQueues {
 
   /** The cycle kept for buffer b (timed queues). */
   timeOf(buffer: number): number {
-    return this.times![(buffer << 2) | 2];
+    return this.times![(buffer << (TIMED_SHIFT - 1)) | TIME_SLOT];
   }
 
   /** Departures of the last run out of buffer b (timed queues), as a mask back from its time:
    * bit j is set if a phit left at timeOf(b) - 1 - j (a run spans at most 32 cycles). */
   drainMaskOf(buffer: number): number {
-    return this.record[(buffer << 3) | DRAIN_MASK];
+    return this.record[(buffer << TIMED_SHIFT) | DRAIN_MASK];
   }
 
   /** A run out of buffer b ends at cycle `end` (its last phit leaves at end - 1), its phits leaving
    * in the cycles `mask` marks (see drainMaskOf). */
   setDrain(buffer: number, end: number, mask: number): void {
-    this.times![(buffer << 2) | 2] = end;
-    this.record[(buffer << 3) | DRAIN_MASK] = mask;
+    this.times![(buffer << (TIMED_SHIFT - 1)) | TIME_SLOT] = end;
+    this.record[(buffer << TIMED_SHIFT) | DRAIN_MASK] = mask;
   }
 
   /** The segment at the head of buffer b (-1: empty). */

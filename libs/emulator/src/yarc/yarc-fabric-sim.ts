@@ -36,7 +36,7 @@ import {
   SEGMENT_INLINE_PHITS,
   SEGMENT_OFFSET,
   SEGMENT_SENT_IN,
-  SEGMENT_WORDS,
+  SEGMENT_WORD_SHIFT,
   SegmentPool,
 } from '../engine/segment-pool';
 import { StageQueue } from '../engine/stage-queue';
@@ -84,7 +84,7 @@ const NPORTS = PORTS;
 const INPUT_STAGES = STAGES_INPUT_QUEUE;
 const ROW_BUS_STAGES = STAGES_ROW_BUS;
 const OUTPUT_STAGES = STAGES_OUTPUT;
-const SEG_WORDS = SEGMENT_WORDS;
+const SEG_SHIFT = SEGMENT_WORD_SHIFT;
 const SEG_SENT_IN = SEGMENT_SENT_IN;
 const SEG_DELAY = SEGMENT_DELAY;
 const SEG_OFFSET = SEGMENT_OFFSET;
@@ -670,7 +670,7 @@ export class YarcFabricSim {
   }
 
   /** Credits due now (the timing wheel holds nothing else): `phits` of them to the sender of key
-   * = g*NVC+v. */
+   * = (g << VC_SHIFT) | v. */
   private readonly returnedCredits = (key: number, phits: number): void => {
     // The VC ack in the LCB sideband (§4.3).
     this.portI32[portVcI32(key, P_CREDITS)] += phits;
@@ -678,7 +678,7 @@ export class YarcFabricSim {
     // reasons, and waking it here would cost a visit per packet per hop.
     if (this.portI32[portVcI32(key, P_CREDIT_WAIT)]) {
       this.portI32[portVcI32(key, P_CREDIT_WAIT)] = 0;
-      this.wakeLink((key / NVC) | 0, this.cycle);
+      this.wakeLink(key >> VC_SHIFT, this.cycle);
     }
   };
 
@@ -1114,9 +1114,13 @@ export class YarcFabricSim {
     const s = source >= 0 ? this.cb.headOf(source) : -1;
     const limit = s >= 0 ? pool.sentInOf(s) : length;
     const rate = this.portF64[(g << P_F64_SHIFT) | P_RATE];
+    // The serialization accumulator fills over the cycles the link had nothing to send.
+    let accumulator = txF64[tf | TX_ACC];
+    const idle = now - 1 - txF64[tf | TX_ACC_TIME];
+    if (idle > 0) accumulator = min(1, accumulator + rate * idle);
     if (first >= limit || !(rate > 0)) {
       // Nothing committed to send yet (the column channel's next run extends this one).
-      txF64[tf | TX_ACC] = min(1, txF64[tf | TX_ACC] + rate * max(0, now - 1 - txF64[tf | TX_ACC_TIME]));
+      txF64[tf | TX_ACC] = accumulator;
       txF64[tf | TX_ACC_TIME] = now - 1;
       if (s >= 0 && first < limit) this.wakeLink(g, max(now, pool.usable(s, first)));
       return;
@@ -1139,14 +1143,11 @@ export class YarcFabricSim {
     // send times (usable after its delay) and the copy's, as offsets from each one's head.
     const words = pool.words;
     const overflow = pool.overflow;
-    const sAt = s * SEG_WORDS;
+    const sAt = s << SEG_SHIFT;
     const sTime = s >= 0 ? pool.times[sAt >> 1] : 0;
-    const sDelay = s >= 0 ? words[sAt + SEG_DELAY] : 0;
-    const dAt = down * SEG_WORDS;
+    const sDelay = s >= 0 ? words[sAt | SEG_DELAY] : 0;
+    const dAt = down << SEG_SHIFT;
     const dTime = pool.times[dAt >> 1];
-    let accumulator = txF64[tf | TX_ACC];
-    const idle = now - 1 - txF64[tf | TX_ACC_TIME];
-    if (idle > 0) accumulator = min(1, accumulator + rate * idle);
     let k = first;
     let c = now;
     let firstAt = -1;
@@ -1154,7 +1155,7 @@ export class YarcFabricSim {
     let into = 0;
     while (k < limit) {
       if (s >= 0) {
-        into = sTime + (k < SEG_INLINE ? words[sAt + SEG_OFFSET + k] : overflow[s * MAX_PHITS + k]);
+        into = sTime + (k < SEG_INLINE ? words[sAt | (SEG_OFFSET + k)] : overflow[s * MAX_PHITS + k]);
         const u = into + sDelay;
         if (u > c) {
           accumulator = min(1, accumulator + rate * (u - c));
@@ -1165,7 +1166,7 @@ export class YarcFabricSim {
       if (accumulator >= 1) {
         accumulator -= 1;
         const offset = c - dTime;
-        if (k < SEG_INLINE) words[dAt + SEG_OFFSET + k] = offset;
+        if (k < SEG_INLINE) words[dAt | (SEG_OFFSET + k)] = offset;
         else overflow[down * MAX_PHITS + k] = offset;
         if (firstAt < 0) {
           firstAt = c;
@@ -1185,7 +1186,7 @@ export class YarcFabricSim {
       if (accumulator > 1) accumulator = 1;
       c++;
     }
-    words[dAt + SEG_SENT_IN] = k;
+    words[dAt | SEG_SENT_IN] = k;
     txF64[tf | TX_ACC] = accumulator;
     txF64[tf | TX_ACC_TIME] = c - 1;
     const n = k - first;
@@ -1214,7 +1215,7 @@ export class YarcFabricSim {
         this.chI32[state] &= ~(3 << CH_WAIT_SHIFT);
         // When the channel can use the room: its own run done, a phit to move (it waits again
         // if this run's room is not enough).
-        const channel = (source / NVC) | 0;
+        const channel = source >> VC_SHIFT;
         const at = this.columnNextWake(channel, max(firstAt, this.chF64[(channel << CH_F64_SHIFT) | CH_BUSY]));
         if (at !== NEVER) this.wakeColumn(channel, at);
       }
@@ -1693,18 +1694,24 @@ export class YarcFabricSim {
    * is free (or held by its own packet), its next phit usable and its read port free. */
   private columnCandidateReady(channel: number, c: number, after: number, before: number): number {
     const input = (channel & 7) * 8 + (c >> 1);
-    const v = c & 1;
-    const owner = ((this.chI32[(channel << CH_I32_SHIFT) | CH_OWNERS] >>> (8 * v)) & 0xff) - 1;
-    if (owner !== -1 && owner !== input) return NEVER;
     const tileOut = channel >> 3;
     const base = ((tileOut / NPORTS) | 0) * NPORTS;
-    const rbIndex = (((base + input) * 8 + ((tileOut - base) & 7)) << VC_SHIFT) | v;
+    const rbIndex = (((base + input) * 8 + ((tileOut - base) & 7)) << VC_SHIFT) | (c & 1);
     const pool = this.pool;
     const seg = this.rb.headOf(rbIndex);
     const taken = pool.sentOutOf(seg);
     if (taken >= pool.sentInOf(seg)) return NEVER;
-    const t = max(after, pool.usable(seg, taken), this.rb.timeOf(rbIndex), this.rb.timeOf(rbIndex ^ 1));
+    const t = this.columnReadFrom(channel, input, rbIndex, max(after, pool.usable(seg, taken)));
     return t < before ? t : NEVER;
+  }
+
+  /** When column channel `channel` may read row buffer rbIndex (of `input`) for a phit usable at
+   * `usable`: once the channel's VC is free or held by that input's packet (NEVER otherwise) and
+   * the buffer's read port has finished its last run. */
+  private columnReadFrom(channel: number, input: number, rbIndex: number, usable: number): number {
+    const owner = ((this.chI32[(channel << CH_I32_SHIFT) | CH_OWNERS] >>> (8 * (rbIndex & 1))) & 0xff) - 1;
+    if (owner !== -1 && owner !== input) return NEVER;
+    return max(usable, this.rb.timeOf(rbIndex), this.rb.timeOf(rbIndex ^ 1));
   }
 
   /**
@@ -1854,13 +1861,9 @@ export class YarcFabricSim {
         // subswitch and the channel's run is done (the visit then looks for room).
         const channel = (r * NPORTS + out) * 8 + (i >> 3);
         if (taken === 0) {
-          // wakeForHead for a head nothing has been taken from, whose first phit went now.
-          const owner = ((this.chI32[(channel << CH_I32_SHIFT) | CH_OWNERS] >>> (8 * v)) & 0xff) - 1;
-          if (owner === -1 || owner === i)
-            this.wakeColumn(
-              channel,
-              max(now + RB_DELAY, this.chF64[(channel << CH_F64_SHIFT) | CH_BUSY], this.rb.timeOf(rbIndex), this.rb.timeOf(rbIndex ^ 1)),
-            );
+          // wakeForHead for a head nothing has been taken from: its first phit went now.
+          const at = this.columnReadFrom(channel, i, rbIndex, max(now + RB_DELAY, this.chF64[(channel << CH_F64_SHIFT) | CH_BUSY]));
+          if (at !== NEVER) this.wakeColumn(channel, at);
         } else this.wakeForHead(channel, ((i & 7) << 1) | v, now);
       }
       if (taken + n === length) this.finishInput(r, tile, ibIndex, seg, v, last, false);
