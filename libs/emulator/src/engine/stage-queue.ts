@@ -1,5 +1,13 @@
 import { wheelSlots } from './timing-wheel';
 
+/** A stage's record: four float64s (32 bytes), of which the last two hold int32 links. */
+const RECORD_SHIFT = 2;
+const F_STAMP = 0;
+const F_PENDING = 1;
+const LINK_SHIFT = RECORD_SHIFT + 1;
+const I_NEXT = 4;
+const I_PREVIOUS = 5;
+
 /**
  * The wake-ups of one kind of pipeline stage (a chip's output links, its crossbar channels, ...):
  * which stages are awake in the current cycle, and at most one pending wake-up per stage, kept in
@@ -25,12 +33,15 @@ export class StageQueue {
   /** Stages with a wake-up pending. */
   pending = 0;
   private readonly mask: number;
-  /** Per stage, side by side (one cache line for both on a fabric far larger than the cache):
-   * [2s] the cycle it was queued for, or that cycle + 0.5 once visited; [2s+1] its pending
-   * wake-up (-1: none). */
+  /**
+   * One 32-byte record per stage, so that a wake-up touches one cache line (on a busy fabric the
+   * stages are far more than the cache holds, and each wake-up of a stage comes long after the
+   * last). As float64s, times[s << 2 | F_STAMP] is the cycle it was queued for, or that cycle +
+   * 0.5 once visited, and times[s << 2 | F_PENDING] its pending wake-up (-1: none); as int32s,
+   * links[s << 3 | I_NEXT] is the next stage in its wake-up's slot and links[s << 3 | I_PREVIOUS]
+   * the previous one (-1: the first, held by slotHead).
+   */
   private readonly times: Float64Array;
-  /** Per stage, side by side: [2s] the next stage in its wake-up's slot, [2s+1] the previous one
-   * (-1: the first, held by slotHead). */
   private readonly links: Int32Array;
   private readonly slotHead: Int32Array;
   /** sortReady's second array (made on the first sort that needs it: most queues are never
@@ -47,8 +58,13 @@ export class StageQueue {
   ) {
     this.ready = new Int32Array(size);
     this.indexBits = 32 - Math.clz32(Math.max(1, size - 1));
-    this.times = new Float64Array(2 * size).fill(-1);
-    this.links = new Int32Array(2 * size).fill(-1);
+    const records = new ArrayBuffer(size << (RECORD_SHIFT + 3));
+    this.times = new Float64Array(records).fill(-1);
+    this.links = new Int32Array(records);
+    for (let s = 0; s < size; s++) {
+      this.links[(s << LINK_SHIFT) | I_NEXT] = -1;
+      this.links[(s << LINK_SHIFT) | I_PREVIOUS] = -1;
+    }
     this.horizon = wheelSlots(horizon);
     this.mask = this.horizon - 1;
     this.slotHead = new Int32Array(this.horizon).fill(-1);
@@ -58,10 +74,10 @@ export class StageQueue {
   wake(stage: number, at: number, now: number, phase: number): void {
     const times = this.times;
     if (at <= now) {
-      const stamp = times[stage << 1];
+      const stamp = times[(stage << RECORD_SHIFT) | F_STAMP];
       if (stamp === now) return; // already queued for this cycle
       if (phase <= this.phase && stamp !== now + 0.5) {
-        times[stage << 1] = now;
+        times[(stage << RECORD_SHIFT) | F_STAMP] = now;
         this.ready[this.count++] = stage;
         return;
       }
@@ -70,29 +86,29 @@ export class StageQueue {
       const latest = now + this.horizon - 1;
       if (at > latest) at = latest; // beyond the wheel: the visit re-arms it
     }
-    const pending = times[(stage << 1) | 1];
+    const pending = times[(stage << RECORD_SHIFT) | F_PENDING];
     if (pending >= 0) {
       if (pending <= at) return;
       this.unlink(stage, pending);
     } else this.pending++;
-    times[(stage << 1) | 1] = at;
+    times[(stage << RECORD_SHIFT) | F_PENDING] = at;
     const links = this.links;
     const slot = at & this.mask;
     const first = this.slotHead[slot];
-    links[stage << 1] = first;
-    links[(stage << 1) | 1] = -1;
-    if (first >= 0) links[(first << 1) | 1] = stage;
+    links[(stage << LINK_SHIFT) | I_NEXT] = first;
+    links[(stage << LINK_SHIFT) | I_PREVIOUS] = -1;
+    if (first >= 0) links[(first << LINK_SHIFT) | I_PREVIOUS] = stage;
     this.slotHead[slot] = stage;
   }
 
   /** Takes `stage` out of the slot of its pending wake-up at cycle `at`. */
   private unlink(stage: number, at: number): void {
     const links = this.links;
-    const next = links[stage << 1];
-    const previous = links[(stage << 1) | 1];
-    if (previous >= 0) links[previous << 1] = next;
+    const next = links[(stage << LINK_SHIFT) | I_NEXT];
+    const previous = links[(stage << LINK_SHIFT) | I_PREVIOUS];
+    if (previous >= 0) links[(previous << LINK_SHIFT) | I_NEXT] = next;
     else this.slotHead[at & this.mask] = next;
-    if (next >= 0) links[(next << 1) | 1] = previous;
+    if (next >= 0) links[(next << LINK_SHIFT) | I_PREVIOUS] = previous;
   }
 
   /** Queues the stages whose wake-ups are due at `now`. Called in the cycle's events phase,
@@ -105,11 +121,11 @@ export class StageQueue {
     const times = this.times;
     const links = this.links;
     while (stage >= 0) {
-      const next = links[stage << 1];
-      times[(stage << 1) | 1] = -1;
+      const next = links[(stage << LINK_SHIFT) | I_NEXT];
+      times[(stage << RECORD_SHIFT) | F_PENDING] = -1;
       this.pending--;
-      if (times[stage << 1] !== now) {
-        times[stage << 1] = now;
+      if (times[(stage << RECORD_SHIFT) | F_STAMP] !== now) {
+        times[(stage << RECORD_SHIFT) | F_STAMP] = now;
         this.ready[this.count++] = stage;
       }
       stage = next;
@@ -157,7 +173,7 @@ export class StageQueue {
   /** The i-th stage to visit this cycle, marked visited. */
   visit(i: number, now: number): number {
     const stage = this.ready[i];
-    this.times[stage << 1] = now + 0.5;
+    this.times[(stage << RECORD_SHIFT) | F_STAMP] = now + 0.5;
     return stage;
   }
 }
