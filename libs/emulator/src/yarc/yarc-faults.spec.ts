@@ -67,7 +67,7 @@ describe('YARC faults and diagnostics', () => {
 
     sim.reviveRouter(dead);
     const r = sim.chipRouter[dead];
-    expect(sim.regs.tableValid[r * 64 * 8]).toBe(0); // back at power-on values
+    expect(sim.regs.tableEntry(r * 64 * 8)[0]).toBe(0); // back at power-on values
     expect(await runUntilSettled(sim, controller.read([0, 32], 'identity'))).toMatchObject({ ok: true });
   });
 });

@@ -69,18 +69,12 @@ export const YARC_REGISTERS: Readonly<Record<string, RegisterAccess>> = {
     size: PORTS * TABLE_ENTRIES,
     writable: true,
     read: (regs, r, i) => {
-      const k = r * PORTS * TABLE_ENTRIES + i;
-      return [regs.tableValid[k], regs.tableLocation[k], regs.tableMask[k], regs.tablePortsLo[k], regs.tablePortsHi[k]];
+      return regs.tableEntry(r * PORTS * TABLE_ENTRIES + i);
     },
     write: (regs, r, i, [valid, location, mask, lo, hi]) => {
       const bad = checkRange(valid, 1, 'valid') ?? checkRange(location, LOCATION_MASK, 'location') ?? checkRange(mask, LOCATION_MASK, 'mask');
       if (bad) return bad;
-      const k = r * PORTS * TABLE_ENTRIES + i;
-      regs.tableValid[k] = valid;
-      regs.tableLocation[k] = location;
-      regs.tableMask[k] = mask;
-      regs.tablePortsLo[k] = lo >>> 0;
-      regs.tablePortsHi[k] = hi >>> 0;
+      regs.writeTableEntry(r * PORTS * TABLE_ENTRIES + i, valid, location, mask, lo, hi);
       return null;
     },
   },

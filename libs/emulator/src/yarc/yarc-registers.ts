@@ -6,6 +6,14 @@
  */
 import { CACHE_LINE_WRITE_PHITS, HASH_BITS, PORTS, PORT_UNUSED, TABLE_ENTRIES } from './yarc-constants';
 
+/** A routing-table entry's record: 4 words (see YarcRegisterFile.table). TABLE_MATCH holds the
+ * location in its low 16 bits and the mask in its high 16. */
+export const TABLE_SHIFT = 2;
+export const TABLE_MATCH = 0;
+export const TABLE_PORTS_LO = 1;
+export const TABLE_PORTS_HI = 2;
+export const TABLE_VALID = 3;
+
 export class YarcRegisterFile {
   /** §5.1 root detect: 15-bit location and mask, per tile. */
   readonly rootLocation: Uint16Array;
@@ -15,12 +23,13 @@ export class YarcRegisterFile {
   readonly downMask: Uint16Array;
   /** §5.2 logical → physical port map (64 entries), per tile. */
   readonly portMap: Uint8Array;
-  /** §5.1 routing table: 8 entries per tile of (valid, location, mask, 64-bit port mask). */
-  readonly tableValid: Uint8Array;
-  readonly tableLocation: Uint16Array;
-  readonly tableMask: Uint16Array;
-  readonly tablePortsLo: Uint32Array;
-  readonly tablePortsHi: Uint32Array;
+  /**
+   * §5.1 routing table: 8 entries per tile of (valid, location, mask, 64-bit port mask), a 16-byte
+   * record each at `(tile * 8 + entry) << TABLE_SHIFT`: the associative match reads an entry's
+   * fields together, and a packet routed at a tile no other packet has used lately then misses
+   * the cache once or twice, not once per field.
+   */
+  readonly table: Uint32Array;
   /** §7.8.2 which 8 of the 15 optional hash bits a tile uses (a 15-bit mask). */
   readonly hashSelect: Uint16Array;
   /** Direction of each port (PORT_DOWNLINK, PORT_UPLINK, PORT_SIDELINK, PORT_UNUSED), for the
@@ -41,11 +50,7 @@ export class YarcRegisterFile {
     this.downShift = new Uint8Array(tiles);
     this.downMask = new Uint16Array(tiles);
     this.portMap = new Uint8Array(tiles * PORTS);
-    this.tableValid = new Uint8Array(tiles * TABLE_ENTRIES);
-    this.tableLocation = new Uint16Array(tiles * TABLE_ENTRIES);
-    this.tableMask = new Uint16Array(tiles * TABLE_ENTRIES);
-    this.tablePortsLo = new Uint32Array(tiles * TABLE_ENTRIES);
-    this.tablePortsHi = new Uint32Array(tiles * TABLE_ENTRIES);
+    this.table = new Uint32Array((tiles * TABLE_ENTRIES) << TABLE_SHIFT);
     this.hashSelect = new Uint16Array(tiles).fill((1 << 8) - 1);
     this.portDirection = new Uint8Array(tiles).fill(PORT_UNUSED);
     this.laneRetryThreshold = new Uint16Array(tiles).fill(16);
@@ -62,7 +67,7 @@ export class YarcRegisterFile {
     this.downShift.fill(0, t0, t0 + PORTS);
     this.downMask.fill(0, t0, t0 + PORTS);
     this.portMap.fill(0, t0 * PORTS, (t0 + PORTS) * PORTS);
-    this.tableValid.fill(0, t0 * TABLE_ENTRIES, (t0 + PORTS) * TABLE_ENTRIES);
+    this.table.fill(0, (t0 * TABLE_ENTRIES) << TABLE_SHIFT, ((t0 + PORTS) * TABLE_ENTRIES) << TABLE_SHIFT);
     this.hashSelect.fill((1 << 8) - 1, t0, t0 + PORTS);
     this.portDirection.fill(PORT_UNUSED, t0, t0 + PORTS);
     this.laneRetryThreshold.fill(16, t0, t0 + PORTS);
@@ -72,22 +77,34 @@ export class YarcRegisterFile {
 
   /** Sets routing-table entry `entry` of one tile; `ports` lists physical output ports. */
   setTableEntry(router: number, tile: number, entry: number, location: number, mask: number, ports: Iterable<number>): void {
-    const i = (router * PORTS + tile) * TABLE_ENTRIES + entry;
     let lo = 0;
     let hi = 0;
     for (const p of ports) {
       if (p < 32) lo |= 1 << p;
       else hi |= 1 << (p - 32);
     }
-    this.tableValid[i] = 1;
-    this.tableLocation[i] = location;
-    this.tableMask[i] = mask;
-    this.tablePortsLo[i] = lo >>> 0;
-    this.tablePortsHi[i] = hi >>> 0;
+    this.writeTableEntry((router * PORTS + tile) * TABLE_ENTRIES + entry, 1, location, mask, lo, hi);
   }
 
   clearTableEntry(router: number, tile: number, entry: number): void {
-    this.tableValid[(router * PORTS + tile) * TABLE_ENTRIES + entry] = 0;
+    this.table[(((router * PORTS + tile) * TABLE_ENTRIES + entry) << TABLE_SHIFT) | TABLE_VALID] = 0;
+  }
+
+  /** Writes entry k (= tile * 8 + entry) of the routing tables: valid (0 or 1), the 15-bit
+   * location and mask, and the port mask's halves (ports 0–31 and 32–63). */
+  writeTableEntry(k: number, valid: number, location: number, mask: number, lo: number, hi: number): void {
+    const at = k << TABLE_SHIFT;
+    this.table[at | TABLE_MATCH] = (location & 0xffff) | ((mask & 0xffff) << 16);
+    this.table[at | TABLE_PORTS_LO] = lo >>> 0;
+    this.table[at | TABLE_PORTS_HI] = hi >>> 0;
+    this.table[at | TABLE_VALID] = valid;
+  }
+
+  /** Entry k of the routing tables as [valid, location, mask, ports 0–31, ports 32–63]. */
+  tableEntry(k: number): number[] {
+    const at = k << TABLE_SHIFT;
+    const match = this.table[at | TABLE_MATCH];
+    return [this.table[at | TABLE_VALID], match & 0xffff, match >>> 16, this.table[at | TABLE_PORTS_LO], this.table[at | TABLE_PORTS_HI]];
   }
 
   setPortMap(router: number, tile: number, logical: number, physical: number): void {
@@ -100,9 +117,7 @@ export class YarcRegisterFile {
       this.downShift.byteLength +
       this.downMask.byteLength +
       this.portMap.byteLength +
-      this.tableValid.byteLength +
-      this.tableLocation.byteLength * 2 +
-      this.tablePortsLo.byteLength * 2 +
+      this.table.byteLength +
       this.hashSelect.byteLength +
       this.portDirection.byteLength +
       this.laneRetryThreshold.byteLength +

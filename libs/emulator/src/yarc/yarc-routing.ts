@@ -3,7 +3,7 @@
  * It reads only the tile's registers and the packet header, and writes its decision into the
  * caller-owned `RouteDecision` (STYLE.md: no new arrays per decision).
  */
-import { YarcRegisterFile } from './yarc-registers';
+import { TABLE_MATCH, TABLE_PORTS_HI, TABLE_PORTS_LO, TABLE_SHIFT, TABLE_VALID, YarcRegisterFile } from './yarc-registers';
 import { LOCATION_MASK, PORTS, PORT_DOWNLINK, PORT_SIDELINK, PORT_UPLINK, SELECTED_HASH_BITS, TABLE_ENTRIES, isLegalModulus } from './yarc-constants';
 
 export const ROUTE_PORT = 0; // deterministic: leave on `port`
@@ -124,13 +124,15 @@ export function routeYarc(
     return;
   }
   // §5.1: associative match over the 8 entries; the highest matching index wins.
+  const table = regs.table;
   const base = tile * TABLE_ENTRIES;
   for (let e = TABLE_ENTRIES - 1; e >= 0; e--) {
-    const i = base + e;
-    if (regs.tableValid[i] === 0) continue;
-    if (((dest ^ regs.tableLocation[i]) & ~regs.tableMask[i] & LOCATION_MASK) !== 0) continue;
-    const lo = regs.tablePortsLo[i];
-    const hi = regs.tablePortsHi[i];
+    const at = (base + e) << TABLE_SHIFT;
+    if (table[at | TABLE_VALID] === 0) continue;
+    const match = table[at | TABLE_MATCH];
+    if (((dest ^ match) & ~(match >>> 16) & LOCATION_MASK) !== 0) continue;
+    const lo = table[at | TABLE_PORTS_LO];
+    const hi = table[at | TABLE_PORTS_HI];
     const count = popcount32(lo) + popcount32(hi);
     out.entry = e;
     out.portsLo = lo;
