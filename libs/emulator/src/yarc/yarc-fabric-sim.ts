@@ -581,7 +581,11 @@ export class YarcFabricSim {
       return id;
     }
     this.sources.push((g << VC_SHIFT) | vc, id);
-    this.wakeLink(g, this.cycle);
+    // The sender takes it up when it is free. While the tail of the last copy is still being
+    // serialized, a visit now could only arm a wake-up for when it is done: wake it for then.
+    const busy = this.txF64[(g << TX_F64_SHIFT) | TX_BUSY];
+    const serializing = busy > this.cycle && this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] < 0 && !this.discarding[g];
+    this.wakeLink(g, serializing ? busy : this.cycle);
     return id;
   }
 
