@@ -1,14 +1,14 @@
-/**
- * Events due at a future cycle (credit returns, arrivals), in a wheel of slots with pooled
- * entries: scheduling and firing are O(1) and allocate nothing once warm. Each event is two
- * integers (what and how much), interpreted by the owner.
- */
 /** An entry's record: four int32s, of which the last is spare (a power of two: indices by shift). */
 const ENTRY_SHIFT = 2;
 const E_A = 0;
 const E_B = 1;
 const E_NEXT = 2;
 
+/**
+ * Events due at a future cycle (credit returns, arrivals), in a wheel of slots with pooled
+ * entries: scheduling and firing are O(1) and allocate nothing once warm. Each event is two
+ * integers (what and how much), interpreted by the owner.
+ */
 export class TimingWheel {
   /** Cycles ahead an event may be scheduled: the requested horizon rounded up to a power of two,
    * so that a cycle's slot is a mask, not a division, on every schedule and every cycle. */
