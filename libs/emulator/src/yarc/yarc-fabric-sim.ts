@@ -312,7 +312,8 @@ export class YarcFabricSim {
   /** Per global port: packets routed here are discarded (link down or forward-progress timeout). */
   readonly discarding: Uint8Array;
   readonly discardReason: Uint8Array;
-  /** Endpoint ports: receive buffers, and whether the processor takes phits from them. */
+  /** Endpoint ports: receive buffers, and whether the processor takes phits from them. Their room
+   * is the sender's credits alone (ENDPOINT_RECEIVE_PHITS), so their occupancy is not counted. */
   private readonly receive: BufferQueues;
   readonly accepting: Uint8Array;
   /** Credit returns on their way back to the senders (stage wake-ups are kept by the stage
@@ -851,7 +852,6 @@ export class YarcFabricSim {
           let n = 1;
           while (taken + n < sent && pool.usable(s, taken + n) <= now + n) n++;
           pool.setSentOut(s, taken + n);
-          this.receive.drain(buffer, n);
           this.returnCredits(this.fabric.peer[g], v, n, now + n - 1 + this.portI32[(g << P_I32_SHIFT) | P_LATENCY]);
           this.recvBusy[g] = now + n;
           this.recvLast[g] = now + n - 1;
