@@ -56,6 +56,24 @@ describe('StageQueue (stage wake-ups on its own wheel)', () => {
     }
   });
 
+  it('visits every stage woken for a cycle once, however many, when some were moved away and woken again', () => {
+    const queue = new StageQueue(5000, 64, 1);
+    for (let stage = 0; stage < 5000; stage++) queue.wake(stage, 20, 0, 0);
+    // Every third stage is moved to cycle 10; visited then, the even ones wake again for 20, the odd for 25.
+    for (let stage = 0; stage < 5000; stage += 3) queue.wake(stage, 10, 0, 0);
+    const visits = run(queue, 0, 30, (stage, now) => now === 10 && queue.wake(stage, stage % 2 === 0 ? 20 : 25, now, 1));
+    const at = (cycle: number) =>
+      visits
+        .filter((v) => v.startsWith(`${cycle}:`))
+        .map((v) => Number(v.slice(3)))
+        .sort((a, b) => a - b);
+    const stages = [...Array(5000).keys()];
+    expect(at(10)).toEqual(stages.filter((stage) => stage % 3 === 0));
+    expect(at(20)).toEqual(stages.filter((stage) => stage % 3 !== 0 || stage % 2 === 0));
+    expect(at(25)).toEqual(stages.filter((stage) => stage % 3 === 0 && stage % 2 === 1));
+    expect(queue.pending).toBe(0);
+  });
+
   it('defers to the next cycle a wake-up for now that comes after its phase or after its visit', () => {
     const queue = new StageQueue(8, 64, 1);
     queue.wake(1, 0, 0, 2); // phase 2 is past this queue's phase 1

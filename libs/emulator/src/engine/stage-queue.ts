@@ -1,12 +1,20 @@
 import { wheelSlots } from './timing-wheel';
 
-/** A stage's record: four float64s (32 bytes), of which the last two hold int32 links. */
-const RECORD_SHIFT = 2;
+/** A stage's record: two float64s (16 bytes), the cycle it was queued for and its pending wake-up. */
+const RECORD_SHIFT = 1;
 const F_STAMP = 0;
 const F_PENDING = 1;
-const LINK_SHIFT = RECORD_SHIFT + 1;
-const I_NEXT = 4;
-const I_PREVIOUS = 5;
+
+/** A slot's wake-ups are kept in blocks of BLOCK int32s (one cache line): the next block's index,
+ * then the stages woken for that slot's cycle, in the order they were woken. */
+const BLOCK_SHIFT = 4;
+const BLOCK = 1 << BLOCK_SHIFT;
+const B_NEXT = 0;
+/** A slot's state: its first block, its last, and how many int32s of the last are used. */
+const SLOT_SHIFT = 2;
+const S_FIRST = 0;
+const S_LAST = 1;
+const S_FILL = 2;
 
 /**
  * The wake-ups of one kind of pipeline stage (a chip's output links, its crossbar channels, ...):
@@ -18,10 +26,15 @@ const I_PREVIOUS = 5;
  * A wake-up later than one already pending is not kept: the stage's owner must re-arm it on every
  * visit for whatever it can see coming (phits becoming usable, the end of its own run, room
  * appearing, a timer), and whoever causes what it cannot see announces it afresh. An earlier one
- * replaces the pending one. The wheel's slots are lists threaded through the stages themselves (a
- * stage is in at most one), so a wake-up is a few stores, a replaced one leaves nothing behind to
- * be skipped, and a due slot is appended to the ready list as it is (no shared event pool, no
- * dispatch on the event's kind).
+ * replaces the pending one.
+ *
+ * A slot is a list of blocks of stage indices, appended to as stages are woken for its cycle. A
+ * wake-up that an earlier one replaced stays in its slot and is passed over when the slot comes
+ * due (the stage's pending wake-up is no longer that cycle). On a busy fabric the stages are far
+ * more than the cache holds and each wake-up of a stage comes long after the last, so this is
+ * what keeps a due slot cheap: its stages are read in sequence and their records looked up
+ * independently, where a list threaded through the records made every step of the walk wait for
+ * the cache miss before it (and a replaced wake-up wrote to two more records to unlink itself).
  */
 export class StageQueue {
   /** Stages to visit this cycle, in wake order (index order once sorted): ready[0..count). */
@@ -33,17 +46,15 @@ export class StageQueue {
   /** Stages with a wake-up pending. */
   pending = 0;
   private readonly mask: number;
-  /**
-   * One 32-byte record per stage, so that a wake-up touches one cache line (on a busy fabric the
-   * stages are far more than the cache holds, and each wake-up of a stage comes long after the
-   * last). As float64s, times[s << 2 | F_STAMP] is the cycle it was queued for, or that cycle +
-   * 0.5 once visited, and times[s << 2 | F_PENDING] its pending wake-up (-1: none); as int32s,
-   * links[s << 3 | I_NEXT] is the next stage in its wake-up's slot and links[s << 3 | I_PREVIOUS]
-   * the previous one (-1: the first, held by slotHead).
-   */
+  /** One 16-byte record per stage: times[s << 1 | F_STAMP] is the cycle it was queued for, or that
+   * cycle + 0.5 once visited, and times[s << 1 | F_PENDING] its pending wake-up (-1: none). */
   private readonly times: Float64Array;
-  private readonly links: Int32Array;
-  private readonly slotHead: Int32Array;
+  /** Per slot: first block, last block, int32s used in the last (see SLOT_SHIFT). */
+  private readonly slots: Int32Array;
+  /** The blocks (see BLOCK_SHIFT), pooled: those of no slot form a free list through B_NEXT. A
+   * pool that runs out doubles. */
+  private blocks: Int32Array;
+  private freeBlock = -1;
   /** sortReady's second array (made on the first sort that needs it: most queues are never
    * sorted), its digit counts, and the bits a stage index has. */
   private scratch: Int32Array | null = null;
@@ -58,16 +69,27 @@ export class StageQueue {
   ) {
     this.ready = new Int32Array(size);
     this.indexBits = 32 - Math.clz32(Math.max(1, size - 1));
-    const records = new ArrayBuffer(size << (RECORD_SHIFT + 3));
-    this.times = new Float64Array(records).fill(-1);
-    this.links = new Int32Array(records);
-    for (let s = 0; s < size; s++) {
-      this.links[(s << LINK_SHIFT) | I_NEXT] = -1;
-      this.links[(s << LINK_SHIFT) | I_PREVIOUS] = -1;
-    }
+    this.times = new Float64Array(size << RECORD_SHIFT).fill(-1);
     this.horizon = wheelSlots(horizon);
     this.mask = this.horizon - 1;
-    this.slotHead = new Int32Array(this.horizon).fill(-1);
+    this.slots = new Int32Array(this.horizon << SLOT_SHIFT);
+    for (let slot = 0; slot < this.horizon; slot++) {
+      this.slots[(slot << SLOT_SHIFT) | S_FIRST] = -1;
+      this.slots[(slot << SLOT_SHIFT) | S_LAST] = -1;
+    }
+    this.blocks = new Int32Array(0);
+    this.growBlocks(Math.max(16, this.horizon));
+  }
+
+  private growBlocks(count: number): void {
+    const had = this.blocks.length >> BLOCK_SHIFT;
+    const blocks = new Int32Array(count << BLOCK_SHIFT);
+    blocks.set(this.blocks);
+    for (let b = count - 1; b >= had; b--) {
+      blocks[(b << BLOCK_SHIFT) | B_NEXT] = this.freeBlock;
+      this.freeBlock = b;
+    }
+    this.blocks = blocks;
   }
 
   /** Wakes `stage` at cycle `at`; `now` is the current cycle and `phase` the one being evaluated. */
@@ -89,47 +111,68 @@ export class StageQueue {
     const pending = times[(stage << RECORD_SHIFT) | F_PENDING];
     if (pending >= 0) {
       if (pending <= at) return;
-      this.unlink(stage, pending);
     } else this.pending++;
     times[(stage << RECORD_SHIFT) | F_PENDING] = at;
-    const links = this.links;
-    const slot = at & this.mask;
-    const first = this.slotHead[slot];
-    links[(stage << LINK_SHIFT) | I_NEXT] = first;
-    links[(stage << LINK_SHIFT) | I_PREVIOUS] = -1;
-    if (first >= 0) links[(first << LINK_SHIFT) | I_PREVIOUS] = stage;
-    this.slotHead[slot] = stage;
+    this.append(at & this.mask, stage);
   }
 
-  /** Takes `stage` out of the slot of its pending wake-up at cycle `at`. */
-  private unlink(stage: number, at: number): void {
-    const links = this.links;
-    const next = links[(stage << LINK_SHIFT) | I_NEXT];
-    const previous = links[(stage << LINK_SHIFT) | I_PREVIOUS];
-    if (previous >= 0) links[(previous << LINK_SHIFT) | I_NEXT] = next;
-    else this.slotHead[at & this.mask] = next;
-    if (next >= 0) links[(next << LINK_SHIFT) | I_PREVIOUS] = previous;
+  /** Adds `stage` to the end of `slot`'s list. */
+  private append(slot: number, stage: number): void {
+    const slots = this.slots;
+    const state = slot << SLOT_SHIFT;
+    let last = slots[state | S_LAST];
+    let fill = slots[state | S_FILL];
+    if (last < 0 || fill === BLOCK) {
+      if (this.freeBlock < 0) this.growBlocks((this.blocks.length >> BLOCK_SHIFT) * 2);
+      const block = this.freeBlock;
+      this.freeBlock = this.blocks[(block << BLOCK_SHIFT) | B_NEXT];
+      this.blocks[(block << BLOCK_SHIFT) | B_NEXT] = -1;
+      if (last < 0) slots[state | S_FIRST] = block;
+      else this.blocks[(last << BLOCK_SHIFT) | B_NEXT] = block;
+      slots[state | S_LAST] = block;
+      last = block;
+      fill = 1;
+    }
+    this.blocks[(last << BLOCK_SHIFT) | fill] = stage;
+    slots[state | S_FILL] = fill + 1;
   }
 
   /** Queues the stages whose wake-ups are due at `now`. Called in the cycle's events phase,
    * before any stage is visited: a stage is then either queued already (woken for now by another
-   * event) or not, never visited. */
+   * event) or not, never visited. A wake-up for a later cycle is never in this slot yet: the
+   * wheel's horizon keeps it from reaching round to it before this cycle's are taken out. */
   fire(now: number): void {
-    const slot = now & this.mask;
-    let stage = this.slotHead[slot];
-    this.slotHead[slot] = -1;
+    const state = (now & this.mask) << SLOT_SHIFT;
+    const slots = this.slots;
+    const first = slots[state | S_FIRST];
+    if (first < 0) return;
+    const last = slots[state | S_LAST];
+    const fill = slots[state | S_FILL];
+    slots[state | S_FIRST] = -1;
+    slots[state | S_LAST] = -1;
     const times = this.times;
-    const links = this.links;
-    while (stage >= 0) {
-      const next = links[(stage << LINK_SHIFT) | I_NEXT];
-      times[(stage << RECORD_SHIFT) | F_PENDING] = -1;
-      this.pending--;
-      if (times[(stage << RECORD_SHIFT) | F_STAMP] !== now) {
-        times[(stage << RECORD_SHIFT) | F_STAMP] = now;
-        this.ready[this.count++] = stage;
+    const blocks = this.blocks;
+    let block = first;
+    for (;;) {
+      const at = block << BLOCK_SHIFT;
+      const end = block === last ? fill : BLOCK;
+      for (let k = 1; k < end; k++) {
+        const stage = blocks[at | k];
+        // Passed over where an earlier wake-up replaced this one.
+        if (times[(stage << RECORD_SHIFT) | F_PENDING] !== now) continue;
+        times[(stage << RECORD_SHIFT) | F_PENDING] = -1;
+        this.pending--;
+        if (times[(stage << RECORD_SHIFT) | F_STAMP] !== now) {
+          times[(stage << RECORD_SHIFT) | F_STAMP] = now;
+          this.ready[this.count++] = stage;
+        }
       }
-      stage = next;
+      if (block === last) break;
+      block = blocks[at | B_NEXT];
     }
+    // The slot's blocks go back to the pool as one chain.
+    blocks[(last << BLOCK_SHIFT) | B_NEXT] = this.freeBlock;
+    this.freeBlock = first;
   }
 
   /**
