@@ -2,10 +2,12 @@
 export const MAX_PACKET_PHITS = 32;
 
 /**
- * Fields of a segment's record: 16 32-bit words (one 64-byte cache line), the first two holding
- * the cycle its head was sent as a float64. The send times of its first INLINE_PHITS phits
- * (offsets from the head's) are in the record too — a minimum-length packet touches one cache
- * line per buffer it passes through — and those of later phits in an overflow table.
+ * Fields of a segment's record: 16 32-bit words (64 bytes, a cache line's size), the first two
+ * holding the cycle its head was sent as a float64. The send times of its first INLINE_PHITS phits
+ * (offsets from the head's) are in the record too — a minimum-length packet touches one record
+ * per buffer it passes through — and those of later phits in an overflow table. (JavaScript
+ * cannot align a buffer: Node on Linux puts a large one 16 bytes past a 64-byte boundary, so a
+ * record spans two lines there. Offsetting the views to align them made no measurable difference.)
  */
 const WORDS = 16;
 /** log2(WORDS): a record's first word is s << WORD_SHIFT, and a field's index is that | field
@@ -238,10 +240,10 @@ const TIME_SLOT = 2;
  * FIFO queues of segments, one per buffer, with the phit occupancy of each buffer (phits sent in
  * and not yet sent out — what the upstream stage must leave room for). A buffer's head, tail and
  * occupancy sit in one 16-byte record, and the two VCs of a buffer are neighbours, so a stage
- * looking at a buffer touches one cache line instead of three: on the 32K fabric the buffers
+ * looking at a buffer touches one record instead of three arrays: on the 32K fabric the buffers
  * take hundreds of megabytes and every access a packet makes at a router is a cache miss.
  * Queues made `timed` keep a cycle per buffer in its record as well (a 32-byte record, the two VCs
- * in one cache line), for what the owner must know of the buffer's timing (a read port's end).
+ * side by side), for what the owner must know of the buffer's timing (a read port's end).
  */
 export class BufferQueues {
   private readonly record: Int32Array;

@@ -5,7 +5,7 @@ const RECORD_SHIFT = 1;
 const F_STAMP = 0;
 const F_PENDING = 1;
 
-/** A slot's wake-ups are kept in blocks of BLOCK int32s (one cache line): the next block's index,
+/** A slot's wake-ups are kept in blocks of BLOCK int32s (64 bytes): the next block's index,
  * then the stages woken for that slot's cycle, in the order they were woken. */
 const BLOCK_SHIFT = 4;
 const BLOCK = 1 << BLOCK_SHIFT;
