@@ -875,7 +875,7 @@ export class YarcFabricSim {
       if (this.discarding[g] || this.fabric.activeLanes[g] === 0) this.discardSources(g);
       else if (now < busy) {
         // The last copy's tail is still being serialized.
-        if ((this.sources.size[g << VC_SHIFT] > 0 || this.sources.size[(g << VC_SHIFT) | 1] > 0) && busy < wake) wake = busy;
+        if (this.hasSources(g) && busy < wake) wake = busy;
       } else {
         for (let v = 0; v < NVC; v++) {
           const q = (g << VC_SHIFT) | v;
@@ -893,7 +893,7 @@ export class YarcFabricSim {
           this.txI32[(g << TX_I32_SHIFT) | TX_SOURCE] = -1;
           this.startCopy(g, now, ENDPOINT_INJECT_CYCLES);
           this.advanceLink(g, now);
-          if (this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] < 0 && (this.sources.size[g << VC_SHIFT] > 0 || this.sources.size[(g << VC_SHIFT) | 1] > 0)) {
+          if (this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] < 0 && this.hasSources(g)) {
             const until = this.txF64[(g << TX_F64_SHIFT) | TX_BUSY];
             if (until < wake) wake = until;
           }
@@ -902,6 +902,11 @@ export class YarcFabricSim {
       }
     }
     if (wake !== NEVER) this.wakeLink(g, wake);
+  }
+
+  /** Whether endpoint port g has a packet waiting to be sent on either VC. */
+  private hasSources(g: number): boolean {
+    return this.sources.size[g << VC_SHIFT] > 0 || this.sources.size[(g << VC_SHIFT) | 1] > 0;
   }
 
   /** Endpoint port g's own link is down: what waits to be sent cannot be (§7.7). */
