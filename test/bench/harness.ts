@@ -20,6 +20,13 @@ export interface Benchmark {
   parameters: Record<string, string | number | boolean>;
   warmup?: number;
   runs?: number;
+  /**
+   * Runs in a process of its own. V8's compiled code and type feedback are per process, so a
+   * workload that takes other paths through the same functions (a saturated fabric's waits, say)
+   * leaves code behind that is slower for the next one: the 19-phit emulator workload measured
+   * 5.97M phit-hops/s after the saturated one and 12.3M alone.
+   */
+  isolated?: boolean;
   /** Prepares state for the runs; its cost is not measured. */
   setup?: () => Promise<void> | void;
   run: () => Promise<Measurement> | Measurement;

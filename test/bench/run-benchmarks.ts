@@ -1,8 +1,11 @@
 /**
  * `npm run bench [filter]`: runs every benchmark under test/bench (compiled into dist/), prints a
- * table and writes one JSON file per run to data/bench/.
+ * table and writes one JSON file per run to data/bench/. A benchmark marked `isolated` runs in a
+ * child process of its own (this script again, with the same Node flags, given `--only` and the
+ * benchmark's name), which prints its result as JSON.
  */
 import 'reflect-metadata';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Benchmark, BenchmarkResult, machineInfo, runBenchmark } from './harness';
@@ -13,8 +16,22 @@ function format(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(2);
 }
 
+/** Runs the benchmark in a fresh process and returns the result it prints. */
+function runIsolated(benchmark: Benchmark): BenchmarkResult {
+  const child = spawnSync(process.execPath, [...process.execArgv, __filename, '--only', benchmark.name], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 1 << 24,
+  });
+  if (child.status !== 0) throw new Error(`benchmark '${benchmark.name}' failed in its own process (exit ${child.status ?? child.signal})`);
+  // The result is the last line: anything a module printed while loading comes before it.
+  const lines = child.stdout.trim().split('\n');
+  return JSON.parse(lines[lines.length - 1]) as BenchmarkResult;
+}
+
 async function main(): Promise<void> {
-  const filter = process.argv[2]?.toLowerCase();
+  const only = process.argv[2] === '--only' ? process.argv[3] : undefined;
+  const filter = only === undefined ? process.argv[2]?.toLowerCase() : undefined;
   const files = readdirSync(__dirname)
     .filter((f) => f.endsWith('.bench.js'))
     .sort();
@@ -22,9 +39,14 @@ async function main(): Promise<void> {
   for (const file of files) {
     const { benchmarks } = (await import(join(__dirname, file))) as { benchmarks: Benchmark[] };
     for (const benchmark of benchmarks) {
+      if (only !== undefined) {
+        if (benchmark.name !== only) continue;
+        process.stdout.write(`\n${JSON.stringify(await runBenchmark(benchmark))}\n`);
+        return;
+      }
       if (filter && !benchmark.name.toLowerCase().includes(filter)) continue;
-      process.stderr.write(`running: ${benchmark.name} …\n`);
-      const result = await runBenchmark(benchmark);
+      process.stderr.write(`running: ${benchmark.name}${benchmark.isolated ? ' (own process)' : ''} …\n`);
+      const result = benchmark.isolated ? runIsolated(benchmark) : await runBenchmark(benchmark);
       results.push(result);
       const metrics = Object.entries(result.median)
         .map(([k, v]) => `${k}=${format(v)}`)
@@ -32,6 +54,7 @@ async function main(): Promise<void> {
       process.stdout.write(`${result.name}\n    median of ${result.runs}: ${metrics}\n`);
     }
   }
+  if (only !== undefined) throw new Error(`no benchmark is named '${only}'`);
   const outDir = join(__dirname, '../../../data/bench');
   mkdirSync(outDir, { recursive: true });
   const file = join(outDir, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
