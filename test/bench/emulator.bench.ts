@@ -10,9 +10,9 @@ const CYCLES = 5_000;
  * A BlackWidow fabric, all four slices, under uniform random traffic: every injection port offers
  * `load` of its link's capacity (Bernoulli packet arrivals, seeded), in packets of the minimum 4
  * phits or of 19 (a cache-line write, paper 000 §4.2). The 288-processor R1.5 fabric is the
- * target; the 32-processor R1 (four routers, its whole state in the 1 MB L2 cache) runs the same
- * code at the same instructions per phit-hop, so the two figures side by side show how much of the
- * 288's time goes to cache misses rather than to work.
+ * target. The 32-processor R1 (four routers, its whole state in the 1 MB L2 cache) runs the same
+ * code at about the same instructions per phit-hop (within 3%, counted with callgrind), so the
+ * two figures side by side show how much of the 288's time goes to cache misses, not to work.
  */
 function uniformRandom(load: number, packetPhits = 4, fixture = 'bw-r1.5-288', processors = 288, cycles = CYCLES): Benchmark {
   let sim: YarcFabricSim;
