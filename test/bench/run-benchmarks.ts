@@ -1,8 +1,9 @@
 /**
- * `npm run bench [filter]`: runs every benchmark under test/bench (compiled into dist/), prints a
- * table and writes one JSON file per run to data/bench/. A benchmark marked `isolated` runs in a
- * child process of its own (this script again, with the same Node flags, given `--only` and the
- * benchmark's name), which prints its result as JSON.
+ * `npm run bench [filter]`: runs every benchmark under test/bench (compiled into dist/) whose name
+ * holds the filter (its words joined by spaces, in any case), prints a table and writes one JSON
+ * file per run to data/bench/. A benchmark marked `isolated` runs in a child process of its own
+ * (this script again, with the same Node flags, given `--only` and the benchmark's name), which
+ * prints its result as JSON.
  */
 import 'reflect-metadata';
 import { spawnSync } from 'node:child_process';
@@ -31,7 +32,8 @@ function runIsolated(benchmark: Benchmark): BenchmarkResult {
 
 async function main(): Promise<void> {
   const only = process.argv[2] === '--only' ? process.argv[3] : undefined;
-  const filter = only === undefined ? process.argv[2]?.toLowerCase() : undefined;
+  // The filter is every argument joined: `npm run bench load 0.5` means the words "load 0.5".
+  const filter = only === undefined ? process.argv.slice(2).join(' ').toLowerCase() || undefined : undefined;
   const files = readdirSync(__dirname)
     .filter((f) => f.endsWith('.bench.js'))
     .sort();
@@ -55,6 +57,7 @@ async function main(): Promise<void> {
     }
   }
   if (only !== undefined) throw new Error(`no benchmark is named '${only}'`);
+  if (results.length === 0) throw new Error(`no benchmark's name holds '${filter}'`);
   const outDir = join(__dirname, '../../../data/bench');
   mkdirSync(outDir, { recursive: true });
   const file = join(outDir, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
@@ -62,4 +65,7 @@ async function main(): Promise<void> {
   process.stdout.write(`\nwrote ${file}\n`);
 }
 
-void main();
+main().catch((error: Error) => {
+  process.stderr.write(`npm run bench: ${error.message}\n`);
+  process.exitCode = 1;
+});
