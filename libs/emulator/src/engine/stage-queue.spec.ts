@@ -4,13 +4,14 @@ import { StageQueue } from './stage-queue';
 function run(queue: StageQueue, from: number, cycles: number, onVisit: (stage: number, now: number) => void = () => undefined): string[] {
   const visits: string[] = [];
   for (let now = from; now < from + cycles; now++) {
-    queue.fire(now);
-    for (let i = 0; i < queue.count; i++) {
-      const stage = queue.visit(i, now);
+    queue.fire(0, now);
+    queue.enter(0);
+    for (let i = 0; i < queue.count[0]; i++) {
+      const stage = queue.visit(0, i, now);
       visits.push(`${now}:${stage}`);
       onVisit(stage, now);
     }
-    queue.count = 0;
+    queue.leave(0, now);
   }
   return visits;
 }
@@ -82,6 +83,32 @@ describe('StageQueue (stage wake-ups on its own wheel)', () => {
     expect(run(queue, 0, 3, (stage, now) => stage === 4 && now === 0 && queue.wake(4, now, now, 1)).sort()).toEqual(['0:4', '1:1', '1:4']);
   });
 
+  it('keeps each part to itself: a part is evaluated on its own, and one already evaluated this cycle waits for the next', () => {
+    // Stages 0–3 are part 0, stages 4–7 part 1.
+    const queue = new StageQueue(8, 64, 1, Uint8Array.from([0, 0, 0, 0, 1, 1, 1, 1]));
+    expect(queue.parts).toBe(2);
+    queue.wake(5, 2, 0, 0);
+    queue.wake(1, 2, 0, 0);
+    queue.wake(6, 3, 0, 0);
+    const visits: string[] = [];
+    for (let now = 0; now < 5; now++)
+      for (let part = 0; part < 2; part++) {
+        queue.fire(part, now);
+        queue.enter(part);
+        for (let i = 0; i < queue.count[part]; i++) {
+          const stage = queue.visit(part, i, now);
+          visits.push(`${now}:${part}:${stage}`);
+          // At cycle 2, part 0 wakes stage 7 of part 1 (still to come this cycle) and part 1 wakes
+          // stage 2 of part 0 (done with this cycle), both for now.
+          if (now === 2 && stage === 1) queue.wake(7, now, now, 1);
+          if (now === 2 && stage === 5) queue.wake(2, now, now, 1);
+        }
+        queue.leave(part, now);
+      }
+    expect(visits).toEqual(['2:0:1', '2:1:7', '2:1:5', '3:0:2', '3:1:6']);
+    expect(queue.pending).toBe(0);
+  });
+
   it('re-arms a wake-up beyond the wheel at its horizon', () => {
     const queue = new StageQueue(4, 16, 1);
     queue.wake(0, 100, 0, 0);
@@ -111,8 +138,8 @@ describe('StageQueue (stage wake-ups on its own wheel)', () => {
         woken.add(stage);
         queue.wake(stage, 0, 0, 0);
       }
-      queue.sortReady();
-      expect(Array.from(queue.ready.subarray(0, queue.count))).toEqual([...woken].sort((a, b) => a - b));
+      queue.sortReady(0);
+      expect(Array.from(queue.ready.subarray(0, queue.count[0]))).toEqual([...woken].sort((a, b) => a - b));
     }
   });
 });

@@ -23,6 +23,12 @@ const S_FILL = 2;
  * cycle, one phase per kind; a stage woken for "now" after its phase has passed, or after it has
  * been visited this cycle, is visited in the next cycle.
  *
+ * Stages belong to parts: sets of stages that never act on each other within a cycle (the
+ * fabric's independent networks). Each part has its own slots and its own stretch of `ready`, so
+ * that its stages can be evaluated on their own — part after part within a cycle, or a part for
+ * many cycles on end while its state stays in the cache (see YarcFabricSim.runWindow). A stage of
+ * a part already evaluated this cycle that is woken for "now" waits for the next cycle.
+ *
  * A wake-up later than one already pending is not kept: the stage's owner must re-arm it on every
  * visit for whatever it can see coming (phits becoming usable, the end of its own run, room
  * appearing, a timer), and whoever causes what it cannot see announces it afresh. An earlier one
@@ -37,19 +43,27 @@ const S_FILL = 2;
  * the cache miss before it (and a replaced wake-up wrote to two more records to unlink itself).
  */
 export class StageQueue {
-  /** Stages to visit this cycle, in wake order (index order once sorted): ready[0..count). */
+  /** Stages to visit this cycle, a stretch per part: part p's are ready[start[p] .. start[p] +
+   * count[p]), in wake order (index order once sorted). */
   readonly ready: Int32Array;
-  count = 0;
+  readonly count: Int32Array;
+  private readonly start: Int32Array;
+  /** The part being evaluated (-1: none, between the events of a cycle and its stages). */
+  private active = -1;
+  /** Per part, the last cycle whose stages it has evaluated. */
+  private readonly doneAt: Float64Array;
   /** Cycles ahead a wake-up may lie: the requested horizon rounded up to a power of two (a
    * cycle's slot is a mask); a later one is kept at the horizon and the visit then re-arms it. */
   readonly horizon: number;
   /** Stages with a wake-up pending. */
   pending = 0;
   private readonly mask: number;
+  private readonly horizonBits: number;
   /** One 16-byte record per stage: times[s << 1 | F_STAMP] is the cycle it was queued for, or that
    * cycle + 0.5 once visited, and times[s << 1 | F_PENDING] its pending wake-up (-1: none). */
   private readonly times: Float64Array;
-  /** Per slot: first block, last block, int32s used in the last (see SLOT_SHIFT). */
+  /** Per part and slot (part << horizonBits | slot): first block, last block, int32s used in the
+   * last (see SLOT_SHIFT). */
   private readonly slots: Int32Array;
   /** The blocks (see BLOCK_SHIFT), pooled: those of no slot form a free list through B_NEXT. A
    * pool that runs out doubles. */
@@ -60,25 +74,44 @@ export class StageQueue {
   private scratch: Int32Array | null = null;
   private readonly counts = new Int32Array(256);
   private readonly indexBits: number;
+  /** Each stage's part. */
+  private readonly partOf: Uint8Array;
 
   constructor(
     size: number,
     horizon: number,
     /** This queue's phase in the chip's evaluation order. */
     private readonly phase: number,
+    /** Each stage's part (all in part 0 if not given). */
+    partOf?: Uint8Array,
   ) {
+    this.partOf = partOf ?? new Uint8Array(size);
+    if (this.partOf.length !== size) throw new RangeError(`${this.partOf.length} parts given for ${size} stages`);
+    let parts = 1;
+    for (let s = 0; s < size; s++) parts = Math.max(parts, this.partOf[s] + 1);
+    this.count = new Int32Array(parts);
+    this.start = new Int32Array(parts);
+    for (let s = 0; s < size; s++) if (this.partOf[s] + 1 < parts) this.start[this.partOf[s] + 1]++;
+    for (let p = 1; p < parts; p++) this.start[p] += this.start[p - 1];
+    this.doneAt = new Float64Array(parts).fill(-Infinity);
     this.ready = new Int32Array(size);
     this.indexBits = 32 - Math.clz32(Math.max(1, size - 1));
     this.times = new Float64Array(size << RECORD_SHIFT).fill(-1);
     this.horizon = wheelSlots(horizon);
     this.mask = this.horizon - 1;
-    this.slots = new Int32Array(this.horizon << SLOT_SHIFT);
-    for (let slot = 0; slot < this.horizon; slot++) {
+    this.horizonBits = 31 - Math.clz32(this.horizon);
+    this.slots = new Int32Array((parts * this.horizon) << SLOT_SHIFT);
+    for (let slot = 0; slot < parts * this.horizon; slot++) {
       this.slots[(slot << SLOT_SHIFT) | S_FIRST] = -1;
       this.slots[(slot << SLOT_SHIFT) | S_LAST] = -1;
     }
     this.blocks = new Int32Array(0);
     this.growBlocks(Math.max(16, this.horizon));
+  }
+
+  /** How many parts the stages fall into. */
+  get parts(): number {
+    return this.count.length;
   }
 
   private growBlocks(count: number): void {
@@ -95,12 +128,16 @@ export class StageQueue {
   /** Wakes `stage` at cycle `at`; `now` is the current cycle and `phase` the one being evaluated. */
   wake(stage: number, at: number, now: number, phase: number): void {
     const times = this.times;
+    const part = this.partOf[stage];
     if (at <= now) {
       const stamp = times[(stage << RECORD_SHIFT) | F_STAMP];
       if (stamp === now) return; // already queued for this cycle
-      if (phase <= this.phase && stamp !== now + 0.5) {
+      // Now, if its part's turn in this queue's phase is still to come: the part is not done with
+      // this cycle and, if it is the one being evaluated (or none is), its phase has not passed.
+      const active = this.active;
+      if (stamp !== now + 0.5 && this.doneAt[part] < now && (part !== active && active >= 0 ? true : phase <= this.phase)) {
         times[(stage << RECORD_SHIFT) | F_STAMP] = now;
-        this.ready[this.count++] = stage;
+        this.ready[this.start[part] + this.count[part]++] = stage;
         return;
       }
       at = now + 1;
@@ -113,7 +150,7 @@ export class StageQueue {
       if (pending <= at) return;
     } else this.pending++;
     times[(stage << RECORD_SHIFT) | F_PENDING] = at;
-    this.append(at & this.mask, stage);
+    this.append((part << this.horizonBits) | (at & this.mask), stage);
   }
 
   /** Adds `stage` to the end of `slot`'s list. */
@@ -137,12 +174,13 @@ export class StageQueue {
     slots[state | S_FILL] = fill + 1;
   }
 
-  /** Queues the stages whose wake-ups are due at `now`. Called in the cycle's events phase,
-   * before any stage is visited: a stage is then either queued already (woken for now by another
-   * event) or not, never visited. A wake-up for a later cycle is never in this slot yet: the
-   * wheel's horizon keeps it from reaching round to it before this cycle's are taken out. */
-  fire(now: number): void {
-    const state = (now & this.mask) << SLOT_SHIFT;
+  /** Queues part `part`'s stages whose wake-ups are due at `now`. Called in the cycle's events
+   * phase, before any of the part's stages is visited: a stage is then either queued already
+   * (woken for now by another event) or not, never visited. A wake-up for a later cycle is never
+   * in this slot yet: the wheel's horizon keeps it from reaching round to it before this cycle's
+   * are taken out. */
+  fire(part: number, now: number): void {
+    const state = ((part << this.horizonBits) | (now & this.mask)) << SLOT_SHIFT;
     const slots = this.slots;
     const first = slots[state | S_FIRST];
     if (first < 0) return;
@@ -152,6 +190,9 @@ export class StageQueue {
     slots[state | S_LAST] = -1;
     const times = this.times;
     const blocks = this.blocks;
+    const ready = this.ready;
+    const start = this.start[part];
+    let count = this.count[part];
     let block = first;
     for (;;) {
       const at = block << BLOCK_SHIFT;
@@ -164,69 +205,89 @@ export class StageQueue {
         this.pending--;
         if (times[(stage << RECORD_SHIFT) | F_STAMP] !== now) {
           times[(stage << RECORD_SHIFT) | F_STAMP] = now;
-          this.ready[this.count++] = stage;
+          ready[start + count++] = stage;
         }
       }
       if (block === last) break;
       block = blocks[at | B_NEXT];
     }
+    this.count[part] = count;
     // The slot's blocks go back to the pool as one chain.
     blocks[(last << BLOCK_SHIFT) | B_NEXT] = this.freeBlock;
     this.freeBlock = first;
   }
 
+  /** Part `part`'s stages are being visited (in this queue's phase or an earlier one). */
+  enter(part: number): void {
+    this.active = part;
+  }
+
+  /** Part `part` has been evaluated for cycle `now`: its stretch of `ready` is emptied. */
+  leave(part: number, now: number): void {
+    this.count[part] = 0;
+    this.doneAt[part] = now;
+    this.active = -1;
+  }
+
   /**
-   * Puts this cycle's stages in index order, for a phase whose stages interact within the cycle:
-   * they are then visited in the same order whatever order they were woken in — the order a loop
-   * over every stage would take. A least-significant-digit radix sort, a byte per pass, over as
-   * many bytes as a stage index has (passes whose byte is the same for every stage are skipped):
-   * linear in the stages woken, where a comparison sort cost several times more on the few
-   * hundred channels a busy fabric wakes each cycle.
+   * Puts part `part`'s stages of this cycle in index order, for a phase whose stages interact
+   * within the cycle: they are then visited in the same order whatever order they were woken in —
+   * the order a loop over every stage would take. A least-significant-digit radix sort, a byte per
+   * pass, over as many bytes as a stage index has (passes whose byte is the same for every stage
+   * are skipped): linear in the stages woken, where a comparison sort cost several times more on
+   * the few hundred channels a busy fabric wakes each cycle.
    */
-  sortReady(): void {
-    const n = this.count;
-    let from = this.ready;
+  sortReady(part: number): void {
+    const n = this.count[part];
+    const base = this.start[part];
+    const ready = this.ready;
     if (n <= 24) {
-      insertionSort(from, n);
+      insertionSort(ready, base, n);
       return;
     }
-    let to = this.scratch ?? (this.scratch = new Int32Array(this.ready.length));
+    let from = ready;
+    let fromBase = base;
+    let to = this.scratch ?? (this.scratch = new Int32Array(ready.length));
+    let toBase = 0;
     const counts = this.counts;
     for (let shift = 0; shift < this.indexBits; shift += 8) {
       counts.fill(0);
-      for (let i = 0; i < n; i++) counts[(from[i] >>> shift) & 255]++;
-      if (counts[(from[0] >>> shift) & 255] === n) continue;
-      let sum = 0;
+      for (let i = 0; i < n; i++) counts[(from[fromBase + i] >>> shift) & 255]++;
+      if (counts[(from[fromBase] >>> shift) & 255] === n) continue;
+      let sum = toBase;
       for (let d = 0; d < 256; d++) {
         const c = counts[d];
         counts[d] = sum;
         sum += c;
       }
       for (let i = 0; i < n; i++) {
-        const stage = from[i];
+        const stage = from[fromBase + i];
         to[counts[(stage >>> shift) & 255]++] = stage;
       }
       const t = from;
       from = to;
       to = t;
+      const tb = fromBase;
+      fromBase = toBase;
+      toBase = tb;
     }
-    if (from !== this.ready) for (let i = 0; i < n; i++) this.ready[i] = from[i]; // no subarray view made per cycle
+    if (from !== ready) for (let i = 0; i < n; i++) ready[base + i] = from[fromBase + i]; // no subarray view made per cycle
   }
 
-  /** The i-th stage to visit this cycle, marked visited. */
-  visit(i: number, now: number): number {
-    const stage = this.ready[i];
+  /** The i-th stage of part `part` to visit this cycle, marked visited. */
+  visit(part: number, i: number, now: number): number {
+    const stage = this.ready[this.start[part] + i];
     this.times[(stage << RECORD_SHIFT) | F_STAMP] = now + 0.5;
     return stage;
   }
 }
 
-/** Sorts a[0..n) in place: insertion sort, for the few stages of a quiet cycle. */
-function insertionSort(a: Int32Array, n: number): void {
-  for (let i = 1; i < n; i++) {
+/** Sorts a[base..base+n) in place: insertion sort, for the few stages of a quiet cycle. */
+function insertionSort(a: Int32Array, base: number, n: number): void {
+  for (let i = base + 1; i < base + n; i++) {
     const v = a[i];
     let j = i - 1;
-    while (j >= 0 && a[j] > v) {
+    while (j >= base && a[j] > v) {
       a[j + 1] = a[j];
       j--;
     }

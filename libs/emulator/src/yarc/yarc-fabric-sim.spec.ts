@@ -136,6 +136,50 @@ describe('YARC fabric faults (§7.7)', () => {
     const differ = [...events].filter(([tag, cycle]) => everyCycle.get(tag) !== cycle);
     expect(differ).toEqual([]);
   });
+
+  it('delivers every packet in the same cycle when the four slices run apart in windows as when the fabric runs cycle by cycle', () => {
+    // Each slice draws its traffic from its own stream, so both runs offer the same packets.
+    const run = (window: number) => {
+      const sim = r15(288, 4, 9);
+      expect(sim.parts).toBe(4);
+      const delivered = new Map<number, number>();
+      sim.onDeliver = (p, cycle) => delivered.set(sim.packets.tag[p], cycle);
+      const streams = [0, 1, 2, 3].map((part) => mulberry32(40 + part));
+      const beforeCycle = (part: number, cycle: number) => {
+        const random = streams[part];
+        for (let p = 0; p < 288; p++)
+          for (let slice = 0; slice < 4; slice++) {
+            if (sim.partOfPort(sim.processorPort[p * 4 + slice]) !== part || random() >= 0.06) continue;
+            const d = (p + 1 + Math.floor(random() * 287)) % 288;
+            const flags = random() < 0.3 ? FLAG_ADAPTIVE : FLAG_HASH;
+            sim.inject(p, slice, d, random() < 0.5 ? 19 : 4, random() < 0.5 ? 0 : 1, flags, d, cycle * 1152 + p * 4 + slice);
+          }
+      };
+      if (window > 0) sim.runWindowed(600, window, beforeCycle);
+      else
+        for (let cycle = 0; cycle < 600; cycle++) {
+          for (let part = 0; part < 4; part++) beforeCycle(part, sim.cycle);
+          sim.step();
+        }
+      expect(sim.cycle).toBe(600);
+      sim.drain(50_000);
+      expect(sim.packets.books()).toMatchObject({ inFlight: 0, balanced: true });
+      return { delivered, phitHops: sim.phitHops };
+    };
+    const byCycle = run(0);
+    const windowed = run(64);
+    expect(byCycle.delivered.size).toBeGreaterThan(10_000);
+    expect(windowed.phitHops).toBe(byCycle.phitHops);
+    expect(windowed.delivered.size).toBe(byCycle.delivered.size);
+    expect([...windowed.delivered].filter(([tag, cycle]) => byCycle.delivered.get(tag) !== cycle)).toEqual([]);
+  });
+
+  it('refuses, while it runs the slices apart, a packet injected into a slice other than the one running', () => {
+    const sim = r15(64, 4);
+    const other = (part: number) => [0, 1, 2, 3].find((slice) => sim.partOfPort(sim.processorPort[slice]) !== part)!;
+    expect(() => sim.runWindowed(10, 8, (part) => sim.inject(0, other(part), 5, 4, 0, FLAG_HASH, 5))).toThrow(/slice \d port is not in part \d/);
+    expect(sim.packets.books()).toMatchObject({ created: 0 });
+  });
 });
 
 describe('YARC fabric under saturation', () => {

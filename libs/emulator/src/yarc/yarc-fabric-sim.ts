@@ -318,7 +318,7 @@ export class YarcFabricSim {
   readonly accepting: Uint8Array;
   /** Credit returns on their way back to the senders (stage wake-ups are kept by the stage
    * queues, each on a wheel of its own). */
-  private readonly wheel: TimingWheel;
+  private readonly wheels: TimingWheel[];
   private readonly decision = new RouteDecision();
 
   /**
@@ -333,6 +333,8 @@ export class YarcFabricSim {
   private readonly rows: StageQueue;
   private readonly rowBusy: Float64Array;
   private phase = PHASE_EVENTS;
+  /** Each port's part (an endpoint's port goes with its router): see independentParts. */
+  private readonly linkPart: Uint8Array;
 
   /**
    * The link control block of every global port's transmit side (§4.3), one 64-byte record per
@@ -497,10 +499,21 @@ export class YarcFabricSim {
     // A go-back-N replay waits two link latencies; everything else is closer. Later wakes (the
     // forward-progress timer) are re-armed when they come due.
     const horizon = 3 * maxLatency + 128;
-    this.wheel = new TimingWheel(horizon);
-    this.links = new StageQueue(ports, horizon, PHASE_LINKS);
-    this.columns = new StageQueue(channels, horizon, PHASE_COLUMNS);
-    this.rows = new StageQueue(R * NPORTS, horizon, PHASE_ROWS);
+    const { routerPart, parts } = independentParts(fabric, this.chipRouter, this.tileGlobal);
+    this.linkPart = new Uint8Array(ports);
+    for (let g = 0; g < ports; g++) {
+      // An endpoint's port goes with the router it is cabled to.
+      const tile = this.globalTile[g] >= 0 ? this.globalTile[g] : fabric.peer[g] >= 0 ? this.globalTile[fabric.peer[g]] : -1;
+      this.linkPart[g] = tile >= 0 ? routerPart[(tile / NPORTS) | 0] : 0;
+    }
+    const columnPart = new Uint8Array(channels);
+    for (let c = 0; c < channels; c++) columnPart[c] = routerPart[(c / (NPORTS * 8)) | 0];
+    const rowPart = new Uint8Array(R * NPORTS);
+    for (let t = 0; t < R * NPORTS; t++) rowPart[t] = routerPart[(t / NPORTS) | 0];
+    this.wheels = Array.from({ length: parts }, () => new TimingWheel(horizon));
+    this.links = new StageQueue(ports, horizon, PHASE_LINKS, this.linkPart);
+    this.columns = new StageQueue(channels, horizon, PHASE_COLUMNS, columnPart);
+    this.rows = new StageQueue(R * NPORTS, horizon, PHASE_ROWS, rowPart);
     this.rowBusy = new Float64Array(R * NPORTS);
     this.chipAnswers = new Uint8Array(R * NPORTS);
     this.serials = Uint32Array.from(chips.map((c) => chipSerial(c.name)));
@@ -575,6 +588,8 @@ export class YarcFabricSim {
   /** Creates a packet at processor `source`'s injection port for `slice` towards `destination`. */
   inject(source: number, slice: number, destination: number, length: number, vc: number, flags: number, hashBits: number, tag = 0): number {
     const g = this.processorPort[source * 4 + slice];
+    if (this.windowPart >= 0 && !(g >= 0 && this.linkPart[g] === this.windowPart))
+      throw new Error(`processor ${source}'s slice ${slice} port is not in part ${this.windowPart}, which runWindowed is running on its own`);
     const id = this.packets.allocate(destination, g, length, vc, flags, hashBits, this.cycle, tag);
     if (g < 0 || this.fabric.peer[g] < 0 || this.fabric.activeLanes[g] === 0) {
       this.packets.state[id] = STATE_IN_NETWORK;
@@ -607,10 +622,80 @@ export class YarcFabricSim {
     for (let i = 0; i < cycles; i++) this.step();
   }
 
+  /** How many independent parts the fabric has (see independentParts), and port g's part. */
+  get parts(): number {
+    return this.wheels.length;
+  }
+
+  partOfPort(g: number): number {
+    return this.linkPart[g];
+  }
+
+  /**
+   * Runs `cycles` cycles with the same result as cycle by cycle, but the fabric's independent
+   * parts (BlackWidow's four slices) one after another, each for up to `window` cycles on end: a
+   * part's state then stays in the cache while it runs, where a cycle of the whole fabric sweeps
+   * more state than the cache holds. `beforeCycle(part, cycle)` is called just before a part
+   * evaluates a cycle, to inject that cycle's traffic into the part's ports (injecting into another
+   * part's port then is an error). Deliveries are reported part by part, so their cycles go back
+   * as each part's window starts.
+   *
+   * Where something acts across the parts (see partsIndependent), it runs cycle by cycle, calling
+   * beforeCycle for every part before each cycle.
+   */
+  runWindowed(cycles: number, window: number, beforeCycle: (part: number, cycle: number) => void): void {
+    if (!(Number.isInteger(window) && window >= 1)) throw new RangeError(`window must be a whole number of cycles, at least 1: got ${window}`);
+    const end = this.cycle + cycles;
+    const { links, columns, rows, wheels } = this;
+    while (this.cycle < end) {
+      const from = this.cycle;
+      if (!this.partsIndependent()) {
+        for (let p = 0; p < wheels.length; p++) beforeCycle(p, from);
+        this.step();
+        continue;
+      }
+      const until = min(end, from + window);
+      try {
+        for (let p = 0; p < wheels.length; p++) {
+          this.windowPart = p;
+          for (let t = from; t < until; t++) {
+            this.cycle = t;
+            beforeCycle(p, t);
+            wheels[p].fire(t, this.returnedCredits);
+            links.fire(p, t);
+            columns.fire(p, t);
+            rows.fire(p, t);
+            this.evaluate(p, t);
+          }
+        }
+      } finally {
+        this.windowPart = -1;
+      }
+      this.cycle = until;
+    }
+  }
+
+  /** The part runWindowed is running on its own (-1: none). */
+  private windowPart = -1;
+
+  /**
+   * Whether the parts can run apart: nothing acts across them within a cycle — a maintenance
+   * controller's per-cycle tick, maintenance packets and the chips' work on them, the reference
+   * evaluation — and nothing draws on the fabric's one random stream (bit errors, soft errors),
+   * whose draws would come in another order.
+   */
+  private partsIndependent(): boolean {
+    if (this.onTick !== null || this.workCount > 0 || this.everyStageEveryCycle || this.maintenanceInFlight > 0) return false;
+    for (let r = 0; r < this.softErrorRate.length; r++) if (this.softErrorRate[r] > 0) return false;
+    for (let g = 0; g < this.linkPart.length; g++) if (this.portI32[(g << P_I32_SHIFT) | P_ERROR_PRONE]) return false;
+    return true;
+  }
+
   /** Nothing in flight, nothing being executed, no credit or timer pending. */
   idle(): boolean {
-    const wakeUps = this.links.pending + this.columns.pending + this.rows.pending;
-    return this.packets.inFlight === 0 && this.workCount === 0 && this.wheel.pending === 0 && wakeUps === 0 && this.onTick === null;
+    let wakeUps = this.links.pending + this.columns.pending + this.rows.pending;
+    for (const wheel of this.wheels) wakeUps += wheel.pending;
+    return this.packets.inFlight === 0 && this.workCount === 0 && wakeUps === 0 && this.onTick === null;
   }
 
   /** Runs until nothing is in flight or `limit` cycles have passed; returns the cycles run. */
@@ -636,17 +721,31 @@ export class YarcFabricSim {
   step(): void {
     const now = this.cycle;
     this.phase = PHASE_EVENTS;
-    const { links, columns, rows } = this;
-    this.wheel.fire(now, this.returnedCredits);
-    links.fire(now);
-    columns.fire(now);
-    rows.fire(now);
+    const { links, columns, rows, wheels } = this;
+    for (let p = 0; p < wheels.length; p++) {
+      wheels[p].fire(now, this.returnedCredits);
+      links.fire(p, now);
+      columns.fire(p, now);
+      rows.fire(p, now);
+    }
     if (this.workCount > 0) this.runChipWork(now);
     if (this.onTick !== null) this.onTick(now);
     if (this.everyStageEveryCycle) this.wakeEveryStage(now);
+    // The parts never act on each other within a cycle: each is evaluated on its own.
+    for (let p = 0; p < wheels.length; p++) this.evaluate(p, now);
+    this.phase = PHASE_EVENTS;
+    this.cycle = now + 1;
+  }
+
+  /** Evaluates part p's awake stages in cycle `now`, downstream first (see `step`). */
+  private evaluate(p: number, now: number): void {
+    const { links, columns, rows } = this;
+    links.enter(p);
+    columns.enter(p);
+    rows.enter(p);
     this.phase = PHASE_LINKS;
-    for (let i = 0; i < links.count; i++) {
-      const g = links.visit(i, now);
+    for (let i = 0; i < links.count[p]; i++) {
+      const g = links.visit(p, i, now);
       const tile = this.globalTile[g];
       if (tile >= 0) this.stepOutput(g, tile, now);
       else this.stepEndpoint(g, now);
@@ -655,15 +754,14 @@ export class YarcFabricSim {
     // give another channel a new head), so they are visited in index order, as a loop over every
     // stage would: the result does not depend on the order they were woken in.
     this.phase = PHASE_COLUMNS;
-    columns.sortReady();
-    for (let i = 0; i < columns.count; i++) this.stepColumn(columns.visit(i, now), now);
+    columns.sortReady(p);
+    for (let i = 0; i < columns.count[p]; i++) this.stepColumn(columns.visit(p, i, now), now);
     this.phase = PHASE_ROWS;
-    for (let i = 0; i < rows.count; i++) this.stepRowBus(rows.visit(i, now), now);
-    links.count = 0;
-    columns.count = 0;
-    rows.count = 0;
+    for (let i = 0; i < rows.count[p]; i++) this.stepRowBus(rows.visit(p, i, now), now);
+    links.leave(p, now);
+    columns.leave(p, now);
+    rows.leave(p, now);
     this.phase = PHASE_EVENTS;
-    this.cycle = now + 1;
   }
 
   /** The reference evaluation: every stage of every connected port, channel and row bus visited. */
@@ -689,7 +787,7 @@ export class YarcFabricSim {
 
   /** Returns `phits` credits of VC v to the sender at port g, arriving at cycle `at`. */
   private returnCredits(g: number, v: number, phits: number, at: number): void {
-    this.wheel.schedule(this.cycle, at, (g << VC_SHIFT) | v, phits);
+    this.wheels[this.linkPart[g]].schedule(this.cycle, at, (g << VC_SHIFT) | v, phits);
   }
 
   /** Wakes port g's sender (router output or endpoint) at cycle `at`. */
@@ -916,7 +1014,7 @@ export class YarcFabricSim {
       while (this.sources.size[q] > 0) {
         const p = this.sources.shift(q);
         this.packets.state[p] = STATE_IN_NETWORK;
-        this.maintenance[p] = undefined;
+        this.forgetMessage(p);
         this.packets.discard(p, this.discardReason[g] || DiscardReason.LinkDown);
       }
     }
@@ -945,7 +1043,7 @@ export class YarcFabricSim {
     const flags = this.packets.flags[packet];
     if (flags & (FLAG_SOFT_ERROR | FLAG_LINK_LOST)) {
       // §4.3: the destination's interface discards a packet marked bad.
-      this.maintenance[packet] = undefined;
+      this.forgetMessage(packet);
       this.packets.discard(packet, flags & FLAG_LINK_LOST ? DiscardReason.LinkDown : DiscardReason.SoftError);
       return;
     }
@@ -1246,7 +1344,7 @@ export class YarcFabricSim {
   }
 
   /** Link g's drain-record slot: the one it holds, or the next in turn not in use, taken back
-   * from a link whose run is over (a busy link keeps its slot from run to run; when every slot is
+   * from a link of its part whose run is over (a busy link keeps its slot from run to run; when every slot is
    * in use, the pool doubles). */
   private drainSlotOf(g: number): number {
     const held = this.txI32[(g << TX_I32_SHIFT) | TX_DRAIN] >> DRAIN_COUNT_BITS;
@@ -1261,7 +1359,8 @@ export class YarcFabricSim {
       if (slot === slots) slot = 0;
       const owner = this.drainOwner[slot];
       if (owner < 0) break;
-      if (this.txF64[(owner << TX_F64_SHIFT) | TX_DRAIN_LAST] <= this.cycle) {
+      // Only a link of the same part: another part may be at another cycle (runWindowed).
+      if (this.linkPart[owner] === this.linkPart[g] && this.txF64[(owner << TX_F64_SHIFT) | TX_DRAIN_LAST] <= this.cycle) {
         // Its last phit has left: its record can say nothing more.
         this.txI32[(owner << TX_I32_SHIFT) | TX_DRAIN] = 0;
         this.txI32[(owner << TX_I32_SHIFT) | TX_DRAIN_BUFFER] = -1;
@@ -2070,8 +2169,19 @@ export class YarcFabricSim {
    * would turn the list into a dictionary (slow elements). */
   private keepMessage(id: number, message: MaintenanceMessage): void {
     while (this.maintenance.length <= id) this.maintenance.push(undefined);
+    if (this.maintenance[id] === undefined) this.maintenanceInFlight++;
     this.maintenance[id] = message;
   }
+
+  /** Packet `id` carries no maintenance message any more (answered, delivered or discarded). */
+  private forgetMessage(id: number): void {
+    if (this.maintenance[id] === undefined) return;
+    this.maintenance[id] = undefined;
+    this.maintenanceInFlight--;
+  }
+
+  /** Maintenance packets in the fabric or waiting to be sent (see partsIndependent). */
+  private maintenanceInFlight = 0;
 
   /** Sends a maintenance request from endpoint port `g` along `route` (router output ports) from
    * its element `from` on. */
@@ -2081,7 +2191,7 @@ export class YarcFabricSim {
     this.packets.setSourceRoute(id, route, from);
     if (this.fabric.peer[g] < 0 || this.fabric.activeLanes[g] === 0) {
       this.packets.state[id] = STATE_IN_NETWORK;
-      this.maintenance[id] = undefined;
+      this.forgetMessage(id);
       this.packets.discard(id, DiscardReason.Unreachable);
       return id;
     }
@@ -2113,7 +2223,7 @@ export class YarcFabricSim {
    * is created now and sent once the access has been executed. */
   private consumeMaintenance(r: number, inPort: number, packet: number, now: number): void {
     const message = this.maintenance[packet];
-    this.maintenance[packet] = undefined;
+    this.forgetMessage(packet);
     if (!message) return;
     const response = this.packets.allocate(0, -1, 4, 1, FLAG_SOURCE_ROUTED | FLAG_LOCAL, 0, now, -1);
     this.packets.setReturnRoute(response, packet);
@@ -2224,7 +2334,7 @@ export class YarcFabricSim {
    * processor's interface answers (its identity) back along the reverse route. */
   private endpointMaintenance(g: number, packet: number, now: number): void {
     const message = this.maintenance[packet];
-    this.maintenance[packet] = undefined;
+    this.forgetMessage(packet);
     if (!message) return;
     if (message.op === 'response') {
       this.onMaintenance(message, g, now);
@@ -2262,4 +2372,36 @@ export class YarcFabricSim {
     };
     return sum(this, 0);
   }
+}
+
+/** Parts beyond this many share the last: a part may hold several independent networks. */
+const MAX_PARTS = 64;
+
+/**
+ * The fabric's independent networks: routers joined by cables, whatever the cables' state, are in
+ * one part (BlackWidow's four network slices are four parts, §2.2). Nothing in one part can act on
+ * another, so each can be evaluated on its own. The processors' ports join no parts together:
+ * each goes with the router it is cabled to.
+ */
+function independentParts(fabric: EmulatedFabric, chipRouter: Int32Array, tileGlobal: Int32Array): { routerPart: Uint8Array; parts: number } {
+  const routers = tileGlobal.length / NPORTS;
+  const root = Int32Array.from({ length: routers }, (_, r) => r);
+  const find = (r: number): number => {
+    while (root[r] !== r) r = root[r] = root[root[r]];
+    return r;
+  };
+  for (let r = 0; r < routers; r++)
+    for (let p = 0; p < NPORTS; p++) {
+      const peer = fabric.peer[tileGlobal[r * NPORTS + p]];
+      const other = peer >= 0 ? chipRouter[fabric.portOwner(peer)] : -1;
+      if (other >= 0) root[find(other)] = find(r);
+    }
+  const routerPart = new Uint8Array(routers);
+  const partOfRoot = new Map<number, number>();
+  for (let r = 0; r < routers; r++) {
+    const top = find(r);
+    if (!partOfRoot.has(top)) partOfRoot.set(top, min(partOfRoot.size, MAX_PARTS - 1));
+    routerPart[r] = partOfRoot.get(top)!;
+  }
+  return { routerPart, parts: max(1, min(partOfRoot.size, MAX_PARTS)) };
 }
