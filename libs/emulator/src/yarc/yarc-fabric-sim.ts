@@ -687,7 +687,7 @@ export class YarcFabricSim {
   private partsIndependent(): boolean {
     if (this.onTick !== null || this.workCount > 0 || this.everyStageEveryCycle || this.maintenanceInFlight > 0) return false;
     for (let r = 0; r < this.softErrorRate.length; r++) if (this.softErrorRate[r] > 0) return false;
-    for (let g = 0; g < this.linkPart.length; g++) if (this.portI32[(g << P_I32_SHIFT) | P_ERROR_PRONE]) return false;
+    if (this.errorPronePorts > 0) return false;
     return true;
   }
 
@@ -1533,8 +1533,12 @@ export class YarcFabricSim {
     this.laneBitErrorRate[g * LANES + lane] = ber;
     let any = 0;
     for (let l = 0; l < LANES; l++) if (this.laneBitErrorRate[g * LANES + l] > 0) any = 1;
+    this.errorPronePorts += any - this.portI32[(g << P_I32_SHIFT) | P_ERROR_PRONE];
     this.portI32[(g << P_I32_SHIFT) | P_ERROR_PRONE] = any;
   }
+
+  /** Ports with a lane that has a bit-error rate (P_ERROR_PRONE set). */
+  private errorPronePorts = 0;
 
   /** Cuts the cable at port g (both directions go down at once). */
   cutLink(g: number): void {
