@@ -190,11 +190,19 @@ interface Injector {
   readonly capacity: number;
   /** Creates one packet from `source` on `slice`; -1 when the pattern gives it nothing to send. */
   packet(source: number, slice: number, tag: number): number;
-  readonly random: () => number;
+  /** The random stream of each of the fabric's independent parts (its slices): each part's
+   * traffic is drawn from its own, so that the parts can run apart (YarcFabricSim.runWindowed). */
+  readonly streams: readonly (() => number)[];
+  /** The part of `source`'s port on `slice`. */
+  partOf(source: number, slice: number): number;
 }
 
+/** Part p's stream: the run's seed for part 0 (so a fabric of one part draws what it always has). */
+const streamSeed = (seed: number, part: number): number => (seed + Math.imul(part, 0x9e3779b9)) | 0;
+
 function injector(sim: YarcFabricSim, spec: TrafficSpec): Injector {
-  const random = mulberry32(spec.seed);
+  const streams = Array.from({ length: sim.parts }, (_, part) => mulberry32(streamSeed(spec.seed, part)));
+  const partOf = (source: number, slice: number) => sim.partOfPort(sim.processorPort[source * 4 + slice]);
   const endpoints = endpointCount(sim);
   const sources = spec.sources ?? Array.from({ length: endpoints }, (_, i) => i);
   for (const s of spec.slices) if (!(s >= 0 && s < 4 && sim.processorPort[sources[0] * 4 + s] >= 0)) throw new RangeError(`the fabric has no slice ${s}`);
@@ -204,8 +212,10 @@ function injector(sim: YarcFabricSim, spec: TrafficSpec): Injector {
   return {
     sources,
     capacity,
-    random,
+    streams,
+    partOf,
     packet: (source, slice, tag) => {
+      const random = streams[partOf(source, slice)];
       const destination = spec.pattern.destination(source, random);
       if (destination < 0) return -1;
       const length = spec.size(random);
@@ -215,8 +225,9 @@ function injector(sim: YarcFabricSim, spec: TrafficSpec): Injector {
   };
 }
 
-/** The response to a delivered request: from its destination back to its source, same slice, VC 1, adaptive. */
-function responder(sim: YarcFabricSim, spec: TrafficSpec, random: () => number): ((packet: number) => void) | null {
+/** The response to a delivered request: from its destination back to its source, same slice, VC 1,
+ * adaptive; drawn from that slice's part's stream. */
+function responder(sim: YarcFabricSim, spec: TrafficSpec, inj: Injector): ((packet: number) => void) | null {
   const size = spec.responses;
   if (!size) return null;
   return (packet) => {
@@ -224,6 +235,7 @@ function responder(sim: YarcFabricSim, spec: TrafficSpec, random: () => number):
     const g = p.source[packet];
     const source = sim.globalProcessor[g];
     const slice = g - sim.fabric.portBase[sim.fabric.portOwner(g)];
+    const random = inj.streams[inj.partOf(p.destination[packet], slice)];
     sim.inject(p.destination[packet], slice, source, size(random), 1, FLAG_ADAPTIVE, Math.floor(random() * 0x8000), p.tag[packet]);
   };
 }
@@ -255,12 +267,15 @@ function sampleAlive(sim: YarcFabricSim): boolean {
 /**
  * Bernoulli arrivals at an offered load, drawn as geometric gaps: each injection port (source ×
  * slice) draws the cycle of its next packet and waits on a wheel, so a lightly loaded fabric does
- * not pay a random draw per port per cycle.
+ * not pay a random draw per port per cycle. Each of the fabric's independent parts has its own
+ * wheel and stream, so that a part's arrivals can be made while it runs apart from the others.
  */
 class Arrivals {
   private readonly probability: number;
-  private readonly wheel: number[][] = Array.from({ length: ARRIVAL_WHEEL }, () => []);
+  /** Per part, its wheel of slots of due ports. */
+  private readonly wheels: number[][][];
   private readonly next: Float64Array;
+  private readonly partOfPort: Uint8Array;
 
   constructor(
     private readonly sim: YarcFabricSim,
@@ -272,39 +287,52 @@ class Arrivals {
     for (let i = 0; i < 1000; i++) meanSize += spec.size(mulberry32(spec.seed + i));
     this.probability = Math.min(1, (spec.load * inj.capacity) / (meanSize / 1000));
     const ports = inj.sources.length * spec.slices.length;
+    this.wheels = inj.streams.map(() => Array.from({ length: ARRIVAL_WHEEL }, () => []));
     this.next = new Float64Array(ports);
-    for (let k = 0; k < ports; k++) this.schedule(k, sim.cycle + this.gap() - 1);
+    this.partOfPort = new Uint8Array(ports);
+    for (let k = 0; k < ports; k++) this.partOfPort[k] = inj.partOf(this.sourceOf(k), this.sliceOf(k));
+    for (let k = 0; k < ports; k++) this.schedule(k, sim.cycle + this.gap(this.partOfPort[k]) - 1);
   }
 
-  /** Creates this cycle's packets (before the fabric steps); returns how many. */
-  inject(tag: number): number {
-    const { sim, spec, inj } = this;
+  private sourceOf(k: number): number {
+    return this.inj.sources[(k / this.spec.slices.length) | 0];
+  }
+
+  private sliceOf(k: number): number {
+    return this.spec.slices[k % this.spec.slices.length];
+  }
+
+  /** Creates part `part`'s packets of this cycle (before the part evaluates it); returns how many. */
+  inject(part: number, tag: number): number {
+    const { sim, inj } = this;
+    const wheel = this.wheels[part];
     const slot = sim.cycle & (ARRIVAL_WHEEL - 1);
-    const due = this.wheel[slot];
+    const due = wheel[slot];
     if (due.length === 0) return 0;
-    this.wheel[slot] = [];
+    wheel[slot] = [];
     let injected = 0;
     for (const k of due) {
       if (this.next[k] > sim.cycle) {
         this.schedule(k, this.next[k]);
         continue;
       }
-      if (inj.packet(inj.sources[(k / spec.slices.length) | 0], spec.slices[k % spec.slices.length], tag) >= 0) injected++;
-      this.schedule(k, sim.cycle + this.gap());
+      if (inj.packet(this.sourceOf(k), this.sliceOf(k), tag) >= 0) injected++;
+      this.schedule(k, sim.cycle + this.gap(part));
     }
     return injected;
   }
 
-  /** Cycles until a port's next packet: geometric with the per-cycle probability (at least 1). */
-  private gap(): number {
+  /** Cycles until a port of part `part` sends its next packet: geometric with the per-cycle
+   * probability (at least 1). */
+  private gap(part: number): number {
     if (this.probability >= 1) return 1;
-    return 1 + Math.floor(Math.log(1 - this.inj.random()) / Math.log(1 - this.probability));
+    return 1 + Math.floor(Math.log(1 - this.inj.streams[part]()) / Math.log(1 - this.probability));
   }
 
   private schedule(port: number, at: number): void {
     this.next[port] = at;
     const cycle = Math.min(at, this.sim.cycle + ARRIVAL_WHEEL - 1);
-    this.wheel[cycle & (ARRIVAL_WHEEL - 1)].push(port);
+    this.wheels[this.partOfPort[port]][cycle & (ARRIVAL_WHEEL - 1)].push(port);
   }
 }
 
@@ -320,7 +348,7 @@ abstract class RunBase {
     spec: TrafficSpec,
   ) {
     this.inj = injector(sim, spec);
-    this.recorder = new Recorder(sim, endpointCount(sim), responder(sim, spec, this.inj.random));
+    this.recorder = new Recorder(sim, endpointCount(sim), responder(sim, spec, this.inj));
     this.before = bookkeeping(sim);
     this.start = sim.cycle;
   }
@@ -358,8 +386,10 @@ class SteadyStateSession extends RunBase implements TrafficSession {
 
   advance(cycles: number): boolean {
     const { sim, spec } = this;
-    for (let i = 0; i < cycles && this.phase !== 'done'; i++) {
-      this.tick();
+    for (let left = cycles; left > 0 && this.phase !== 'done';) {
+      const span = this.span(left);
+      this.runSpan(span);
+      left -= span;
       const elapsed = sim.cycle - this.start;
       if (this.phase === 'warm-up') {
         // Until three successive intervals agree on the mean latency within 5%.
@@ -397,10 +427,25 @@ class SteadyStateSession extends RunBase implements TrafficSession {
     return this.phase === 'done';
   }
 
-  private tick(): void {
+  /**
+   * Cycles the run can go without looking at how it is doing: up to the end of the interval, the
+   * warm-up's limit or the sample's end, where its phase may change; one at a time while the sample
+   * drains, since it ends in the cycle the last labelled packet goes.
+   */
+  private span(left: number): number {
+    const { sim, spec } = this;
+    const elapsed = sim.cycle - this.start;
+    let span = Math.min(left, spec.interval - (elapsed % spec.interval));
+    if (this.phase === 'warm-up' && elapsed < spec.warmup.max) span = Math.min(span, spec.warmup.max - elapsed);
+    else if (this.phase === 'sample') span = Math.min(span, this.sampleStart + spec.sampleCycles - sim.cycle);
+    else if (this.phase === 'drain') span = 1;
+    return Math.max(1, span);
+  }
+
+  /** Runs `span` cycles, the fabric's parts apart (runWindowed), each making its own arrivals. */
+  private runSpan(span: number): void {
     const { sim, spec, inj, recorder } = this;
-    recorder.intervalInjected += this.arrivals.inject(this.tag);
-    sim.step();
+    sim.runWindowed(span, span, (part) => (recorder.intervalInjected += this.arrivals.inject(part, this.tag)));
     if ((sim.cycle - this.start) % spec.interval === 0)
       this.series.push(recorder.point(sim.cycle - this.start, spec.interval, inj.sources.length * spec.slices.length, inj.capacity));
   }
@@ -545,9 +590,13 @@ export class BackgroundTraffic extends RunBase implements TrafficSession {
   advance(cycles: number): boolean {
     const { sim, spec, inj, recorder } = this;
     const sources = inj.sources.length * spec.slices.length;
-    for (let i = 0; i < cycles && !this.done; i++) {
-      if (this.stoppedAt < 0) recorder.intervalInjected += this.arrivals.inject(SAMPLE_TAG);
-      sim.step();
+    for (let left = cycles; left > 0 && !this.done;) {
+      // To the end of the interval, the parts apart (runWindowed); one cycle at a time once
+      // stopped, since the run ends in the cycle its last packet goes.
+      const span = this.stoppedAt >= 0 ? 1 : Math.min(left, spec.interval - ((sim.cycle - this.start) % spec.interval));
+      if (this.stoppedAt < 0) sim.runWindowed(span, span, (part) => (recorder.intervalInjected += this.arrivals.inject(part, SAMPLE_TAG)));
+      else sim.step();
+      left -= span;
       const elapsed = sim.cycle - this.start;
       if (elapsed % spec.interval === 0) this.series.push(recorder.point(elapsed, spec.interval, sources, inj.capacity));
       if (this.stoppedAt >= 0) {
