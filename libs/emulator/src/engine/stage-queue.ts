@@ -26,7 +26,7 @@ const S_FILL = 2;
  * Stages belong to parts: sets of stages that never act on each other within a cycle (the
  * fabric's independent networks). Each part has its own slots and its own stretch of `ready`, so
  * that its stages can be evaluated on their own — part after part within a cycle, or a part for
- * many cycles on end while its state stays in the cache (see YarcFabricSim.runWindow). A stage of
+ * many cycles on end while its state stays in the cache (see YarcFabricSim.runWindowed). A stage of
  * a part already evaluated this cycle that is woken for "now" waits for the next cycle.
  *
  * A wake-up later than one already pending is not kept: the stage's owner must re-arm it on every

@@ -186,6 +186,10 @@ describe('YARC fabric faults (§7.7)', () => {
     const other = (part: number) => [0, 1, 2, 3].find((slice) => sim.partOfPort(sim.processorPort[slice]) !== part)!;
     expect(() => sim.runWindowed(10, 8, (part) => sim.inject(0, other(part), 5, 4, 0, FLAG_HASH, 5))).toThrow(/slice \d port is not in part \d/);
     expect(sim.packets.books()).toMatchObject({ created: 0 });
+    // A slice the processor has no port on belongs to no part: its packet is discarded, not refused.
+    const oneSlice = r15(64, 1);
+    oneSlice.runWindowed(10, 8, (_part, cycle) => cycle === 0 && oneSlice.inject(0, 2, 5, 4, 0, FLAG_HASH, 5));
+    expect(oneSlice.packets.books()).toMatchObject({ created: 1, discarded: { Unreachable: 1 }, balanced: true });
   });
 });
 

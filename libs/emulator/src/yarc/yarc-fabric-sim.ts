@@ -588,7 +588,7 @@ export class YarcFabricSim {
   /** Creates a packet at processor `source`'s injection port for `slice` towards `destination`. */
   inject(source: number, slice: number, destination: number, length: number, vc: number, flags: number, hashBits: number, tag = 0): number {
     const g = this.processorPort[source * 4 + slice];
-    if (this.windowPart >= 0 && !(g >= 0 && this.linkPart[g] === this.windowPart))
+    if (this.windowPart >= 0 && g >= 0 && this.linkPart[g] !== this.windowPart)
       throw new Error(`processor ${source}'s slice ${slice} port is not in part ${this.windowPart}, which runWindowed is running on its own`);
     const id = this.packets.allocate(destination, g, length, vc, flags, hashBits, this.cycle, tag);
     if (g < 0 || this.fabric.peer[g] < 0 || this.fabric.activeLanes[g] === 0) {
@@ -627,8 +627,9 @@ export class YarcFabricSim {
     return this.wheels.length;
   }
 
+  /** Port g's part; 0 for no port (g < 0), whose packets are discarded as they are made. */
   partOfPort(g: number): number {
-    return this.linkPart[g];
+    return g >= 0 ? this.linkPart[g] : 0;
   }
 
   /**
@@ -646,7 +647,7 @@ export class YarcFabricSim {
   runWindowed(cycles: number, window: number, beforeCycle: (part: number, cycle: number) => void): void {
     if (!(Number.isInteger(window) && window >= 1)) throw new RangeError(`window must be a whole number of cycles, at least 1: got ${window}`);
     const end = this.cycle + cycles;
-    const { links, columns, rows, wheels } = this;
+    const { wheels } = this;
     while (this.cycle < end) {
       const from = this.cycle;
       if (!this.partsIndependent()) {
@@ -661,10 +662,7 @@ export class YarcFabricSim {
           for (let t = from; t < until; t++) {
             this.cycle = t;
             beforeCycle(p, t);
-            wheels[p].fire(t, this.returnedCredits);
-            links.fire(p, t);
-            columns.fire(p, t);
-            rows.fire(p, t);
+            this.fireEvents(p, t);
             this.evaluate(p, t);
           }
         }
@@ -721,13 +719,8 @@ export class YarcFabricSim {
   step(): void {
     const now = this.cycle;
     this.phase = PHASE_EVENTS;
-    const { links, columns, rows, wheels } = this;
-    for (let p = 0; p < wheels.length; p++) {
-      wheels[p].fire(now, this.returnedCredits);
-      links.fire(p, now);
-      columns.fire(p, now);
-      rows.fire(p, now);
-    }
+    const { wheels } = this;
+    for (let p = 0; p < wheels.length; p++) this.fireEvents(p, now);
     if (this.workCount > 0) this.runChipWork(now);
     if (this.onTick !== null) this.onTick(now);
     if (this.everyStageEveryCycle) this.wakeEveryStage(now);
@@ -735,6 +728,14 @@ export class YarcFabricSim {
     for (let p = 0; p < wheels.length; p++) this.evaluate(p, now);
     this.phase = PHASE_EVENTS;
     this.cycle = now + 1;
+  }
+
+  /** Part p's events due at cycle `now`: credit returns, and its stages' wake-ups. */
+  private fireEvents(p: number, now: number): void {
+    this.wheels[p].fire(now, this.returnedCredits);
+    this.links.fire(p, now);
+    this.columns.fire(p, now);
+    this.rows.fire(p, now);
   }
 
   /** Evaluates part p's awake stages in cycle `now`, downstream first (see `step`). */
@@ -1344,8 +1345,8 @@ export class YarcFabricSim {
   }
 
   /** Link g's drain-record slot: the one it holds, or the next in turn not in use, taken back
-   * from a link of its part whose run is over (a busy link keeps its slot from run to run; when every slot is
-   * in use, the pool doubles). */
+   * from a link of its part whose run is over (a busy link keeps its slot from run to run; when
+   * every slot is in use, the pool doubles). */
   private drainSlotOf(g: number): number {
     const held = this.txI32[(g << TX_I32_SHIFT) | TX_DRAIN] >> DRAIN_COUNT_BITS;
     if (held > 0) return held - 1;
