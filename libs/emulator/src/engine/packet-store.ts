@@ -80,6 +80,11 @@ export class PacketStore {
   /** Packets in flight with a positive tag (a measurement's labelled packets): a run asks whether
    * its sample has drained without scanning the store. Maintenance packets carry -1, untagged 0. */
   taggedInFlight = 0;
+  /** The same, per group of source ports (a fabric's independent parts, see `setGroups`), so that
+   * a part run on its own can tell when its share of the sample has drained. */
+  taggedInFlightByGroup = new Int32Array(1);
+  /** Each source port's group (null: every packet in group 0). */
+  private portGroup: Uint8Array | null = null;
   /** Per-packet traces (FLAG_TRACE): where each traced packet was at which cycle. */
   readonly traces = new Map<number, TraceEvent[]>();
   /**
@@ -128,6 +133,19 @@ export class PacketStore {
     this.capacity = capacity;
   }
 
+  /** Puts the packets of each source port g into group portGroup[g] (packets with no source port,
+   * into group 0) for taggedInFlightByGroup. Only while no labelled packet is in flight. */
+  setGroups(portGroup: Uint8Array, groups: number): void {
+    if (this.taggedInFlight > 0) throw new Error('the groups of source ports cannot change while labelled packets are in flight');
+    this.portGroup = portGroup;
+    this.taggedInFlightByGroup = new Int32Array(groups);
+  }
+
+  private groupOf(id: number): number {
+    const source = this.source[id];
+    return source >= 0 && this.portGroup !== null ? this.portGroup[source] : 0;
+  }
+
   allocate(destination: number, source: number, length: number, vc: number, flags: number, hashBits: number, now: number, tag: number): number {
     let id: number;
     if (this.freeCount > 0) id = this.freeList[--this.freeCount];
@@ -151,7 +169,10 @@ export class PacketStore {
     this.backLength[id] = 0;
     this.created++;
     this.inFlight++;
-    if (tag > 0) this.taggedInFlight++;
+    if (tag > 0) {
+      this.taggedInFlight++;
+      this.taggedInFlightByGroup[this.groupOf(id)]++;
+    }
     return id;
   }
 
@@ -173,7 +194,10 @@ export class PacketStore {
     if (this.state[id] === STATE_FREE) throw new Error(`packet ${id} ended twice`);
     this.state[id] = STATE_FREE;
     this.inFlight--;
-    if (this.tag[id] > 0) this.taggedInFlight--;
+    if (this.tag[id] > 0) {
+      this.taggedInFlight--;
+      this.taggedInFlightByGroup[this.groupOf(id)]--;
+    }
     this.freeList[this.freeCount++] = id;
   }
 

@@ -137,16 +137,25 @@ describe('BlackWidow request/response pairs (paper 000 §5.1)', () => {
 });
 
 describe('traffic on the four slices of the 288-processor fabric', () => {
-  it('gives the same report with the slices run apart (runWindowed) as cycle by cycle, responses included', () => {
+  /** The 288 fabric on four slices; cycle by cycle when asked (a per-cycle tick acts across the
+   * slices, so the fabric then runs them in step). */
+  const fabric = (byCycle: boolean) => {
+    const sim = handConfiguredR15(288, { slices: 4, portSeed: 7 });
+    if (byCycle) sim.onTick = () => undefined;
+    return sim;
+  };
+  const requestResponse = {
+    pattern: makePattern({ kind: 'request-response' }, { endpoints: 288 }),
+    size: sizes(4),
+    responses: sizes(19),
+    slices: [0, 1, 2, 3],
+  };
+
+  it('a steady-state run gives the same report and ends in the same cycle with the slices run apart (runWindowed) as cycle by cycle, responses included', () => {
     const run = (byCycle: boolean) => {
-      const sim = handConfiguredR15(288, { slices: 4, portSeed: 7 });
-      // A per-cycle tick acts across the slices: the fabric then runs them cycle by cycle.
-      if (byCycle) sim.onTick = () => undefined;
-      return runSteadyState(sim, {
-        pattern: makePattern({ kind: 'request-response' }, { endpoints: 288 }),
-        size: sizes(4),
-        responses: sizes(19),
-        slices: [0, 1, 2, 3],
+      const sim = fabric(byCycle);
+      const report = runSteadyState(sim, {
+        ...requestResponse,
         seed: 11,
         load: 0.05,
         warmup: { min: 1_000, max: 3_000 },
@@ -154,10 +163,40 @@ describe('traffic on the four slices of the 288-processor fabric', () => {
         drainLimit: 20_000,
         interval: 500,
       });
+      return { report, cycle: sim.cycle };
     };
     const windowed = run(false);
-    expect(windowed.latency.count).toBeGreaterThan(5_000);
-    expect(windowed.books).toMatchObject({ discarded: {}, balanced: true });
+    expect(windowed.report.latency.count).toBeGreaterThan(5_000);
+    expect(windowed.report.books).toMatchObject({ discarded: {}, balanced: true });
+    expect(run(true)).toEqual(windowed);
+  });
+
+  it('a batch ends in the cycle its last packet goes, with the same report, with the slices run apart as cycle by cycle', () => {
+    const run = (byCycle: boolean) => {
+      const sim = fabric(byCycle);
+      const report = runBatch(sim, { ...requestResponse, seed: 5, packets: 3, limit: 50_000 });
+      return { report, cycle: sim.cycle };
+    };
+    const windowed = run(false);
+    expect(windowed.report.saturated).toBe(false);
+    expect(windowed.report.books).toEqual({ injected: 2 * 288 * 4 * 3, delivered: 2 * 288 * 4 * 3, discarded: {}, inFlight: 0, balanced: true });
+    // The batch's own interval ends at multiples of 500 cycles: it ends between them, not at one.
+    expect(windowed.cycle % 500).not.toBe(0);
+    expect(run(true)).toEqual(windowed);
+  });
+
+  it('stopped background traffic drains to the same cycle with the slices run apart as cycle by cycle', () => {
+    const run = (byCycle: boolean) => {
+      const sim = fabric(byCycle);
+      const traffic = new BackgroundTraffic(sim, { ...requestResponse, seed: 9, load: 0.1, interval: 1_000 });
+      traffic.advance(1_500);
+      traffic.stop(20_000);
+      while (!traffic.advance(5_000));
+      return { report: traffic.report(), cycle: sim.cycle };
+    };
+    const windowed = run(false);
+    expect(windowed.report.books).toMatchObject({ inFlight: 0, balanced: true });
+    expect(windowed.cycle % 1_000).not.toBe(0);
     expect(run(true)).toEqual(windowed);
   });
 });

@@ -140,7 +140,8 @@ class Recorder {
   intervalLatency = 0;
   intervalInjected = 0;
   measuring = false;
-  /** Cycle at which the last labelled packet arrived. */
+  /** Cycle at which the last labelled packet arrived (the latest: with the parts run apart,
+   * deliveries are reported part by part, their cycles going back as each part's window starts). */
   lastSampleAt = 0;
 
   constructor(
@@ -166,7 +167,7 @@ class Recorder {
       if (source >= 0) this.deliveredPhitsBySource[source] += p.length[packet];
     }
     if (p.tag[packet] === SAMPLE_TAG) {
-      this.lastSampleAt = cycle;
+      if (cycle > this.lastSampleAt) this.lastSampleAt = cycle;
       this.latencies.push(latency);
       this.hops.set(p.hops[packet], (this.hops.get(p.hops[packet]) ?? 0) + 1);
     }
@@ -356,7 +357,13 @@ abstract class RunBase {
   get elapsed(): number {
     return this.sim.cycle - this.start;
   }
+
+  /** Whether a part's share of the labelled packets has drained: a run that ends when the last of
+   * them goes lets the parts run apart up to that cycle (see YarcFabricSim.runWindowed). */
+  protected readonly partDrained = (part: number): boolean => this.sim.packets.taggedInFlightByGroup[part] === 0;
 }
+
+const injectNothing = (): void => undefined;
 
 class SteadyStateSession extends RunBase implements TrafficSession {
   private readonly arrivals: Arrivals;
@@ -387,9 +394,7 @@ class SteadyStateSession extends RunBase implements TrafficSession {
   advance(cycles: number): boolean {
     const { sim, spec } = this;
     for (let left = cycles; left > 0 && this.phase !== 'done';) {
-      const span = this.span(left);
-      this.runSpan(span);
-      left -= span;
+      left -= this.runSpan(this.span(left));
       const elapsed = sim.cycle - this.start;
       if (this.phase === 'warm-up') {
         // Until three successive intervals agree on the mean latency within 5%.
@@ -429,8 +434,8 @@ class SteadyStateSession extends RunBase implements TrafficSession {
 
   /**
    * Cycles the run can go without looking at how it is doing: up to the end of the interval, the
-   * warm-up's limit or the sample's end, where its phase may change; one at a time while the sample
-   * drains, since it ends in the cycle the last labelled packet goes.
+   * warm-up's limit, the sample's end or the drain's limit, where its phase may change. While the
+   * sample drains, runSpan also ends in the cycle the last labelled packet goes.
    */
   private span(left: number): number {
     const { sim, spec } = this;
@@ -438,16 +443,19 @@ class SteadyStateSession extends RunBase implements TrafficSession {
     let span = Math.min(left, spec.interval - (elapsed % spec.interval));
     if (this.phase === 'warm-up' && elapsed < spec.warmup.max) span = Math.min(span, spec.warmup.max - elapsed);
     else if (this.phase === 'sample') span = Math.min(span, this.sampleStart + spec.sampleCycles - sim.cycle);
-    else if (this.phase === 'drain') span = 1;
+    else if (this.phase === 'drain') span = Math.min(span, this.drainStart + spec.drainLimit - sim.cycle);
     return Math.max(1, span);
   }
 
-  /** Runs `span` cycles, the fabric's parts apart (runWindowed), each making its own arrivals. */
-  private runSpan(span: number): void {
+  /** Runs up to `span` cycles, the fabric's parts apart (runWindowed), each making its own
+   * arrivals; while the sample drains, to the cycle its last packet goes at most. The cycles run. */
+  private runSpan(span: number): number {
     const { sim, spec, inj, recorder } = this;
-    sim.runWindowed(span, span, (part) => (recorder.intervalInjected += this.arrivals.inject(part, this.tag)));
+    const arrive = (part: number): void => void (recorder.intervalInjected += this.arrivals.inject(part, this.tag));
+    const ran = sim.runWindowed(span, span, arrive, this.phase === 'drain' ? this.partDrained : undefined);
     if ((sim.cycle - this.start) % spec.interval === 0)
       this.series.push(recorder.point(sim.cycle - this.start, spec.interval, inj.sources.length * spec.slices.length, inj.capacity));
+    return ran;
   }
 
   report(): TrafficReport {
@@ -495,10 +503,14 @@ class BatchSession extends RunBase implements TrafficSession {
   }
 
   advance(cycles: number): boolean {
-    const { sim } = this;
-    const sources = this.inj.sources.length * this.spec.slices.length;
-    for (let i = 0; i < cycles && !this.done; i++) {
-      sim.step();
+    const { sim, spec } = this;
+    const sources = this.inj.sources.length * spec.slices.length;
+    for (let left = cycles; left > 0 && !this.done;) {
+      // To the end of the interval or the limit, the parts apart, ending with the last labelled
+      // packet if it goes first.
+      const at = sim.cycle - this.start;
+      const span = Math.max(1, Math.min(left, BatchSession.INTERVAL - (at % BatchSession.INTERVAL), spec.limit - at));
+      left -= sim.runWindowed(span, span, injectNothing, this.partDrained);
       const elapsed = sim.cycle - this.start;
       if (elapsed % BatchSession.INTERVAL === 0) this.series.push(this.recorder.point(elapsed, BatchSession.INTERVAL, sources, this.inj.capacity));
       if (!sampleAlive(sim)) this.done = this.completed = true;
@@ -591,12 +603,14 @@ export class BackgroundTraffic extends RunBase implements TrafficSession {
     const { sim, spec, inj, recorder } = this;
     const sources = inj.sources.length * spec.slices.length;
     for (let left = cycles; left > 0 && !this.done;) {
-      // To the end of the interval, the parts apart (runWindowed); one cycle at a time once
-      // stopped, since the run ends in the cycle its last packet goes.
-      const span = this.stoppedAt >= 0 ? 1 : Math.min(left, spec.interval - ((sim.cycle - this.start) % spec.interval));
-      if (this.stoppedAt < 0) sim.runWindowed(span, span, (part) => (recorder.intervalInjected += this.arrivals.inject(part, SAMPLE_TAG)));
-      else sim.step();
-      left -= span;
+      // To the end of the interval, the parts apart (runWindowed); once stopped, to the drain's
+      // limit at most, ending in the cycle the last packet goes.
+      let span = Math.min(left, spec.interval - ((sim.cycle - this.start) % spec.interval));
+      if (this.stoppedAt < 0) left -= sim.runWindowed(span, span, (part) => void (recorder.intervalInjected += this.arrivals.inject(part, SAMPLE_TAG)));
+      else {
+        span = Math.max(1, Math.min(span, this.stoppedAt + this.drainLimit - sim.cycle));
+        left -= sim.runWindowed(span, span, injectNothing, this.partDrained);
+      }
       const elapsed = sim.cycle - this.start;
       if (elapsed % spec.interval === 0) this.series.push(recorder.point(elapsed, spec.interval, sources, inj.capacity));
       if (this.stoppedAt >= 0) {

@@ -181,11 +181,21 @@ describe('YARC fabric faults (§7.7)', () => {
     expect([...windowed.delivered].filter(([tag, cycle]) => byCycle.delivered.get(tag) !== cycle)).toEqual([]);
   });
 
-  it('refuses, while it runs the slices apart, a packet injected into a slice other than the one running', () => {
+  it('refuses, while it runs the slices apart, a packet injected into a slice other than the one running, and will not run on once a slice has run ahead', () => {
     const sim = r15(64, 4);
     const other = (part: number) => [0, 1, 2, 3].find((slice) => sim.partOfPort(sim.processorPort[slice]) !== part)!;
     expect(() => sim.runWindowed(10, 8, (part) => sim.inject(0, other(part), 5, 4, 0, FLAG_HASH, 5))).toThrow(/slice \d port is not in part \d/);
     expect(sim.packets.books()).toMatchObject({ created: 0 });
+    // Refused before any slice ran a cycle: the fabric runs on as before.
+    expect(sim.skewed).toBeNull();
+    sim.run(2);
+    expect(sim.cycle).toBe(2);
+    // Refused once a slice has run ahead of the others: the fabric says so and refuses to run on.
+    expect(() => sim.runWindowed(10, 8, (part, cycle) => part === 1 && cycle === 4 && sim.inject(0, other(part), 5, 4, 0, FLAG_HASH, 5))).toThrow(
+      /not in part 1/,
+    );
+    expect(() => sim.step()).toThrow(/parts were left at different cycles .*not in part 1.*must be built again/);
+    expect(() => sim.runWindowed(1, 1, () => undefined)).toThrow(/left at different cycles/);
     // A slice the processor has no port on belongs to no part: its packet is discarded, not refused.
     const oneSlice = r15(64, 1);
     oneSlice.runWindowed(10, 8, (_part, cycle) => cycle === 0 && oneSlice.inject(0, 2, 5, 4, 0, FLAG_HASH, 5));

@@ -514,6 +514,8 @@ export class YarcFabricSim {
     this.links = new StageQueue(ports, horizon, PHASE_LINKS, this.linkPart);
     this.columns = new StageQueue(channels, horizon, PHASE_COLUMNS, columnPart);
     this.rows = new StageQueue(R * NPORTS, horizon, PHASE_ROWS, rowPart);
+    this.packets.setGroups(this.linkPart, parts);
+    this.partDoneAt = new Float64Array(parts);
     this.rowBusy = new Float64Array(R * NPORTS);
     this.chipAnswers = new Uint8Array(R * NPORTS);
     this.serials = Uint32Array.from(chips.map((c) => chipSerial(c.name)));
@@ -641,36 +643,97 @@ export class YarcFabricSim {
    * part's port then is an error). Deliveries are reported part by part, so their cycles go back
    * as each part's window starts.
    *
+   * With `partDone`, the run ends early, after the first cycle at whose end `partDone(part)` holds
+   * for every part — the cycle a loop of `step()` that asked after each cycle would end in. A part
+   * is asked after each of its cycles, and must stay done once it is (a drained sample: nothing
+   * labelled in flight, and nothing labelled made any more). Returns the cycles run.
+   *
    * Where something acts across the parts (see partsIndependent), it runs cycle by cycle, calling
    * beforeCycle for every part before each cycle.
+   *
+   * Should `beforeCycle` or `partDone` throw, the parts are left at different cycles, which no
+   * later cycle can mend: the fabric then refuses to run on (see `skewed`).
    */
-  runWindowed(cycles: number, window: number, beforeCycle: (part: number, cycle: number) => void): void {
+  runWindowed(cycles: number, window: number, beforeCycle: (part: number, cycle: number) => void, partDone?: (part: number) => boolean): number {
     if (!(Number.isInteger(window) && window >= 1)) throw new RangeError(`window must be a whole number of cycles, at least 1: got ${window}`);
-    const end = this.cycle + cycles;
-    const { wheels } = this;
+    this.checkNotSkewed();
+    const start = this.cycle;
+    const end = start + cycles;
+    const parts = this.wheels.length;
+    const doneAt = this.partDoneAt;
     while (this.cycle < end) {
       const from = this.cycle;
       if (!this.partsIndependent()) {
-        for (let p = 0; p < wheels.length; p++) beforeCycle(p, from);
+        for (let p = 0; p < parts; p++) beforeCycle(p, from);
         this.step();
+        if (partDone !== undefined && this.allParts(partDone)) break;
         continue;
       }
       const until = min(end, from + window);
+      let all = partDone !== undefined;
+      this.windowCycles = 0;
       try {
-        for (let p = 0; p < wheels.length; p++) {
-          this.windowPart = p;
-          for (let t = from; t < until; t++) {
-            this.cycle = t;
-            beforeCycle(p, t);
-            this.fireEvents(p, t);
-            this.evaluate(p, t);
-          }
+        for (let p = 0; p < parts; p++) {
+          doneAt[p] = this.runPart(p, from, until, beforeCycle, partDone);
+          if (doneAt[p] < 0) all = false;
         }
+        // Every part done: the run ends with the last of them; the others catch up to it. Else
+        // the parts that were done early run on to the end of the window.
+        let last = from;
+        if (all) for (let p = 0; p < parts; p++) last = max(last, doneAt[p]);
+        for (let p = 0; p < parts; p++) if (doneAt[p] >= 0 && doneAt[p] < (all ? last : until)) this.runPart(p, doneAt[p], all ? last : until, beforeCycle);
+        this.cycle = all ? last : until;
+      } catch (error) {
+        // Nothing has run yet if the first part's first cycle threw: the fabric is as it was.
+        if (this.windowCycles > 0) this.skewed = error instanceof Error ? error.message : String(error);
+        this.cycle = from;
+        throw error;
       } finally {
         this.windowPart = -1;
       }
-      this.cycle = until;
+      if (all) break;
     }
+    return this.cycle - start;
+  }
+
+  /** Runs part p from cycle `from` up to `until`; with `partDone`, stops after the first cycle at
+   * whose end the part is done and returns the cycle it stopped at (-1: not done). */
+  private runPart(p: number, from: number, until: number, beforeCycle: (part: number, cycle: number) => void, partDone?: (part: number) => boolean): number {
+    this.windowPart = p;
+    for (let t = from; t < until; t++) {
+      this.cycle = t;
+      beforeCycle(p, t);
+      this.fireEvents(p, t);
+      this.evaluate(p, t);
+      this.windowCycles++;
+      if (partDone !== undefined && partDone(p)) return t + 1;
+    }
+    return -1;
+  }
+
+  private allParts(test: (part: number) => boolean): boolean {
+    for (let p = 0; p < this.wheels.length; p++) if (!test(p)) return false;
+    return true;
+  }
+
+  /** Part-cycles run in runWindowed's current window. */
+  private windowCycles = 0;
+
+  /** Per part, the cycle runWindowed found it done at (-1: not yet). */
+  private readonly partDoneAt: Float64Array;
+
+  /**
+   * Set when an error in runWindowed's callbacks left the parts at different cycles: the error's
+   * message. The fabric refuses to run on from such a state (it would go on with some parts ahead
+   * of the others); it has to be built again.
+   */
+  skewed: string | null = null;
+
+  private checkNotSkewed(): void {
+    if (this.skewed !== null)
+      throw new Error(
+        `the fabric's parts were left at different cycles by an error during runWindowed (${this.skewed}); it cannot run on and must be built again`,
+      );
   }
 
   /** The part runWindowed is running on its own (-1: none). */
@@ -717,6 +780,7 @@ export class YarcFabricSim {
    * at the first phit that would not be there in time, leaving the stage free for the other VC.
    */
   step(): void {
+    if (this.skewed !== null) this.checkNotSkewed();
     const now = this.cycle;
     this.phase = PHASE_EVENTS;
     const { wheels } = this;
