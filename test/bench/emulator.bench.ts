@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { loadInstallationFile, mulberry32 } from '@weft/fabric-model';
-import { EmulatedFabric, FLAG_HASH, YarcFabricSim, configureR15ByHand } from '@weft/emulator';
+import { ArrivalWheel, EmulatedFabric, FLAG_HASH, YarcFabricSim, configureR15ByHand } from '@weft/emulator';
 import { Benchmark, collectGarbage, timed } from './harness';
 
 const fixtures = join(__dirname, '../../../fixtures/blackwidow');
@@ -33,26 +33,22 @@ function uniformRandom(load: number, packetPhits = 4, fixture = 'bw-r1.5-288', p
     },
     run: async () => {
       const probability = (load * sim.linkRateOf(sim.processorPort[0])) / packetPhits;
-      // Bernoulli arrivals drawn as geometric gaps (as the traffic runs do), so that the figure
-      // is the fabric's work, not a random draw per port per cycle. Each slice draws from its own
-      // stream, so that it can run apart from the others (runWindowed).
-      const gap = (random: () => number) => 1 + Math.floor(Math.log(1 - random()) / Math.log(1 - probability));
+      // Bernoulli arrivals as the traffic runs make them (ArrivalWheel), so that the figure is the
+      // fabric's work, not a random draw per port per cycle; each slice draws from its own stream,
+      // so that it can run apart from the others (runWindowed).
       const streams = Array.from({ length: sim.parts }, (_, part) => mulberry32(7 + part));
-      const portsOf: number[][] = streams.map(() => []);
-      for (let k = 0; k < processors * 4; k++) portsOf[sim.partOfPort(sim.processorPort[k])].push(k);
-      const next = new Float64Array(processors * 4);
-      const start = sim.cycle;
-      portsOf.forEach((ports, part) => ports.forEach((k) => (next[k] = start + gap(streams[part]) - 1)));
+      const partOfPort = Uint8Array.from({ length: processors * 4 }, (_, k) => sim.partOfPort(sim.processorPort[k]));
+      const arrivals = new ArrivalWheel(probability, partOfPort, streams, sim.cycle);
+      let random = streams[0];
+      const arrive = (k: number) => {
+        const p = k >> 2;
+        let d = Math.floor(random() * (processors - 1));
+        if (d >= p) d++;
+        sim.inject(p, k & 3, d, packetPhits, 0, FLAG_HASH, d & 0x7fff);
+      };
       const beforeCycle = (part: number, now: number) => {
-        const random = streams[part];
-        for (const k of portsOf[part]) {
-          if (next[k] !== now) continue;
-          const p = k >> 2;
-          let d = Math.floor(random() * (processors - 1));
-          if (d >= p) d++;
-          sim.inject(p, k & 3, d, packetPhits, 0, FLAG_HASH, d & 0x7fff);
-          next[k] = now + gap(random);
-        }
+        random = streams[part];
+        arrivals.due(part, now, arrive);
       };
       const hopsBefore = sim.phitHops;
       const cyclesBefore = sim.cycle;

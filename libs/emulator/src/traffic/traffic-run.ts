@@ -18,13 +18,12 @@ import { mulberry32 } from '@weft/fabric-model';
 import { DISCARD_REASONS, FLAG_ADAPTIVE, FLAG_HASH } from '../engine/packet-store';
 import { NS_PER_CYCLE, VCS as NVC } from '../yarc/yarc-constants';
 import type { YarcFabricSim } from '../yarc/yarc-fabric-sim';
+import { ArrivalWheel } from './arrival-wheel';
 import type { TrafficPattern } from './patterns';
 
 const SAMPLE_TAG = 1;
 /** Links listed by name in a report's utilisation. */
 const BUSIEST_LINKS = 10;
-/** Cycles ahead the arrival wheel holds (a power of two); later arrivals wait in its last slot. */
-const ARRIVAL_WHEEL = 4096;
 
 export interface TrafficSpec {
   readonly pattern: TrafficPattern;
@@ -265,18 +264,12 @@ function sampleAlive(sim: YarcFabricSim): boolean {
   return sim.packets.taggedInFlight > 0;
 }
 
-/**
- * Bernoulli arrivals at an offered load, drawn as geometric gaps: each injection port (source ×
- * slice) draws the cycle of its next packet and waits on a wheel, so a lightly loaded fabric does
- * not pay a random draw per port per cycle. Each of the fabric's independent parts has its own
- * wheel and stream, so that a part's arrivals can be made while it runs apart from the others.
- */
+/** Bernoulli arrivals at an offered load over a run's injection ports (source × slice), each
+ * slice's drawn from its own stream (see ArrivalWheel). */
 class Arrivals {
-  private readonly probability: number;
-  /** Per part, its wheel of slots of due ports. */
-  private readonly wheels: number[][][];
-  private readonly next: Float64Array;
-  private readonly partOfPort: Uint8Array;
+  private readonly wheel: ArrivalWheel;
+  private tag = 0;
+  private injected = 0;
 
   constructor(
     private readonly sim: YarcFabricSim,
@@ -286,13 +279,11 @@ class Arrivals {
     if (!(spec.load > 0 && spec.load <= 1)) throw new RangeError(`offered load must be in (0, 1], got ${spec.load}`);
     let meanSize = 0;
     for (let i = 0; i < 1000; i++) meanSize += spec.size(mulberry32(spec.seed + i));
-    this.probability = Math.min(1, (spec.load * inj.capacity) / (meanSize / 1000));
+    const probability = Math.min(1, (spec.load * inj.capacity) / (meanSize / 1000));
     const ports = inj.sources.length * spec.slices.length;
-    this.wheels = inj.streams.map(() => Array.from({ length: ARRIVAL_WHEEL }, () => []));
-    this.next = new Float64Array(ports);
-    this.partOfPort = new Uint8Array(ports);
-    for (let k = 0; k < ports; k++) this.partOfPort[k] = inj.partOf(this.sourceOf(k), this.sliceOf(k));
-    for (let k = 0; k < ports; k++) this.schedule(k, sim.cycle + this.gap(this.partOfPort[k]) - 1);
+    const partOfPort = new Uint8Array(ports);
+    for (let k = 0; k < ports; k++) partOfPort[k] = inj.partOf(this.sourceOf(k), this.sliceOf(k));
+    this.wheel = new ArrivalWheel(probability, partOfPort, inj.streams, sim.cycle);
   }
 
   private sourceOf(k: number): number {
@@ -303,37 +294,16 @@ class Arrivals {
     return this.spec.slices[k % this.spec.slices.length];
   }
 
+  private readonly arrive = (k: number): void => {
+    if (this.inj.packet(this.sourceOf(k), this.sliceOf(k), this.tag) >= 0) this.injected++;
+  };
+
   /** Creates part `part`'s packets of this cycle (before the part evaluates it); returns how many. */
   inject(part: number, tag: number): number {
-    const { sim, inj } = this;
-    const wheel = this.wheels[part];
-    const slot = sim.cycle & (ARRIVAL_WHEEL - 1);
-    const due = wheel[slot];
-    if (due.length === 0) return 0;
-    wheel[slot] = [];
-    let injected = 0;
-    for (const k of due) {
-      if (this.next[k] > sim.cycle) {
-        this.schedule(k, this.next[k]);
-        continue;
-      }
-      if (inj.packet(this.sourceOf(k), this.sliceOf(k), tag) >= 0) injected++;
-      this.schedule(k, sim.cycle + this.gap(part));
-    }
-    return injected;
-  }
-
-  /** Cycles until a port of part `part` sends its next packet: geometric with the per-cycle
-   * probability (at least 1). */
-  private gap(part: number): number {
-    if (this.probability >= 1) return 1;
-    return 1 + Math.floor(Math.log(1 - this.inj.streams[part]()) / Math.log(1 - this.probability));
-  }
-
-  private schedule(port: number, at: number): void {
-    this.next[port] = at;
-    const cycle = Math.min(at, this.sim.cycle + ARRIVAL_WHEEL - 1);
-    this.wheels[this.partOfPort[port]][cycle & (ARRIVAL_WHEEL - 1)].push(port);
+    this.tag = tag;
+    this.injected = 0;
+    this.wheel.due(part, this.sim.cycle, this.arrive);
+    return this.injected;
   }
 }
 

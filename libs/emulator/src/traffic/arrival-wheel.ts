@@ -1,0 +1,70 @@
+/** Slots of an arrival wheel: a port whose next packet is further ahead waits in the last slot
+ * and is put back when it comes round. */
+const SLOTS = 4096;
+const MASK = SLOTS - 1;
+
+/**
+ * Bernoulli arrivals, drawn as geometric gaps: each injection port draws the cycle of its next
+ * packet and waits on a wheel, so that a lightly loaded fabric does not pay a random draw per
+ * port per cycle (a fabric of 288 processors has 1152 of them). Ports belong to parts — a
+ * fabric's independent networks (YarcFabricSim.runWindowed) — and each part has its own wheel and
+ * its own stream, so that a part's arrivals can be made while it runs apart from the others and
+ * are the same whichever way the parts are run.
+ */
+export class ArrivalWheel {
+  /** Per part, its slots of ports due; the ports in a slot in the order they were scheduled. */
+  private readonly wheels: number[][][];
+  /** Each port's next arrival. */
+  private readonly next: Float64Array;
+
+  constructor(
+    /** The chance that a port sends a packet in any one cycle: in (0, 1]. */
+    private readonly probability: number,
+    /** Each port's part. */
+    private readonly partOfPort: Uint8Array,
+    /** Each part's random stream. */
+    private readonly streams: readonly (() => number)[],
+    now: number,
+  ) {
+    if (!(probability > 0 && probability <= 1)) throw new RangeError(`the chance of an arrival per cycle must be in (0, 1], got ${probability}`);
+    for (let k = 0; k < partOfPort.length; k++)
+      if (partOfPort[k] >= streams.length)
+        throw new RangeError(`port ${k} is in part ${partOfPort[k]}, but there are random streams for ${streams.length} parts`);
+    this.wheels = streams.map(() => Array.from({ length: SLOTS }, () => []));
+    this.next = new Float64Array(partOfPort.length);
+    for (let k = 0; k < partOfPort.length; k++) this.schedule(k, now, now + this.gap(partOfPort[k]) - 1);
+  }
+
+  /**
+   * Calls `arrive(port)` for each port of part `part` whose packet is due at cycle `now`, in the
+   * order they were scheduled; each then draws the gap to its next (after `arrive`, which may draw
+   * on the same stream). Called once per part and cycle, in cycle order.
+   */
+  due(part: number, now: number, arrive: (port: number) => void): void {
+    const wheel = this.wheels[part];
+    const slot = now & MASK;
+    const due = wheel[slot];
+    if (due.length === 0) return;
+    wheel[slot] = [];
+    for (const k of due) {
+      if (this.next[k] > now) {
+        this.schedule(k, now, this.next[k]);
+        continue;
+      }
+      arrive(k);
+      this.schedule(k, now, now + this.gap(part));
+    }
+  }
+
+  /** Cycles until a port of part `part` sends its next packet: geometric, at least 1. */
+  private gap(part: number): number {
+    if (this.probability >= 1) return 1;
+    return 1 + Math.floor(Math.log(1 - this.streams[part]()) / Math.log(1 - this.probability));
+  }
+
+  private schedule(port: number, now: number, at: number): void {
+    this.next[port] = at;
+    const cycle = Math.min(at, now + SLOTS - 1);
+    this.wheels[this.partOfPort[port]][cycle & MASK].push(port);
+  }
+}
