@@ -63,7 +63,13 @@ export function nthSetBit(lo: number, hi: number, n: number): number {
  * per rank, §7.8.2), so that routing a packet looks its hash bits up instead of walking 15 bits. */
 const selectedHashBits = new Map<number, Uint8Array>();
 
+/** The last selection looked up and its table: a fabric's routers use a handful of selections,
+ * and consecutive packets mostly the same one, so most routings skip the map. */
+let lastSelect = -1;
+let lastTable: Uint8Array | null = null;
+
 function selectedBits(hashBits: number, select: number): number {
+  if (select === lastSelect && lastTable !== null) return lastTable[hashBits & 0x7fff];
   let table = selectedHashBits.get(select);
   if (!table) {
     // Registers written with many different selections get no tables (32 KB each): the walk.
@@ -72,6 +78,8 @@ function selectedBits(hashBits: number, select: number): number {
     for (let v = 0; v < 1 << 15; v++) table[v] = selectHashBits(v, select);
     selectedHashBits.set(select, table);
   }
+  lastSelect = select;
+  lastTable = table;
   return table[hashBits & 0x7fff];
 }
 
