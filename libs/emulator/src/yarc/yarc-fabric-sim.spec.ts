@@ -138,16 +138,22 @@ describe('YARC fabric faults (§7.7)', () => {
   });
 
   it.each([
-    ['the four slices run apart in windows', false],
-    // Bit errors draw on the fabric's one random stream: the slices then run cycle by cycle.
-    ['lanes with bit errors on two slices keep the slices in step', true],
-  ])('delivers every packet in the same cycle as cycle by cycle when %s', (_case, bitErrors) => {
+    ['the four slices run apart in windows', 'none'],
+    // Bit and soft errors draw on the fabric's one random stream: the slices then run cycle by cycle.
+    ['lanes with bit errors on two slices keep the slices in step', 'bit'],
+    ['routers with soft errors on two slices keep the slices in step', 'soft'],
+  ])('delivers every packet in the same cycle as cycle by cycle when %s', (_case, errors) => {
     // Each slice draws its traffic from its own stream, so both runs offer the same packets.
     const run = (window: number) => {
       const sim = r15(288, 4, 9);
       expect(sim.parts).toBe(4);
       // On two slices, so that the order of their draws matters.
-      if (bitErrors) for (const slice of [1, 2]) sim.setLaneBitErrorRate(sim.processorPort[5 * 4 + slice], 0, 2e-4);
+      if (errors === 'bit') for (const slice of [1, 2]) sim.setLaneBitErrorRate(sim.processorPort[5 * 4 + slice], 0, 2e-4);
+      if (errors === 'soft')
+        for (const part of [1, 2]) {
+          const r = [...sim.routerChip.keys()].find((r) => sim.partOfPort(sim.tileGlobal[r * 64]) === part)!;
+          sim.setSoftErrorRate(sim.routerChip[r], 0.02);
+        }
       const delivered = new Map<number, number>();
       sim.onDeliver = (p, cycle) => delivered.set(sim.packets.tag[p], cycle);
       const streams = [0, 1, 2, 3].map((part) => mulberry32(40 + part));
@@ -170,7 +176,8 @@ describe('YARC fabric faults (§7.7)', () => {
       expect(sim.cycle).toBe(600);
       sim.drain(50_000);
       expect(sim.packets.books()).toMatchObject({ inFlight: 0, balanced: true });
-      if (bitErrors) expect(sim.retransmissions).toBeGreaterThan(0);
+      if (errors === 'bit') expect(sim.retransmissions).toBeGreaterThan(0);
+      if (errors === 'soft') expect(sim.packets.books().discarded.SoftError).toBeGreaterThan(0);
       return { delivered, phitHops: sim.phitHops };
     };
     const byCycle = run(0);

@@ -384,7 +384,7 @@ export class YarcFabricSim {
   /** Routers that have stopped responding (fault injection): black holes behind dead links. */
   readonly routerDead: Uint8Array;
   /** Per router: probability that a packet passing through is corrupted (soft error, §4.3). */
-  readonly softErrorRate: Float64Array;
+  private readonly softErrorRate: Float64Array;
   /** Lane retry threshold of the processors' own link control blocks (a YARC's is a register). */
   endpointLaneRetryThreshold = 16;
 
@@ -747,9 +747,7 @@ export class YarcFabricSim {
    */
   private partsIndependent(): boolean {
     if (this.onTick !== null || this.workCount > 0 || this.everyStageEveryCycle || this.maintenanceInFlight > 0) return false;
-    for (let r = 0; r < this.softErrorRate.length; r++) if (this.softErrorRate[r] > 0) return false;
-    if (this.errorPronePorts > 0) return false;
-    return true;
+    return this.softErrorRouters === 0 && this.errorPronePorts === 0;
   }
 
   /** Nothing in flight, nothing being executed, no credit or timer pending. */
@@ -1604,6 +1602,18 @@ export class YarcFabricSim {
 
   /** Ports with a lane that has a bit-error rate (P_ERROR_PRONE set). */
   private errorPronePorts = 0;
+
+  /** Sets the probability that a packet passing through router `chip` is corrupted (§4.3). */
+  setSoftErrorRate(chip: number, rate: number): void {
+    const r = this.chipRouter[chip] ?? -1;
+    if (r < 0) throw new RangeError(`chip ${chip} is not a router`);
+    if (!(rate >= 0 && rate <= 1)) throw new RangeError(`a soft-error rate is a probability in [0, 1], got ${rate}`);
+    this.softErrorRouters += (rate > 0 ? 1 : 0) - (this.softErrorRate[r] > 0 ? 1 : 0);
+    this.softErrorRate[r] = rate;
+  }
+
+  /** Routers with a soft-error rate. */
+  private softErrorRouters = 0;
 
   /** Cuts the cable at port g (both directions go down at once). */
   cutLink(g: number): void {

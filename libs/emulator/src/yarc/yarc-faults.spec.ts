@@ -36,7 +36,9 @@ describe('YARC faults and diagnostics', () => {
     const sim = r15(32);
     const interrupts: string[] = [];
     sim.onInterrupt = (kind) => interrupts.push(kind);
-    sim.softErrorRate[0] = 1;
+    expect(() => sim.setSoftErrorRate(sim.routerChip[0], 1.5)).toThrow(/probability in \[0, 1\], got 1.5/);
+    expect(() => sim.setSoftErrorRate(sim.endpointChip[0], 1)).toThrow(/is not a router/);
+    sim.setSoftErrorRate(sim.routerChip[0], 1);
     for (let i = 0; i < 5; i++) sim.inject(i, 0, 20, 4, 0, 0, 0);
     sim.drain(10_000);
     expect(sim.packets.books()).toMatchObject({ delivered: 0, discarded: { SoftError: 5 }, balanced: true });
