@@ -12,10 +12,16 @@ const MASK = SLOTS - 1;
  * are the same whichever way the parts are run.
  */
 export class ArrivalWheel {
-  /** Per part, its slots of ports due; the ports in a slot in the order they were scheduled. */
-  private readonly wheels: number[][][];
+  /** Per part and slot (part * SLOTS + slot), the first and last port due there (-1: none): each
+   * slot is a list threaded through `nextPort`, in the order the ports were scheduled. A port waits
+   * in one slot at a time, so the lists need no storage of their own. */
+  private readonly first: Int32Array;
+  private readonly last: Int32Array;
+  private readonly nextPort: Int32Array;
   /** Each port's next arrival. */
   private readonly next: Float64Array;
+  /** log(1 - probability): the geometric gap's divisor, the same for every draw. */
+  private readonly logMiss: number;
 
   constructor(
     /** The chance that a port sends a packet in any one cycle: in (0, 1]. */
@@ -30,7 +36,10 @@ export class ArrivalWheel {
     for (let k = 0; k < partOfPort.length; k++)
       if (partOfPort[k] >= streams.length)
         throw new RangeError(`port ${k} is in part ${partOfPort[k]}, but there are random streams for ${streams.length} parts`);
-    this.wheels = streams.map(() => Array.from({ length: SLOTS }, () => []));
+    this.logMiss = Math.log(1 - probability);
+    this.first = new Int32Array(streams.length * SLOTS).fill(-1);
+    this.last = new Int32Array(streams.length * SLOTS).fill(-1);
+    this.nextPort = new Int32Array(partOfPort.length).fill(-1);
     this.next = new Float64Array(partOfPort.length);
     for (let k = 0; k < partOfPort.length; k++) this.schedule(k, now, now + this.gap(partOfPort[k]) - 1);
   }
@@ -41,30 +50,37 @@ export class ArrivalWheel {
    * on the same stream). Called once per part and cycle, in cycle order.
    */
   due(part: number, now: number, arrive: (port: number) => void): void {
-    const wheel = this.wheels[part];
-    const slot = now & MASK;
-    const due = wheel[slot];
-    if (due.length === 0) return;
-    wheel[slot] = [];
-    for (const k of due) {
-      if (this.next[k] > now) {
-        this.schedule(k, now, this.next[k]);
-        continue;
+    const slot = part * SLOTS + (now & MASK);
+    let k = this.first[slot];
+    if (k < 0) return;
+    this.first[slot] = -1;
+    this.last[slot] = -1;
+    // A port is put back into a later slot (never this one: its next arrival is at least a cycle
+    // away, and one beyond the wheel waits in the slot before this), so the list is read as it goes.
+    while (k >= 0) {
+      const following = this.nextPort[k];
+      this.nextPort[k] = -1;
+      if (this.next[k] > now) this.schedule(k, now, this.next[k]);
+      else {
+        arrive(k);
+        this.schedule(k, now, now + this.gap(part));
       }
-      arrive(k);
-      this.schedule(k, now, now + this.gap(part));
+      k = following;
     }
   }
 
   /** Cycles until a port of part `part` sends its next packet: geometric, at least 1. */
   private gap(part: number): number {
     if (this.probability >= 1) return 1;
-    return 1 + Math.floor(Math.log(1 - this.streams[part]()) / Math.log(1 - this.probability));
+    return 1 + Math.floor(Math.log(1 - this.streams[part]()) / this.logMiss);
   }
 
   private schedule(port: number, now: number, at: number): void {
     this.next[port] = at;
-    const cycle = Math.min(at, now + SLOTS - 1);
-    this.wheels[this.partOfPort[port]][cycle & MASK].push(port);
+    const slot = this.partOfPort[port] * SLOTS + (Math.min(at, now + SLOTS - 1) & MASK);
+    const tail = this.last[slot];
+    if (tail < 0) this.first[slot] = port;
+    else this.nextPort[tail] = port;
+    this.last[slot] = port;
   }
 }
