@@ -268,13 +268,15 @@ function sampleAlive(sim: YarcFabricSim): boolean {
  * slice's drawn from its own stream (see ArrivalWheel). */
 class Arrivals {
   private readonly wheel: ArrivalWheel;
-  private tag = 0;
-  private injected = 0;
+  /** The tag the packets made now carry (SAMPLE_TAG: they are measured). */
+  tag = 0;
 
   constructor(
     private readonly sim: YarcFabricSim,
     private readonly spec: TrafficSpec & { readonly load: number },
     private readonly inj: Injector,
+    /** Counts the packets made into its interval. */
+    private readonly recorder: Recorder,
   ) {
     if (!(spec.load > 0 && spec.load <= 1)) throw new RangeError(`offered load must be in (0, 1], got ${spec.load}`);
     let meanSize = 0;
@@ -295,16 +297,12 @@ class Arrivals {
   }
 
   private readonly arrive = (k: number): void => {
-    if (this.inj.packet(this.sourceOf(k), this.sliceOf(k), this.tag) >= 0) this.injected++;
+    if (this.inj.packet(this.sourceOf(k), this.sliceOf(k), this.tag) >= 0) this.recorder.intervalInjected++;
   };
 
-  /** Creates part `part`'s packets of this cycle (before the part evaluates it); returns how many. */
-  inject(part: number, tag: number): number {
-    this.tag = tag;
-    this.injected = 0;
-    this.wheel.due(part, this.sim.cycle, this.arrive);
-    return this.injected;
-  }
+  /** Creates part `part`'s packets of this cycle, before the part evaluates it: runWindowed's
+   * beforeCycle. */
+  readonly beforeCycle = (part: number): void => this.wheel.due(part, this.sim.cycle, this.arrive);
 }
 
 /** What every kind of run keeps: its injector, its recorder, the books and the time it started. */
@@ -339,7 +337,6 @@ class SteadyStateSession extends RunBase implements TrafficSession {
   private readonly arrivals: Arrivals;
   private readonly series: IntervalPoint[] = [];
   private phase: 'warm-up' | 'sample' | 'drain' | 'done' = 'warm-up';
-  private tag = 0;
   private settled = false;
   private warmupCycles = 0;
   private sampleStart = 0;
@@ -354,7 +351,7 @@ class SteadyStateSession extends RunBase implements TrafficSession {
     private readonly spec: SteadyStateSpec,
   ) {
     super(sim, spec);
-    this.arrivals = new Arrivals(sim, spec, this.inj);
+    this.arrivals = new Arrivals(sim, spec, this.inj, this.recorder);
   }
 
   get finished(): boolean {
@@ -377,7 +374,7 @@ class SteadyStateSession extends RunBase implements TrafficSession {
           this.warmupCycles = elapsed;
           this.portsBefore = sim.portPhits();
           this.recorder.measuring = true;
-          this.tag = SAMPLE_TAG;
+          this.arrivals.tag = SAMPLE_TAG;
           this.sampleStart = sim.cycle;
           this.phase = 'sample';
         }
@@ -386,7 +383,7 @@ class SteadyStateSession extends RunBase implements TrafficSession {
           this.recorder.measuring = false;
           this.measured = sim.cycle - this.sampleStart;
           this.portsAfter = sim.portPhits();
-          this.tag = 0;
+          this.arrivals.tag = 0;
           this.drainStart = sim.cycle;
           this.phase = 'drain';
         }
@@ -421,8 +418,7 @@ class SteadyStateSession extends RunBase implements TrafficSession {
    * arrivals; while the sample drains, to the cycle its last packet goes at most. The cycles run. */
   private runSpan(span: number): number {
     const { sim, spec, inj, recorder } = this;
-    const arrive = (part: number): void => void (recorder.intervalInjected += this.arrivals.inject(part, this.tag));
-    const ran = sim.runWindowed(span, span, arrive, this.phase === 'drain' ? this.partDrained : undefined);
+    const ran = sim.runWindowed(span, span, this.arrivals.beforeCycle, this.phase === 'drain' ? this.partDrained : undefined);
     if ((sim.cycle - this.start) % spec.interval === 0)
       this.series.push(recorder.point(sim.cycle - this.start, spec.interval, inj.sources.length * spec.slices.length, inj.capacity));
     return ran;
@@ -550,7 +546,8 @@ export class BackgroundTraffic extends RunBase implements TrafficSession {
     super(sim, spec);
     this.recorder.measuring = true;
     this.portsBefore = sim.portPhits();
-    this.arrivals = new Arrivals(sim, spec, this.inj);
+    this.arrivals = new Arrivals(sim, spec, this.inj, this.recorder);
+    this.arrivals.tag = SAMPLE_TAG;
   }
 
   get finished(): boolean {
@@ -576,7 +573,7 @@ export class BackgroundTraffic extends RunBase implements TrafficSession {
       // To the end of the interval, the parts apart (runWindowed); once stopped, to the drain's
       // limit at most, ending in the cycle the last packet goes.
       let span = Math.min(left, spec.interval - ((sim.cycle - this.start) % spec.interval));
-      if (this.stoppedAt < 0) left -= sim.runWindowed(span, span, (part) => void (recorder.intervalInjected += this.arrivals.inject(part, SAMPLE_TAG)));
+      if (this.stoppedAt < 0) left -= sim.runWindowed(span, span, this.arrivals.beforeCycle);
       else {
         span = Math.max(1, Math.min(span, this.stoppedAt + this.drainLimit - sim.cycle));
         left -= sim.runWindowed(span, span, injectNothing, this.partDrained);

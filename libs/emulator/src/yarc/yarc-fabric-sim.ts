@@ -624,7 +624,7 @@ export class YarcFabricSim {
     for (let i = 0; i < cycles; i++) this.step();
   }
 
-  /** How many independent parts the fabric has (see independentParts), and port g's part. */
+  /** How many independent parts the fabric has (see independentParts). */
   get parts(): number {
     return this.wheels.length;
   }
