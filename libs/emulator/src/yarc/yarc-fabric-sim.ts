@@ -1310,52 +1310,62 @@ export class YarcFabricSim {
       }
     }
     // The segments' records, read once (nothing here allocates a segment): the source's phits'
-    // send times (usable after its delay) and the copy's, as offsets from each one's head.
+    // send times (usable after its delay) and the copy's, as offsets from each one's head. The
+    // loop counts cycles from the copy's head time: the offsets it writes are int32 anyway, and so
+    // are the drain pairs (from `from`), so that it works in small integers throughout — a
+    // cycle is a float64 (it outgrows an int32), and mixing the two cost a conversion or a tag
+    // check on every phit.
     const words = pool.words;
     const overflow = pool.overflow;
     const sAt = s << SEG_SHIFT;
-    const sTime = s >= 0 ? pool.times[sAt >> 1] : 0;
-    const sDelay = s >= 0 ? words[sAt | SEG_DELAY] : 0;
     const dAt = down << SEG_SHIFT;
     const dTime = pool.times[dAt >> 1];
+    const sHead = s >= 0 ? (pool.times[sAt >> 1] - dTime) | 0 : 0;
+    const sDelay = s >= 0 ? words[sAt | SEG_DELAY] : 0;
+    const fromKnown = from >= 0;
+    let fromRel = fromKnown ? (from - dTime) | 0 : 0;
     let k = first;
-    let c = now;
-    let firstAt = -1;
-    let lastAt = -1;
+    let cycle = (now - dTime) | 0;
+    let firstRel = 0;
+    let lastRel = 0;
     let into = 0;
     while (k < limit) {
       if (s >= 0) {
-        into = sTime + (k < SEG_INLINE ? words[sAt | (SEG_OFFSET + k)] : overflow[s * MAX_PHITS + k]);
+        into = sHead + (k < SEG_INLINE ? words[sAt | (SEG_OFFSET + k)] : overflow[s * MAX_PHITS + k]);
         const u = into + sDelay;
-        if (u > c) {
-          accumulator = min(1, accumulator + rate * (u - c));
-          c = u;
+        if (u > cycle) {
+          accumulator = min(1, accumulator + rate * (u - cycle));
+          cycle = u;
         }
       }
       accumulator += rate;
       if (accumulator >= 1) {
         accumulator -= 1;
-        const offset = c - dTime;
-        if (k < SEG_INLINE) words[dAt | (SEG_OFFSET + k)] = offset;
-        else overflow[down * MAX_PHITS + k] = offset;
-        if (firstAt < 0) {
-          firstAt = c;
-          if (from < 0) from = c;
+        if (k < SEG_INLINE) words[dAt | (SEG_OFFSET + k)] = cycle;
+        else overflow[down * MAX_PHITS + k] = cycle;
+        if (k === first) {
+          firstRel = cycle;
+          if (!fromKnown) fromRel = cycle;
         }
         if (s >= 0) {
           // When the phit leaves the column buffer, and when it came in (for bufferPhits: an
           // extended run can commit the departure of a phit that has yet to arrive).
           const at = base + 2 * count;
-          pairs[at] = c - from;
-          pairs[at + 1] = into - from;
+          pairs[at] = cycle - fromRel;
+          pairs[at + 1] = into - fromRel;
           count++;
         }
-        lastAt = c;
+        lastRel = cycle;
         k++;
       }
       if (accumulator > 1) accumulator = 1;
-      c++;
+      cycle++;
     }
+    // At least one phit went (first < limit, and the rate is positive).
+    const c = dTime + cycle;
+    const firstAt = dTime + firstRel;
+    const lastAt = dTime + lastRel;
+    if (!fromKnown) from = dTime + fromRel;
     words[dAt | SEG_SENT_IN] = k;
     txF64[tf | TX_ACC] = accumulator;
     txF64[tf | TX_ACC_TIME] = c - 1;
