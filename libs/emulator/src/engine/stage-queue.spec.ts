@@ -118,7 +118,8 @@ describe('StageQueue (stage wake-ups on its own wheel)', () => {
   it("puts a cycle's woken stages in index order, however many and in whatever order they were woken", () => {
     let seed = 7;
     const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
-    // Sizes from one byte of stage index to three; the last case's stages share their high bytes.
+    // From none to many stages, spread over the whole index range or (the last case) packed into
+    // a corner of a large one.
     for (const [count, size, spread] of [
       [0, 8, 8],
       [1, 12, 12],
