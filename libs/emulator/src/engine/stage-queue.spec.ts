@@ -109,6 +109,27 @@ describe('StageQueue (stage wake-ups on its own wheel)', () => {
     expect(queue.pending).toBe(0);
   });
 
+  it("puts each part's woken stages in index order within its own stretch, leaving the other part's alone", () => {
+    // Even stages are part 0, odd ones part 1; part 1's stretch of `ready` starts after part 0's.
+    const size = 4096;
+    const queue = new StageQueue(
+      size,
+      16,
+      1,
+      Uint8Array.from({ length: size }, (_, s) => s & 1),
+    );
+    const odd = [4001, 17, 2049, 33, 1, 4095, 999, 65, 3, 2047, 129, 1025];
+    const even = [4000, 18, 2, 998];
+    for (let k = 0; k < odd.length; k++) {
+      queue.wake(odd[k], 0, 0, 0);
+      if (k < even.length) queue.wake(even[k], 0, 0, 0);
+    }
+    queue.sortReady(1);
+    const stretch = (part: number) => Array.from({ length: queue.count[part] }, (_, i) => queue.visit(part, i, 0));
+    expect(stretch(1)).toEqual([...odd].sort((a, b) => a - b));
+    expect(stretch(0)).toEqual(even);
+  });
+
   it('re-arms a wake-up beyond the wheel at its horizon', () => {
     const queue = new StageQueue(4, 16, 1);
     queue.wake(0, 100, 0, 0);

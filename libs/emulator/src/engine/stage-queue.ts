@@ -237,8 +237,8 @@ export class StageQueue {
    * the order a loop over every stage would take. The stages are marked in a bitmap and read back
    * from it in order, through a summary of the bitmap's words that have a bit set, from the lowest
    * such word to the highest: linear in the stages woken plus the span of the summary they cover,
-   * where the radix sort this replaced cost a fixed 1,500 instructions per cycle in its digit counts
-   * alone, on the few dozen channels a busy part wakes per cycle.
+   * with no fixed cost per cycle (a busy part wakes a few dozen channels a cycle). A handful is
+   * insertion-sorted.
    */
   sortReady(part: number): void {
     const n = this.count[part];
