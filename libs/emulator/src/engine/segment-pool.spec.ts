@@ -19,4 +19,23 @@ describe('SegmentPool', () => {
       expect(times.map((_, k) => pool.usable(s, k))).toEqual(times.map((t) => t + 3));
     }
   });
+
+  it('counts the phits that can leave one per cycle from a given cycle, stopping at the first that would be late', () => {
+    const pool = new SegmentPool(1);
+    const s = pool.allocate(0, 1000, 2);
+    // Usable at 1002..1009 (inline slots), then 1014..1023 (past the record), then 1030.
+    pool.sendRun(s, 1000, 8);
+    pool.sendRun(s, 1012, 10);
+    pool.sendRun(s, 1028, 1);
+    expect(pool.usableRun(s, 0, 19, 1002)).toBe(8);
+    // Starting later, the stretch still ends where the next phit comes too late.
+    expect(pool.usableRun(s, 3, 19, 1005)).toBe(5);
+    // Waiting lets the late phits catch up: from 1009, phit 8 (usable 1014) is due at 1010.
+    expect(pool.usableRun(s, 7, 19, 1009)).toBe(1);
+    expect(pool.usableRun(s, 7, 19, 1013)).toBe(11);
+    // Past the record's inline slots, and bounded by `end` (phits not yet sent in).
+    expect(pool.usableRun(s, 8, 19, 1014)).toBe(10);
+    expect(pool.usableRun(s, 8, 12, 1014)).toBe(4);
+    expect(pool.usableRun(s, 18, 19, 1030)).toBe(1);
+  });
 });

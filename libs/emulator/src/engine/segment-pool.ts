@@ -210,6 +210,23 @@ export class SegmentPool {
     return this.times[at >> 1] + (k < INLINE_PHITS ? this.words[at | (F_OFFSET + k)] : this.overflow[s * MAX_PACKET_PHITS + k]) + this.words[at | F_DELAY];
   }
 
+  /**
+   * How many of segment s's phits from k on (below `end`) can leave one per cycle from cycle
+   * `now`: phit k + j is usable by now + j. Phit k must be usable by `now`, so it is at least 1.
+   * The stages' runs begin with this count; it works in offsets from the head's send time, small
+   * integers, where a loop of `usable` mixed them with cycles (float64) phit by phit.
+   */
+  usableRun(s: number, k: number, end: number, now: number): number {
+    const words = this.words;
+    const at = s << WORD_SHIFT;
+    // Phit j goes in the run if its offset is at most `limit` + (j - k).
+    const limit = (now - this.times[at >> 1] - words[at | F_DELAY] - k) | 0;
+    let j = k + 1;
+    for (; j < end && j < INLINE_PHITS; j++) if (words[at | (F_OFFSET + j)] > limit + j) return j - k;
+    for (; j < end; j++) if (this.overflow[s * MAX_PACKET_PHITS + j] > limit + j) break;
+    return j - k;
+  }
+
   /** Phits of segment s that have reached its buffer and not left it, at cycle `now`. */
   available(s: number, now: number): number {
     const at = s << WORD_SHIFT;

@@ -1010,8 +1010,7 @@ export class YarcFabricSim {
             if (u < wake) wake = u;
             continue;
           }
-          let n = 1;
-          while (taken + n < sent && pool.usable(s, taken + n) <= now + n) n++;
+          const n = pool.usableRun(s, taken, sent, now);
           pool.setSentOut(s, taken + n);
           this.returnCredits(this.fabric.peer[g], v, n, now + n - 1 + this.portI32[(g << P_I32_SHIFT) | P_LATENCY]);
           this.recvBusy[g] = now + n;
@@ -1765,8 +1764,12 @@ export class YarcFabricSim {
       }
       // The run goes on while the output link's committed run keeps making room: a packet longer
       // than the column buffer then moves in one run paced by the link, not a phit per visit.
-      let n = 1;
-      while (taken + n < sent && pool.usable(seg, taken + n) <= now + n && (n < room || n < this.columnRoom(cbv, now + n))) n++;
+      let n = pool.usableRun(seg, taken, sent, now);
+      for (let j = room; j < n; j++)
+        if (j >= this.columnRoom(cbv, now + j)) {
+          n = j;
+          break;
+        }
       // Where the next phit must wait (for room, as a slower link drains the buffer, or to arrive),
       // the run waits with it when nothing else could use the channel meanwhile: what a visit per
       // phit would do. Its departures from the row buffer are marked cycle by cycle (`drain`, back
@@ -2026,29 +2029,37 @@ export class YarcFabricSim {
       // slower than the row bus, go in the same run as each arrives when nothing else could use
       // the bus in the gaps — what a visit per phit would do.
       const paced = this.rowBusAlone(tile, v);
+      // The loop counts cycles from `origin`, the cycle from which the input segment's head is
+      // usable: its phits' offsets (nothing here allocates a segment) are then their usable
+      // cycles, in small integers (see advanceLink).
+      const words = pool.words;
+      const sAt = seg << SEG_SHIFT;
+      const origin = pool.times[sAt >> 1] + words[sAt | SEG_DELAY];
       let n = 1;
-      let last = now;
+      let lastRel = (now - origin) | 0;
       // The run's send times are written a gapless stretch at a time: phits [written, n) go one
       // per cycle from `stretch`.
-      let stretch = now;
+      let stretch = lastRel;
       let written = 0;
       while (taken + n < sent) {
-        let t = last + 1;
-        const u = pool.usable(seg, taken + n);
+        const k = taken + n;
+        let t = lastRel + 1;
+        const u = k < SEG_INLINE ? words[sAt | (SEG_OFFSET + k)] : pool.overflow[seg * MAX_PHITS + k];
         if (u > t) {
           if (!paced) break;
           t = u;
         }
-        if (n >= room && n >= this.rowRoom(rbIndex, t)) break;
-        if (t !== last + 1) {
-          pool.sendRun(down, stretch, n - written);
+        if (n >= room && n >= this.rowRoom(rbIndex, origin + t)) break;
+        if (t !== lastRel + 1) {
+          pool.sendRun(down, origin + stretch, n - written);
           written = n;
           stretch = t;
         }
         n++;
-        last = t;
+        lastRel = t;
       }
-      pool.sendRun(down, stretch, n - written);
+      pool.sendRun(down, origin + stretch, n - written);
+      const last = origin + lastRel;
       pool.setSentOut(seg, taken + n);
       this.ib.drain(ibIndex, n);
       this.rb.fill(rbIndex, n);
