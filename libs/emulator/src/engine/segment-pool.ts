@@ -161,7 +161,9 @@ export class SegmentPool {
     else this.overflow[s * MAX_PACKET_PHITS + k] = offset;
   }
 
-  private offsetOf(s: number, k: number): number {
+  /** Phit k's send time as an offset from the head's (an int32: a hot loop can count cycles from the
+   * head's, or from its usable origin, in small integers). */
+  offsetOf(s: number, k: number): number {
     return k < INLINE_PHITS ? this.words[(s << WORD_SHIFT) | (F_OFFSET + k)] : this.overflow[s * MAX_PACKET_PHITS + k];
   }
 

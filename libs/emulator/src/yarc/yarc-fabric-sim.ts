@@ -2030,11 +2030,9 @@ export class YarcFabricSim {
       // the bus in the gaps — what a visit per phit would do.
       const paced = this.rowBusAlone(tile, v);
       // The loop counts cycles from `origin`, the cycle from which the input segment's head is
-      // usable: its phits' offsets (nothing here allocates a segment) are then their usable
-      // cycles, in small integers (see advanceLink).
-      const words = pool.words;
-      const sAt = seg << SEG_SHIFT;
-      const origin = pool.times[sAt >> 1] + words[sAt | SEG_DELAY];
+      // usable: its phits' offsets are then their usable cycles, in small integers (see
+      // advanceLink).
+      const origin = pool.headTimeOf(seg);
       let n = 1;
       let lastRel = (now - origin) | 0;
       // The run's send times are written a gapless stretch at a time: phits [written, n) go one
@@ -2044,7 +2042,7 @@ export class YarcFabricSim {
       while (taken + n < sent) {
         const k = taken + n;
         let t = lastRel + 1;
-        const u = k < SEG_INLINE ? words[sAt | (SEG_OFFSET + k)] : pool.overflow[seg * MAX_PHITS + k];
+        const u = pool.offsetOf(seg, k);
         if (u > t) {
           if (!paced) break;
           t = u;
