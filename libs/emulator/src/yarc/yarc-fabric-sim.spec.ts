@@ -137,6 +137,44 @@ describe('YARC fabric faults (§7.7)', () => {
     expect(differ).toEqual([]);
   });
 
+  it('delivers every packet in the same cycle as visiting every stage every cycle would while a timed-out port drops what waits for it', () => {
+    // A port whose endpoint stopped accepting times out and drops, a cycle at a time, the packets
+    // waiting for it in several of its column buffers, as they arrive; every input whose queue
+    // holds one of them gets its credits back only as they go, so the rest of the traffic's
+    // timing depends on when each is dropped.
+    const run = (everyStageEveryCycle: boolean) => {
+      const sim = r15(32);
+      sim.everyStageEveryCycle = everyStageEveryCycle;
+      sim.regs.forwardProgressTimer.fill(1_500);
+      const stuck = 5;
+      sim.accepting[sim.processorPort[stuck * 4]] = 0;
+      const interrupts: string[] = [];
+      sim.onInterrupt = (kind, cycle) => interrupts.push(`${kind} ${cycle}`);
+      const delivered = new Map<number, number>();
+      sim.onDeliver = (p, cycle) => delivered.set(sim.packets.tag[p], cycle);
+      const random = mulberry32(4);
+      let tag = 1;
+      for (let cycle = 0; cycle < 4_000; cycle++) {
+        for (let p = 0; p < 32; p++) {
+          if (p === stuck || random() >= 0.06) continue;
+          const d = random() < 0.3 ? stuck : (p + 1 + Math.floor(random() * 31)) % 32;
+          sim.inject(p, 0, d, random() < 0.5 ? 19 : 4, random() < 0.5 ? 0 : 1, FLAG_HASH, tag, tag++);
+        }
+        sim.step();
+      }
+      sim.drain(100_000);
+      return { delivered, interrupts, books: sim.packets.books() };
+    };
+    const sleeping = run(false);
+    const everyCycle = run(true);
+    expect(sleeping.interrupts).toEqual(everyCycle.interrupts);
+    expect(sleeping.interrupts[0]).toMatch(/^FORWARD_PROGRESS_TIMEOUT/);
+    expect(sleeping.books.discarded.ForwardProgressTimeout).toBeGreaterThan(100);
+    expect(sleeping.books).toEqual(everyCycle.books);
+    expect(sleeping.delivered.size).toBeGreaterThan(3_000);
+    expect([...sleeping.delivered].filter(([tag, cycle]) => everyCycle.delivered.get(tag) !== cycle)).toEqual([]);
+  });
+
   it.each([
     ['the four slices run apart in windows', 'none'],
     // Bit and soft errors draw on the fabric's one random stream: the slices then run cycle by cycle.

@@ -1183,19 +1183,22 @@ export class YarcFabricSim {
   /** A dead port's sender drops the head packet's phits as they arrive (§7.7). */
   private dropAtDeadPort(tile: number, buffer: number, s: number, packet: number, g: number, now: number): void {
     const pool = this.pool;
-    const full = this.columnRoom(buffer, now) <= 0;
     let taken = pool.sentOutOf(s);
     const sent = pool.sentInOf(s);
     const first = taken;
     while (taken < sent && pool.usable(s, taken) <= now) taken++;
     pool.setSentOut(s, taken);
     this.cb.drain(buffer, taken - first);
-    if (full) this.wakeColumn((buffer / NVC) | 0, now);
+    // Room appears in the column buffer at once, and either VC of its channel may be waiting for
+    // it (they share the buffer, §3).
+    this.wakeColumn(buffer >> VC_SHIFT, now);
     if (taken === this.packets.length[packet]) {
       this.shiftColumnBuffer(buffer);
       this.packets.discard(packet, this.discardReason[g] || DiscardReason.LinkDown);
-      this.wakeLink(g, now + 1);
-    } else if (taken < sent) this.wakeLink(g, pool.usable(s, taken));
+    }
+    // A visit drops from one column buffer, the first in round-robin order with a phit to drop;
+    // the next cycle's visit looks at them all again, as a visit every cycle would.
+    if (this.outputHasWork(tile)) this.wakeLink(g, now + 1);
   }
 
   /** Starts a copy of port g's packet on the link; whether its CRC will fail is decided now. */
