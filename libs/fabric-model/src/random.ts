@@ -19,3 +19,28 @@ export function shuffleRange<T>(items: T[], from: number, to: number, random: ()
     items[j] = t;
   }
 }
+
+/** murmur3's finalizer: a bijection of 32-bit words in which every input bit reaches every output bit. */
+function mix32(x: number): number {
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x85ebca6b);
+  x ^= x >>> 13;
+  x = Math.imul(x, 0xc2b2ae35);
+  return (x ^ (x >>> 16)) >>> 0;
+}
+
+/**
+ * A draw in [0, 1) that is a function of the seed and of what it is drawn for — `kind` of event,
+ * `where` (a port, a buffer) and `cycle` (a whole number, up to 2^53) — rather than of how many
+ * draws came before it. Events drawn for in any order get the same values, so a simulation that
+ * visits its parts in another order, or runs them apart, comes out the same. Each argument goes
+ * through a round of mixing, so neighbouring ports and cycles get unrelated values.
+ */
+export function keyedDraw(seed: number, kind: number, where: number, cycle: number): number {
+  let h = mix32((seed ^ 0x9e3779b9) >>> 0);
+  h = mix32(h ^ kind);
+  h = mix32(h ^ where);
+  h = mix32(h ^ (cycle >>> 0));
+  h = mix32(h ^ Math.floor(cycle / 4294967296));
+  return h / 4294967296;
+}

@@ -12,7 +12,7 @@
  * the row within the column at the subswitch; the output port arbitrates between its 8 column
  * buffers and the two VCs.
  */
-import { mulberry32 } from '@weft/fabric-model';
+import { keyedDraw } from '@weft/fabric-model';
 import { EmulatedFabric } from '../emulated-fabric';
 import {
   DiscardReason,
@@ -116,6 +116,14 @@ const RB_TO_CB = CB_DELAY;
  * nothing else can use the channel: a phit a row bus sends now is not usable by the channel
  * before RB_DELAY (see columnAlone). */
 const PACED_CYCLES = RB_DELAY;
+
+/** The fabric's random events, each drawn for itself from the seed (keyedDraw): whether a copy on
+ * a port fails its CRC, the lane a retry on a port is counted against, and whether a router
+ * corrupts the packet it routes at an input VC — each keyed by the port or input VC and the cycle,
+ * so that the order in which stages are visited, or parts are run, changes none of them. */
+const DRAW_BAD_COPY = 1;
+const DRAW_RETRY_LANE = 2;
+const DRAW_SOFT_ERROR = 3;
 
 /** Column-channel records (see `chF64`): 16 bytes, in Float64 and Int32 slots over the same
  * bytes; the Int32 slot CH_STATE packs the want bits (0–15), the round-robin pointer (16–19)
@@ -379,7 +387,6 @@ export class YarcFabricSim {
   readonly laneBitErrorRate: Float64Array;
   readonly laneRetries: Uint32Array;
   readonly laneMask: Uint8Array;
-  private readonly random: () => number;
   retransmissions = 0;
   /** Routers that have stopped responding (fault injection): black holes behind dead links. */
   readonly routerDead: Uint8Array;
@@ -539,7 +546,6 @@ export class YarcFabricSim {
     for (let g = 0; g < ports; g++) this.laneMask[g] = (1 << fabric.activeLanes[g]) - 1;
     this.routerDead = new Uint8Array(R);
     this.softErrorRate = new Float64Array(R);
-    this.random = mulberry32(seed);
     this.sources = new PacketQueues(ports * NVC, this.packets);
   }
 
@@ -742,12 +748,10 @@ export class YarcFabricSim {
   /**
    * Whether the parts can run apart: nothing acts across them within a cycle — a maintenance
    * controller's per-cycle tick, maintenance packets and the chips' work on them, the reference
-   * evaluation — and nothing draws on the fabric's one random stream (bit errors, soft errors),
-   * whose draws would come in another order.
+   * evaluation. (Bit and soft errors do not: each is drawn for its own port and cycle.)
    */
   private partsIndependent(): boolean {
-    if (this.onTick !== null || this.workCount > 0 || this.everyStageEveryCycle || this.maintenanceInFlight > 0) return false;
-    return this.softErrorRouters === 0 && this.errorPronePorts === 0;
+    return this.onTick === null && this.workCount === 0 && !this.everyStageEveryCycle && this.maintenanceInFlight === 0;
   }
 
   /** Nothing in flight, nothing being executed, no credit or timer pending. */
@@ -1208,7 +1212,11 @@ export class YarcFabricSim {
     const peer = this.fabric.peer[g];
     const peerTile = this.globalTile[peer];
     const down = this.pool.allocate(packet, now, stages + this.portI32[(g << P_I32_SHIFT) | P_LATENCY]);
-    const bad = this.portI32[(g << P_I32_SHIFT) | P_ERROR_PRONE] ? (this.random() < this.copyErrorProbability(g, this.packets.length[packet]) ? 1 : 0) : 0;
+    const bad = this.portI32[(g << P_I32_SHIFT) | P_ERROR_PRONE]
+      ? keyedDraw(this.seed, DRAW_BAD_COPY, g, now) < this.copyErrorProbability(g, this.packets.length[packet])
+        ? 1
+        : 0
+      : 0;
     if (bad) this.pool.setRoute(down, -2); // held at the receiver until its bad CRC is seen
     if (peerTile >= 0) this.ib.push((peerTile << VC_SHIFT) | v, down);
     else this.receive.push((peer << VC_SHIFT) | v, down);
@@ -1566,7 +1574,7 @@ export class YarcFabricSim {
   private countRetry(g: number, now: number): void {
     let total = 0;
     for (let l = 0; l < LANES; l++) if (this.laneMask[g] & (1 << l)) total += this.laneBitErrorRate[g * LANES + l];
-    let pick = this.random() * total;
+    let pick = keyedDraw(this.seed, DRAW_RETRY_LANE, g, now) * total;
     let lane = 0;
     for (let l = 0; l < LANES; l++) {
       if (!(this.laneMask[g] & (1 << l))) continue;
@@ -1608,24 +1616,16 @@ export class YarcFabricSim {
     this.laneBitErrorRate[g * LANES + lane] = ber;
     let any = 0;
     for (let l = 0; l < LANES; l++) if (this.laneBitErrorRate[g * LANES + l] > 0) any = 1;
-    this.errorPronePorts += any - this.portI32[(g << P_I32_SHIFT) | P_ERROR_PRONE];
     this.portI32[(g << P_I32_SHIFT) | P_ERROR_PRONE] = any;
   }
-
-  /** Ports with a lane that has a bit-error rate (P_ERROR_PRONE set). */
-  private errorPronePorts = 0;
 
   /** Sets the probability that a packet passing through router `chip` is corrupted (§4.3). */
   setSoftErrorRate(chip: number, rate: number): void {
     const r = this.chipRouter[chip] ?? -1;
     if (r < 0) throw new RangeError(`chip ${chip} is not a router`);
     if (!(rate >= 0 && rate <= 1)) throw new RangeError(`a soft-error rate is a probability in [0, 1], got ${rate}`);
-    this.softErrorRouters += (rate > 0 ? 1 : 0) - (this.softErrorRate[r] > 0 ? 1 : 0);
     this.softErrorRate[r] = rate;
   }
-
-  /** Routers with a soft-error rate. */
-  private softErrorRouters = 0;
 
   /** Cuts the cable at port g (both directions go down at once). */
   cutLink(g: number): void {
@@ -2141,7 +2141,11 @@ export class YarcFabricSim {
       this.pool.setRoute(seg, NPORTS);
       return;
     }
-    if (this.softErrorRate[r] > 0 && !(flags & FLAG_SOFT_ERROR) && this.random() < this.softErrorRate[r]) {
+    if (
+      this.softErrorRate[r] > 0 &&
+      !(flags & FLAG_SOFT_ERROR) &&
+      keyedDraw(this.seed, DRAW_SOFT_ERROR, ((r * NPORTS + i) << VC_SHIFT) | v, now) < this.softErrorRate[r]
+    ) {
       this.packets.flags[packet] |= FLAG_SOFT_ERROR;
       this.onInterrupt('SOFT_ERROR', now, this.routerChip[r], i, v, { destination: this.packets.destination[packet] });
     }
