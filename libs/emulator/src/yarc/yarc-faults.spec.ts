@@ -1,5 +1,6 @@
-import { FLAG_HASH, FLAG_TRACE } from '../engine/packet-store';
-import { handConfiguredR15 } from './blackwidow-test-config';
+import { mulberry32 } from '@weft/fabric-model';
+import { FLAG_ADAPTIVE, FLAG_HASH, FLAG_TRACE } from '../engine/packet-store';
+import { configureR15ByHand, handConfiguredR15 } from './blackwidow-test-config';
 import { runUntilSettled, YarcMaintenanceController } from './yarc-maintenance';
 
 const r15 = (processors: number) => handConfiguredR15(processors, { seed: 5 });
@@ -71,5 +72,63 @@ describe('YARC faults and diagnostics', () => {
     const r = sim.chipRouter[dead];
     expect(sim.regs.tableEntry(r * 64 * 8)[0]).toBe(0); // back at power-on values
     expect(await runUntilSettled(sim, controller.read([0, 32], 'identity'))).toMatchObject({ ok: true });
+  });
+
+  it('through a drill of every kind of fault and its repair, sleeping stages deliver every packet in the cycle visiting every stage every cycle would, and the books balance', () => {
+    // Random traffic on both VCs while, one after another: a sidelink is cut, two lanes take bit
+    // errors, an endpoint stops accepting until its port times out, a router corrupts packets,
+    // another dies; then each is repaired (the revived router configured again) and the fabric
+    // drains. Each fault changes which packets wait, for what, and who wakes them.
+    const run = (everyStageEveryCycle: boolean) => {
+      const sim = r15(96);
+      sim.everyStageEveryCycle = everyStageEveryCycle;
+      sim.regs.forwardProgressTimer.fill(1_500);
+      const interrupts: string[] = [];
+      sim.onInterrupt = (kind, cycle, chip, port) => interrupts.push(`${kind} ${cycle} ${sim.fabric.chipNames[chip]}:${port}`);
+      const delivered = new Map<number, number>();
+      sim.onDeliver = (p, cycle) => delivered.set(sim.packets.tag[p], cycle);
+      const router = (name: string) => sim.chipRouter[sim.fabric.chipId(name)];
+      const sidelink = sim.tileGlobal[router('s0.r1.0') * 64 + 40];
+      const stalled = sim.processorPort[50 * 4];
+      const drill = new Map<number, () => void>([
+        [300, () => sim.cutLink(sidelink)],
+        [600, () => [sim.processorPort[7 * 4], sim.tileGlobal[router('s0.r1.1') * 64 + 33]].forEach((g, lane) => sim.setLaneBitErrorRate(g, lane, 5e-4))],
+        [900, () => sim.setAccepting(stalled, false)],
+        [1_200, () => sim.setSoftErrorRate(sim.routerChip[router('s0.r1.1')], 0.01)],
+        [1_800, () => sim.killRouter(sim.routerChip[router('s0.r1.2')])],
+        [3_000, () => sim.restoreLink(sidelink)],
+        [3_300, () => (sim.reviveRouter(sim.routerChip[router('s0.r1.2')]), configureR15ByHand(sim))],
+        [3_600, () => sim.setAccepting(stalled, true)],
+      ]);
+      const random = mulberry32(8);
+      let tag = 1;
+      for (let cycle = 0; cycle < 4_000; cycle++) {
+        drill.get(cycle)?.();
+        for (let p = 0; p < 96; p++) {
+          if (random() >= 0.04) continue;
+          const d = (p + 1 + Math.floor(random() * 95)) % 96;
+          sim.inject(p, 0, d, random() < 0.5 ? 19 : 4, random() < 0.5 ? 0 : 1, random() < 0.3 ? FLAG_ADAPTIVE : FLAG_HASH, d, tag++);
+        }
+        sim.step();
+      }
+      sim.setSoftErrorRate(sim.routerChip[router('s0.r1.1')], 0);
+      for (let g = 0; g < sim.laneBitErrorRate.length / 3; g++) for (let lane = 0; lane < 3; lane++) sim.setLaneBitErrorRate(g, lane, 0);
+      sim.drain(100_000);
+      return { delivered, interrupts, books: sim.packets.books(), retransmissions: sim.retransmissions };
+    };
+    const sleeping = run(false);
+    const everyCycle = run(true);
+    // Every fault did what it does.
+    expect(sleeping.books).toMatchObject({ inFlight: 0, balanced: true });
+    expect(Object.keys(sleeping.books.discarded)).toEqual(expect.arrayContaining(['LinkDown', 'ForwardProgressTimeout', 'SoftError', 'RouterDead']));
+    expect(sleeping.retransmissions).toBeGreaterThan(0);
+    for (const kind of ['LINK_DOWN', 'LINK_UP', 'FORWARD_PROGRESS_TIMEOUT', 'SOFT_ERROR'])
+      expect(sleeping.interrupts.some((i) => i.startsWith(kind))).toBe(true);
+    expect(sleeping.delivered.size).toBeGreaterThan(10_000);
+    // And the sleeping stages did exactly what the reference did.
+    expect(sleeping.interrupts).toEqual(everyCycle.interrupts);
+    expect(sleeping.books).toEqual(everyCycle.books);
+    expect(sleeping.retransmissions).toBe(everyCycle.retransmissions);
+    expect([...sleeping.delivered].filter(([tag, cycle]) => everyCycle.delivered.get(tag) !== cycle)).toEqual([]);
   });
 });
