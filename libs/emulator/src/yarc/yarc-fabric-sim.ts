@@ -1212,11 +1212,8 @@ export class YarcFabricSim {
     const peer = this.fabric.peer[g];
     const peerTile = this.globalTile[peer];
     const down = this.pool.allocate(packet, now, stages + this.portI32[(g << P_I32_SHIFT) | P_LATENCY]);
-    const bad = this.portI32[(g << P_I32_SHIFT) | P_ERROR_PRONE]
-      ? keyedDraw(this.seed, DRAW_BAD_COPY, g, now) < this.copyErrorProbability(g, this.packets.length[packet])
-        ? 1
-        : 0
-      : 0;
+    const errorProne = this.portI32[(g << P_I32_SHIFT) | P_ERROR_PRONE] !== 0;
+    const bad = errorProne && keyedDraw(this.seed, DRAW_BAD_COPY, g, now) < this.copyErrorProbability(g, this.packets.length[packet]) ? 1 : 0;
     if (bad) this.pool.setRoute(down, -2); // held at the receiver until its bad CRC is seen
     if (peerTile >= 0) this.ib.push((peerTile << VC_SHIFT) | v, down);
     else this.receive.push((peer << VC_SHIFT) | v, down);
