@@ -85,7 +85,8 @@ export class PacketStore {
   taggedInFlightByGroup = new Int32Array(1);
   /** Each source port's group (null: every packet in group 0). */
   private portGroup: Uint8Array | null = null;
-  /** Per-packet traces (FLAG_TRACE): where each traced packet was at which cycle. */
+  /** Per-packet traces (FLAG_TRACE), by packet id: where each traced packet was at which cycle. A
+   * trace stays after its packet ends, until its id is given to another traced packet. */
   readonly traces = new Map<number, TraceEvent[]>();
   /**
    * Source-routed packets (the r bit, paper 000 §4.1): the routing vector — the output port to
@@ -167,6 +168,9 @@ export class PacketStore {
     this.routeLength[id] = 0;
     this.routePosition[id] = 0;
     this.backLength[id] = 0;
+    // A traced packet's trace starts empty: ids are reused, and the trace of the last packet that
+    // had this id must not run on into this one's.
+    if (flags & FLAG_TRACE) this.traces.set(id, []);
     this.created++;
     this.inFlight++;
     if (tag > 0) {

@@ -27,6 +27,18 @@ describe('YARC faults and diagnostics', () => {
     ]);
   });
 
+  it('gives a traced packet its own trace when it reuses the id of an earlier traced packet', () => {
+    const sim = r15(32);
+    const first = sim.inject(2, 0, 9, 4, 0, FLAG_TRACE, 0);
+    sim.drain(10_000);
+    const second = sim.inject(3, 0, 10, 4, 1, FLAG_TRACE, 0);
+    expect(second).toBe(first); // the freed id is given out again
+    sim.drain(10_000);
+    const lines = sim.describeTrace(sim.packets.traces.get(second)!);
+    expect(lines[0]).toMatch(/ link p3:0 vc1$/);
+    expect(lines.filter((l) => / delivered /.test(l))).toEqual([expect.stringMatching(/ delivered p10:0 vc1$/)]);
+  });
+
   it('clips a packet longer than the programmed maximum (§4.3) and says so', () => {
     const sim = r15(32);
     sim.inject(0, 0, 9, 24, 0, 0, 0);

@@ -1,4 +1,4 @@
-import { FLAG_ADAPTIVE, FLAG_HASH, FLAG_TRACE } from '../engine/packet-store';
+import { FLAG_ADAPTIVE, FLAG_HASH, FLAG_TRACE, TraceEvent } from '../engine/packet-store';
 import { mulberry32 } from '@weft/fabric-model';
 import { handConfiguredR15 } from './blackwidow-test-config';
 import { YarcFabricSim } from './yarc-fabric-sim';
@@ -16,11 +16,21 @@ function sidelinks(sim: YarcFabricSim): number[] {
   return ports;
 }
 
-/** How many traced packets left s0.r1.0 by each of `ports`. */
-function departures(sim: YarcFabricSim, ports: number[]): number[] {
+/** Keeps the trace of every packet delivered from now on (a trace lasts until its id is reused). */
+function keepTraces(sim: YarcFabricSim, onDeliver: (cycle: number) => void = () => undefined): TraceEvent[][] {
+  const traces: TraceEvent[][] = [];
+  sim.onDeliver = (p, cycle) => {
+    traces.push(sim.packets.traces.get(p)!);
+    onDeliver(cycle);
+  };
+  return traces;
+}
+
+/** How many of the traced packets left s0.r1.0 by each of `ports`. */
+function departures(sim: YarcFabricSim, traces: TraceEvent[][], ports: number[]): number[] {
   const r0 = sim.fabric.chipId('s0.r1.0');
   const counts = ports.map(() => 0);
-  for (const events of sim.packets.traces.values()) {
+  for (const events of traces) {
     for (const e of events) {
       if (e.stage !== 'link' || e.chip !== r0) continue;
       const index = ports.indexOf(sim.fabric.portBase[r0] + e.port);
@@ -88,6 +98,7 @@ describe('YARC row and column buffers (§3, §7.5)', () => {
 describe('YARC subswitch (§3)', () => {
   it('takes one phit per cycle from a row buffer, whichever of its VCs and column channels it goes to', () => {
     const sim = handConfiguredR15(288, { seed: 5 });
+    const traces = keepTraces(sim);
     const random = mulberry32(13);
     for (let cycle = 0; cycle < 400; cycle++) {
       for (let p = 0; p < 288; p++) {
@@ -106,7 +117,7 @@ describe('YARC subswitch (§3)', () => {
     const busy = new Map<string, Set<number>>();
     let runs = 0;
     let shared = 0;
-    for (const events of sim.packets.traces.values()) {
+    for (const events of traces) {
       for (const e of events) {
         if (e.stage !== 'column-buffer') continue;
         const [, input, phits] = /input (\d+), (\d+) phits/.exec(e.detail!)!.map(Number);
@@ -135,14 +146,14 @@ describe('YARC adaptive routing (§7.8.3)', () => {
     sim.fabric.activeLanes[slow] = 1;
     sim.refreshLink(slow);
     let last = 0;
-    sim.onDeliver = (_p, cycle) => (last = Math.max(last, cycle));
+    const traces = keepTraces(sim, (cycle) => (last = Math.max(last, cycle)));
     for (let round = 0; round < 120; round++) {
       for (let s = 0; s < 32; s++) sim.inject(s, 0, 32 + ((s + round) % 32), 8, 0, flags | FLAG_TRACE, (s * 31 + round * 7) & 0x7fff);
       sim.run(10);
     }
     sim.drain(200_000);
     expect(sim.packets.books()).toMatchObject({ created: 3840, delivered: 3840, balanced: true });
-    return { last, slow: departures(sim, ports)[0] };
+    return { last, slow: departures(sim, traces, ports)[0] };
   };
 
   it('routes around a degraded sidelink by column-buffer depth, finishing sooner than deterministic hashing', () => {
