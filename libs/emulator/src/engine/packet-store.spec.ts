@@ -1,4 +1,5 @@
 import { DiscardReason, PacketStore } from './packet-store';
+import { BufferQueues, SegmentPool } from './segment-pool';
 
 describe('PacketStore', () => {
   it('counts labelled packets in flight until each is delivered or discarded, across growth and id reuse', () => {
@@ -31,5 +32,24 @@ describe('PacketStore', () => {
     store.discard(a, DiscardReason.LinkDown);
     expect(Array.from(store.taggedInFlightByGroup)).toEqual([1, 1, 0]);
     expect(() => store.setGroups(new Uint8Array(4), 1)).toThrow(/labelled packets are in flight/);
+  });
+
+  it("gives an ended packet's id out again only once no buffer entry holds any of its phits", () => {
+    // A packet cut by a dead link ends at its destination while a router still drains its rest.
+    const store = new PacketStore(4);
+    const pool = new SegmentPool(4, store);
+    const buffers = new BufferQueues(2, pool);
+    const cut = store.allocate(0, 0, 19, 0, 0, 0, 0, 0);
+    buffers.push(0, pool.allocate(cut, 0, 1)); // the rest, in the dying router
+    buffers.push(1, pool.allocate(cut, 0, 1)); // the copy that went on
+    buffers.shift(1);
+    store.discard(cut, DiscardReason.LinkDown);
+    expect(store.books()).toMatchObject({ inFlight: 0, discarded: { LinkDown: 1 }, balanced: true });
+    const next = store.allocate(0, 0, 4, 0, 0, 0, 0, 0);
+    expect(next).not.toBe(cut);
+    expect(() => store.discard(cut, DiscardReason.LinkDown)).toThrow(/ended twice/);
+    store.deliver(next);
+    buffers.shift(0); // the last of it: the id is free, and the next packet gets it
+    expect(store.allocate(0, 0, 4, 0, 0, 0, 0, 0)).toBe(cut);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Every packet the emulator has created, as parallel typed arrays (STYLE.md: no object per
  * packet). A packet id is an index; ids are recycled through a free list once a packet has ended
- * (delivered or discarded) and been counted. The books — created = delivered + discarded by reason
+ * (delivered or discarded) and been counted, and no buffer entry holds any of its phits. The books — created = delivered + discarded by reason
  * + in flight — are kept here, so nothing can disappear without a recorded reason.
  */
 
@@ -21,6 +21,10 @@ export const FLAG_LINK_LOST = 64;
 export const STATE_FREE = 0;
 export const STATE_QUEUED = 1; // waiting in a source queue
 export const STATE_IN_NETWORK = 2;
+/** Ended and counted, but buffer entries still hold some of its phits (the rest of a packet cut
+ * by a dead link, draining): the id is given out again once the last of them is gone, so that
+ * nothing they do can touch another packet. */
+export const STATE_ENDED = 3;
 
 /** Why a packet was discarded; every discard carries one. */
 export enum DiscardReason {
@@ -68,6 +72,8 @@ export class PacketStore {
   tag!: Int32Array;
   /** Next packet in the same source queue (a packet waits in at most one). */
   queueNext!: Int32Array;
+  /** Buffer entries (SegmentPool) holding each packet's phits. */
+  segments!: Int32Array;
   private freeList!: Int32Array;
   private freeCount = 0;
   private next = 0;
@@ -123,6 +129,7 @@ export class PacketStore {
     this.state = copy(this.state, (n) => new Uint8Array(n));
     this.tag = copy(this.tag, (n) => new Int32Array(n));
     this.queueNext = copy(this.queueNext, (n) => new Int32Array(n));
+    this.segments = copy(this.segments, (n) => new Int32Array(n));
     this.routeLength = copy(this.routeLength, (n) => new Uint8Array(n));
     this.routePosition = copy(this.routePosition, (n) => new Uint8Array(n));
     this.routePorts = copy(this.routePorts, (n) => new Uint8Array(n * ROUTE_SLOTS));
@@ -195,14 +202,29 @@ export class PacketStore {
   }
 
   private release(id: number): void {
-    if (this.state[id] === STATE_FREE) throw new Error(`packet ${id} ended twice`);
-    this.state[id] = STATE_FREE;
+    if (this.state[id] === STATE_FREE || this.state[id] === STATE_ENDED) throw new Error(`packet ${id} ended twice`);
     this.inFlight--;
     if (this.tag[id] > 0) {
       this.taggedInFlight--;
       this.taggedInFlightByGroup[this.groupOf(id)]--;
     }
+    if (this.segments[id] > 0) this.state[id] = STATE_ENDED;
+    else this.free(id);
+  }
+
+  private free(id: number): void {
+    this.state[id] = STATE_FREE;
     this.freeList[this.freeCount++] = id;
+  }
+
+  /** A buffer entry now holds phits of packet `id` (SegmentOwner). */
+  segmentHeld(id: number): void {
+    this.segments[id]++;
+  }
+
+  /** A buffer entry of packet `id` is gone; the last one frees the id of a packet that has ended. */
+  segmentReleased(id: number): void {
+    if (--this.segments[id] === 0 && this.state[id] === STATE_ENDED) this.free(id);
   }
 
   /** Gives packet `id` the routing vector `ports[from..]` (at most ROUTE_VECTOR_HOPS long). */

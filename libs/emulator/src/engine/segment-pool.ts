@@ -41,6 +41,15 @@ export const SEGMENT_INLINE_PHITS = INLINE_PHITS;
  * phit, not just the head, pays each pipeline stage's latency, and the back-pressure of each
  * buffer comes out of the counts.
  */
+/** Who is told when a buffer entry of a packet is taken and given back (the packet store, which
+ * holds a packet's id until none is left). */
+export interface SegmentOwner {
+  segmentHeld(packet: number): void;
+  segmentReleased(packet: number): void;
+}
+
+const NO_OWNER: SegmentOwner = { segmentHeld: () => undefined, segmentReleased: () => undefined };
+
 export class SegmentPool {
   capacity = 0;
   /**
@@ -55,7 +64,10 @@ export class SegmentPool {
   private free = -1;
   private used = 0;
 
-  constructor(initial = 4096) {
+  constructor(
+    initial = 4096,
+    private readonly owner: SegmentOwner = NO_OWNER,
+  ) {
     this.grow(initial);
   }
 
@@ -95,6 +107,7 @@ export class SegmentPool {
     w[at | F_ROUTE] = -1;
     w[at | F_LIVE] = 1;
     this.used++;
+    this.owner.segmentHeld(packet);
     return s;
   }
 
@@ -105,6 +118,7 @@ export class SegmentPool {
     this.words[at | F_NEXT] = this.free;
     this.free = s;
     this.used--;
+    this.owner.segmentReleased(this.words[at | F_PACKET]);
   }
 
   get inUse(): number {

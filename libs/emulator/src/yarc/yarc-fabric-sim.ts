@@ -151,6 +151,10 @@ const TX_DRAIN_FIRST = 3;
 const TX_DRAIN_LAST = 4;
 const TX_PACKET = 10;
 const TX_DOWN = 11;
+/** TX_DOWN of a sender whose link died mid-packet: the copy went on without the rest of the packet,
+ * which the sender drops as it comes — even if the link is back meanwhile, since a packet's rest
+ * cannot go on without its head. */
+const DOWN_CUT = -2;
 const TX_SOURCE = 12;
 const TX_SENT = 13;
 const TX_DRAIN_BUFFER = 14;
@@ -260,7 +264,7 @@ export interface DeliveryRecord {
 export class YarcFabricSim {
   readonly regs: YarcRegisterFile;
   readonly packets = new PacketStore(4096);
-  readonly pool = new SegmentPool(8192);
+  readonly pool = new SegmentPool(8192, this.packets);
   cycle = 0;
 
   /** Dense router and endpoint numbering over the fabric's chips. */
@@ -1263,7 +1267,7 @@ export class YarcFabricSim {
     const tf = g << TX_F64_SHIFT;
     const packet = txI32[ti | TX_PACKET];
     const length = this.packets.length[packet];
-    if (this.fabric.activeLanes[g] === 0) {
+    if (this.fabric.activeLanes[g] === 0 || txI32[ti | TX_DOWN] === DOWN_CUT) {
       this.abortOnDeadLink(g, now, packet, length);
       return;
     }
@@ -1491,7 +1495,8 @@ export class YarcFabricSim {
   /**
    * The link died with a packet on the wire. A copy the receiver has not passed on yet is simply
    * dropped; one already flowing downstream is cut short and marked bad, to be discarded at its
-   * destination. The sender drains the rest of the packet from its buffers into the dead port.
+   * destination, which ends the packet (DOWN_CUT). The sender drains the rest of the packet from
+   * its buffers into the dead port; the packet's id stays its own until the last of that is gone.
    */
   private abortOnDeadLink(g: number, now: number, packet: number, length: number): void {
     const pool = this.pool;
@@ -1512,10 +1517,10 @@ export class YarcFabricSim {
             this.wakeRow(peerTile, now + pool.delayOf(down));
           } else this.wakeLink(this.fabric.peer[g], now + pool.delayOf(down));
         }
-        this.txI32[(g << TX_I32_SHIFT) | TX_DOWN] = -1;
+        this.txI32[(g << TX_I32_SHIFT) | TX_DOWN] = DOWN_CUT;
         continuesDownstream = true;
       }
-    } else if (this.packets.flags[packet] & FLAG_LINK_LOST) continuesDownstream = true;
+    } else if (down === DOWN_CUT) continuesDownstream = true;
     const source = this.txI32[(g << TX_I32_SHIFT) | TX_SOURCE];
     if (source >= 0) {
       const s = this.cb.headOf(source);
@@ -1533,6 +1538,7 @@ export class YarcFabricSim {
       this.txI32[(g << TX_I32_SHIFT) | TX_SOURCE] = -1;
     }
     this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] = -1;
+    this.txI32[(g << TX_I32_SHIFT) | TX_DOWN] = -1;
     this.wakeLink(g, now + 1);
     if (!continuesDownstream) this.packets.discard(packet, this.discardReason[g] || DiscardReason.LinkDown);
   }
@@ -1839,11 +1845,13 @@ export class YarcFabricSim {
         // The copy is all committed: the output arbitrates again once its tail is out, if another
         // packet waits for it (one that comes later wakes it itself).
         if (this.txI32[tx | TX_PACKET] < 0 && this.outputHasWork(tileOut)) this.wakeLink(g, this.txF64[(g << TX_F64_SHIFT) | TX_BUSY]);
-      } else if (this.txI32[tx | TX_PACKET] < 0 || this.fabric.activeLanes[g] === 0) {
+      } else if (this.txI32[tx | TX_PACKET] < 0 || this.fabric.activeLanes[g] === 0 || this.txI32[tx | TX_DOWN] === DOWN_CUT) {
         // An idle output arbitrates once the first phit is usable and the link has sent its last
         // run; one that holds another packet (or waits to replay one) wakes itself, and arbitrates
-        // again, with this buffer among its candidates, when that packet's tail is committed.
-        this.wakeLink(g, this.fabric.activeLanes[g] === 0 ? now + CB_DELAY : max(now + CB_DELAY, this.txF64[(g << TX_F64_SHIFT) | TX_BUSY]));
+        // again, with this buffer among its candidates, when that packet's tail is committed. A
+        // dead one, or one dropping the rest of a cut packet, drops the phit once it is usable.
+        const dropping = this.fabric.activeLanes[g] === 0 || this.txI32[tx | TX_DOWN] === DOWN_CUT;
+        this.wakeLink(g, dropping ? now + CB_DELAY : max(now + CB_DELAY, this.txF64[(g << TX_F64_SHIFT) | TX_BUSY]));
       }
       wakeAt = this.columnNextWake(channel, last + 1);
       break;
