@@ -151,10 +151,12 @@ const TX_DRAIN_FIRST = 3;
 const TX_DRAIN_LAST = 4;
 const TX_PACKET = 10;
 const TX_DOWN = 11;
-/** TX_DOWN of a sender whose link died mid-packet: the copy went on without the rest of the packet,
- * which the sender drops as it comes — even if the link is back meanwhile, since a packet's rest
- * cannot go on without its head. */
+/** TX_DOWN of a sender whose link died mid-packet, while it drops the rest of the packet as it
+ * comes — even if the link is back meanwhile, since a packet's rest cannot go on without its head:
+ * the copy went on downstream (DOWN_CUT), which ends the packet, or the receiver dropped it
+ * (DOWN_DROPPED), and the sender ends the packet once the rest is gone. */
 const DOWN_CUT = -2;
+const DOWN_DROPPED = -3;
 const TX_SOURCE = 12;
 const TX_SENT = 13;
 const TX_DRAIN_BUFFER = 14;
@@ -1167,7 +1169,10 @@ export class YarcFabricSim {
         continue;
       }
       const packet = pool.packetOf(s);
-      if (this.discarding[g] || this.fabric.peer[g] < 0 || this.fabric.activeLanes[g] === 0) {
+      // A packet whose first phits this port dropped while it was dead (taken > 0: a packet being
+      // sent is the link's, not arbitrated for) goes on being dropped: its rest cannot go on
+      // without its head, even if the link is back.
+      if (taken > 0 || this.discarding[g] || this.fabric.peer[g] < 0 || this.fabric.activeLanes[g] === 0) {
         this.dropAtDeadPort(tile, candidate, s, packet, g, now);
         return;
       }
@@ -1267,7 +1272,7 @@ export class YarcFabricSim {
     const tf = g << TX_F64_SHIFT;
     const packet = txI32[ti | TX_PACKET];
     const length = this.packets.length[packet];
-    if (this.fabric.activeLanes[g] === 0 || txI32[ti | TX_DOWN] === DOWN_CUT) {
+    if (this.fabric.activeLanes[g] === 0 || txI32[ti | TX_DOWN] <= DOWN_CUT) {
       this.abortOnDeadLink(g, now, packet, length);
       return;
     }
@@ -1503,10 +1508,12 @@ export class YarcFabricSim {
     const down = this.txI32[(g << TX_I32_SHIFT) | TX_DOWN];
     this.txF64[(g << TX_F64_SHIFT) | TX_DRAIN_LAST] = -1;
     this.txF64[(g << TX_F64_SHIFT) | TX_BUSY] = 0;
-    let continuesDownstream = false;
+    let continuesDownstream = down === DOWN_CUT;
     if (down >= 0) {
-      if (pool.sentOutOf(down) === 0) this.dropBadCopy(g);
-      else {
+      if (pool.sentOutOf(down) === 0) {
+        this.dropBadCopy(g);
+        this.txI32[(g << TX_I32_SHIFT) | TX_DOWN] = DOWN_DROPPED;
+      } else {
         this.packets.flags[packet] |= FLAG_LINK_LOST;
         const missing = length - pool.sentInOf(down);
         if (missing > 0) {
@@ -1520,7 +1527,7 @@ export class YarcFabricSim {
         this.txI32[(g << TX_I32_SHIFT) | TX_DOWN] = DOWN_CUT;
         continuesDownstream = true;
       }
-    } else if (down === DOWN_CUT) continuesDownstream = true;
+    }
     const source = this.txI32[(g << TX_I32_SHIFT) | TX_SOURCE];
     if (source >= 0) {
       const s = this.cb.headOf(source);
@@ -1845,12 +1852,12 @@ export class YarcFabricSim {
         // The copy is all committed: the output arbitrates again once its tail is out, if another
         // packet waits for it (one that comes later wakes it itself).
         if (this.txI32[tx | TX_PACKET] < 0 && this.outputHasWork(tileOut)) this.wakeLink(g, this.txF64[(g << TX_F64_SHIFT) | TX_BUSY]);
-      } else if (this.txI32[tx | TX_PACKET] < 0 || this.fabric.activeLanes[g] === 0 || this.txI32[tx | TX_DOWN] === DOWN_CUT) {
+      } else if (this.txI32[tx | TX_PACKET] < 0 || this.fabric.activeLanes[g] === 0 || this.txI32[tx | TX_DOWN] <= DOWN_CUT) {
         // An idle output arbitrates once the first phit is usable and the link has sent its last
         // run; one that holds another packet (or waits to replay one) wakes itself, and arbitrates
         // again, with this buffer among its candidates, when that packet's tail is committed. A
         // dead one, or one dropping the rest of a cut packet, drops the phit once it is usable.
-        const dropping = this.fabric.activeLanes[g] === 0 || this.txI32[tx | TX_DOWN] === DOWN_CUT;
+        const dropping = this.fabric.activeLanes[g] === 0 || this.txI32[tx | TX_DOWN] <= DOWN_CUT;
         this.wakeLink(g, dropping ? now + CB_DELAY : max(now + CB_DELAY, this.txF64[(g << TX_F64_SHIFT) | TX_BUSY]));
       }
       wakeAt = this.columnNextWake(channel, last + 1);

@@ -39,6 +39,32 @@ describe('YARC faults and diagnostics', () => {
     expect(lines.filter((l) => / delivered /.test(l))).toEqual([expect.stringMatching(/ delivered p10:0 vc1$/)]);
   });
 
+  it('drops the rest of a packet whose head a dead port dropped, even if the link is back before its tail comes', () => {
+    // A 19-phit packet trickles in over a one-lane link; its output link is cut, then restored,
+    // while its tail is still coming: before its head reached the output (the port drops it as it
+    // arrives), and while the output was sending it (the copy is dropped, the sender drops the
+    // rest). Either way the packet is discarded once, and the next one goes through.
+    for (const [cut, restore] of [
+      [25, 35],
+      [35, 45],
+    ]) {
+      const sim = r15(32);
+      const slow = sim.processorPort[0];
+      sim.fabric.activeLanes[slow] = 1;
+      sim.refreshLink(slow);
+      const output = sim.processorPort[9 * 4];
+      sim.inject(0, 0, 9, 19, 0, 0, 0);
+      for (let cycle = 0; cycle < 200; cycle++) {
+        if (cycle === cut) sim.cutLink(output);
+        if (cycle === restore) sim.restoreLink(output);
+        sim.step();
+      }
+      sim.inject(0, 0, 9, 4, 0, 0, 0);
+      sim.drain(20_000);
+      expect(sim.packets.books()).toEqual({ created: 2, delivered: 1, discarded: { LinkDown: 1 }, inFlight: 0, balanced: true });
+    }
+  });
+
   it('clips a packet longer than the programmed maximum (§4.3) and says so', () => {
     const sim = r15(32);
     sim.inject(0, 0, 9, 24, 0, 0, 0);
