@@ -1506,6 +1506,10 @@ export class YarcFabricSim {
   private abortOnDeadLink(g: number, now: number, packet: number, length: number): void {
     const pool = this.pool;
     const down = this.txI32[(g << TX_I32_SHIFT) | TX_DOWN];
+    // The run the link had committed stops: phits it was yet to take leave the column buffer now,
+    // not one by one, so a column channel waiting for that room gets it at once.
+    const drained = this.txI32[(g << TX_I32_SHIFT) | TX_DRAIN_BUFFER];
+    if (this.txF64[(g << TX_F64_SHIFT) | TX_DRAIN_LAST] > now && drained >= 0) this.wakeColumn(drained >> VC_SHIFT, now);
     this.txF64[(g << TX_F64_SHIFT) | TX_DRAIN_LAST] = -1;
     this.txF64[(g << TX_F64_SHIFT) | TX_BUSY] = 0;
     let continuesDownstream = down === DOWN_CUT;
