@@ -30,6 +30,15 @@ export const SEGMENT_DELAY = F_DELAY;
 export const SEGMENT_OFFSET = F_OFFSET;
 export const SEGMENT_INLINE_PHITS = INLINE_PHITS;
 
+/** Who is told when a buffer entry of a packet is taken and given back (the packet store, which
+ * holds a packet's id until none is left). */
+export interface SegmentOwner {
+  segmentHeld(packet: number): void;
+  segmentReleased(packet: number): void;
+}
+
+const NO_OWNER: SegmentOwner = { segmentHeld: () => undefined, segmentReleased: () => undefined };
+
 /**
  * Buffer entries: the part of a packet that sits in one buffer (a packet is spread over several
  * buffers while its worm moves through a router, paper 000 §7.5). Entries form FIFO lists per
@@ -41,15 +50,6 @@ export const SEGMENT_INLINE_PHITS = INLINE_PHITS;
  * phit, not just the head, pays each pipeline stage's latency, and the back-pressure of each
  * buffer comes out of the counts.
  */
-/** Who is told when a buffer entry of a packet is taken and given back (the packet store, which
- * holds a packet's id until none is left). */
-export interface SegmentOwner {
-  segmentHeld(packet: number): void;
-  segmentReleased(packet: number): void;
-}
-
-const NO_OWNER: SegmentOwner = { segmentHeld: () => undefined, segmentReleased: () => undefined };
-
 export class SegmentPool {
   capacity = 0;
   /**
