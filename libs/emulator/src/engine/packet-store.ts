@@ -1,8 +1,9 @@
 /**
  * Every packet the emulator has created, as parallel typed arrays (STYLE.md: no object per
  * packet). A packet id is an index; ids are recycled through a free list once a packet has ended
- * (delivered or discarded) and been counted, and no buffer entry holds any of its phits. The books — created = delivered + discarded by reason
- * + in flight — are kept here, so nothing can disappear without a recorded reason.
+ * (delivered or discarded) and been counted, and no buffer entry holds any of its phits. The books
+ * — created = delivered + discarded by reason + in flight — are kept here, so nothing can
+ * disappear without a recorded reason.
  */
 
 export const FLAG_HASH = 1; // h: hash the optional hash bits (paper 000 §4.1)

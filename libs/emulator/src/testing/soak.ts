@@ -72,8 +72,9 @@ export async function soak(c: SoakCase): Promise<SoakOutcome> {
   const reference = faultyRun(c, processors, slices, true);
   const again = faultyRun(c, processors, slices, false);
   const windowSlices = 2 + (c.seed % 3);
-  const windowed = windowedRun(c, c.processors ?? [64, 96][c.seed % 2], windowSlices, true);
-  const cycleByCycle = windowedRun(c, c.processors ?? [64, 96][c.seed % 2], windowSlices, false);
+  const windowProcessors = c.processors ?? [64, 96][c.seed % 2];
+  const windowed = windowedRun(c, windowProcessors, windowSlices, true);
+  const cycleByCycle = windowedRun(c, windowProcessors, windowSlices, false);
   // Maintenance answers come through promises: let them all settle.
   await new Promise((resolve) => setImmediate(resolve));
   const problems = [
@@ -98,9 +99,9 @@ export async function soak(c: SoakCase): Promise<SoakOutcome> {
 
 function compare(check: string, run: FaultyRun, reference: FaultyRun): string[] {
   const differences = differencesFromReference(run.record, reference.record);
-  const answers = run.answers.findIndex((a, i) => a !== reference.answers[i]);
-  if (answers >= 0 || run.answers.length !== reference.answers.length)
-    differences.push(`maintenance answer ${answers} is ${run.answers[answers]} against ${reference.answers[answers]}`);
+  if (run.answers.length !== reference.answers.length) differences.push(`${run.answers.length} maintenance answers against ${reference.answers.length}`);
+  const answer = run.answers.findIndex((a, i) => a !== reference.answers[i]);
+  if (answer >= 0) differences.push(`maintenance answer ${answer} is '${run.answers[answer]}' against '${reference.answers[answer]}'`);
   if (run.cycles !== reference.cycles) differences.push(`drained in cycle ${run.cycles} against ${reference.cycles}`);
   return differences.map((d) => `${check}: ${d}`);
 }
