@@ -13,6 +13,7 @@ import { ConfigError, DEFAULT_DATABASE, loadWeftConfig } from '../../fabric-mana
 import { dataSourceOptions } from '../../fabric-manager/src/database/data-source-options';
 import { FIXTURES_ROOT } from '../../fabric-manager/src/fabrics/fabrics.service';
 import { CliStoreModule } from './cli-store.module';
+import { DrillProgress } from './drill-progress';
 import { CliError, ServiceClient } from './graphql-client';
 
 const out = (text: string) => process.stdout.write(`${text}\n`);
@@ -267,17 +268,18 @@ export function buildProgram(): Command {
     .argument('<to>', 'newer generation number', positiveInt)
     .addOption(fabricOption())
     .option('--first <n>', 'routers to list', positiveInt, 100)
+    .option('--raw', "also print each register's raw values before and after")
     .addOption(urlOption())
     .addOption(keyOption())
-    .action(async (from: number, to: number, options: { fabric: number; first: number; url: string; key?: string }) => {
+    .action(async (from: number, to: number, options: { fabric: number; first: number; raw?: boolean; url: string; key?: string }) => {
       const data = await serviceClient(options).request<{
         generationDiff: {
           changedRouters: number;
           changedRegisters: number;
-          routers: { chip: string; changes: { register: string; target: string; before: number[] | null; after: number[] | null }[] }[];
+          routers: { chip: string; changes: { register: string; target: string; before: number[] | null; after: number[] | null; meaning: string }[] }[];
         };
       }>(
-        'query($input: GenerationDiffInput!) { generationDiff(input: $input) { changedRouters changedRegisters routers { chip changes { register target before after } } } }',
+        'query($input: GenerationDiffInput!) { generationDiff(input: $input) { changedRouters changedRegisters routers { chip changes { register target before after meaning } } } }',
         { input: { fabricId: String(options.fabric), from, to, first: Math.min(options.first, 500) } },
       );
       const d = data.generationDiff;
@@ -285,7 +287,10 @@ export function buildProgram(): Command {
       const show = (v: number[] | null) => (v === null ? '(not written)' : `[${v.join(', ')}]`);
       for (const r of d.routers) {
         out(`${r.chip}`);
-        for (const c of r.changes) out(`  ${c.register} (${c.target}): ${show(c.before)} → ${show(c.after)}`);
+        for (const c of r.changes) {
+          out(`  ${c.register} (${c.target}): ${c.meaning}`);
+          if (options.raw) out(`    raw: ${show(c.before)} → ${show(c.after)}`);
+        }
       }
       if (d.routers.length < d.changedRouters) out(`… ${d.changedRouters - d.routers.length} more routers (--first)`);
     });
@@ -314,16 +319,17 @@ export function buildProgram(): Command {
       );
       const id = started.startDrill.id;
       process.stderr.write(`drill ${started.startDrill.drill}: run #${id}\n`);
+      const progress = new DrillProgress(process.stderr);
       for (;;) {
         const { drillRun: run } = await client.request<{
           drillRun: { state: string; progress: { emulatedNs: number; durationNs: number; step: string } | null; text: string | null; plotSvg: string | null };
         }>('query($id: ID!) { drillRun(id: $id) { state progress { emulatedNs durationNs step } text plotSvg } }', { id });
         if (run.state === 'running') {
-          if (run.progress) process.stderr.write(`\r${progressBar(run.progress.emulatedNs, run.progress.durationNs)} ${run.progress.step}`.padEnd(100));
+          if (run.progress) progress.update(run.progress.emulatedNs, run.progress.durationNs, run.progress.step);
           await new Promise((r) => setTimeout(r, 500));
           continue;
         }
-        process.stderr.write(`\r${progressBar(1, 1)} done`.padEnd(100) + '\n');
+        progress.done();
         if (run.text) out(run.text.trimEnd());
         if (options.plot && run.plotSvg) {
           writeFileSync(options.plot, run.plotSvg);
@@ -372,13 +378,6 @@ if (require.main === module) {
 }
 
 /** `[#######-------]  47%` */
-function progressBar(done: number, total: number): string {
-  const fraction = total > 0 ? Math.min(1, done / total) : 1;
-  const width = 30;
-  const filled = Math.round(fraction * width);
-  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(Math.round(fraction * 100)).padStart(3)}%`;
-}
-
 /** A drill file says so in its format field. */
 function isDrillFile(file: string): boolean {
   try {

@@ -102,6 +102,9 @@ export interface RegisterChange {
   /** Null: not written in that generation (the router was not configured, or the slot unused). */
   readonly before: readonly number[] | null;
   readonly after: readonly number[] | null;
+  /** What changed, in the chip's terms: "port 40: sidelink → unused", "processors 128–159: ports
+   * 40, 43, 45–46 → 43, 45–46". */
+  readonly meaning: string;
 }
 
 /** Register by register, what differs between two images, per router (routers in `next` order, then removed ones). */
@@ -116,9 +119,11 @@ export function diffRegisters(previous: ConfigurationImage, next: ConfigurationI
       const prior = was.get(key(w));
       was.delete(key(w));
       if (prior && prior.value.length === w.value.length && prior.value.every((v, i) => v === w.value[i])) continue;
-      changes.push({ register: w.register, target: target(w), before: prior ? [...prior.value] : null, after: [...w.value] });
+      const before = prior ? [...prior.value] : null;
+      changes.push({ register: w.register, target: target(w), before, after: [...w.value], meaning: meaningOfChange(w.register, before, w.value) });
     }
-    for (const w of was.values()) changes.push({ register: w.register, target: target(w), before: [...w.value], after: null });
+    for (const w of was.values())
+      changes.push({ register: w.register, target: target(w), before: [...w.value], after: null, meaning: meaningOfChange(w.register, w.value, null) });
     if (changes.length > 0) out.push({ chip, changes });
   };
   for (const router of next.routers) compare(router.name, before.get(router.name), router);
@@ -147,4 +152,70 @@ export function target(w: RegisterWrite): string {
     default:
       return `ports ${ranges(w.indices)}`;
   }
+}
+
+const DIRECTION_NAMES = ['downlink', 'uplink', 'sidelink', 'unused'];
+
+/** The ports of a table entry's value [valid, location, mask, ports 0–31, ports 32–63]. */
+function tablePorts(value: readonly number[]): number[] {
+  const ports: number[] = [];
+  for (let p = 0; p < 64; p++) if ((value[p < 32 ? 3 : 4] >>> (p & 31)) & 1) ports.push(p);
+  return ports;
+}
+
+/** One register's value as an operator reads it (`routes show` spells them the same way). */
+function decoded(register: string, value: readonly number[]): string {
+  switch (register) {
+    case 'routingTable': {
+      if (value[0] === 0) return 'empty';
+      const ports = tablePorts(value);
+      return `processors ${span(value[1], value[2])} via ${ports.length === 0 ? 'no port' : `${ports.length === 1 ? 'port' : 'ports'} ${ranges(ports)}`}`;
+    }
+    case 'portDirections':
+      return DIRECTION_NAMES.flatMap((name, d) => {
+        const ports = value.flatMap((x, p) => (x === d ? [p] : []));
+        return ports.length === 0 ? [] : [`${name} ${ranges(ports)}`];
+      }).join(', ');
+    case 'rootDetect':
+      return `processors ${span(value[0], value[1])} below`;
+    case 'downRoute':
+      return `logical port = (destination >> ${value[0]}) & ${value[1]}`;
+    case 'portMap':
+      return `physical port ${value[0]}`;
+    case 'hashSelect': {
+      const bits: number[] = [];
+      for (let b = 0; b < 15; b++) if (value[0] & (1 << b)) bits.push(b);
+      return bits.length === 0 ? 'no hash bits' : `hash bits ${ranges(bits)}`;
+    }
+    case 'forwardProgressTimer':
+      return `${value[0] * NS_PER_CYCLE} ns`;
+    case 'maxPacketLength':
+      return `${value[0]} phits`;
+    case 'octantRate':
+      return `${value[0]} Gb/s`;
+    default:
+      return value.join(', ');
+  }
+}
+
+/**
+ * What a change of one register means (issue 4 §10: an operator reads a diff in the chip's
+ * terms, not as raw words). Port directions name only the ports that changed, grouped by what
+ * they went from and to; a table entry over the same processors names its ports before and after.
+ */
+export function meaningOfChange(register: string, before: readonly number[] | null, after: readonly number[] | null): string {
+  if (before === null) return `set: ${decoded(register, after!)}`;
+  if (after === null) return `no longer written (was ${decoded(register, before)})`;
+  if (register === 'portDirections') {
+    const moves = new Map<string, number[]>();
+    after.forEach((d, p) => {
+      if (d === before[p]) return;
+      const move = `${DIRECTION_NAMES[before[p]] ?? before[p]} → ${DIRECTION_NAMES[d] ?? d}`;
+      moves.set(move, [...(moves.get(move) ?? []), p]);
+    });
+    return [...moves].map(([move, ports]) => `${ports.length === 1 ? 'port' : 'ports'} ${ranges(ports)}: ${move}`).join('; ');
+  }
+  if (register === 'routingTable' && before[0] === 1 && after[0] === 1 && before[1] === after[1] && before[2] === after[2])
+    return `processors ${span(after[1], after[2])}: ports ${ranges(tablePorts(before)) || 'none'} → ${ranges(tablePorts(after)) || 'none'}`;
+  return `${decoded(register, before)} → ${decoded(register, after)}`;
 }

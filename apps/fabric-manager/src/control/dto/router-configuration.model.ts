@@ -188,6 +188,9 @@ export class RegisterChangeModel {
 
   @Field(() => [Float], { nullable: true, description: 'Null: not written in the newer generation.' })
   after!: number[] | null;
+
+  @Field({ description: 'What changed, in the chip\'s terms, e.g. "port 40: sidelink → unused" or "processors 128–159: ports 40, 43, 45–46 → 43, 45–46".' })
+  meaning!: string;
 }
 
 @ObjectType('RouterDiff')
