@@ -38,6 +38,7 @@ function percent(done: number, total: number): string {
   return `${String(Math.round(fractionOf(done, total) * 100)).padStart(3)}%`;
 }
 
+/** `[#######-------]  47%` */
 function progressBar(done: number, total: number): string {
   const width = 30;
   const filled = Math.round(fractionOf(done, total) * width);

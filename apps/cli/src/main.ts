@@ -377,7 +377,6 @@ if (require.main === module) {
   });
 }
 
-/** `[#######-------]  47%` */
 /** A drill file says so in its format field. */
 function isDrillFile(file: string): boolean {
   try {
