@@ -2,7 +2,7 @@
  * `npm run soak [-- options]`: the emulator's soak (libs/emulator/src/testing/soak.ts) over a range
  * of seeds. Each seed runs random traffic through random faults and repairs in several ways that
  * must agree; a line per seed says what it did and whether every check held, and the exit status
- * is 1 if any did not. Minutes for the default 20 seeds; the specs run a short one.
+ * is 1 if any did not. About a minute for the default 20 seeds; the specs run four.
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { soak, SoakOutcome } from '@weft/emulator/testing/soak';

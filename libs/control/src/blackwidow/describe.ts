@@ -53,7 +53,7 @@ export interface VirtualRouterDescription {
 const span = (location: number, mask: number) => (mask === 0 ? `${location}` : `${location}–${location + mask}`);
 
 export function describeRouter(router: RouterImage): RouterDescription {
-  const byDirection = (d: number) => ranges(router.portDirection.flatMap((x, p) => (x === d ? [p] : [])));
+  const byDirection = (d: number) => ranges(portsOf(router.portDirection, d));
   return {
     chip: router.name,
     rank: router.rank,
@@ -154,7 +154,17 @@ export function target(w: RegisterWrite): string {
   }
 }
 
-const DIRECTION_NAMES = ['downlink', 'uplink', 'sidelink', 'unused'];
+/** The ports whose direction (PORT_DOWNLINK …) is `direction`, ascending. */
+function portsOf(directions: readonly number[], direction: number): number[] {
+  return directions.flatMap((x, p) => (x === direction ? [p] : []));
+}
+
+const DIRECTION_NAMES: Record<number, string> = {
+  [PORT_DOWNLINK]: 'downlink',
+  [PORT_UPLINK]: 'uplink',
+  [PORT_SIDELINK]: 'sidelink',
+  [PORT_UNUSED]: 'unused',
+};
 
 /** The ports of a table entry's value [valid, location, mask, ports 0–31, ports 32–63]. */
 function tablePorts(value: readonly number[]): number[] {
@@ -172,10 +182,12 @@ function decoded(register: string, value: readonly number[]): string {
       return `processors ${span(value[1], value[2])} via ${ports.length === 0 ? 'no port' : `${ports.length === 1 ? 'port' : 'ports'} ${ranges(ports)}`}`;
     }
     case 'portDirections':
-      return DIRECTION_NAMES.flatMap((name, d) => {
-        const ports = value.flatMap((x, p) => (x === d ? [p] : []));
-        return ports.length === 0 ? [] : [`${name} ${ranges(ports)}`];
-      }).join(', ');
+      return Object.entries(DIRECTION_NAMES)
+        .flatMap(([d, name]) => {
+          const ports = portsOf(value, Number(d));
+          return ports.length === 0 ? [] : [`${name} ${ranges(ports)}`];
+        })
+        .join(', ');
     case 'rootDetect':
       return `processors ${span(value[0], value[1])} below`;
     case 'downRoute':
