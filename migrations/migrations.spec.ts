@@ -29,13 +29,20 @@ describe('migrations', () => {
     const old = await open('previous.sqlite', MIGRATIONS.slice(0, -1));
     await old.runMigrations();
     await old.query(`INSERT INTO "fabric_event" ("kind", "details") VALUES ('FABRIC_LOADED', '{}')`);
+    await old.query(
+      `INSERT INTO "fabric" ("name", "family", "installation", "source", "summary", "chipCount", "portCount", "linkCount") VALUES ('lab', 'blackwidow', '{}', 'test', '{}', 0, 0, 0)`,
+    );
+    await old.query(
+      `INSERT INTO "config_generation" ("fabricId", "number", "engine", "image", "diff", "state") VALUES (1, 1, 'blackwidow', '{}', '{}', 'pushed')`,
+    );
     await old.destroy();
 
     const ds = await open('previous.sqlite');
     const ran = await ds.runMigrations();
     expect(ran.map((m) => m.name)).toEqual([MIGRATIONS[MIGRATIONS.length - 1].name]);
-    const rows = await ds.query(`SELECT "kind", "acknowledgedBy" FROM "fabric_event"`);
-    expect(rows).toEqual([{ kind: 'FABRIC_LOADED', acknowledgedBy: null }]);
+    expect(await ds.query(`SELECT "kind", "acknowledgedBy" FROM "fabric_event"`)).toEqual([{ kind: 'FABRIC_LOADED', acknowledgedBy: null }]);
+    // A generation stored before its circumstances were kept has none.
+    expect(await ds.query(`SELECT "number", "state", "circumstances" FROM "config_generation"`)).toEqual([{ number: 1, state: 'pushed', circumstances: '' }]);
     await ds.destroy();
   });
 

@@ -401,7 +401,7 @@ function checkDrill(file: string): string[] {
 }
 
 const ROUTER_CONFIGURATION = `query($input: RouterConfigurationInput!) { routerConfiguration(input: $input) {
-  chip generation rank slice downlinks uplinks sidelinks unused
+  chip generation rank slice downlinks uplinks sidelinks unused outOfService { port designedAs farEnd reason }
   virtualRouters { tiles processors rootDetect { first second meaning } downRoute { first second meaning } portMap { logical physical }
     table { entry location mask processors ports portCount } hashBits }
   link { laneRetryThreshold forwardProgressTimeoutNs leafForwardProgressTimeoutNs maxPacketLength octantRatesGbps }
@@ -416,6 +416,7 @@ interface RouterConfigurationView {
   uplinks: string;
   sidelinks: string;
   unused: string;
+  outOfService: { port: number; designedAs: string; farEnd: string; reason: string }[];
   virtualRouters: {
     tiles: string;
     processors: string;
@@ -442,6 +443,7 @@ export function formatRouter(r: RouterConfigurationView, raw: boolean): string[]
   const lines = [
     `${r.chip} — rank ${r.rank}, slice ${r.slice}, generation ${r.generation}`,
     `  ports: down ${r.downlinks || '-'} | up ${r.uplinks || '-'} | side ${r.sidelinks || '-'} | unused ${r.unused || '-'}`,
+    ...r.outOfService.map((o) => `  out of service: port ${o.port} (${o.designedAs}link to ${o.farEnd}): ${o.reason}`),
     `  link: lane retry threshold ${r.link.laneRetryThreshold}, forward progress ${r.link.forwardProgressTimeoutNs} ns (${r.link.leafForwardProgressTimeoutNs} ns towards processors), max packet ${r.link.maxPacketLength} phits, octants ${r.link.octantRatesGbps.join('/')} Gb/s`,
   ];
   for (const vr of r.virtualRouters) {

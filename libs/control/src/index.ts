@@ -13,3 +13,4 @@ export * from './blackwidow/configure-blackwidow';
 export * from './automation/fault-triage';
 export * from './blackwidow/incremental-configuration';
 export * from './blackwidow/describe';
+export * from './blackwidow/out-of-service';

@@ -38,6 +38,11 @@ export class ConfigGeneration {
   @Column({ type: 'text', default: '' })
   verification!: string;
 
+  /** What it was computed from besides the design (JSON GenerationCircumstances: the faults in
+   * force, the sweep's findings); '' for generations stored before weft kept them. */
+  @Column({ type: 'text', default: '' })
+  circumstances!: string;
+
   @CreateDateColumn()
   createdAt!: Date;
 

@@ -9,6 +9,7 @@ import {
   DiscoveryResult,
   faultSet,
   Finding,
+  GenerationCircumstances,
   KnownFabric,
   MatchedFabric,
   matchDesign,
@@ -25,6 +26,7 @@ import { EventsService } from '../events/events.service';
 import { FabricEventKind } from '../events/fabric-event-kind';
 import { Fabric } from '../fabrics/fabric.entity';
 import { FabricsService } from '../fabrics/fabrics.service';
+import { Fault } from '../faults/fault.entity';
 import { FaultsService } from '../faults/faults.service';
 
 export interface DiscoveryOutcome {
@@ -155,7 +157,8 @@ export class ControlService implements OnApplicationBootstrap {
       const known = await this.knownFabric(fabricId);
       const { configurator } = this.known.get(fabricId)!;
       // Faults the configuration must not use (§7.7): declared by operators or recorded from interrupts.
-      const faults = faultSet(await this.faults.active(fabricId));
+      const active = await this.faults.active(fabricId);
+      const faults = faultSet(active);
       const started = performance.now();
       const { image, verification, unreachable, incremental } = configurator.configure(faults);
       const computeMs = performance.now() - started;
@@ -167,6 +170,7 @@ export class ControlService implements OnApplicationBootstrap {
       }
       return this.record(fabricId, image, verification, {
         findings: known.matched.findings,
+        faults: active,
         unreachable,
         trigger: options.trigger ?? 'operator',
         computation: { incremental, ms: Math.round(computeMs * 1000) / 1000 },
@@ -181,6 +185,7 @@ export class ControlService implements OnApplicationBootstrap {
     verification: VerificationReport,
     context: {
       findings: Finding[];
+      faults: readonly Fault[];
       unreachable: readonly { slice: number; processors: string }[];
       trigger: string;
       computation: { incremental: boolean; ms: number };
@@ -202,6 +207,7 @@ export class ControlService implements OnApplicationBootstrap {
           pairsProven: verification.pairsProven,
           maxHops: verification.maxHops,
         }),
+        circumstances: JSON.stringify(circumstancesOf(context.faults, context.findings)),
         pushedAt: null,
       }),
     );
@@ -340,4 +346,12 @@ export class ControlService implements OnApplicationBootstrap {
     });
     this.logger.log(`fabric ${fabricId}, generation ${target.number}: ${detail}`);
   }
+}
+
+/** What a generation is computed from besides the design, as it is stored with it. */
+function circumstancesOf(faults: readonly Fault[], findings: readonly Finding[]): GenerationCircumstances {
+  return {
+    faults: faults.map((f) => ({ id: f.id, kind: f.kind, chip: f.chip, port: f.port, source: f.source, declaredAt: f.declaredAt.toISOString(), note: f.note })),
+    findings,
+  };
 }

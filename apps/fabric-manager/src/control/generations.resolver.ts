@@ -5,7 +5,7 @@ import { Repository } from 'typeorm';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ConfigGeneration } from '../config-generations/config-generation.entity';
 import { PushRecord } from '../config-generations/push-record.entity';
-import { ConfigurationImage, describeRouter, diffRegisters, target } from '@weft/control';
+import { ConfigurationImage, describeRouter, diffRegisters, GenerationCircumstances, portsOutOfService, target } from '@weft/control';
 import { FabricsService } from '../fabrics/fabrics.service';
 import { ControlErrorCode, ControlException } from './control.exception';
 import { ConfigGenerationModel, PushModel } from './dto/control.model';
@@ -26,10 +26,13 @@ export class GenerationsResolver {
   /** The last two images read (a 32K fabric's image is tens of megabytes of JSON). */
   private readonly images: { id: number; image: ConfigurationImage }[] = [];
 
-  private async image(fabricId: number, number?: number): Promise<{ number: number; image: ConfigurationImage }> {
+  private async image(
+    fabricId: number,
+    number?: number,
+  ): Promise<{ number: number; image: ConfigurationImage; circumstances: GenerationCircumstances | null }> {
     await this.fabrics.get(fabricId); // names a missing fabric as such
     const where = number === undefined ? { fabricId, state: 'pushed' } : { fabricId, number };
-    const row = await this.generationRows.findOne({ where, order: { number: 'DESC' }, select: { id: true, number: true } });
+    const row = await this.generationRows.findOne({ where, order: { number: 'DESC' }, select: { id: true, number: true, circumstances: true } });
     if (!row) {
       throw new ControlException(
         ControlErrorCode.GenerationNotFound,
@@ -43,19 +46,21 @@ export class GenerationsResolver {
       this.images.unshift(cached);
       this.images.length = Math.min(this.images.length, 2);
     }
-    return { number: row.number, image: cached.image };
+    return { number: row.number, image: cached.image, circumstances: row.circumstances ? (JSON.parse(row.circumstances) as GenerationCircumstances) : null };
   }
 
   @Query(() => RouterConfigurationModel, { description: "A router's registers in a generation (default: the last pushed), decoded and raw." })
   async routerConfiguration(@Args('input') input: RouterConfigurationInput): Promise<RouterConfigurationModel> {
-    const { number, image } = await this.image(input.fabricId, input.generation);
+    const { number, image, circumstances } = await this.image(input.fabricId, input.generation);
     const router = image.routers.find((r) => r.name === input.chip);
     if (!router)
       throw new ControlException(ControlErrorCode.RouterNotConfigured, `generation ${number} of fabric ${input.fabricId} configures no router "${input.chip}"`);
     const d = describeRouter(router);
+    const { design } = await this.fabrics.design(input.fabricId);
     return {
       ...d,
       generation: number,
+      outOfService: portsOutOfService(router, design, circumstances),
       virtualRouters: d.virtualRouters.map((vr) => ({
         ...vr,
         rootDetect: { first: vr.rootDetect.location, second: vr.rootDetect.mask, meaning: vr.rootDetect.meaning },

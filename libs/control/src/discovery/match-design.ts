@@ -15,6 +15,8 @@ export interface Finding {
   readonly kind: FindingKind;
   readonly message: string;
   readonly ends: readonly { chip: string; port: number }[];
+  /** The chip an unreachable-chip finding is about (design name). */
+  readonly chip?: string;
 }
 
 export interface MatchedFabric {
@@ -220,7 +222,7 @@ export function matchDesign(discovered: DiscoveryResult, design: FabricDesign): 
     findings.push({ kind: 'missing-cable', message: `cable ${named} is missing (no live link at either end)`, ends: [cable.a, cable.b] });
   });
   design.chips.forEach((chip, i) => {
-    if (!taken[i]) findings.push({ kind: 'unreachable-chip', message: `${chip.name} was not reached`, ends: [] });
+    if (!taken[i]) findings.push({ kind: 'unreachable-chip', message: `${chip.name} was not reached`, ends: [], chip: chip.name });
   });
   chips.forEach((chip, k) => {
     if (matched[k] < 0) findings.push({ kind: 'unexpected-chip', message: `a ${chip.kind} with serial ${nameOf(chip.serial)} is not in the design`, ends: [] });

@@ -139,6 +139,27 @@ export class RawRegisterWriteModel {
   value!: number[];
 }
 
+@ObjectType('PortOutOfService', { description: 'A port the design cables but the generation does not use, and why.' })
+export class PortOutOfServiceModel {
+  @Field(() => Int)
+  port!: number;
+
+  @Field({ description: 'What the design cables it as: down, up or side.' })
+  designedAs!: string;
+
+  @Field({ description: "The design's far end of its cable, e.g. s0.r1.5:44." })
+  farEnd!: string;
+
+  @Field({ description: 'Why, e.g. "cable fault on s0.r1.3:40 (fault #3, recorded from an interrupt at 2026-11-22 14:02:11 UTC)".' })
+  reason!: string;
+
+  @Field(() => ID, { nullable: true, description: 'The fault that retired it, if a fault did (faults lists it until cleared).' })
+  faultId!: number | null;
+
+  @Field({ nullable: true, description: 'The discovery finding that explains it, if one does: missing-cable, miswired-cable, unreachable-chip, …' })
+  finding!: string | null;
+}
+
 @ObjectType('RouterConfiguration', { description: "A router's registers in one generation, decoded and raw." })
 export class RouterConfigurationModel {
   @Field()
@@ -164,6 +185,11 @@ export class RouterConfigurationModel {
 
   @Field()
   unused!: string;
+
+  @Field(() => [PortOutOfServiceModel], {
+    description: 'Cabled ports this generation leaves unused, each with the fault or discovery finding it was computed around.',
+  })
+  outOfService!: PortOutOfServiceModel[];
 
   @Field(() => [VirtualRouterModel])
   virtualRouters!: VirtualRouterModel[];

@@ -1,0 +1,98 @@
+/**
+ * Why a router's cabled port carries no traffic in a generation: the fault or the discovery finding
+ * that took it out of service (paper 000 §7.7: the routing avoids what is broken). A generation is
+ * stored with the faults in force and the sweep's findings it was computed from (its
+ * circumstances), so that a port retired long ago still says why, after the fault is cleared.
+ */
+import type { FabricDesign, PortRole } from '@weft/fabric-model';
+import type { Finding } from '../discovery/match-design';
+import { PORT_UNUSED, RouterImage } from './blackwidow-engine';
+
+/** A fault as it stood when a generation was computed. */
+export interface RecordedFault {
+  readonly id: number;
+  /** link, router, lane or endpoint. */
+  readonly kind: string;
+  readonly chip: string;
+  readonly port: number | null;
+  /** interrupt or operator. */
+  readonly source: string;
+  /** ISO 8601. */
+  readonly declaredAt: string;
+  readonly note: string;
+}
+
+/** What a generation was computed from, besides the fabric's design. */
+export interface GenerationCircumstances {
+  /** Faults in force. */
+  readonly faults: readonly RecordedFault[];
+  /** What the sweep found against the design. */
+  readonly findings: readonly Finding[];
+}
+
+export interface PortOutOfService {
+  readonly port: number;
+  /** What the design cables it as (down, up, side). */
+  readonly designedAs: PortRole;
+  /** The design's far end of its cable, "s0.r1.5:44". */
+  readonly farEnd: string;
+  readonly reason: string;
+  /** The fault that retired it, if a fault did. */
+  readonly faultId: number | null;
+  /** The discovery finding that explains it, if one does (missing-cable, …). */
+  readonly finding: string | null;
+}
+
+const NOT_RECORDED = 'not recorded: this generation was computed before weft kept the faults and findings behind each generation';
+
+/**
+ * The ports of `router` that the design cables but the generation's image leaves unused, each with
+ * why. `circumstances` null: a generation stored without them. The first that applies: a fault on
+ * the router itself, a cable fault at either end, a router fault at the far end, a finding that
+ * names the port or the far chip.
+ */
+export function portsOutOfService(router: RouterImage, design: FabricDesign, circumstances: GenerationCircumstances | null): PortOutOfService[] {
+  const far = new Map<number, { chip: string; port: number }>();
+  for (const cable of design.cables) {
+    if (cable.a.chip === router.name) far.set(cable.a.port, cable.b);
+    else if (cable.b.chip === router.name) far.set(cable.b.port, cable.a);
+  }
+  const roles = design.chips.find((c) => c.name === router.name)?.portRoles ?? [];
+  const out: PortOutOfService[] = [];
+  for (const [port, end] of [...far].sort((x, y) => x[0] - y[0])) {
+    if (router.portDirection[port] !== PORT_UNUSED) continue;
+    const farEnd = `${end.chip}:${end.port}`;
+    const why = circumstances ? explain(router.name, port, end, circumstances) : { reason: NOT_RECORDED, faultId: null, finding: null };
+    out.push({ port, designedAs: roles[port] ?? 'unused', farEnd, ...why });
+  }
+  return out;
+}
+
+function explain(
+  chip: string,
+  port: number,
+  end: { chip: string; port: number },
+  { faults, findings }: GenerationCircumstances,
+): Pick<PortOutOfService, 'reason' | 'faultId' | 'finding'> {
+  const byFault = (f: RecordedFault, what: string) => ({ reason: `${what} (fault #${f.id}, ${provenance(f)})`, faultId: f.id, finding: null });
+  const own = faults.find((f) => f.kind === 'router' && f.chip === chip);
+  if (own) return byFault(own, `${chip} itself is out of service`);
+  const cable = faults.find((f) => f.kind === 'link' && ((f.chip === chip && f.port === port) || (f.chip === end.chip && f.port === end.port)));
+  if (cable) return byFault(cable, `cable fault on ${cable.chip}:${cable.port}${cable.chip === chip ? '' : ', the far end'}`);
+  const farRouter = faults.find((f) => f.kind === 'router' && f.chip === end.chip);
+  if (farRouter) return byFault(farRouter, `the far router ${end.chip} is out of service`);
+  const found = findings.find(
+    (f) =>
+      f.ends.some((e) => (e.chip === chip && e.port === port) || (e.chip === end.chip && e.port === end.port)) ||
+      (f.kind === 'unreachable-chip' && f.chip === end.chip),
+  );
+  if (found) return { reason: `discovery: ${found.message}`, faultId: null, finding: found.kind };
+  return { reason: 'no fault or finding names it: the routing found no use for it', faultId: null, finding: null };
+}
+
+/** "recorded from an interrupt at 2026-11-22 14:02:11 UTC", "declared by an operator at …: note". */
+function provenance(f: RecordedFault): string {
+  const at = f.declaredAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');
+  const who = f.source === 'interrupt' ? 'recorded from an interrupt' : `declared by ${f.source === 'operator' ? 'an operator' : f.source}`;
+  return `${who} at ${at}${f.note ? `: ${f.note}` : ''}`;
+}
