@@ -105,15 +105,26 @@ describe('the weft command line', () => {
     expect(shown.stdout).toContain('root detect 0x0060/0x001F: processors 96–127 are below: route them down');
     expect(shown.stdout).toContain('down route s=0 m=0x001F: logical port = (destination >> 0) & 31');
     expect(shown.stdout.match(/ {4}table\[\d\] 0x[0-9A-F]{4}\/0x001F processors \d+–\d+ → 4 ports: /g)).toHaveLength(8);
+    expect(shown.stdout).not.toContain('out of service');
 
     // A cable taken out of service: the automation routes around it at once (generation 2), and
     // an operator's configuration afterwards finds nothing more to write.
-    const gql = (query: string, variables: Record<string, unknown>) => service.gql(query, variables, key);
-    await gql('mutation($input: DeclareFaultInput!) { declareFault(input: $input) { id } }', {
+    const gql = <T>(query: string, variables: Record<string, unknown>) => service.gql<T>(query, variables, key);
+    const declared = await gql<{ declareFault: { id: string } }>('mutation($input: DeclareFaultInput!) { declareFault(input: $input) { id } }', {
       input: { fabricId: fabric, kind: 'link', chip: 's0.r1.3', port: 40 },
     });
+    const faultId = declared.data!.declareFault.id;
     await waitForAutomation(service, Number(fabric));
     expect(await as('configure', fabric)).toMatchObject({ code: 0, stdout: expect.stringMatching(/^generation 3: pushed, verified; 0 register writes/) });
+    // Both ends of the cable say why they are unused, and name the other end.
+    const retired = await as('routes', 'show', 's0.r1.3', '--fabric', fabric);
+    const [line, farChip, farPort] = /\n {2}out of service: port 40 \(sidelink to (s0\.r1\.\d):(\d+)\): .*\n/.exec(retired.stdout)!;
+    expect(line).toMatch(
+      new RegExp(`: cable fault on s0\\.r1\\.3:40 \\(fault #${faultId}, declared by an operator at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC\\)\\n$`),
+    );
+    expect(retired.stdout.match(/out of service/g)).toHaveLength(1);
+    const farEnd = await as('routes', 'show', farChip, '--fabric', fabric);
+    expect(farEnd.stdout).toContain(`  out of service: port ${farPort} (sidelink to s0.r1.3:40): cable fault on s0.r1.3:40, the far end (fault #${faultId}`);
     const diff = await as('config', 'diff', '1', '2', '--fabric', fabric);
     expect(diff.code).toBe(0);
     expect(diff.stdout).toMatch(/^generation 1 → 2: \d+ register writes differ on \d+ routers/);

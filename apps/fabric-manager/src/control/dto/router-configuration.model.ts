@@ -156,7 +156,10 @@ export class PortOutOfServiceModel {
   @Field(() => ID, { nullable: true, description: 'The fault that retired it, if a fault did (faults lists it until cleared).' })
   faultId!: number | null;
 
-  @Field({ nullable: true, description: 'The discovery finding that explains it, if one does: missing-cable, miswired-cable, unreachable-chip, …' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The discovery finding that explains it, if one does: missing-cable, miswired-cable, unreachable-chip, …',
+  })
   finding!: string | null;
 }
 
