@@ -5,7 +5,7 @@ import { Repository } from 'typeorm';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ConfigGeneration } from '../config-generations/config-generation.entity';
 import { PushRecord } from '../config-generations/push-record.entity';
-import { ConfigurationImage, describeRouter, diffRegisters, GenerationCircumstances, portsOutOfService, target } from '@weft/control';
+import { ConfigurationImage, describeRouter, diffRegisters, GenerationCircumstances, portsOutOfService, target, whyNotConfigured } from '@weft/control';
 import { FabricsService } from '../fabrics/fabrics.service';
 import { ControlErrorCode, ControlException } from './control.exception';
 import { ConfigGenerationModel, PushModel } from './dto/control.model';
@@ -53,10 +53,15 @@ export class GenerationsResolver {
   async routerConfiguration(@Args('input') input: RouterConfigurationInput): Promise<RouterConfigurationModel> {
     const { number, image, circumstances } = await this.image(input.fabricId, input.generation);
     const router = image.routers.find((r) => r.name === input.chip);
-    if (!router)
-      throw new ControlException(ControlErrorCode.RouterNotConfigured, `generation ${number} of fabric ${input.fabricId} configures no router "${input.chip}"`);
-    const d = describeRouter(router);
     const { design } = await this.fabrics.design(input.fabricId);
+    if (!router) {
+      const why = design.chips.some((c) => c.name === input.chip && c.kind === 'router') ? whyNotConfigured(input.chip, circumstances) : null;
+      throw new ControlException(
+        ControlErrorCode.RouterNotConfigured,
+        `generation ${number} of fabric ${input.fabricId} configures no router "${input.chip}"${why ? `: ${why}` : ''}`,
+      );
+    }
+    const d = describeRouter(router);
     return {
       ...d,
       generation: number,

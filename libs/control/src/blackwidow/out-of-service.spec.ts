@@ -1,7 +1,7 @@
 import { designAsDiscovered } from '../discovery/known-fabric';
 import { smallDesign } from '../testing/small-fabrics';
 import { configureBlackWidow, faultSet } from './configure-blackwidow';
-import { GenerationCircumstances, portsOutOfService, RecordedFault } from './out-of-service';
+import { GenerationCircumstances, portsOutOfService, RecordedFault, whyNotConfigured } from './out-of-service';
 
 // A 128-processor R1.5 fabric, one slice: four R1 routers, each with 32 sidelinks to the others.
 const design = smallDesign('R1.5', 128, 3);
@@ -62,5 +62,14 @@ describe('why a cabled port is out of service in a generation', () => {
     expect(unexplained.reason).toBe('no fault or finding names it: the routing found no use for it');
     const [old] = portsOutOfService(router(image, 's0.r1.2'), design, null);
     expect(old.reason).toMatch(/^not recorded: this generation was computed before weft kept/);
+  });
+
+  it('says why a router has no configuration at all: a router fault on it, or the sweep not reaching it', () => {
+    const unreached = { kind: 'unreachable-chip' as const, message: 's0.r1.1 was not reached', ends: [], chip: 's0.r1.1' };
+    const circumstances = { faults: [fault(7, 'router', 's0.r1.2', null, 'interrupt')], findings: [unreached] };
+    expect(whyNotConfigured('s0.r1.2', circumstances)).toBe('it is out of service (fault #7, recorded from an interrupt at 2026-11-22 14:02:11 UTC)');
+    expect(whyNotConfigured('s0.r1.1', circumstances)).toBe('discovery: s0.r1.1 was not reached');
+    expect(whyNotConfigured('s0.r1.3', circumstances)).toBeNull();
+    expect(whyNotConfigured('s0.r1.2', null)).toBeNull();
   });
 });

@@ -90,6 +90,18 @@ function explain(
   return { reason: 'no fault or finding names it: the routing found no use for it', faultId: null, finding: null };
 }
 
+/**
+ * Why a router the design names has no image in a generation: a router fault on it, or the sweep
+ * not reaching it (null: neither is recorded, or the generation kept no circumstances).
+ */
+export function whyNotConfigured(chip: string, circumstances: GenerationCircumstances | null): string | null {
+  if (!circumstances) return null;
+  const fault = circumstances.faults.find((f) => f.kind === 'router' && f.chip === chip);
+  if (fault) return `it is out of service (fault #${fault.id}, ${provenance(fault)})`;
+  const found = circumstances.findings.find((f) => f.kind === 'unreachable-chip' && f.chip === chip);
+  return found ? `discovery: ${found.message}` : null;
+}
+
 /** "recorded from an interrupt at 2026-11-22 14:02:11 UTC", "declared by an operator at …: note". */
 function provenance(f: RecordedFault): string {
   const at = f.declaredAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');
