@@ -97,5 +97,39 @@ describe('automatic re-routing on interrupts', () => {
     // Its 32 processors are cut off from slice 3 only, and the report says so.
     expect(computed.details).toMatchObject({ verified: true, unreachable: [{ slice: 3, processors: '224–255' }] });
     expect(await activeFaults()).toEqual([{ kind: 'router', chip: 's3.r1.7', port: null, source: 'interrupt' }]);
+
+    // A neighbour's cables to it are out of service, one reason for all of them.
+    const outOfService = async (chip: string, generation?: number) =>
+      (
+        await service.gql<{ routerConfiguration: { outOfService: { port: number; farEnd: string; reason: string; faultId: string | null }[] } }>(
+          'query($input: RouterConfigurationInput!) { routerConfiguration(input: $input) { outOfService { port farEnd reason faultId } } }',
+          { input: { fabricId, chip, generation } },
+          operator,
+        )
+      ).data!.routerConfiguration.outOfService;
+    const neighbour = await outOfService('s3.r1.0');
+    expect(neighbour.length).toBeGreaterThan(0);
+    for (const o of neighbour) {
+      expect(o.farEnd).toMatch(/^s3\.r1\.7:\d+$/);
+      expect(o.reason).toMatch(
+        /^the far router s3\.r1\.7 is out of service \(fault #\d+, recorded from an interrupt at .* UTC: s3\.r1\.\d:\d+ lost its link to s3\.r1\.7, which no longer answers maintenance reads\)$/,
+      );
+    }
+    // The dead router itself is configured no more, and asking for it says why.
+    const dead = await service.gql(
+      'query($input: RouterConfigurationInput!) { routerConfiguration(input: $input) { chip } }',
+      { input: { fabricId, chip: 's3.r1.7' } },
+      operator,
+    );
+    expect(dead.errors![0].message).toMatch(
+      new RegExp(`^generation 4 of fabric ${fabricId} configures no router "s3\\.r1\\.7": it is out of service \\(fault #\\d+, recorded from an interrupt at `),
+    );
+    // Generation 2 still says why it left the cut cable unused, though that fault has been cleared.
+    const [cut] = await outOfService('s2.r1.4', 2);
+    expect(cut).toMatchObject({
+      port: 40,
+      reason: expect.stringMatching(/^cable fault on s2\.r1\.\d+:\d+(, the far end)? \(fault #\d+, recorded from an interrupt/),
+    });
+    expect(await outOfService('s2.r1.4')).toEqual([]);
   });
 });

@@ -40,7 +40,7 @@ export interface RouterConfigurationView {
 const hex = (n: number) => `0x${n.toString(16).toUpperCase().padStart(4, '0')}`;
 
 /** Ports out of service, those with one reason on one line: "port 40 (sidelink to s0.r1.4:45): …",
- * "ports 32–35 (4 sidelinks to s0.r1.4): …" (a dead router's ports are one line, not 64). */
+ * "ports 32–35 (4 sidelinks to s0.r1.4): …" (the cables to a dead router are one line). */
 export function outOfServiceLines(list: RouterConfigurationView['outOfService']): string[] {
   const byReason = new Map<string, RouterConfigurationView['outOfService']>();
   for (const o of list) byReason.set(o.reason, [...(byReason.get(o.reason) ?? []), o]);

@@ -47,9 +47,9 @@ const NOT_RECORDED = 'not recorded: this generation was computed before weft kep
 
 /**
  * The ports of `router` that the design cables but the generation's image leaves unused, each with
- * why. `circumstances` null: a generation stored without them. The first that applies: a fault on
- * the router itself, a cable fault at either end, a router fault at the far end, a finding that
- * names the port or the far chip.
+ * why. `circumstances` null: a generation stored without them. The first that applies: a cable
+ * fault at either end, a router fault at the far end, a finding that names the port or the far
+ * chip. (A router with a fault of its own has no image: see whyNotConfigured.)
  */
 export function portsOutOfService(router: RouterImage, design: FabricDesign, circumstances: GenerationCircumstances | null): PortOutOfService[] {
   const far = new Map<number, { chip: string; port: number }>();
@@ -75,8 +75,6 @@ function explain(
   { faults, findings }: GenerationCircumstances,
 ): Pick<PortOutOfService, 'reason' | 'faultId' | 'finding'> {
   const byFault = (f: RecordedFault, what: string) => ({ reason: `${what} (fault #${f.id}, ${provenance(f)})`, faultId: f.id, finding: null });
-  const own = faults.find((f) => f.kind === 'router' && f.chip === chip);
-  if (own) return byFault(own, `${chip} itself is out of service`);
   const cable = faults.find((f) => f.kind === 'link' && ((f.chip === chip && f.port === port) || (f.chip === end.chip && f.port === end.port)));
   if (cable) return byFault(cable, `cable fault on ${cable.chip}:${cable.port}${cable.chip === chip ? '' : ', the far end'}`);
   const farRouter = faults.find((f) => f.kind === 'router' && f.chip === end.chip);
