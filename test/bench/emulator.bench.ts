@@ -2,11 +2,55 @@ import { join } from 'node:path';
 import { loadInstallationFile, mulberry32 } from '@weft/fabric-model';
 import { ArrivalWheel, EmulatedFabric, FLAG_HASH, YarcFabricSim, configureR15ByHand } from '@weft/emulator';
 import { Benchmark, collectGarbage, timed } from './harness';
+import { StageSkeleton } from './stage-skeleton';
 
 const fixtures = join(__dirname, '../../../fixtures/blackwidow');
 const CYCLES = 5_000;
 /** Cycles each slice runs on end (runWindowed): its state then stays in the cache. */
 const WINDOW = 1_024;
+
+/** Each traffic workload: a warm-up run, five measured, in a process of its own. */
+const TRAFFIC_RUNS = { warmup: 1, runs: 5, isolated: true } as const;
+
+/** A BlackWidow fixture's emulated fabric, configured by hand (configureR15ByHand). */
+function handConfigured(fixture: string): YarcFabricSim {
+  const installation = loadInstallationFile(join(fixtures, `${fixture}.json`));
+  const sim = new YarcFabricSim(new EmulatedFabric(installation.physical));
+  configureR15ByHand(sim);
+  return sim;
+}
+
+/**
+ * Uniform random traffic as the traffic runs make it: every injection port of `processors`
+ * offers `load` of its link's capacity in packets of `packetPhits`, Bernoulli arrivals drawn as
+ * geometric gaps (ArrivalWheel), so that the figure is the fabric's work, not a random draw per
+ * port per cycle; each slice draws from its own stream, so that it can run apart from the others
+ * (runWindowed). Returns the callback that makes a part's arrivals before each of its cycles.
+ */
+function uniformArrivals(
+  sim: YarcFabricSim,
+  load: number,
+  packetPhits: number,
+  processors: number,
+  start: number,
+  inject: (source: number, slice: number, destination: number) => void,
+): (part: number, now: number) => void {
+  const probability = (load * sim.linkRateOf(sim.processorPort[0])) / packetPhits;
+  const streams = Array.from({ length: sim.parts }, (_, part) => mulberry32(7 + part));
+  const partOfPort = Uint8Array.from({ length: processors * 4 }, (_, k) => sim.partOfPort(sim.processorPort[k]));
+  const arrivals = new ArrivalWheel(probability, partOfPort, streams, start);
+  let random = streams[0];
+  const arrive = (k: number) => {
+    const p = k >> 2;
+    let d = Math.floor(random() * (processors - 1));
+    if (d >= p) d++;
+    inject(p, k & 3, d);
+  };
+  return (part: number, now: number) => {
+    random = streams[part];
+    arrivals.due(part, now, arrive);
+  };
+}
 
 /**
  * A BlackWidow fabric, all four slices, under uniform random traffic: every injection port offers
@@ -23,39 +67,52 @@ function uniformRandom(load: number, packetPhits = 4, fixture = 'bw-r1.5-288', p
   return {
     name: `emulator: ${fixture}, uniform random, offered load ${load}${packetPhits === 4 ? '' : `, ${packetPhits}-phit packets`}${window === 1 ? ', cycle by cycle' : ''}`,
     parameters: { fixture, load, cycles, packetPhits, slices: 4, window },
-    warmup: 1,
-    runs: 5,
-    isolated: true,
+    ...TRAFFIC_RUNS,
     setup: () => {
-      const installation = loadInstallationFile(join(fixtures, `${fixture}.json`));
-      sim = new YarcFabricSim(new EmulatedFabric(installation.physical));
-      configureR15ByHand(sim);
+      sim = handConfigured(fixture);
     },
     run: async () => {
-      const probability = (load * sim.linkRateOf(sim.processorPort[0])) / packetPhits;
-      // Bernoulli arrivals as the traffic runs make them (ArrivalWheel), so that the figure is the
-      // fabric's work, not a random draw per port per cycle; each slice draws from its own stream,
-      // so that it can run apart from the others (runWindowed).
-      const streams = Array.from({ length: sim.parts }, (_, part) => mulberry32(7 + part));
-      const partOfPort = Uint8Array.from({ length: processors * 4 }, (_, k) => sim.partOfPort(sim.processorPort[k]));
-      const arrivals = new ArrivalWheel(probability, partOfPort, streams, sim.cycle);
-      let random = streams[0];
-      const arrive = (k: number) => {
-        const p = k >> 2;
-        let d = Math.floor(random() * (processors - 1));
-        if (d >= p) d++;
-        sim.inject(p, k & 3, d, packetPhits, 0, FLAG_HASH, d & 0x7fff);
-      };
-      const beforeCycle = (part: number, now: number) => {
-        random = streams[part];
-        arrivals.due(part, now, arrive);
-      };
+      const beforeCycle = uniformArrivals(sim, load, packetPhits, processors, sim.cycle, (p, slice, d) =>
+        sim.inject(p, slice, d, packetPhits, 0, FLAG_HASH, d & 0x7fff),
+      );
       const hopsBefore = sim.phitHops;
       const cyclesBefore = sim.cycle;
       const { ms } = await timed(() => sim.runWindowed(cycles, window, beforeCycle));
       const phitHops = sim.phitHops - hopsBefore;
       const simulatedNs = (sim.cycle - cyclesBefore) * 1.25;
       return { ms, phitHopsPerSecond: (phitHops / ms) * 1000, simulatedNsPerSecond: (simulatedNs / ms) * 1000, inFlight: sim.packets.inFlight };
+    },
+  };
+}
+
+/**
+ * The same workload on the stage skeleton (see stage-skeleton.ts): the stages where YARC's packets
+ * contend, a whole packet per visit, none of the rest of the model. No model of these stages
+ * built this way runs faster here, so the figure is the ceiling for the one above it.
+ */
+function stageSkeleton(load: number, fixture = 'bw-r1.5-288', processors = 288): Benchmark {
+  let sim: YarcFabricSim;
+  let skeleton: StageSkeleton;
+  return {
+    name: `emulator bound: ${fixture}, the stage skeleton (whole packets, no link layer), offered load ${load}`,
+    parameters: { fixture, load, cycles: CYCLES, packetPhits: 4, slices: 4, window: WINDOW },
+    ...TRAFFIC_RUNS,
+    setup: () => {
+      sim = handConfigured(fixture);
+      skeleton = new StageSkeleton(sim);
+    },
+    run: async () => {
+      const start = skeleton.cycle;
+      const beforeCycle = uniformArrivals(sim, load, 4, processors, start, (p, slice, d) => skeleton.inject(sim.processorPort[p * 4 + slice], d, 4));
+      const hopsBefore = skeleton.phitHops;
+      const { ms } = await timed(() => skeleton.runWindowed(CYCLES, WINDOW, beforeCycle));
+      const phitHops = skeleton.phitHops - hopsBefore;
+      return {
+        ms,
+        phitHopsPerSecond: (phitHops / ms) * 1000,
+        simulatedNsPerSecond: ((skeleton.cycle - start) * 1.25 * 1000) / ms,
+        inFlight: skeleton.inFlight,
+      };
     },
   };
 }
@@ -68,6 +125,7 @@ export const benchmarks: Benchmark[] = [
   uniformRandom(0.5, 4, 'bw-r1.5-288', 288, CYCLES, 1),
   // 32 processors offer a ninth of the 288's traffic per cycle: nine times the cycles, for about as much work.
   uniformRandom(0.5, 4, 'bw-r1-32', 32, 9 * CYCLES),
+  stageSkeleton(0.5),
 ];
 
 /** Building the emulated 32K-processor fabric: every YARC's registers, buffers and links. */
