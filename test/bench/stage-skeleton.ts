@@ -1,6 +1,6 @@
 /**
- * A measuring instrument for the emulator benchmarks, not an emulator: the least a cycle-level
- * model of YARC's contention points must do, to show how fast any such model runs here.
+ * A measuring instrument for the emulator benchmarks, not an emulator: about the least a
+ * cycle-level model of YARC's contention points must do, to show how fast such a model runs here.
  *
  * It keeps the stages where packets contend (paper 000 §3, Figure 4): the input queue with its
  * routing (the real routeYarc on the real registers), the row bus into the row buffers, the
@@ -9,9 +9,9 @@
  * buses and column channels are wormhole), and it leaves out what the emulator must also do: the
  * phit-by-phit timing, the link control block (lanes, CRC, go-back-N, §4.3–§4.4), forward-progress
  * timers, discards and their reasons, the downward invariant, adaptive choice, traces, soft errors
- * and maintenance. What it measures is therefore an upper bound on what a model of these stages,
- * built of typed arrays and an event wheel as the emulator is, reaches on this machine. It runs
- * the bench's workload (same fabric, registers, arrivals and windows of slices).
+ * and maintenance. The emulator, built of typed arrays and event wheels as this is, does all of
+ * this per hop and more, so the skeleton's figure is a ceiling to read the emulator's against.
+ * It runs the bench's workload (same fabric, registers, arrivals and windows of slices).
  */
 import {
   COLUMN_BUFFER_PHITS,
