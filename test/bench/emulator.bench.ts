@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { loadInstallationFile, mulberry32 } from '@weft/fabric-model';
 import { ArrivalWheel, EmulatedFabric, FLAG_HASH, NS_PER_CYCLE, YarcFabricSim, configureR15ByHand } from '@weft/emulator';
 import { Benchmark, collectGarbage, timed } from './harness';
+import { NativeSkeleton, recordArrivals } from './native-skeleton';
 import { StageSkeleton } from './stage-skeleton';
 
 const fixtures = join(__dirname, '../../../fixtures/blackwidow');
@@ -127,6 +128,52 @@ function stageSkeleton(load: number, fixture = 'bw-r1.5-288', processors = 288):
   };
 }
 
+/**
+ * The stage skeleton compiled with gcc -O2 (native/stage-skeleton.c, the same construction step
+ * for step): the figure a compiled core of the same design could start from, for the team's
+ * decision on the 20M target. Setup checks that the compiled skeleton, given the arrivals the
+ * TypeScript one is given, moves the same phit-hops and ends with the same books, so the figure is
+ * of the same work. Each run is a process of its own: a warm-up run, the measured run, the drain.
+ */
+function compiledSkeleton(load: number, fixture = 'bw-r1.5-288', processors = 288): Benchmark {
+  let native: NativeSkeleton;
+  return {
+    name: `emulator bound: ${fixture}, the stage skeleton compiled (gcc -O2), offered load ${load}`,
+    parameters: { fixture, load, cycles: CYCLES, packetPhits: 4, slices: 4, window: WINDOW },
+    ...TRAFFIC_RUNS,
+    setup: () => {
+      const sim = handConfigured(fixture);
+      const arrivals = (start: number, inject: (port: number, destination: number) => void) =>
+        uniformArrivals(sim, load, 4, processors, start, (p, slice, d) => inject(sim.processorPort[p * 4 + slice], d));
+      native = new NativeSkeleton();
+      native.writeWorkload(sim, CYCLES, WINDOW, 4, DRAIN_CYCLES, [
+        recordArrivals(sim.parts, 0, CYCLES, (inject) => arrivals(0, inject)),
+        recordArrivals(sim.parts, CYCLES, CYCLES, (inject) => arrivals(CYCLES, inject)),
+      ]);
+      // The same arrivals on the TypeScript skeleton: the compiled one must end with its books.
+      const skeleton = new StageSkeleton(sim);
+      for (const start of [0, CYCLES])
+        skeleton.runWindowed(
+          CYCLES,
+          WINDOW,
+          arrivals(start, (port, destination) => skeleton.inject(port, destination, 4)),
+        );
+      skeleton.runWindowed(DRAIN_CYCLES, WINDOW, () => undefined);
+      const expected = { injected: skeleton.injected, delivered: skeleton.delivered, totalPhitHops: skeleton.phitHops };
+      const got = native.run();
+      if (got.injected !== expected.injected || got.delivered !== expected.delivered || got.totalPhitHops !== expected.totalPhitHops) {
+        native.dispose();
+        throw new Error(`the compiled stage skeleton did other work than the TypeScript one: ${JSON.stringify(got)} against ${JSON.stringify(expected)}`);
+      }
+    },
+    run: () => {
+      const { ms, phitHops, inFlight } = native.run();
+      return { ms, phitHopsPerSecond: (phitHops / ms) * 1000, simulatedNsPerSecond: (CYCLES * NS_PER_CYCLE * 1000) / ms, inFlight };
+    },
+    teardown: () => native?.dispose(),
+  };
+}
+
 export const benchmarks: Benchmark[] = [
   uniformRandom(0.1),
   uniformRandom(0.5),
@@ -136,6 +183,7 @@ export const benchmarks: Benchmark[] = [
   // 32 processors offer a ninth of the 288's traffic per cycle: nine times the cycles, for about as much work.
   uniformRandom(0.5, 4, 'bw-r1-32', 32, 9 * CYCLES),
   stageSkeleton(0.5),
+  compiledSkeleton(0.5),
 ];
 
 /** Building the emulated 32K-processor fabric: every YARC's registers, buffers and links. */
