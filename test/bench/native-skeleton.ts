@@ -9,20 +9,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  COLUMN_BUFFER_PHITS,
-  ENDPOINT_RECEIVE_PHITS,
-  INPUT_BUFFER_PHITS_PER_VC,
-  LOCATION_MASK,
-  PORTS,
-  ROW_BUFFER_PHITS,
-  STAGES_COLUMN_CHANNEL,
-  STAGES_INPUT_QUEUE,
-  STAGES_OUTPUT,
-  STAGES_ROW_BUS,
-  STAGES_SUBSWITCH,
-  YarcFabricSim,
-} from '@weft/emulator';
+import { LOCATION_MASK, PORTS, TABLE_ENTRIES, TABLE_SHIFT, YarcFabricSim } from '@weft/emulator';
+import { SKELETON_FIGURES } from './stage-skeleton';
 
 const SOURCE = join(__dirname, '../../../test/bench/native/stage-skeleton.c');
 const MAGIC = 0x314b5357; // 'WSK1'
@@ -97,6 +85,9 @@ export class NativeSkeleton {
     const { fabric, globalTile, tileGlobal, regs } = sim;
     const P = fabric.portCount;
     const T = tileGlobal.length;
+    // The C program reads the register file in this layout (4 words per table entry, stage-skeleton.c).
+    if (regs.portMap.length !== T * PORTS || regs.table.length !== (T * TABLE_ENTRIES) << TABLE_SHIFT || TABLE_SHIFT !== 2)
+      throw new Error('the register file is not laid out as the compiled stage skeleton reads it');
     const rate = new Float64Array(P);
     const latency = new Int32Array(P);
     for (let g = 0; g < P; g++) {
@@ -112,14 +103,14 @@ export class NativeSkeleton {
       cycles,
       window,
       packetPhits,
-      STAGES_INPUT_QUEUE,
-      STAGES_COLUMN_CHANNEL,
-      STAGES_OUTPUT,
-      STAGES_ROW_BUS + STAGES_SUBSWITCH,
-      ROW_BUFFER_PHITS - 2,
-      COLUMN_BUFFER_PHITS - 2,
-      INPUT_BUFFER_PHITS_PER_VC,
-      ENDPOINT_RECEIVE_PHITS,
+      SKELETON_FIGURES.inputStages,
+      SKELETON_FIGURES.columnDelay,
+      SKELETON_FIGURES.outputStages,
+      SKELETON_FIGURES.rowDelay,
+      SKELETON_FIGURES.rowVcLimit,
+      SKELETON_FIGURES.columnVcLimit,
+      SKELETON_FIGURES.inputVcPhits,
+      SKELETON_FIGURES.endpointReceivePhits,
       LOCATION_MASK,
       drainCycles,
     );
@@ -140,7 +131,6 @@ export class NativeSkeleton {
       ints(regs.portMap),
       Buffer.from(regs.table.buffer, regs.table.byteOffset, regs.table.byteLength),
     ];
-    if (regs.portMap.length !== T * PORTS) throw new Error('the register file does not match the fabric');
     for (const run of runs) parts.push(ints(run.partStart), ints(run.list));
     writeFileSync(this.workload, Buffer.concat(parts));
   }

@@ -45,6 +45,19 @@ const ROW_DELAY = STAGES_ROW_BUS + STAGES_SUBSWITCH;
 const ROW_VC_LIMIT = ROW_BUFFER_PHITS - 2;
 const COLUMN_VC_LIMIT = COLUMN_BUFFER_PHITS - 2;
 
+/** The skeleton's timing and room, for the compiled skeleton (native-skeleton.ts) to run on the
+ * same figures; an object apart, so that the loops here read plain module constants. */
+export const SKELETON_FIGURES = {
+  inputStages: INPUT_STAGES,
+  columnDelay: COLUMN_DELAY,
+  outputStages: OUTPUT_STAGES,
+  rowDelay: ROW_DELAY,
+  rowVcLimit: ROW_VC_LIMIT,
+  columnVcLimit: COLUMN_VC_LIMIT,
+  inputVcPhits: INPUT_BUFFER_PHITS_PER_VC,
+  endpointReceivePhits: ENDPOINT_RECEIVE_PHITS,
+} as const;
+
 /** Event kinds: three stage wake-ups, a head arriving at a router's input, credits returning. */
 const ROW = 0;
 const COLUMN = 1;
