@@ -2,6 +2,7 @@ import { InitialSchema1763712000000 } from './1763712000000-initial-schema';
 import { EventAcknowledgement1763798400000 } from './1763798400000-event-acknowledgement';
 import { PushRecords1763884800000 } from './1763884800000-push-records';
 import { GenerationCircumstances1763971200000 } from './1763971200000-generation-circumstances';
+import { StoreOwner1764057600000 } from './1764057600000-store-owner';
 
 /** Every migration in order. Listed by hand (no glob) so the same list works from TypeScript in
  * tests and from the compiled service. */
@@ -11,4 +12,5 @@ export const MIGRATIONS: Function[] = [
   EventAcknowledgement1763798400000,
   PushRecords1763884800000,
   GenerationCircumstances1763971200000,
+  StoreOwner1764057600000,
 ];

@@ -8,6 +8,6 @@ import { DatabaseModule } from '../../fabric-manager/src/database/database.modul
 @Module({})
 export class CliStoreModule {
   static forRoot(config: WeftConfig): DynamicModule {
-    return { module: CliStoreModule, imports: [ConfigModule.forRoot(config), DatabaseModule, AuthModule] };
+    return { module: CliStoreModule, imports: [ConfigModule.forRoot(config), DatabaseModule.forTool(), AuthModule] };
   }
 }

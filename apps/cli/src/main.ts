@@ -32,7 +32,7 @@ async function withStore<T>(
   database: string | undefined,
   action: (app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>) => Promise<T>,
 ): Promise<T> {
-  const app = await NestFactory.createApplicationContext(CliStoreModule.forRoot(storeConfig(database)), { logger: false });
+  const app = await NestFactory.createApplicationContext(CliStoreModule.forRoot(storeConfig(database)), { logger: false, abortOnError: false });
   try {
     return await action(app);
   } finally {

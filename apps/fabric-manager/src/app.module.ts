@@ -38,7 +38,7 @@ export class AppModule {
             redact: ['req.headers.authorization'],
           },
         }),
-        DatabaseModule,
+        DatabaseModule.forService(),
         AuthModule,
         AuditModule,
         EmulatorModule,

@@ -5,7 +5,9 @@ import { AppModule } from './app.module';
 import { ApiKeysService, CreatedKey } from './auth/api-keys.service';
 import { WeftConfig } from './config/weft-config';
 import { ControlService } from './control/control.service';
+import { StoreOwnerService } from './database/store-owner.service';
 import { FabricsService } from './fabrics/fabrics.service';
+import { httpErrorHandler } from './graphql/http-errors';
 
 export interface StartedService {
   app: NestExpressApplication;
@@ -13,6 +15,8 @@ export interface StartedService {
   /** The first admin key, when this start created it. */
   bootstrapKey: CreatedKey | null;
   defaultFabric: string | null;
+  /** Said at start when the store cannot be written (full): the service serves reads meanwhile. */
+  storeWarning: string | null;
 }
 
 /**
@@ -23,17 +27,24 @@ export async function startService(config: WeftConfig, options: { logger?: boole
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bufferLogs: true,
     logger: options.logger === false ? false : undefined,
+    // A refused start (the store in use, a full disk) reaches the caller, which says why and exits.
+    abortOnError: false,
   });
   if (options.logger !== false) app.useLogger(app.get(Logger));
   // An inline installation may be a few megabytes of JSON.
   app.useBodyParser('json', { limit: '5mb' });
   app.enableShutdownHooks();
   await app.init();
+  app.use(httpErrorHandler);
 
-  const bootstrapKey = await app.get(ApiKeysService).bootstrapAdmin();
+  const store = app.get(StoreOwnerService).writability();
+  const storeWarning = store.writable
+    ? null
+    : `${store.reason}: reads work, every write is refused as STORE_FULL until space is freed (or WEFT_STORE_MAX_MB raised)`;
+  const bootstrapKey = store.writable ? await app.get(ApiKeysService).bootstrapAdmin() : null;
   let defaultFabric: string | null = null;
   const fabrics = app.get(FabricsService);
-  if (config.WEFT_DEFAULT_FIXTURE !== 'none' && (await fabrics.count()) === 0) {
+  if (store.writable && config.WEFT_DEFAULT_FIXTURE !== 'none' && (await fabrics.count()) === 0) {
     const fabric = await fabrics.load(fabrics.readInstallation({ fixture: config.WEFT_DEFAULT_FIXTURE }));
     // Discovered, configured and pushed at once, so that the fabric routes (and heals) from the start.
     const configured = await app.get(ControlService).configure(fabric.id, { trigger: 'first start' });
@@ -42,5 +53,5 @@ export async function startService(config: WeftConfig, options: { logger?: boole
   await app.listen(config.WEFT_PORT, config.WEFT_HOST);
   const address = app.getHttpServer().address() as { port: number };
   const host = config.WEFT_HOST === '0.0.0.0' || config.WEFT_HOST === '::' ? 'localhost' : config.WEFT_HOST;
-  return { app, url: `http://${host}:${address.port}`, bootstrapKey, defaultFabric };
+  return { app, url: `http://${host}:${address.port}`, bootstrapKey, defaultFabric, storeWarning };
 }

@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import { startService } from './bootstrap';
-import { ConfigError, loadWeftConfig } from './config/weft-config';
+import { loadWeftConfig, StartupError } from './config/weft-config';
 
 async function main(): Promise<void> {
   const config = loadWeftConfig();
   const started = await startService(config);
   const lines = ['', `weft fabric manager is up: ${started.url}/graphql  (health: ${started.url}/health)`, `store: ${config.WEFT_DATABASE}`];
+  if (started.storeWarning) process.stderr.write(`weft: ${started.storeWarning}\n`);
   if (started.defaultFabric) lines.push(`loaded the default fixture into the emulated fabric: ${started.defaultFabric}`);
   if (started.bootstrapKey && config.WEFT_PRINT_BOOTSTRAP_KEY === 'true') {
     lines.push(
@@ -19,6 +20,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`weft: ${error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(`weft: ${error instanceof StartupError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

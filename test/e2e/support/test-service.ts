@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 import { AutomationService } from '../../../apps/fabric-manager/src/automation/automation.service';
 import { StartedService, startService } from '../../../apps/fabric-manager/src/bootstrap';
 import { EmulatorService } from '../../../apps/fabric-manager/src/emulator/emulator.service';
-import { loadWeftConfig } from '../../../apps/fabric-manager/src/config/weft-config';
+import { loadWeftConfig, WeftConfig } from '../../../apps/fabric-manager/src/config/weft-config';
 
 export interface GraphQLResponse<T = Record<string, unknown>> {
   data?: T | null;
@@ -23,19 +23,26 @@ export class TestService {
     private started: StartedService,
   ) {}
 
-  static async start(options: { dir?: string; defaultFixture?: string } = {}): Promise<TestService> {
+  static async start(options: { dir?: string; defaultFixture?: string; config?: Partial<WeftConfig> } = {}): Promise<TestService> {
     const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'weft-e2e-'));
     const databasePath = join(dir, 'weft.sqlite');
-    const started = await TestService.boot(databasePath, options.defaultFixture ?? 'none');
+    const started = await TestService.boot(databasePath, { WEFT_DEFAULT_FIXTURE: options.defaultFixture ?? 'none', ...options.config });
     return new TestService(dir, databasePath, started);
   }
 
-  private static boot(databasePath: string, defaultFixture: string): Promise<StartedService> {
-    const config = loadWeftConfig(
-      {},
-      { WEFT_DATABASE: databasePath, WEFT_PORT: 0, WEFT_DEFAULT_FIXTURE: defaultFixture, WEFT_LOG_LEVEL: 'silent', WEFT_PRINT_BOOTSTRAP_KEY: 'false' },
+  private static boot(databasePath: string, config: Partial<WeftConfig>): Promise<StartedService> {
+    return startService(
+      loadWeftConfig(
+        {},
+        { WEFT_DATABASE: databasePath, WEFT_PORT: 0, WEFT_DEFAULT_FIXTURE: 'none', WEFT_LOG_LEVEL: 'silent', WEFT_PRINT_BOOTSTRAP_KEY: 'false', ...config },
+      ),
+      { logger: false },
     );
-    return startService(config, { logger: false });
+  }
+
+  /** What the service said at start about a store it cannot write. */
+  get storeWarning(): string | null {
+    return this.started.storeWarning;
   }
 
   get url(): string {
@@ -85,9 +92,9 @@ export class TestService {
     }
   }
 
-  async restart(): Promise<void> {
+  async restart(config: Partial<WeftConfig> = {}): Promise<void> {
     await this.started.app.close();
-    this.started = await TestService.boot(this.databasePath, 'none');
+    this.started = await TestService.boot(this.databasePath, config);
   }
 
   async stop(options: { keepFiles?: boolean } = {}): Promise<void> {

@@ -22,10 +22,10 @@ export class AuditInterceptor implements NestInterceptor {
       (async () => {
         try {
           const result = await lastValueFrom(next.handle(), { defaultValue: undefined });
-          await this.audit.record(ctx.apiKey, info.fieldName, args, 'ok');
+          await this.audit.recordOrLog(ctx.apiKey, info.fieldName, args, 'ok');
           return result;
         } catch (error) {
-          await this.audit.record(ctx.apiKey, info.fieldName, args, String(toGraphQLError(error).extensions.code));
+          await this.audit.recordOrLog(ctx.apiKey, info.fieldName, args, String(toGraphQLError(error).extensions.code));
           throw error;
         }
       })(),

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { MoreThan, Repository } from 'typeorm';
 import type { ApiKey } from '../auth/api-key.entity';
@@ -21,6 +21,8 @@ export function redactArguments(value: unknown): unknown {
 
 @Injectable()
 export class AuditService {
+  private readonly logger = new Logger('Audit');
+
   constructor(@InjectRepository(AuditEntry) private readonly entries: Repository<AuditEntry>) {}
 
   async record(apiKey: ApiKey | null | undefined, action: string, args: Record<string, unknown>, outcome: string, actor?: string): Promise<void> {
@@ -33,6 +35,19 @@ export class AuditService {
         outcome,
       }),
     );
+  }
+
+  /** Records an entry; where the store cannot take it (full), the entry goes to the service log
+   * instead, and the operation's own outcome — done, or refused — is what its caller hears. */
+  async recordOrLog(apiKey: ApiKey | null | undefined, action: string, args: Record<string, unknown>, outcome: string): Promise<void> {
+    try {
+      await this.record(apiKey, action, args, outcome);
+    } catch (error) {
+      this.logger.error(
+        { err: error, audit: { apiKeyId: apiKey?.id ?? null, action, arguments: redactArguments(args), outcome } },
+        'the audit entry could not be stored; it is kept in this log line',
+      );
+    }
   }
 
   async page(args: PageArgs): Promise<Connection<AuditEntry>> {

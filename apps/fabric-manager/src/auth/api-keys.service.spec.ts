@@ -6,6 +6,7 @@ import { AuthErrorCode } from './auth.exception';
 describe('ApiKeysService', () => {
   let rows: ApiKey[];
   let sut: ApiKeysService;
+  let update: jest.Mock;
 
   beforeEach(() => {
     rows = [];
@@ -19,7 +20,7 @@ describe('ApiKeysService', () => {
         return row;
       },
       findOne: async ({ where }: { where: Partial<ApiKey> }) => rows.find((r) => (where.prefix ? r.prefix === where.prefix : r.id === where.id)) ?? null,
-      update: async () => undefined,
+      update: (update = jest.fn(async () => undefined)),
       count: async () => rows.length,
     };
     sut = new ApiKeysService(repository as unknown as Repository<ApiKey>);
@@ -32,6 +33,19 @@ describe('ApiKeysService', () => {
     expect(secret).toHaveLength(43);
     expect(JSON.stringify(rows)).not.toContain(secret);
     await expect(sut.verify(key)).resolves.toBe(apiKey);
+  });
+
+  it('records when a key was used at most once a minute, not on every request', async () => {
+    const { key } = await sut.create('automation', Role.operator);
+    for (let i = 0; i < 5; i++) await sut.verify(key);
+    expect(update).toHaveBeenCalledTimes(1);
+  });
+
+  it('accepts a valid key when the store cannot record its use (a full store)', async () => {
+    const { key, apiKey } = await sut.create('viewer', Role.viewer);
+    update.mockRejectedValue(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }));
+    await expect(sut.verify(key)).resolves.toBe(apiKey);
+    expect(apiKey.lastUsedAt).toBeNull();
   });
 
   it('creates the bootstrap admin only on an empty store', async () => {

@@ -1,9 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { IsNull, Repository } from 'typeorm';
 import { ApiKey, Role } from './api-key.entity';
 import { AuthErrorCode, AuthException } from './auth.exception';
+
+/** lastUsedAt is kept to this precision: a busy client does not write the store on every request. */
+const LAST_USED_PRECISION_MS = 60_000;
 
 const KEY_FORMAT = /^weft_([a-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
 
@@ -22,6 +25,7 @@ function hashSecret(secret: string): string {
  * need no slow hash). */
 @Injectable()
 export class ApiKeysService {
+  private readonly logger = new Logger('ApiKeys');
   constructor(@InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>) {}
 
   async create(name: string, role: Role): Promise<CreatedKey> {
@@ -50,8 +54,21 @@ export class ApiKeysService {
     const actual = Buffer.from(hashSecret(match[2]), 'hex');
     if (!row || !timingSafeEqual(expected, actual)) throw new AuthException(AuthErrorCode.KeyInvalid, 'the API key is not valid');
     if (row.revokedAt) throw new AuthException(AuthErrorCode.KeyRevoked, 'the API key has been revoked');
-    await this.keys.update(row.id, { lastUsedAt: new Date() });
+    await this.noteUse(row);
     return row;
+  }
+
+  /** Records when a key was last used, at most once a minute. A read must not depend on a write:
+   * when the store cannot take it (full), the request goes on and the time is kept next time. */
+  private async noteUse(row: ApiKey): Promise<void> {
+    const now = new Date();
+    if (row.lastUsedAt && now.getTime() - row.lastUsedAt.getTime() < LAST_USED_PRECISION_MS) return;
+    try {
+      await this.keys.update(row.id, { lastUsedAt: now });
+      row.lastUsedAt = now;
+    } catch (error) {
+      this.logger.warn({ err: error, key: row.prefix }, 'could not record when the key was used');
+    }
   }
 
   list(): Promise<ApiKey[]> {

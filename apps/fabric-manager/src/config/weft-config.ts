@@ -65,13 +65,23 @@ export class WeftConfig {
   @Min(1)
   WEFT_EVENT_PRUNE_INTERVAL_S: number = 60;
 
+  /** The store may grow to this many megabytes and no further (0: as far as the disk allows). At the
+   * limit it behaves as on a full disk: reads go on, writes are refused as "store full". */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  WEFT_STORE_MAX_MB: number = 0;
+
   /** Print the first admin key on an empty store (tests turn this off to keep output clean). */
   @IsOptional()
   @IsIn(['true', 'false'])
   WEFT_PRINT_BOOTSTRAP_KEY: string = 'true';
 }
 
-export class ConfigError extends Error {}
+/** A start refused for a reason the operator can act on: said as it is, without a stack trace. */
+export class StartupError extends Error {}
+
+export class ConfigError extends StartupError {}
 
 export function loadWeftConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<WeftConfig> = {}): WeftConfig {
   const known = Object.keys(new WeftConfig());

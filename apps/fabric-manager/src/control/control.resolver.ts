@@ -6,6 +6,7 @@ import { RequiresRole } from '../auth/roles.decorator';
 import { ControlService } from './control.service';
 import { ConfigurationResultModel, DiscoveryReportModel } from './dto/control.model';
 import { FabricIdInput } from './dto/fabric-id.input';
+import { OperationCost } from '../graphql/operation-cost';
 
 @Resolver()
 @UseGuards(ApiKeyGuard)
@@ -13,7 +14,10 @@ import { FabricIdInput } from './dto/fabric-id.input';
 export class ControlResolver {
   constructor(private readonly control: ControlService) {}
 
-  @Mutation(() => DiscoveryReportModel, { description: 'Sweeps the fabric through its maintenance transport and compares it with the design (operator).' })
+  @Mutation(() => DiscoveryReportModel, {
+    description: 'Sweeps the fabric through its maintenance transport and compares it with the design (operator).',
+    complexity: OperationCost.fabricWork,
+  })
   async discoverFabric(@Args('input') input: FabricIdInput): Promise<DiscoveryReportModel> {
     const outcome = await this.control.discover(input.fabricId);
     return {
@@ -26,6 +30,7 @@ export class ControlResolver {
   }
 
   @Mutation(() => ConfigurationResultModel, {
+    complexity: OperationCost.fabricWork,
     description: 'Discovers, computes the routing configuration, verifies it and pushes it if proven; stores it as a new generation (operator).',
   })
   async configureFabric(@Args('input') input: FabricIdInput): Promise<ConfigurationResultModel> {

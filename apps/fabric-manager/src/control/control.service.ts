@@ -69,6 +69,8 @@ export class ControlService implements OnApplicationBootstrap {
   private readonly queues = new Map<number, Promise<unknown>>();
   /** Resolves when the start-up recovery has finished (tests, drills). */
   recovered: Promise<void> = Promise.resolve();
+  /** Whether the start-up recovery has finished (readiness). */
+  recoveryDone = false;
   /** Fabrics in a drill: the wall time spent computing a generation is charged to emulated time. */
   private readonly charged = new Set<number>();
 
@@ -318,7 +320,7 @@ export class ControlService implements OnApplicationBootstrap {
       await Promise.all(
         [...fabricIds].map((fabricId) => this.exclusive(fabricId, () => this.recover(fabricId, interrupted.find((p) => p.fabricId === fabricId) ?? null))),
       );
-    })();
+    })().finally(() => (this.recoveryDone = true));
     return this.recovered;
   }
 

@@ -5,7 +5,18 @@ import { Repository } from 'typeorm';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ConfigGeneration } from '../config-generations/config-generation.entity';
 import { PushRecord } from '../config-generations/push-record.entity';
-import { ConfigurationImage, describeRouter, diffRegisters, GenerationCircumstances, portsOutOfService, target, whyNotConfigured } from '@weft/control';
+import {
+  ConfigurationImage,
+  describeRouter,
+  diffRouter,
+  GenerationCircumstances,
+  portsOutOfService,
+  RouterDiff,
+  routerPairs,
+  target,
+  whyNotConfigured,
+} from '@weft/control';
+import { heavyWork, mapInSlices, OperationCost } from '../graphql/operation-cost';
 import { FabricsService } from '../fabrics/fabrics.service';
 import { ControlErrorCode, ControlException } from './control.exception';
 import { ConfigGenerationModel, PushModel } from './dto/control.model';
@@ -25,11 +36,14 @@ export class GenerationsResolver {
 
   /** The last two images read (a 32K fabric's image is tens of megabytes of JSON). */
   private readonly images: { id: number; image: ConfigurationImage }[] = [];
+  /** The last few diffs made, by the ids of their two generations: a client paging through one
+   * diff, or asking for it under several aliases, has it made once. */
+  private readonly diffs: { key: string; routers: Promise<RouterDiff[]> }[] = [];
 
   private async image(
     fabricId: number,
     number?: number,
-  ): Promise<{ number: number; image: ConfigurationImage; circumstances: GenerationCircumstances | null }> {
+  ): Promise<{ id: number; number: number; image: ConfigurationImage; circumstances: GenerationCircumstances | null }> {
     await this.fabrics.get(fabricId); // names a missing fabric as such
     const where = number === undefined ? { fabricId, state: 'pushed' } : { fabricId, number };
     const row = await this.generationRows.findOne({ where, order: { number: 'DESC' }, select: { id: true, number: true, circumstances: true } });
@@ -46,11 +60,23 @@ export class GenerationsResolver {
       this.images.unshift(cached);
       this.images.length = Math.min(this.images.length, 2);
     }
-    return { number: row.number, image: cached.image, circumstances: row.circumstances ? (JSON.parse(row.circumstances) as GenerationCircumstances) : null };
+    return {
+      id: row.id,
+      number: row.number,
+      image: cached.image,
+      circumstances: row.circumstances ? (JSON.parse(row.circumstances) as GenerationCircumstances) : null,
+    };
   }
 
-  @Query(() => RouterConfigurationModel, { description: "A router's registers in a generation (default: the last pushed), decoded and raw." })
-  async routerConfiguration(@Args('input') input: RouterConfigurationInput): Promise<RouterConfigurationModel> {
+  @Query(() => RouterConfigurationModel, {
+    description: "A router's registers in a generation (default: the last pushed), decoded and raw.",
+    complexity: OperationCost.routerConfiguration,
+  })
+  routerConfiguration(@Args('input') input: RouterConfigurationInput): Promise<RouterConfigurationModel> {
+    return heavyWork(() => this.decodeRouter(input));
+  }
+
+  private async decodeRouter(input: RouterConfigurationInput): Promise<RouterConfigurationModel> {
     const { number, image, circumstances } = await this.image(input.fabricId, input.generation);
     const router = image.routers.find((r) => r.name === input.chip);
     const { design } = await this.fabrics.design(input.fabricId);
@@ -78,12 +104,25 @@ export class GenerationsResolver {
     };
   }
 
-  @Query(() => GenerationDiffModel, { description: 'Register by register, what differs between two generations of a fabric.' })
-  async generationDiff(@Args('input') input: GenerationDiffInput): Promise<GenerationDiffModel> {
+  @Query(() => GenerationDiffModel, {
+    description: 'Register by register, what differs between two generations of a fabric.',
+    complexity: OperationCost.generationDiff,
+  })
+  generationDiff(@Args('input') input: GenerationDiffInput): Promise<GenerationDiffModel> {
+    return heavyWork(() => this.diff(input));
+  }
+
+  private async diff(input: GenerationDiffInput): Promise<GenerationDiffModel> {
     const from = await this.image(input.fabricId, input.from);
-    const previous = from.image;
     const to = await this.image(input.fabricId, input.to);
-    const routers = diffRegisters(previous, to.image);
+    const key = `${from.id}/${to.id}`;
+    let made = this.diffs.find((d) => d.key === key);
+    if (!made) {
+      made = { key, routers: mapInSlices(routerPairs(from.image, to.image), ([chip, old, now]) => diffRouter(chip, old, now)) };
+      this.diffs.unshift(made);
+      this.diffs.length = Math.min(this.diffs.length, 4);
+    }
+    const routers = await made.routers;
     return {
       from: input.from,
       to: input.to,

@@ -9,7 +9,7 @@ import { ENTITIES } from './entities';
  * better-sqlite3's synchronous API is markedly faster), in WAL mode so readers never wait for the
  * writer. Schema changes come only from the migrations, which run on start; `synchronize` is off.
  */
-export function dataSourceOptions(databasePath: string): DataSourceOptions {
+export function dataSourceOptions(databasePath: string, maxMegabytes = 0): DataSourceOptions {
   if (databasePath !== ':memory:') mkdirSync(dirname(databasePath), { recursive: true });
   return {
     type: 'better-sqlite3',
@@ -20,10 +20,14 @@ export function dataSourceOptions(databasePath: string): DataSourceOptions {
     migrationsTransactionMode: 'each',
     synchronize: false,
     enableWAL: true,
-    prepareDatabase: (db: { pragma(source: string): unknown }) => {
+    prepareDatabase: (db: { pragma(source: string, options?: { simple: boolean }): unknown }) => {
       db.pragma('foreign_keys = ON');
       db.pragma('busy_timeout = 5000');
       db.pragma('synchronous = NORMAL');
+      if (maxMegabytes > 0) {
+        const pageSize = db.pragma('page_size', { simple: true }) as number;
+        db.pragma(`max_page_count = ${Math.max(1, Math.floor((maxMegabytes * 1024 * 1024) / pageSize))}`);
+      }
     },
   };
 }

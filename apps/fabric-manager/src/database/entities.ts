@@ -11,7 +11,24 @@ import { Lane } from '../fabrics/lane.entity';
 import { Link } from '../fabrics/link.entity';
 import { Port } from '../fabrics/port.entity';
 import { Fault } from '../faults/fault.entity';
+import { StoreOwner } from './store-owner.entity';
 import { TrafficRun } from '../traffic/traffic-run.entity';
 
 /** Every entity of the store, listed once for the DataSource, the Nest module and the tests. */
-export const ENTITIES = [Fabric, Chip, Port, Link, Lane, Fault, ConfigGeneration, PushRecord, FabricEvent, TrafficRun, Drill, DrillRun, ApiKey, AuditEntry];
+export const ENTITIES = [
+  Fabric,
+  Chip,
+  Port,
+  Link,
+  Lane,
+  Fault,
+  ConfigGeneration,
+  PushRecord,
+  FabricEvent,
+  TrafficRun,
+  Drill,
+  DrillRun,
+  ApiKey,
+  AuditEntry,
+  StoreOwner,
+];

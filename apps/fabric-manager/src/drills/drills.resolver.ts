@@ -1,5 +1,5 @@
 import { UseGuards } from '@nestjs/common';
-import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DrillFileError } from '@weft/emulator';
 import { readFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { Role } from '../auth/api-key.entity';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { RequiresRole } from '../auth/roles.decorator';
 import { FIXTURES_ROOT } from '../fabrics/fabrics.service';
+import { heavyWork, OperationCost } from '../graphql/operation-cost';
 import { Drill } from './drill.entity';
 import { DrillRun } from './drill-run.entity';
 import { renderDrillPlot, renderDrillText } from './drill-report';
@@ -26,6 +27,7 @@ export class DrillsResolver {
   ) {}
 
   @Mutation(() => DrillRunModel, {
+    complexity: OperationCost.fabricWork,
     description: 'Starts a drill (a shipped one by name, or a drill file); poll drillRun for progress and the report (operator).',
   })
   @RequiresRole(Role.operator)
@@ -64,19 +66,39 @@ export class DrillsResolver {
     return runs.map((run) => this.model(run, run.drill?.name ?? '?'));
   }
 
+  @ResolveField(() => String, { nullable: true, description: 'The report as readable text.', complexity: OperationCost.drillReportRendering })
+  text(@Parent() run: DrillRunModel): Promise<string | null> {
+    const report = completeReport(run);
+    if (!report) return Promise.resolve(null);
+    return heavyWork(() => renderDrillText(report));
+  }
+
+  @ResolveField(() => String, {
+    nullable: true,
+    description: 'Throughput and latency over time with fault and push markers, as SVG.',
+    complexity: OperationCost.drillReportRendering,
+  })
+  plotSvg(@Parent() run: DrillRunModel): Promise<string | null> {
+    const report = completeReport(run);
+    if (!report) return Promise.resolve(null);
+    return heavyWork(() => renderDrillPlot(report));
+  }
+
   private model(run: DrillRun, drill: string): DrillRunModel {
-    const report = run.report as unknown as DrillReport | null;
-    const complete = report !== null && 'expectations' in report;
     return {
       id: run.id,
       drill,
       state: run.state,
       progress: this.runner.progressOf(run.id),
       report: run.report,
-      text: complete ? renderDrillText(report) : null,
-      plotSvg: complete ? renderDrillPlot(report) : null,
       startedAt: run.startedAt,
       finishedAt: run.finishedAt,
     };
   }
+}
+
+/** A finished run's report; null while it runs (its report is then only the progress so far). */
+function completeReport(run: DrillRunModel): DrillReport | null {
+  const report = run.report as unknown as DrillReport | null;
+  return report !== null && 'expectations' in report ? report : null;
 }

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { FindOptionsWhere, In, IsNull, MoreThan, Not, Repository } from 'typeorm';
+import { EntityManager, FindOptionsWhere, In, IsNull, MoreThan, Not, Repository } from 'typeorm';
 import { Connection, decodeCursor, encodeCursor, toConnection } from '../graphql/pagination';
 import { EventBus } from './event-bus';
 import { EventsErrorCode, EventsException } from './events.exception';
@@ -39,8 +39,18 @@ export class EventsService implements OnModuleDestroy {
   constructor(@InjectRepository(FabricEvent) private readonly events: Repository<FabricEvent>) {}
 
   async record(event: NewFabricEvent): Promise<FabricEvent> {
-    const stored = await this.events.save(
-      this.events.create({
+    const stored = await this.store(event);
+    this.publish(stored);
+    return stored;
+  }
+
+  /** Stores an event without publishing it, in the caller's transaction when one is given: the
+   * caller publishes it once the transaction has committed, so that no subscriber hears of what
+   * a failed operation did not do. */
+  store(event: NewFabricEvent, manager?: EntityManager): Promise<FabricEvent> {
+    const repository = manager ? manager.getRepository(FabricEvent) : this.events;
+    return repository.save(
+      repository.create({
         fabricId: event.fabricId,
         kind: event.kind,
         emulatedTimeNs: event.emulatedTimeNs ?? null,
@@ -54,8 +64,11 @@ export class EventsService implements OnModuleDestroy {
         acknowledgementNote: null,
       }),
     );
+  }
+
+  /** Publishes a stored event to live subscribers. */
+  publish(stored: FabricEvent): void {
     this.bus.publish(stored);
-    return stored;
   }
 
   /** Records who acknowledged an event, when, and what they did; an event is acknowledged once. */

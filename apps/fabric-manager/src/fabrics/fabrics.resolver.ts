@@ -14,6 +14,7 @@ import { LoadFabricInput } from './dto/load-fabric.input';
 import { Fabric } from './fabric.entity';
 import { FabricsService } from './fabrics.service';
 import { Link } from './link.entity';
+import { OperationCost } from '../graphql/operation-cost';
 
 @Resolver(() => FabricModel)
 @UseGuards(ApiKeyGuard)
@@ -45,7 +46,10 @@ export class FabricsResolver {
     return this.fabricsService.linkPage(fabric.id, page.first, page.after);
   }
 
-  @Mutation(() => FabricModel, { description: 'Loads an installation (fixture or inline JSON) as a new fabric and powers it up in the emulator (operator).' })
+  @Mutation(() => FabricModel, {
+    description: 'Loads an installation (fixture or inline JSON) as a new fabric and powers it up in the emulator (operator).',
+    complexity: OperationCost.fabricWork,
+  })
   @RequiresRole(Role.operator)
   loadFabric(@Args('input') input: LoadFabricInput): Promise<Fabric> {
     const installation = this.fabricsService.readInstallation({ fixture: input.fixture, installation: input.installation });

@@ -91,7 +91,9 @@ export class FabricsService {
     }
     const design = installation.expected;
     const portTotal = design.chips.reduce((n, c) => n + c.portCount, 0);
-    const saved = await this.dataSource.transaction(async (manager) => {
+    // One transaction holds the fabric, its chips, ports and links, and the event that says it was
+    // loaded: a store that fills up midway keeps none of it, and the retry is not a CONFLICT.
+    const { saved, event } = await this.dataSource.transaction(async (manager) => {
       const fabric = await manager.save(
         manager.create(Fabric, {
           name: fabricName,
@@ -138,24 +140,27 @@ export class FabricsService {
         ['fabricId', 'aChipId', 'aPort', 'bChipId', 'bPort', 'cableClass', 'lengthMeters', 'rateGbps', 'lanes', 'state'],
         linkRows,
       );
-      return fabric;
+      const loaded = await this.events.store(
+        { fabricId: fabric.id, kind: FabricEventKind.FABRIC_LOADED, details: { name: fabric.name, source: fabric.source, ...design.summary } },
+        manager,
+      );
+      return { saved: fabric, event: loaded };
     });
     this.emulator.attach(saved.id, installation);
     this.designs.set(saved.id, { createdAt: saved.createdAt.getTime(), design });
-    await this.events.record({
-      fabricId: saved.id,
-      kind: FabricEventKind.FABRIC_LOADED,
-      details: { name: saved.name, source: saved.source, ...design.summary },
-    });
+    this.events.publish(event);
     return saved;
   }
 
   async delete(id: number): Promise<Fabric> {
     const fabric = await this.get(id);
-    await this.fabrics.delete(id);
+    const event = await this.dataSource.transaction(async (manager) => {
+      await manager.delete(Fabric, id);
+      return this.events.store({ fabricId: null, kind: FabricEventKind.FABRIC_DELETED, details: { fabricId: id, name: fabric.name } }, manager);
+    });
     this.designs.delete(id);
     this.emulator.detach(id);
-    await this.events.record({ fabricId: null, kind: FabricEventKind.FABRIC_DELETED, details: { fabricId: id, name: fabric.name } });
+    this.events.publish(event);
     return fabric;
   }
 

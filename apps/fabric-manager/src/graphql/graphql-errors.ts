@@ -8,6 +8,7 @@ import { FabricsErrorCode, FabricsException } from '../fabrics/fabrics.exception
 import { FaultsErrorCode, FaultsException } from '../faults/faults.exception';
 import { TrafficErrorCode, TrafficException } from '../traffic/traffic.exception';
 import { PaginationErrorCode, PaginationException } from './pagination.exception';
+import { isStoreFull } from '../database/store-ownership';
 import { assertUnreachable } from './weft.exception';
 
 /** The codes a client of weft's GraphQL API can see in `extensions.code`. */
@@ -17,6 +18,8 @@ export enum GraphQLErrorCode {
   Forbidden = 'FORBIDDEN',
   Unauthenticated = 'UNAUTHENTICATED',
   Conflict = 'CONFLICT',
+  /** The store cannot grow (its disk is full, or WEFT_STORE_MAX_MB is reached): nothing was written. */
+  StoreFull = 'STORE_FULL',
   InternalServerError = 'INTERNAL_SERVER_ERROR',
 }
 
@@ -140,6 +143,13 @@ export function toGraphQLError(error: unknown): GraphQLError {
   if (error instanceof ForbiddenException) return withCode(error.message, GraphQLErrorCode.Forbidden, 'FORBIDDEN');
   if (error instanceof NotFoundException) return withCode(error.message, GraphQLErrorCode.NotFound, 'NOT_FOUND');
   if (error instanceof HttpException) return withCode(error.message, GraphQLErrorCode.BadUserInput, 'HTTP_' + error.getStatus());
+  if (isStoreFull(error)) {
+    return withCode(
+      'the store is full: nothing was written. Reads still work; free disk space (or raise WEFT_STORE_MAX_MB) and try again',
+      GraphQLErrorCode.StoreFull,
+      'STORE_FULL',
+    );
+  }
   return withCode('internal error; the service log has the details', GraphQLErrorCode.InternalServerError, 'INTERNAL');
 }
 

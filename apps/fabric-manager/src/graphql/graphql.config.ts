@@ -6,6 +6,7 @@ import { ApiKeysService } from '../auth/api-keys.service';
 import { GraphQLContext, bearerToken } from '../auth/graphql-context';
 import { WeftConfig } from '../config/weft-config';
 import { formatGraphQLError } from './graphql-errors';
+import { introspectionKeyPlugin } from './introspection-key.plugin';
 import { GraphQLJSONObject } from './json.scalar';
 import { queryComplexityPlugin } from './query-complexity.plugin';
 
@@ -27,6 +28,7 @@ export function graphqlConfig(config: WeftConfig, keys: ApiKeysService): ApolloD
     resolvers: { JSONObject: GraphQLJSONObject },
     plugins: [
       ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
+      introspectionKeyPlugin(keys),
       queryComplexityPlugin(() => schema!, config.WEFT_MAX_QUERY_COMPLEXITY, config.WEFT_MAX_QUERY_DEPTH),
     ],
     transformSchema: (built: GraphQLSchema) => {

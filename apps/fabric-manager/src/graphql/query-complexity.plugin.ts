@@ -1,7 +1,8 @@
 import { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
-import { FragmentDefinitionNode, GraphQLError, GraphQLSchema, Kind, SelectionSetNode } from 'graphql';
-import { ComplexityEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
+import { FragmentDefinitionNode, GraphQLError, GraphQLSchema, Kind, SchemaMetaFieldDef, SelectionSetNode, TypeMetaFieldDef } from 'graphql';
+import { ComplexityEstimator, fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
 import { GraphQLErrorCode } from './graphql-errors';
+import { OperationCost } from './operation-cost';
 
 /**
  * A list field costs its page size times what each item costs: `chips(first: 500) { ports(first:
@@ -13,6 +14,17 @@ const pagedEstimator: ComplexityEstimator = ({ args, childComplexity }) => {
   if (first === undefined) return undefined;
   return 1 + first * Math.max(1, childComplexity);
 };
+
+/** Introspection is priced by what it returns, the schema, whatever part of it is selected: a
+ * hundred aliased `__schema` fields would otherwise answer megabytes for a few points. */
+const introspectionEstimator: ComplexityEstimator = ({ field }) => {
+  if (field === SchemaMetaFieldDef) return OperationCost.introspectionSchema;
+  if (field === TypeMetaFieldDef) return OperationCost.introspectionType;
+  return undefined;
+};
+
+/** A query refused for its shape is the client's mistake: HTTP 400, not 500. */
+const REFUSED = { http: { status: 400 } };
 
 export function queryComplexityPlugin(getSchema: () => GraphQLSchema, maxComplexity: number, maxDepth: number): ApolloServerPlugin {
   return {
@@ -27,7 +39,7 @@ export function queryComplexityPlugin(getSchema: () => GraphQLSchema, maxComplex
           );
           if (depth > maxDepth) {
             throw new GraphQLError(`query is nested ${depth} levels deep; the limit is ${maxDepth}`, {
-              extensions: { code: GraphQLErrorCode.BadUserInput, reason: 'QUERY_TOO_DEEP', depth, maxDepth },
+              extensions: { code: GraphQLErrorCode.BadUserInput, reason: 'QUERY_TOO_DEEP', depth, maxDepth, ...REFUSED },
             });
           }
           const complexity = getComplexity({
@@ -35,11 +47,11 @@ export function queryComplexityPlugin(getSchema: () => GraphQLSchema, maxComplex
             operationName: request.operationName ?? undefined,
             query: document,
             variables: request.variables ?? {},
-            estimators: [pagedEstimator, simpleEstimator({ defaultComplexity: 1 })],
+            estimators: [introspectionEstimator, fieldExtensionsEstimator(), pagedEstimator, simpleEstimator({ defaultComplexity: 1 })],
           });
           if (complexity > maxComplexity) {
             throw new GraphQLError(`query costs ${complexity} points; the limit is ${maxComplexity}. Ask for smaller pages (first) or fewer nested lists.`, {
-              extensions: { code: GraphQLErrorCode.BadUserInput, reason: 'QUERY_TOO_COMPLEX', complexity, maxComplexity },
+              extensions: { code: GraphQLErrorCode.BadUserInput, reason: 'QUERY_TOO_COMPLEX', complexity, maxComplexity, ...REFUSED },
             });
           }
         },

@@ -7,13 +7,17 @@ import { FabricIdInput } from '../control/dto/fabric-id.input';
 import { StartTrafficRunInput, TrafficRunModel } from './dto/traffic-run.dto';
 import { TrafficRun } from './traffic-run.entity';
 import { TrafficService } from './traffic.service';
+import { OperationCost } from '../graphql/operation-cost';
 
 @Resolver(() => TrafficRunModel)
 @UseGuards(ApiKeyGuard)
 export class TrafficResolver {
   constructor(private readonly traffic: TrafficService) {}
 
-  @Mutation(() => TrafficRunModel, { description: 'Starts a traffic run on an emulated fabric; poll trafficRun for its report (operator).' })
+  @Mutation(() => TrafficRunModel, {
+    description: 'Starts a traffic run on an emulated fabric; poll trafficRun for its report (operator).',
+    complexity: OperationCost.fabricWork,
+  })
   @RequiresRole(Role.operator)
   startTrafficRun(@Args('input') input: StartTrafficRunInput): Promise<TrafficRun> {
     return this.traffic.start(input);

@@ -108,28 +108,44 @@ export interface RegisterChange {
 }
 
 /** Register by register, what differs between two images, per router (routers in `next` order, then removed ones). */
-export function diffRegisters(previous: ConfigurationImage, next: ConfigurationImage): { chip: string; changes: RegisterChange[] }[] {
-  const key = (w: RegisterWrite) => `${w.register}/${w.indices.join(',')}`;
-  const before = new Map(previous.routers.map((r) => [r.name, r]));
-  const out: { chip: string; changes: RegisterChange[] }[] = [];
-  const compare = (chip: string, old: RouterImage | undefined, now: RouterImage | undefined) => {
-    const was = new Map((old ? routerRegisters(old) : []).map((w) => [key(w), w]));
-    const changes: RegisterChange[] = [];
-    for (const w of now ? routerRegisters(now) : []) {
-      const prior = was.get(key(w));
-      was.delete(key(w));
-      if (prior && prior.value.length === w.value.length && prior.value.every((v, i) => v === w.value[i])) continue;
-      const before = prior ? [...prior.value] : null;
-      changes.push({ register: w.register, target: target(w), before, after: [...w.value], meaning: meaningOfChange(w.register, before, w.value) });
-    }
-    for (const w of was.values())
-      changes.push({ register: w.register, target: target(w), before: [...w.value], after: null, meaning: meaningOfChange(w.register, w.value, null) });
-    if (changes.length > 0) out.push({ chip, changes });
-  };
-  for (const router of next.routers) compare(router.name, before.get(router.name), router);
-  const names = new Set(next.routers.map((r) => r.name));
-  for (const router of previous.routers) if (!names.has(router.name)) compare(router.name, router, undefined);
+export function diffRegisters(previous: ConfigurationImage, next: ConfigurationImage): RouterDiff[] {
+  const out: RouterDiff[] = [];
+  for (const [chip, old, now] of routerPairs(previous, next)) {
+    const diff = diffRouter(chip, old, now);
+    if (diff) out.push(diff);
+  }
   return out;
+}
+
+export interface RouterDiff {
+  chip: string;
+  changes: RegisterChange[];
+}
+
+/** Each router of either image with its image in both (undefined where an image has none), in
+ * `next`'s order and then the routers only `previous` configures: the units a diff is made of. */
+export function* routerPairs(previous: ConfigurationImage, next: ConfigurationImage): Generator<[string, RouterImage | undefined, RouterImage | undefined]> {
+  const before = new Map(previous.routers.map((r) => [r.name, r]));
+  for (const router of next.routers) yield [router.name, before.get(router.name), router];
+  const names = new Set(next.routers.map((r) => r.name));
+  for (const router of previous.routers) if (!names.has(router.name)) yield [router.name, router, undefined];
+}
+
+/** What differs between one router's registers in two images; undefined when nothing does. */
+export function diffRouter(chip: string, old: RouterImage | undefined, now: RouterImage | undefined): RouterDiff | undefined {
+  const key = (w: RegisterWrite) => `${w.register}/${w.indices.join(',')}`;
+  const was = new Map((old ? routerRegisters(old) : []).map((w) => [key(w), w]));
+  const changes: RegisterChange[] = [];
+  for (const w of now ? routerRegisters(now) : []) {
+    const prior = was.get(key(w));
+    was.delete(key(w));
+    if (prior && prior.value.length === w.value.length && prior.value.every((v, i) => v === w.value[i])) continue;
+    const before = prior ? [...prior.value] : null;
+    changes.push({ register: w.register, target: target(w), before, after: [...w.value], meaning: meaningOfChange(w.register, before, w.value) });
+  }
+  for (const w of was.values())
+    changes.push({ register: w.register, target: target(w), before: [...w.value], after: null, meaning: meaningOfChange(w.register, w.value, null) });
+  return changes.length > 0 ? { chip, changes } : undefined;
 }
 
 /** What a write's indices address, in the chip's terms. */

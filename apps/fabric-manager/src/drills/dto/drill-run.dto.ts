@@ -49,12 +49,6 @@ export class DrillRunModel {
   })
   report!: Record<string, unknown> | null;
 
-  @Field(() => String, { nullable: true, description: 'The report as readable text.' })
-  text!: string | null;
-
-  @Field(() => String, { nullable: true, description: 'Throughput and latency over time with fault and push markers, as SVG.' })
-  plotSvg!: string | null;
-
   @Field()
   startedAt!: Date;
 
