@@ -3,6 +3,7 @@ import { EventAcknowledgement1763798400000 } from './1763798400000-event-acknowl
 import { PushRecords1763884800000 } from './1763884800000-push-records';
 import { GenerationCircumstances1763971200000 } from './1763971200000-generation-circumstances';
 import { StoreOwner1764057600000 } from './1764057600000-store-owner';
+import { FabricSourceNames1764057700000 } from './1764057700000-fabric-source-names';
 
 /** Every migration in order. Listed by hand (no glob) so the same list works from TypeScript in
  * tests and from the compiled service. */
@@ -13,4 +14,5 @@ export const MIGRATIONS: Function[] = [
   PushRecords1763884800000,
   GenerationCircumstances1763971200000,
   StoreOwner1764057600000,
+  FabricSourceNames1764057700000,
 ];

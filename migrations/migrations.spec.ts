@@ -30,7 +30,7 @@ describe('migrations', () => {
     await old.runMigrations();
     await old.query(`INSERT INTO "fabric_event" ("kind", "details") VALUES ('FABRIC_LOADED', '{}')`);
     await old.query(
-      `INSERT INTO "fabric" ("name", "family", "installation", "source", "summary", "chipCount", "portCount", "linkCount") VALUES ('lab', 'blackwidow', '{}', 'test', '{}', 0, 0, 0)`,
+      `INSERT INTO "fabric" ("name", "family", "installation", "source", "summary", "chipCount", "portCount", "linkCount") VALUES ('lab', 'blackwidow', '{}', '/srv/weft/fixtures/blackwidow/bw-r1-32.json', '{}', 0, 0, 0)`,
     );
     await old.query(
       `INSERT INTO "config_generation" ("fabricId", "number", "engine", "image", "diff", "state") VALUES (1, 1, 'blackwidow', '{}', '{}', 'pushed')`,
@@ -43,6 +43,8 @@ describe('migrations', () => {
     expect(await ds.query(`SELECT "kind", "acknowledgedBy" FROM "fabric_event"`)).toEqual([{ kind: 'FABRIC_LOADED', acknowledgedBy: null }]);
     // A generation stored before its circumstances were kept has none.
     expect(await ds.query(`SELECT "number", "state", "circumstances" FROM "config_generation"`)).toEqual([{ number: 1, state: 'pushed', circumstances: '' }]);
+    // A fabric loaded from a fixture is named by the fixture, not by the server's path to it.
+    expect(await ds.query(`SELECT "source" FROM "fabric"`)).toEqual([{ source: 'fixture:blackwidow/bw-r1-32' }]);
     await ds.destroy();
   });
 

@@ -59,9 +59,41 @@ describe('bad input', () => {
   it('a fixture outside fixtures/ or that does not exist is NOT_FOUND', async () => {
     expect(firstError(await load({ fixture: '../package' }))).toMatchObject({
       extensions: { code: 'NOT_FOUND' },
-      message: expect.stringMatching(/^no fixture "\.\.\/package" under /),
+      message: 'no fixture "../package" among the service\'s fixtures (e.g. "blackwidow/bw-r1.5-288")',
     });
     expect(firstError(await load({ fixture: 'blackwidow/no-such-fabric' })).extensions.code).toBe('NOT_FOUND');
+  });
+
+  it('a body that is not JSON, or too large, gets a JSON error without a stack trace or a server path, key or no key', async () => {
+    for (const [body, status] of [
+      ['{"query": "{ fabrics { totalCount } }"', 400],
+      [JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(6 * 1024 * 1024) } }), 413],
+    ] as const) {
+      const response = await fetch(`${service.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      expect(response.status).toBe(status);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      const text = await response.text();
+      expect(JSON.parse(text)).toMatchObject({ statusCode: status, message: expect.any(String) });
+      expect(text).not.toContain(process.cwd());
+      expect(text).not.toMatch(/\bat \S+ \(|<html|node_modules/i);
+    }
+    const badUrl = await fetch(`${service.url}/health/%E0%A4%A`);
+    expect(badUrl.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await badUrl.text()).not.toMatch(/\bat \S+ \(|<html|node_modules/i);
+  });
+
+  it("a fabric loaded from a fixture names it without the server's directories", async () => {
+    await load({ fixture: 'blackwidow/bw-r1-32', name: 'named-source' });
+    baseline = storeRows();
+    const fabrics = await service.gql<{ fabrics: { edges: { node: { name: string; source: string } }[] } }>(
+      '{ fabrics { edges { node { name source } } } }',
+      {},
+      operator,
+    );
+    expect(fabrics.data!.fabrics.edges.map((e) => e.node).find((f) => f.name === 'named-source')).toEqual({
+      name: 'named-source',
+      source: 'fixture:blackwidow/bw-r1-32',
+    });
   });
 
   it('both or neither source is a clear mistake', async () => {

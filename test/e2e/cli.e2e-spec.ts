@@ -55,6 +55,24 @@ describe('the weft command line', () => {
     expect(listed.stdout).toMatch(/#\d+\tbw-r1-32\tblackwidow R1\t36 chips\t128 links/);
   });
 
+  it('uses the admin key the service saved beside its store when given none, and says where it looked when there is none', async () => {
+    const saved = process.env.WEFT_DATABASE;
+    try {
+      process.env.WEFT_DATABASE = service.databasePath;
+      const listed = await weft('fabrics', 'list', '--url', service.url);
+      expect(listed).toMatchObject({ code: 0, stderr: '' });
+      process.env.WEFT_DATABASE = join(service.dir, 'elsewhere', 'weft.sqlite');
+      const refused = await weft('fabrics', 'list', '--url', service.url);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(
+        `an API key is needed: pass --key, set WEFT_API_KEY, or run beside the service's store (${join(service.dir, 'elsewhere', 'admin-key')}`,
+      );
+    } finally {
+      if (saved === undefined) delete process.env.WEFT_DATABASE;
+      else process.env.WEFT_DATABASE = saved;
+    }
+  });
+
   it('refuses a role that does not exist, and says which exist', async () => {
     const result = await weft('keys', 'create', '--role', 'boss', '--database', service.databasePath);
     expect(result.code).not.toBe(0);

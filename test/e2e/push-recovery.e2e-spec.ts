@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import { ConfigurationImage, reconcileImage } from '@weft/control';
 import { ControlService } from '../../apps/fabric-manager/src/control/control.service';
 import { EmulatorService } from '../../apps/fabric-manager/src/emulator/emulator.service';
+import { readAdminKeyFile } from '../../apps/fabric-manager/src/auth/admin-key-file';
 import { TestService } from './support/test-service';
 
 const root = join(__dirname, '../..');
 
 /** The service in a process of its own (from sources), so that the test can kill it outright. */
-async function startServiceProcess(databasePath: string): Promise<{ child: ChildProcess; url: string; key: string }> {
+async function startServiceProcess(databasePath: string): Promise<{ child: ChildProcess; url: string; key: string; out: string }> {
   const child = spawn(process.execPath, ['-r', join(root, 'apps/fabric-manager/src/ts-register.js'), join(root, 'apps/fabric-manager/src/main.ts')], {
     env: {
       ...process.env,
@@ -31,8 +32,8 @@ async function startServiceProcess(databasePath: string): Promise<{ child: Child
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const url = /is up: (http:\/\/\S+)\/graphql/.exec(out)?.[1];
-      const key = /^\s+(weft_\S+)$/m.exec(out)?.[1];
-      if (url && key) resolve({ child, url, key });
+      // Not a terminal: the first admin key is not printed, only saved beside the store.
+      if (url && /saved in \S+admin-key/.test(out)) resolve({ child, url, key: readAdminKeyFile(databasePath)!, out });
     });
   });
 }
@@ -73,7 +74,8 @@ describe('crash recovery of a push', () => {
   it('finishes on restart a push that was killed midway, by reading the fabric back', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weft-crash-'));
     const databasePath = join(dir, 'weft.sqlite');
-    const { child, url, key } = await startServiceProcess(databasePath);
+    const { child, url, key, out } = await startServiceProcess(databasePath);
+    expect(out).not.toMatch(/weft_[a-z0-9]{12}_/);
     child.removeAllListeners('exit');
     const loaded = await gql<{ loadFabric: { id: string } }>(url, key, 'mutation { loadFabric(input: { fixture: "blackwidow/bw-r2-1024" }) { id } }');
     const fabricId = Number(loaded.loadFabric.id);
@@ -95,7 +97,13 @@ describe('crash recovery of a push', () => {
     // Restart on the same store: the interrupted push is found and finished.
     const service = await TestService.start({ dir });
     try {
+      // Live at once; ready only once the interrupted push is finished.
+      expect((await fetch(`${service.url}/health/live`)).status).toBe(200);
+      const early = await fetch(`${service.url}/health/ready`);
+      expect(early.status).toBe(503);
+      expect(await early.json()).toMatchObject({ error: { recovery: { status: 'down' } } });
       await service.app.get(ControlService).recovered;
+      expect((await fetch(`${service.url}/health/ready`)).status).toBe(200);
       const [recovered] = pushRows(databasePath);
       expect(recovered).toMatchObject({
         id: killed.id,

@@ -3,10 +3,15 @@ export class ServiceClient {
   constructor(
     private readonly url: string,
     private readonly key: string | undefined,
+    /** Where a key would have been read from when none was given. */
+    private readonly keyFile: string,
   ) {}
 
   async request<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-    if (!this.key) throw new CliError('an API key is needed: pass --key or set WEFT_API_KEY (see "weft keys create")');
+    if (!this.key)
+      throw new CliError(
+        `an API key is needed: pass --key, set WEFT_API_KEY, or run beside the service's store (${this.keyFile} holds the first admin key); see "weft keys create"`,
+      );
     let response: Response;
     try {
       response = await fetch(`${this.url.replace(/\/$/, '')}/graphql`, {

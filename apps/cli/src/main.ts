@@ -12,6 +12,7 @@ import { ApiKeysService } from '../../fabric-manager/src/auth/api-keys.service';
 import { ConfigError, DEFAULT_DATABASE, loadWeftConfig } from '../../fabric-manager/src/config/weft-config';
 import { dataSourceOptions } from '../../fabric-manager/src/database/data-source-options';
 import { FIXTURES_ROOT } from '../../fabric-manager/src/fabrics/fabrics.service';
+import { adminKeyFile, readAdminKeyFile } from '../../fabric-manager/src/auth/admin-key-file';
 import { CliStoreModule } from './cli-store.module';
 import { DrillProgress } from './drill-progress';
 import { formatRouter, ROUTER_CONFIGURATION, RouterConfigurationView } from './router-view';
@@ -40,8 +41,11 @@ async function withStore<T>(
   }
 }
 
+/** The key given (--key, WEFT_API_KEY), else the admin key the service saved beside its store at
+ * first start (WEFT_DATABASE, ./data/weft.sqlite by default), when this user may read it. */
 function serviceClient(options: { url: string; key?: string }): ServiceClient {
-  return new ServiceClient(options.url, options.key);
+  const store = process.env.WEFT_DATABASE || DEFAULT_DATABASE;
+  return new ServiceClient(options.url, options.key ?? readAdminKeyFile(store), adminKeyFile(store));
 }
 
 export function buildProgram(): Command {

@@ -2,6 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { writeAdminKeyFile } from './auth/admin-key-file';
 import { ApiKeysService, CreatedKey } from './auth/api-keys.service';
 import { WeftConfig } from './config/weft-config';
 import { ControlService } from './control/control.service';
@@ -12,8 +13,9 @@ import { httpErrorHandler } from './graphql/http-errors';
 export interface StartedService {
   app: NestExpressApplication;
   url: string;
-  /** The first admin key, when this start created it. */
+  /** The first admin key, when this start created it, and the file it was saved to. */
   bootstrapKey: CreatedKey | null;
+  bootstrapKeyFile: string | null;
   defaultFabric: string | null;
   /** Said at start when the store cannot be written (full): the service serves reads meanwhile. */
   storeWarning: string | null;
@@ -42,6 +44,7 @@ export async function startService(config: WeftConfig, options: { logger?: boole
     ? null
     : `${store.reason}: reads work, every write is refused as STORE_FULL until space is freed (or WEFT_STORE_MAX_MB raised)`;
   const bootstrapKey = store.writable ? await app.get(ApiKeysService).bootstrapAdmin() : null;
+  const bootstrapKeyFile = bootstrapKey && config.WEFT_DATABASE !== ':memory:' ? writeAdminKeyFile(config.WEFT_DATABASE, bootstrapKey.key) : null;
   let defaultFabric: string | null = null;
   const fabrics = app.get(FabricsService);
   if (store.writable && config.WEFT_DEFAULT_FIXTURE !== 'none' && (await fabrics.count()) === 0) {
@@ -53,5 +56,5 @@ export async function startService(config: WeftConfig, options: { logger?: boole
   await app.listen(config.WEFT_PORT, config.WEFT_HOST);
   const address = app.getHttpServer().address() as { port: number };
   const host = config.WEFT_HOST === '0.0.0.0' || config.WEFT_HOST === '::' ? 'localhost' : config.WEFT_HOST;
-  return { app, url: `http://${host}:${address.port}`, bootstrapKey, defaultFabric, storeWarning };
+  return { app, url: `http://${host}:${address.port}`, bootstrapKey, bootstrapKeyFile, defaultFabric, storeWarning };
 }

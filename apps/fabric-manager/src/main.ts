@@ -9,12 +9,11 @@ async function main(): Promise<void> {
   if (started.storeWarning) process.stderr.write(`weft: ${started.storeWarning}\n`);
   if (started.defaultFabric) lines.push(`loaded the default fixture into the emulated fabric: ${started.defaultFabric}`);
   if (started.bootstrapKey && config.WEFT_PRINT_BOOTSTRAP_KEY === 'true') {
-    lines.push(
-      '',
-      'First start on an empty store: an admin API key was created. It is shown only this once:',
-      `  ${started.bootstrapKey.key}`,
-      'Send it as "Authorization: Bearer <key>". Make more with: npx weft keys create --role operator',
-    );
+    lines.push('', 'First start on an empty store: an admin API key was created.');
+    if (started.bootstrapKeyFile) lines.push(`It is saved in ${started.bootstrapKeyFile} (readable only by you); the command line uses it from there.`);
+    // The key itself only on a terminal: a log collector on stdout keeps everything it is given.
+    if (process.stdout.isTTY || !started.bootstrapKeyFile) lines.push('It is shown only this once:', `  ${started.bootstrapKey.key}`);
+    lines.push('Send it as "Authorization: Bearer <key>". Make more with: npx weft keys create --role operator');
   }
   process.stdout.write(lines.join('\n') + '\n\n');
 }

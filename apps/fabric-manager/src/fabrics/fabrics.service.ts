@@ -64,7 +64,13 @@ export class FabricsService {
     try {
       if (source.installation !== undefined) return parseInstallation(source.installation, 'installation');
       const path = this.fixturePath(source.fixture!);
-      return loadInstallationFile(path);
+      // Named as the client named it, relative to fixtures/: the server's directories stay its own.
+      return loadInstallationFile(
+        path,
+        `fixture:${relative(FIXTURES_ROOT, path)
+          .replace(/\\/g, '/')
+          .replace(/\.json$/, '')}`,
+      );
     } catch (error) {
       if (error instanceof InstallationFileError) {
         throw new FabricsException(FabricsErrorCode.InstallationInvalid, error.message, { source: error.source, problems: error.issues });
@@ -79,7 +85,7 @@ export class FabricsService {
     const candidate = isAbsolute(withExtension) ? normalize(withExtension) : join(FIXTURES_ROOT, withExtension);
     const inside = relative(FIXTURES_ROOT, candidate);
     if (inside.startsWith('..') || isAbsolute(inside) || !existsSync(candidate)) {
-      throw new FabricsException(FabricsErrorCode.FixtureNotFound, `no fixture "${name}" under ${FIXTURES_ROOT}`);
+      throw new FabricsException(FabricsErrorCode.FixtureNotFound, `no fixture "${name}" among the service's fixtures (e.g. "blackwidow/bw-r1.5-288")`);
     }
     return candidate;
   }

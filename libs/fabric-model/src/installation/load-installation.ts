@@ -19,15 +19,17 @@ export interface Installation {
 /** Largest installation file accepted (the 32K fixture is a few kilobytes: designs are generated). */
 export const MAX_INSTALLATION_BYTES = 4 * 1024 * 1024;
 
-export function loadInstallationFile(path: string): Installation {
+/** Reads an installation file; `source` is how errors and the stored fabric name it (the path
+ * itself by default; a service names its fixtures without the server's directories). */
+export function loadInstallationFile(path: string, source: string = path): Installation {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new InstallationFileError(path, [{ path: '$', message: code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? String(error)})` }]);
+    throw new InstallationFileError(source, [{ path: '$', message: code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? String(error)})` }]);
   }
-  return parseInstallation(text, path);
+  return parseInstallation(text, source);
 }
 
 export function parseInstallation(text: string, source: string): Installation {

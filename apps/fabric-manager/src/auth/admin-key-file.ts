@@ -1,0 +1,26 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/**
+ * The first admin key, kept beside the store in a file only its owner may read (as Jenkins keeps
+ * its initial admin password): never in the service's output, which log collectors keep. The
+ * command line reads it when given no key, so that the tour works as written.
+ */
+export function adminKeyFile(databasePath: string): string {
+  return join(dirname(databasePath), 'admin-key');
+}
+
+export function writeAdminKeyFile(databasePath: string, key: string): string {
+  const file = adminKeyFile(databasePath);
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return file;
+}
+
+/** The key saved at first start, or undefined where there is none (or it cannot be read). */
+export function readAdminKeyFile(databasePath: string): string | undefined {
+  try {
+    return readFileSync(adminKeyFile(databasePath), 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
