@@ -2,7 +2,7 @@ import { EmulatorService } from '../../apps/fabric-manager/src/emulator/emulator
 import { createKey, loadFixture, TestService, waitForAutomation } from './support/test-service';
 
 const CONFIGURE = `mutation($input: FabricIdInput!) { configureFabric(input: $input) {
-  generation { number state } verified violations problems writes findings { kind message ends { chip port } } } }`;
+  generation { number state } verified violations problems writes endpointsProven unreachable { slice processors } findings { kind message ends { chip port } } } }`;
 
 interface Configured {
   configureFabric: {
@@ -11,6 +11,8 @@ interface Configured {
     violations: string[];
     problems: string[];
     writes: number;
+    endpointsProven: number;
+    unreachable: { slice: number; processors: string }[];
     findings: { kind: string; message: string }[];
   };
 }
@@ -34,6 +36,8 @@ describe('configuring a fabric through the API', () => {
     const c = result.data!.configureFabric;
     expect(c.findings.map((f) => f.kind)).toEqual(['miswired-cable', 'miswired-cable']);
     expect(c).toMatchObject({ generation: { number: 1, state: 'pushed' }, verified: true, violations: [] });
+    // The proof names every live endpoint: 288 processors in each of 4 slices, none cut off.
+    expect(c).toMatchObject({ endpointsProven: 288 * 4, unreachable: [] });
     expect(c.writes).toBeGreaterThan(36 * 40);
     const chips = await service.gql<{ fabric: { chips: { totalCount: number } } }>(
       'query($id: ID!) { fabric(id: $id) { chips(first: 1) { totalCount } } }',

@@ -42,6 +42,7 @@ export class ControlResolver {
       problems: outcome.problems,
       findings: outcome.findings.map((f) => ({ kind: f.kind, message: f.message, ends: [...f.ends] })),
       unreachable: [...outcome.unreachable],
+      endpointsProven: outcome.verification.endpointsProven,
       writes: outcome.writes,
     };
   }

@@ -207,6 +207,8 @@ export class ControlService implements OnApplicationBootstrap {
           ok: verification.ok,
           violations: verification.violations,
           pairsProven: verification.pairsProven,
+          endpointsProven: verification.endpointsProven,
+          unreachable: context.unreachable,
           maxHops: verification.maxHops,
         }),
         circumstances: JSON.stringify(circumstancesOf(context.faults, context.findings)),
@@ -222,6 +224,8 @@ export class ControlService implements OnApplicationBootstrap {
         verified: verification.ok,
         changedRouters: diff.changed.length,
         problems: image.problems.length,
+        // The proof covers every live endpoint: proven, or cut off by a fault (unreachable).
+        endpointsProven: verification.endpointsProven,
         unreachable: context.unreachable,
         // How the generation was computed: only the affected routers (incremental) or all of them.
         incremental: context.computation.incremental,

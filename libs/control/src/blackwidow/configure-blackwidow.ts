@@ -10,7 +10,10 @@ import { indexKnownFabric, KnownFabric } from '../discovery/known-fabric';
 import { maintenanceRoutes } from '../discovery/maintenance-routes';
 import { computeBlackWidowImage, ConfigurationImage, DEFAULT_LINK_SETTINGS, LinkSettingsPolicy } from './blackwidow-engine';
 import { applyFaultEntries } from './fault-entries';
+import { ranges } from './ranges';
 import { verifyConfiguration, VerificationReport } from './verifier';
+
+export { ranges };
 
 /** Elements the configuration must not use: cable ends as `chip:port`, and routers by name. */
 export interface FaultSet {
@@ -153,16 +156,4 @@ function unreachableProcessors(
     if (list.length > 0) out.push({ slice, processors: list });
   }
   return out;
-}
-
-/** 3, 4, 5, 9 → "3–5, 9". */
-export function ranges(sorted: readonly number[]): string {
-  const parts: string[] = [];
-  for (let i = 0; i < sorted.length;) {
-    let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
-    parts.push(i === j ? `${sorted[i]}` : `${sorted[i]}–${sorted[j]}`);
-    i = j + 1;
-  }
-  return parts.join(', ');
 }

@@ -4,7 +4,7 @@
  * by register difference between two generations.
  */
 import { ConfigurationImage, PORT_DOWNLINK, PORT_SIDELINK, PORT_UNUSED, PORT_UPLINK, RouterImage } from './blackwidow-engine';
-import { ranges } from './configure-blackwidow';
+import { ranges } from './ranges';
 import { RegisterWrite, routerRegisters } from './push-plan';
 
 const NS_PER_CYCLE = 1.25;

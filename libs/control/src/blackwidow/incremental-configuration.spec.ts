@@ -49,6 +49,7 @@ describe('incremental reconfiguration', () => {
             const full = configureBlackWidow(known, faultSet(faults));
             stepsTaken(incremental.incremental, full.verification.ok);
             expect(incremental.verification.ok).toBe(full.verification.ok);
+            if (full.verification.ok) expect(incremental.verification.endpointsProven).toBe(full.verification.endpointsProven);
             expect(incremental.image.routers.map(registers)).toEqual(full.image.routers.map(registers));
             expect([...incremental.image.problems].sort()).toEqual([...full.image.problems].sort());
             const before = new Map(previous.image.routers.map((r) => [r.name, registers(r)]));

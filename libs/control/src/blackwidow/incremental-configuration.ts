@@ -388,8 +388,16 @@ export class BlackWidowConfigurator {
       checkRouters: new Set(changed.map((i) => routed.routers[i].name)),
     });
     const previous = last.result.verification;
-    // The blocks not proven again keep their proof: same pairs, no more hops than before.
-    return { ...report, pairsProven: previous.pairsProven, maxHops: Math.max(previous.maxHops, report.maxHops) };
+    // The blocks not proven again keep their proof: same pairs, no more hops than before. So do the
+    // endpoints of the slices not proven again: on this path no endpoint's cable changed, so every
+    // live one there that the faults do not cut off is proven as it was.
+    let endpointsProven = report.endpointsProven;
+    for (const slice of slices) {
+      if (slicesTouched.has(slice)) continue;
+      const cut = last.result.unreachable.filter((u) => u.slice === slice).reduce((n, u) => n + expandRanges(u.processors).length, 0);
+      endpointsProven += last.result.processors.length - cut;
+    }
+    return { ...report, pairsProven: previous.pairsProven, endpointsProven, maxHops: Math.max(previous.maxHops, report.maxHops) };
   }
 }
 

@@ -58,6 +58,34 @@ describe('verifier (paper 000 §5, §7.7)', () => {
     expect(result.violations.some((v) => v.kind === 'up-after-down')).toBe(true);
   });
 
+  it('proves nothing when no router could be configured, and says so: every live processor is named (was ok with 0 pairs)', () => {
+    const f = asDesigned('R1.5', 288);
+    const result = verify({ ...f, image: { ...f.image, routers: [] } }, 288, 2);
+    expect(result.ok).toBe(false);
+    expect(result.pairsProven).toBe(0);
+    expect(result.endpointsProven).toBe(0);
+    expect(result.violations.filter((v) => v.kind === 'endpoint-left-out').map((v) => v.message)).toEqual(
+      Array.from(
+        { length: 9 },
+        (_, r) =>
+          `processors ${r * 32}–${r * 32 + 31} in slice 0 are live but left out of the proof: s0.r1.${r}, their router, is not configured by this image`,
+      ),
+    );
+  });
+
+  it('names the processors under a router the image leaves out, besides the routes that lead to it', () => {
+    const f = asDesigned('R1.5', 288);
+    const result = verify({ ...f, image: { ...f.image, routers: f.image.routers.filter((r) => r.name !== 's0.r1.3') } }, 288, 2);
+    expect(result.ok).toBe(false);
+    expect(result.violations.map((v) => v.message)).toContain(
+      'processors 96–127 in slice 0 are live but left out of the proof: s0.r1.3, their router, is not configured by this image',
+    );
+  });
+
+  it('counts every live endpoint it proves, in every slice', () => {
+    expect(verify(asDesigned('R1.5', 288), 288, 2)).toMatchObject({ ok: true, endpointsProven: 288 });
+  });
+
   it('reports a path longer than the diameter', () => {
     expect(verify(asDesigned('R2', 1024), 1024, 2).violations[0]).toMatchObject({ kind: 'too-many-hops' });
   });

@@ -13,6 +13,7 @@
 import type { ConfigurationImage, RouterImage, VirtualRouterConfig } from './blackwidow-engine';
 import { LEGAL_MODULI, PORT_DOWNLINK, PORT_SIDELINK, PORT_UPLINK, TABLE_ENTRIES } from './blackwidow-engine';
 import { portGraph, usablePorts, vrLayout } from './port-graph';
+import { ranges } from './ranges';
 
 export interface VerifierCable {
   readonly a: { chip: string; port: number };
@@ -45,7 +46,8 @@ export interface VerificationInput {
 }
 
 export interface Violation {
-  readonly kind: 'unreachable' | 'uses-fault' | 'up-after-down' | 'too-many-hops' | 'table-capacity' | 'illegal-modulus' | 'bad-down-route';
+  readonly kind:
+    'unreachable' | 'endpoint-left-out' | 'uses-fault' | 'up-after-down' | 'too-many-hops' | 'table-capacity' | 'illegal-modulus' | 'bad-down-route';
   readonly message: string;
 }
 
@@ -56,6 +58,10 @@ export interface VerificationReport {
   readonly states: number;
   /** (source R1, destination block) pairs proven, over all slices. */
   readonly pairsProven: number;
+  /** Live endpoints (a processor in a slice) proven to reach every live destination of their
+   * slice; every other live endpoint is either named in a violation or was declared unreachable by
+   * the caller (cut off by a fault). */
+  readonly endpointsProven: number;
   readonly maxHops: number;
 }
 
@@ -314,18 +320,30 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
     for (const p of input.processors) if (liveMask[s * span + p] && slotOf[p >> 5] >= 0) list.add(p >> 5);
     liveBlocks.push([...list].sort((a, b) => a - b));
   }
+  // Per live endpoint (slice × processor): 1 once a configured R1 takes its packets, 2 once that
+  // R1 is proven to deliver them everywhere. No live endpoint may stay 0 unnoticed.
+  const sourced = new Uint8Array(sliceCount * span);
   routers.forEach((router, ri) => {
     if (router.rank !== 1 || faultyRouter(router.name)) return;
     const slice = router.slice;
     if (input.sourceSlices && !input.sourceSlices.has(slice)) return;
     for (const config of router.virtualRouters) {
       // Sources: the live processors cabled to this R1.
-      const hasSource = config.tiles.some((t) => usable[ri * 64 + t] && farProcessor[ri * 64 + t] >= 0 && liveMask[slice * span + farProcessor[ri * 64 + t]]);
-      if (!hasSource) continue;
+      let sources = 0;
+      for (const t of config.tiles) {
+        const p = farProcessor[ri * 64 + t];
+        if (usable[ri * 64 + t] && p >= 0 && liveMask[slice * span + p]) {
+          sourced[slice * span + p] = 1;
+          sources++;
+        }
+      }
+      if (sources === 0) continue;
       const v = portVr[ri * 64 + config.tiles[0]];
+      let delivers = true;
       for (const block of liveBlocks[slice] ?? []) {
         if (!decide(v, block, ASCENDING)) {
           report({ kind: 'unreachable', message: `processors under ${router.name} cannot reach processors ${block * 32}–${block * 32 + 31}` });
+          delivers = false;
           continue;
         }
         pairsProven++;
@@ -337,9 +355,68 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
             message: `${router.name} → processors ${block * 32}–${block * 32 + 31} crosses ${h} routers; the diameter is ${input.diameter}`,
           });
       }
+      if (!delivers) continue;
+      for (const t of config.tiles) {
+        const p = farProcessor[ri * 64 + t];
+        if (usable[ri * 64 + t] && p >= 0 && liveMask[slice * span + p]) sourced[slice * span + p] = 2;
+      }
     }
   });
-  return { ok: violations.length === 0, violations, states, pairsProven, maxHops };
+  const endpointsProven = reportLeftOut(input, sourced, liveMask, span, report);
+  return { ok: violations.length === 0, violations, states, pairsProven, endpointsProven, maxHops };
+}
+
+/**
+ * The proof walks from the configured R1s, so a live processor whose R1 the image does not
+ * configure would be left out without a word (and an image that configures no router at all would
+ * prove nothing and pass): every live endpoint the walk did not start from is named here, by its
+ * router. Returns how many live endpoints were proven.
+ */
+function reportLeftOut(input: VerificationInput, sourced: Uint8Array, liveMask: Uint8Array, span: number, report: (v: Violation) => void): number {
+  let proven = 0;
+  let routerOf: Map<string, string> | undefined;
+  for (const slice of input.slices) {
+    if (input.sourceSlices && !input.sourceSlices.has(slice)) continue;
+    const leftOut = new Map<string, number[]>();
+    for (const p of input.processors) {
+      const at = slice * span + p;
+      if (!liveMask[at]) continue;
+      if (sourced[at] === 2) proven++;
+      if (sourced[at] !== 0) continue;
+      // The router a processor is cabled to in this slice, as discovered (looked up only here).
+      routerOf ??= processorRouters(input.cables);
+      const router = routerOf.get(`${slice}:${p}`) ?? 'no router';
+      const list = leftOut.get(router) ?? [];
+      list.push(p);
+      leftOut.set(router, list);
+    }
+    for (const [router, list] of leftOut) {
+      report({
+        kind: 'endpoint-left-out',
+        message:
+          router === 'no router'
+            ? `processors ${ranges(list)} in slice ${slice} are live but left out of the proof: no router of this slice is cabled to them`
+            : `processors ${ranges(list)} in slice ${slice} are live but left out of the proof: ${router}, their router, is not configured by this image`,
+      });
+    }
+  }
+  return proven;
+}
+
+/** `slice:processor` → the name of the router of that slice the processor is cabled to. */
+function processorRouters(cables: readonly VerifierCable[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const c of cables) {
+    for (const [end, far] of [
+      [c.a, c.b],
+      [c.b, c.a],
+    ]) {
+      const processor = /^p(\d+)$/.exec(end.chip);
+      const slice = /^s(\d+)\./.exec(far.chip);
+      if (processor && slice) out.set(`${slice[1]}:${processor[1]}`, far.chip);
+    }
+  }
+  return out;
 }
 
 function sameMembers(set: Int32Array, members: readonly number[]): boolean {

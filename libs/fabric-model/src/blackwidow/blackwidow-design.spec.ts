@@ -67,6 +67,16 @@ describe('BlackWidow designs (paper 000 §2.2)', () => {
     }
   });
 
+  it('refuses, whoever calls it, what an installation file would be refused for: a ten-subtree R1.5, a taper on an R1', () => {
+    const lengths = defaultCableLengths(320);
+    expect(() => generateBlackWidowDesign({ network: 'R1.5', processors: 320, slices: 1, r1Uplinks: 32, portSeed: 0, cableLengths: lengths })).toThrow(
+      'design: invalid installation\n  $.design.processors: must be between 1 and 288, got 320',
+    );
+    expect(() => generateBlackWidowDesign({ network: 'R1', processors: 32, slices: 1, r1Uplinks: 16, portSeed: 0, cableLengths: lengths })).toThrow(
+      '$.design.r1Uplinks: a taper applies to R1-to-R2 cables; R1 has none',
+    );
+  });
+
   it('is deterministic for a seed', () => {
     expect(design('R1.5', 96, 4, 32, 3).cables).toEqual(design('R1.5', 96, 4, 32, 3).cables);
     expect(design('R1.5', 96, 4, 32, 3).cables).not.toEqual(design('R1.5', 96, 4, 32, 4).cables);

@@ -13,6 +13,8 @@
  */
 import { CableClass, CableSpec, ChipSpec, FabricDesign, PortRole, rateForLength } from '../fabric-design';
 import { mulberry32, shuffleRange } from '../random';
+import { InstallationFileError } from '../installation/installation-error';
+import { JsonChecker } from '../installation/json-checker';
 
 export type BlackWidowNetwork = 'R1' | 'R1.5' | 'R2' | 'R2.5' | 'R3' | 'R3.5';
 export const BLACKWIDOW_NETWORKS: readonly BlackWidowNetwork[] = ['R1', 'R1.5', 'R2', 'R2.5', 'R3', 'R3.5'];
@@ -89,8 +91,10 @@ export function processorName(processor: number): string {
   return `p${processor}`;
 }
 
-/** Builds the design; `params` must already be valid (see validateBlackWidowDesign). */
+/** Builds the design; parameters the installation checks would refuse are refused here too. */
 export function generateBlackWidowDesign(params: BlackWidowDesignParams): FabricDesign {
+  const checker = new JsonChecker();
+  if (!checkBlackWidowDesign(params, checker) || checker.issues.length > 0) throw new InstallationFileError('design', checker.issues);
   const { network, processors, slices, r1Uplinks, portSeed, cableLengths } = params;
   const random = mulberry32(portSeed);
   const chips: ChipSpec[] = [];
@@ -265,4 +269,47 @@ export function generateBlackWidowDesign(params: BlackWidowDesignParams): Fabric
     cables,
     summary: { network, processors, slices, r1Uplinks, routers: routers.size, cables: cables.length },
   };
+}
+
+/**
+ * Checks a design's parameters as an installation file gives them (`$.design`), naming each
+ * problem by its JSON path; fills in the defaults. The generator runs it too, so that no caller can
+ * build a design the installation checks would refuse (a ten-subtree R1.5 has more sidelink peers
+ * than a routing table has entries).
+ */
+export function checkBlackWidowDesign(value: unknown, c: JsonChecker): BlackWidowDesignParams | undefined {
+  const d = c.object(value, '$.design', ['network', 'processors', 'slices', 'r1Uplinks', 'portSeed', 'cableLengths']);
+  if (!d) return undefined;
+  const network = c.oneOf<BlackWidowNetwork>(d.network, '$.design.network', BLACKWIDOW_NETWORKS);
+  let processors: number | undefined;
+  if (network) {
+    processors = c.integer(d.processors, '$.design.processors', 1, BLACKWIDOW_MAX_PROCESSORS[network]);
+    if (processors !== undefined && processors < BLACKWIDOW_MIN_PROCESSORS[network]) {
+      processors = c.fail(
+        '$.design.processors',
+        `${network} needs at least ${BLACKWIDOW_MIN_PROCESSORS[network]} processors (fewer fit a smaller network class), got ${processors}`,
+      );
+    }
+  }
+  const slices = d.slices === undefined ? 4 : c.integer(d.slices, '$.design.slices', 1, 4);
+  const r1Uplinks = d.r1Uplinks === undefined ? 32 : c.integer(d.r1Uplinks, '$.design.r1Uplinks', 1, 32);
+  if (r1Uplinks !== undefined && r1Uplinks !== 32 && network !== undefined && network.startsWith('R1')) {
+    c.fail('$.design.r1Uplinks', `a taper applies to R1-to-R2 cables; ${network} has none`);
+  }
+  const portSeed = d.portSeed === undefined ? 0 : c.integer(d.portSeed, '$.design.portSeed', 0, 0xffffffff);
+  let cableLengths = processors !== undefined ? defaultCableLengths(processors) : undefined;
+  if (d.cableLengths !== undefined) {
+    const l = c.object(d.cableLengths, '$.design.cableLengths', ['injection', 'r1r2', 'r2r3', 'side']);
+    if (l && cableLengths) {
+      const next = { ...cableLengths };
+      for (const key of ['injection', 'r1r2', 'r2r3', 'side'] as const) {
+        if (l[key] !== undefined) next[key] = c.number(l[key], `$.design.cableLengths.${key}`, 0.1, 100) ?? next[key];
+      }
+      cableLengths = next;
+    }
+  }
+  if (!network || processors === undefined || slices === undefined || r1Uplinks === undefined || portSeed === undefined || !cableLengths) {
+    return undefined;
+  }
+  return { network, processors, slices, r1Uplinks, portSeed, cableLengths };
 }

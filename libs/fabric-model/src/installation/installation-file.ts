@@ -2,14 +2,7 @@
  * The installation file (`fixtures/*.json`, format `weft-installation/1`): a physical fabric
  * installation and the design its operator intends. See fixtures/README.md for the format.
  */
-import {
-  BLACKWIDOW_MAX_PROCESSORS,
-  BLACKWIDOW_MIN_PROCESSORS,
-  BLACKWIDOW_NETWORKS,
-  BlackWidowDesignParams,
-  BlackWidowNetwork,
-  defaultCableLengths,
-} from '../blackwidow/blackwidow-design';
+import { BlackWidowDesignParams, checkBlackWidowDesign } from '../blackwidow/blackwidow-design';
 import { CableEnd, FABRIC_FAMILIES, FabricFamily, SERDES_RATES_GBPS } from '../fabric-design';
 import { JsonChecker } from './json-checker';
 
@@ -136,41 +129,4 @@ function checkEnd(value: unknown, path: string, c: JsonChecker): CableEnd | unde
   const chip = c.string(o.chip, `${path}.chip`, CHIP, 'a chip name such as "s0.r1.3" or "p17"');
   const port = c.integer(o.port, `${path}.port`, 0, 63);
   return chip !== undefined && port !== undefined ? { chip, port } : undefined;
-}
-
-function checkBlackWidowDesign(value: unknown, c: JsonChecker): BlackWidowDesignParams | undefined {
-  const d = c.object(value, '$.design', ['network', 'processors', 'slices', 'r1Uplinks', 'portSeed', 'cableLengths']);
-  if (!d) return undefined;
-  const network = c.oneOf<BlackWidowNetwork>(d.network, '$.design.network', BLACKWIDOW_NETWORKS);
-  let processors: number | undefined;
-  if (network) {
-    processors = c.integer(d.processors, '$.design.processors', 1, BLACKWIDOW_MAX_PROCESSORS[network]);
-    if (processors !== undefined && processors < BLACKWIDOW_MIN_PROCESSORS[network]) {
-      processors = c.fail(
-        '$.design.processors',
-        `${network} needs at least ${BLACKWIDOW_MIN_PROCESSORS[network]} processors (fewer fit a smaller network class), got ${processors}`,
-      );
-    }
-  }
-  const slices = d.slices === undefined ? 4 : c.integer(d.slices, '$.design.slices', 1, 4);
-  const r1Uplinks = d.r1Uplinks === undefined ? 32 : c.integer(d.r1Uplinks, '$.design.r1Uplinks', 1, 32);
-  if (r1Uplinks !== undefined && r1Uplinks !== 32 && network !== undefined && network.startsWith('R1')) {
-    c.fail('$.design.r1Uplinks', `a taper applies to R1-to-R2 cables; ${network} has none`);
-  }
-  const portSeed = d.portSeed === undefined ? 0 : c.integer(d.portSeed, '$.design.portSeed', 0, 0xffffffff);
-  let cableLengths = processors !== undefined ? defaultCableLengths(processors) : undefined;
-  if (d.cableLengths !== undefined) {
-    const l = c.object(d.cableLengths, '$.design.cableLengths', ['injection', 'r1r2', 'r2r3', 'side']);
-    if (l && cableLengths) {
-      const next = { ...cableLengths };
-      for (const key of ['injection', 'r1r2', 'r2r3', 'side'] as const) {
-        if (l[key] !== undefined) next[key] = c.number(l[key], `$.design.cableLengths.${key}`, 0.1, 100) ?? next[key];
-      }
-      cableLengths = next;
-    }
-  }
-  if (!network || processors === undefined || slices === undefined || r1Uplinks === undefined || portSeed === undefined || !cableLengths) {
-    return undefined;
-  }
-  return { network, processors, slices, r1Uplinks, portSeed, cableLengths };
 }

@@ -78,8 +78,14 @@ export class ConfigurationResultModel {
   @Field(() => [FindingModel])
   findings!: FindingModel[];
 
-  @Field(() => [UnreachableProcessorsModel])
+  @Field(() => [UnreachableProcessorsModel], { description: 'Live processors the faults cut off from a slice: named, not proven.' })
   unreachable!: UnreachableProcessorsModel[];
+
+  @Field(() => Int, {
+    description:
+      'Live endpoints (a processor in a slice) proven to reach every live destination of their slice. With `unreachable`, they are every live endpoint: one left out any other way is a violation, and the generation is not pushed.',
+  })
+  endpointsProven!: number;
 
   @Field(() => Int, { description: 'Register writes pushed.' })
   writes!: number;
