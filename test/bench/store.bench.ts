@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StartedService, startService } from '../../apps/fabric-manager/src/bootstrap';
@@ -82,42 +82,6 @@ const chipPageLatency: Benchmark = {
 };
 
 /**
- * Issue 5: running traffic must not block the API. A drill runs at full speed (the cable-cut drill
- * with traffic at load 0.5 on all four slices, the worst case) while the same page of chips is
- * asked for again and again; the latencies while the drill runs are what count.
- */
-const apiDuringDrill: Benchmark = {
-  name: 'graphql: page of 100 chips while a drill runs (traffic at load 0.5 on 4 slices)',
-  parameters: { requests: 200, fixture: 'bw-r1.5-288' },
-  warmup: 0,
-  runs: 3,
-  setup: withFabric,
-  teardown: down,
-  run: async () => {
-    const key = (await service!.app.get(ApiKeysService).create('bench', 'operator' as never)).key;
-    const drill = {
-      ...JSON.parse(readFileSync(join(__dirname, '../../../fixtures/drills/cable-cut-under-load.json'), 'utf8')),
-      name: `api-bench-${counter++}`,
-      traffic: { pattern: { kind: 'uniform-random' }, load: 0.5, packetPhits: 4, slices: [0, 1, 2, 3], seed: 1 },
-      durationNs: 400_000,
-      timeline: [{ atNs: 100_000, action: 'cut-link', chip: 's0.r1.2', port: 40 }],
-      expectations: {},
-    };
-    const started = await gql(key, 'mutation($input: StartDrillInput!) { startDrill(input: $input) { id state } }', {
-      input: { drill: JSON.stringify(drill) },
-    });
-    const id = started.data!.startDrill.id;
-    const { ms, latencies } = await chipPages(key, 200);
-    let state = 'running';
-    while (state === 'running') {
-      state = (await gql(key, 'query($id: ID!) { drillRun(id: $id) { state } }', { id })).data!.drillRun.state;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    return { ms, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), drillPassed: state === 'passed' ? 1 : 0 };
-  },
-};
-
-/**
  * Discovery as an operator gets it: the discoverFabric mutation over HTTP, the sweep running in
  * the emulator's worker behind the maintenance transport, the match with the design and the chip
  * states stored. Loading the fabric (and the worker's building it) is set-up; the fabric's design is
@@ -174,6 +138,5 @@ export const benchmarks: Benchmark[] = [
   loadFixture('bw-r2-1024', 3),
   loadFixture('bw-r3.5-32k', 1),
   chipPageLatency,
-  apiDuringDrill,
   serviceDiscovery('bw-r3.5-32k', 3),
 ];

@@ -36,6 +36,17 @@ export class AppModule {
             // GraphQL over HTTP logs one line per request; health probes are not worth a line.
             autoLogging: { ignore: (req) => req.url === '/health' },
             redact: ['req.headers.authorization'],
+            // A line per request says who asked what and how it went; the whole header set, which
+            // pino-http logs by default, cost a tenth of a cheap query's time to serialise.
+            serializers: {
+              req: (req: { id: unknown; method: string; url: string; remoteAddress?: string }) => ({
+                id: req.id,
+                method: req.method,
+                url: req.url,
+                remoteAddress: req.remoteAddress,
+              }),
+              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+            },
           },
         }),
         DatabaseModule.forService(),

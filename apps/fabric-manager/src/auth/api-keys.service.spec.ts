@@ -68,4 +68,20 @@ describe('ApiKeysService', () => {
     apiKey.revokedAt = new Date();
     await expect(sut.verify(key)).rejects.toMatchObject({ code: AuthErrorCode.KeyRevoked });
   });
+
+  it("reads a key's row again after a few seconds, so that a revocation made on the store file elsewhere takes effect", async () => {
+    jest.useFakeTimers({ now: new Date('2026-11-25T12:00:00Z'), doNotFake: ['nextTick', 'setImmediate'] });
+    try {
+      const { key, apiKey } = await sut.create('desk', Role.operator);
+      await sut.verify(key);
+      // The CLI revokes it in the store file: another object than the one this service read.
+      const index = rows.indexOf(apiKey);
+      rows[index] = { ...apiKey, revokedAt: new Date() };
+      await expect(sut.verify(key)).resolves.toBeDefined();
+      jest.advanceTimersByTime(5_001);
+      await expect(sut.verify(key)).rejects.toMatchObject({ code: AuthErrorCode.KeyRevoked });
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });

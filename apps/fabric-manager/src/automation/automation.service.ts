@@ -30,6 +30,9 @@ interface FabricQueue {
  * operator. Interrupts that need no new routes (a lane lost on a port that stays in service,
  * back-pressure) are left as the events they already are.
  */
+/** How long a stop waits for reactions under way. */
+const SHUTDOWN_WAIT_MS = 5_000;
+
 @Injectable()
 export class AutomationService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(AutomationService.name);
@@ -63,7 +66,14 @@ export class AutomationService implements OnModuleInit, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     for (const unsubscribe of this.unsubscribe) unsubscribe();
-    await Promise.all([...this.queues.values()].map((q) => q.running));
+    // A reaction under way is given a few seconds to finish; one that needs longer (its push
+    // waits on a drill's paused fabric, say) must not keep the service from stopping: the next
+    // start finishes an interrupted push by reading the fabric back.
+    let waited: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'late'>((resolve) => (waited = setTimeout(() => resolve('late'), SHUTDOWN_WAIT_MS)));
+    const outcome = await Promise.race([Promise.all([...this.queues.values()].map((q) => q.running)), deadline]);
+    clearTimeout(waited);
+    if (outcome === 'late') this.logger.warn(`stopping with a reaction still under way after ${SHUTDOWN_WAIT_MS} ms; the next start finishes its push`);
   }
 
   /** Whether interrupts or operator changes on the fabric are being handled or wait to be. */

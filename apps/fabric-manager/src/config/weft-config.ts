@@ -72,6 +72,14 @@ export class WeftConfig {
   @Min(0)
   WEFT_STORE_MAX_MB: number = 0;
 
+  /** Niceness of the emulated fabric's worker thread (0–19): the emulator yields the processor to
+   * the API and the control plane when both want it. 0 runs it at the service's priority. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(19)
+  WEFT_EMULATOR_NICE: number = 10;
+
   /** Print the first admin key on an empty store (tests turn this off to keep output clean). */
   @IsOptional()
   @IsIn(['true', 'false'])

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { BackgroundReport, checkDrillTargets, DrillAction, DrillFile, NS_PER_CYCLE, TrafficRequest, validateDrillFile } from '@weft/emulator';
 import { Repository } from 'typeorm';
@@ -66,7 +66,7 @@ export interface DrillReport {
  * is stored with the run.
  */
 @Injectable()
-export class DrillRunnerService {
+export class DrillRunnerService implements OnApplicationBootstrap {
   private readonly logger = new Logger(DrillRunnerService.name);
   private readonly progress = new Map<number, DrillProgress>();
 
@@ -81,6 +81,14 @@ export class DrillRunnerService {
     private readonly faults: FaultsService,
     private readonly events: EventsService,
   ) {}
+
+  /** A run still marked running at start was cut off when the service last stopped: it says so. */
+  async onApplicationBootstrap(): Promise<void> {
+    const stale = await this.runs.find({ where: { state: 'running' } });
+    for (const run of stale) {
+      await this.runs.save({ ...run, state: 'aborted', report: { error: 'the service stopped during the run' }, finishedAt: new Date() });
+    }
+  }
 
   /** Where a running drill is. */
   progressOf(runId: number): DrillProgress | null {

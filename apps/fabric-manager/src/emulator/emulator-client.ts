@@ -38,9 +38,10 @@ export class EmulatorClient {
     });
   }
 
-  static start(): Promise<EmulatorClient> {
+  /** `nice`: the worker thread's niceness (Linux schedules threads apart; see emulator-worker.ts). */
+  static start(nice = 0): Promise<EmulatorClient> {
     const entry = workerEntry();
-    const worker = new Worker(entry.file, { workerData: entry.workerData });
+    const worker = new Worker(entry.file, { workerData: { ...entry.workerData, nice } });
     const client = new EmulatorClient(worker);
     return new Promise((resolve, reject) => {
       worker.once('error', reject);

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { InterruptRecord, MaintenanceTransport } from '@weft/control';
 import { FabricStatus, PhysicalFault, TrafficReport, TrafficRequest } from '@weft/emulator';
@@ -8,6 +8,7 @@ import { EventsService } from '../events/events.service';
 import { FabricEventKind } from '../events/fabric-event-kind';
 import { Fabric } from '../fabrics/fabric.entity';
 import { EmulatorClient } from './emulator-client';
+import { WeftConfig } from '../config/weft-config';
 
 const INTERRUPT_KINDS: Record<string, FabricEventKind> = {
   FORWARD_PROGRESS_TIMEOUT: FabricEventKind.FORWARD_PROGRESS_TIMEOUT,
@@ -35,10 +36,11 @@ export class EmulatorService implements OnModuleInit, OnApplicationBootstrap, On
   constructor(
     @InjectRepository(Fabric) private readonly store: Repository<Fabric>,
     private readonly events: EventsService,
+    @Optional() private readonly config?: WeftConfig,
   ) {}
 
   async onModuleInit(): Promise<void> {
-    this.client = await EmulatorClient.start();
+    this.client = await EmulatorClient.start(this.config?.WEFT_EMULATOR_NICE ?? 0);
     this.client.onInterrupt((fabricId, interrupt) => {
       const recording = this.recordInterrupt(fabricId, interrupt).finally(() => this.recording.delete(recording));
       this.recording.add(recording);

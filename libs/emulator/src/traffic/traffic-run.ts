@@ -20,6 +20,7 @@ import { NS_PER_CYCLE, VCS as NVC } from '../yarc/yarc-constants';
 import type { YarcFabricSim } from '../yarc/yarc-fabric-sim';
 import { ArrivalWheel } from './arrival-wheel';
 import type { TrafficPattern } from './patterns';
+import { LatencyHistogram } from './latency-histogram';
 
 const SAMPLE_TAG = 1;
 /** Links listed by name in a report's utilisation. */
@@ -130,7 +131,7 @@ export interface TrafficReport {
 
 /** Measures what happens to packets from the moment they are created. */
 class Recorder {
-  readonly latencies: number[] = [];
+  readonly latencies = new LatencyHistogram();
   readonly hops = new Map<number, number>();
   readonly deliveredPhitsBySource: Float64Array;
   deliveredPhits = 0;
@@ -167,7 +168,7 @@ class Recorder {
     }
     if (p.tag[packet] === SAMPLE_TAG) {
       if (cycle > this.lastSampleAt) this.lastSampleAt = cycle;
-      this.latencies.push(latency);
+      this.latencies.record(latency);
       this.hops.set(p.hops[packet], (this.hops.get(p.hops[packet]) ?? 0) + 1);
     }
   }
@@ -669,21 +670,20 @@ function utilisation(sim: YarcFabricSim, before: Float64Array, after: Float64Arr
   return { meanBusyPort: busyPorts > 0 ? busySum / busyPorts : 0, maxPort: max, byVc: byVc.map((n) => (total > 0 ? n / total : 0)), busiest };
 }
 
-function latencyStats(cycles: number[]): LatencyStats {
-  const sorted = [...cycles].sort((a, b) => a - b);
-  const at = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : 0);
-  const mean = sorted.length ? sorted.reduce((a, b) => a + b, 0) / sorted.length : 0;
-  const max = sorted.length ? sorted[sorted.length - 1] : 0;
+function latencyStats(latencies: LatencyHistogram): LatencyStats {
+  const mean = latencies.count ? latencies.sum / latencies.count : 0;
+  const p50 = latencies.quantile(0.5);
+  const p99 = latencies.quantile(0.99);
   return {
-    count: sorted.length,
+    count: latencies.count,
     meanCycles: mean,
-    p50Cycles: at(0.5),
-    p99Cycles: at(0.99),
-    maxCycles: max,
+    p50Cycles: p50,
+    p99Cycles: p99,
+    maxCycles: latencies.max,
     meanNs: mean * NS_PER_CYCLE,
-    p50Ns: at(0.5) * NS_PER_CYCLE,
-    p99Ns: at(0.99) * NS_PER_CYCLE,
-    maxNs: max * NS_PER_CYCLE,
+    p50Ns: p50 * NS_PER_CYCLE,
+    p99Ns: p99 * NS_PER_CYCLE,
+    maxNs: latencies.max * NS_PER_CYCLE,
   };
 }
 

@@ -1,0 +1,146 @@
+/**
+ * The API under concurrency, measured from outside as its clients see it: the built service in a
+ * process of its own (as `npm start` runs it), 50 clients each sending a cheap query as soon as its
+ * last answer came (autocannon, a load generator made for this), idle and while a drill runs at a
+ * real load. Target (issue 34): p99 under 100 ms for the cheap query in both.
+ */
+import autocannon from 'autocannon';
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Benchmark, Measurement } from './harness';
+
+const CHEAP_QUERY = '{ fabrics(first: 5) { totalCount edges { node { id name chipCount } } } }';
+const CLIENTS = 50;
+const REQUESTS = 3_000;
+
+interface Service {
+  child: ChildProcess;
+  dir: string;
+  url: string;
+  key: string;
+}
+
+let service: Service | undefined;
+
+/** Starts the built service on a fresh store with the default fabric loaded and configured. */
+async function startService(): Promise<Service> {
+  const dir = mkdtempSync(join(tmpdir(), 'weft-api-bench-'));
+  const main = join(__dirname, '../../apps/fabric-manager/src/main.js');
+  const child = spawn(process.execPath, [...process.execArgv, main], {
+    env: { ...process.env, WEFT_DATABASE: join(dir, 'weft.sqlite'), WEFT_PORT: '0', WEFT_LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.on('exit', (code) => reject(new Error(`the service exited with ${code}`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const up = /is up: (http:\/\/\S+)\/graphql/.exec(out);
+      if (up) resolve(up[1]);
+      // Its JSON request log, a line per request, is read and dropped, as a log collector would.
+      if (out.length > 1 << 20) out = out.slice(-4096);
+    });
+  });
+  child.removeAllListeners('exit');
+  return { child, dir, url, key: readFileSync(join(dir, 'admin-key'), 'utf8').trim() };
+}
+
+async function stopService(): Promise<void> {
+  if (!service) return;
+  const { child, dir } = service;
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  child.kill('SIGTERM');
+  const late = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(late);
+  rmSync(dir, { recursive: true, force: true });
+  service = undefined;
+}
+
+async function gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const response = await fetch(`${service!.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${service!.key}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await response.json()) as { data?: T; errors?: unknown };
+  if (!body.data) throw new Error(JSON.stringify(body.errors));
+  return body.data;
+}
+
+/** 50 clients, 3,000 cheap queries: latency percentiles as the clients measured them. */
+async function fiftyClients(): Promise<Measurement> {
+  const result = await autocannon({
+    url: `${service!.url}/graphql`,
+    connections: CLIENTS,
+    amount: REQUESTS,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${service!.key}` },
+    body: JSON.stringify({ query: CHEAP_QUERY }),
+  });
+  if (result.errors > 0 || result.non2xx > 0) throw new Error(`${result.errors} errors and ${result.non2xx} non-2xx answers`);
+  return {
+    ms: result.duration * 1000,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    maxMs: result.latency.max,
+    requestsPerSecond: result.requests.average,
+  };
+}
+
+const idle: Benchmark = {
+  name: 'api: a cheap query from 50 concurrent clients, service idle (bw-r1.5-288 configured)',
+  parameters: { clients: CLIENTS, requests: REQUESTS, query: CHEAP_QUERY },
+  isolated: true,
+  warmup: 1,
+  runs: 5,
+  setup: async () => {
+    service = await startService();
+  },
+  teardown: stopService,
+  run: fiftyClients,
+};
+
+/** A drill at a real load: uniform random traffic at 0.3 of every injection link on all four slices,
+ * a cable cut, the automation healing it — running on (it lasts minutes) while the clients ask. */
+const DRILL = {
+  format: 'weft-drill/1',
+  name: 'api-bench-under-load',
+  description: 'API benchmark: traffic at load 0.3 on four slices, a cable cut at 20 µs',
+  fabric: 'blackwidow/bw-r1.5-288',
+  traffic: { pattern: { kind: 'uniform-random' }, load: 0.3, packetPhits: 4, slices: [0, 1, 2, 3], seed: 3 },
+  durationNs: 2_000_000,
+  intervalNs: 20_000,
+  timeline: [{ atNs: 20_000, action: 'cut-link', chip: 's0.r1.2', port: 40 }],
+  expectations: { unaccounted: 0 },
+};
+
+const duringDrill: Benchmark = {
+  name: 'api: a cheap query from 50 concurrent clients, during a drill at load 0.3 on 4 slices',
+  parameters: { clients: CLIENTS, requests: REQUESTS, query: CHEAP_QUERY, drillLoad: DRILL.traffic.load, drillSlices: 4 },
+  isolated: true,
+  warmup: 1,
+  runs: 5,
+  setup: async () => {
+    service = await startService();
+    const { startDrill } = await gql<{ startDrill: { id: string } }>('mutation($input: StartDrillInput!) { startDrill(input: $input) { id } }', {
+      input: { drill: JSON.stringify(DRILL) },
+    });
+    // Measured once its traffic flows: past loading and configuring its fabric.
+    for (;;) {
+      const { drillRun } = await gql<{ drillRun: { state: string; progress: { emulatedNs: number } | null } }>(
+        'query($id: ID!) { drillRun(id: $id) { state progress { emulatedNs } } }',
+        { id: startDrill.id },
+      );
+      if (drillRun.state !== 'running') throw new Error(`the drill ended (${drillRun.state}) before the clients were measured`);
+      if ((drillRun.progress?.emulatedNs ?? 0) > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  },
+  teardown: stopService,
+  run: fiftyClients,
+};
+
+export const benchmarks: Benchmark[] = [idle, duringDrill];
