@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,5 +85,59 @@ describe('the example automation client (examples/cable-desk.mjs)', () => {
     expect(acknowledged.data!.events.edges.map((e) => e.node)).toEqual(
       filed.map((record) => ({ acknowledgedBy: 'cable-desk', acknowledgementNote: `cable replacement filed: ${record}` })),
     );
+  });
+
+  it('two desks on one fabric file each decommission once between them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cable-desks-'));
+    const filed: string[] = [];
+    const desks = ['a', 'b'].map((name) =>
+      startCableDesk({ url: service.url, key: operator, records: join(dir, `${name}.jsonl`), onRecord: (r: string) => filed.push(r) }),
+    );
+    const before = filed.length;
+    await decommissionALane(1, 2);
+    await until('a record', () => filed.length > before);
+    await new Promise((r) => setTimeout(r, 500));
+    await Promise.all(desks.map((stop) => stop()));
+    // Both desks replayed the earlier events too (they start without a cursor): each event once.
+    expect(new Set(filed).size).toBe(filed.length);
+    const ids = ['a', 'b'].flatMap((name) => {
+      try {
+        return readFileSync(join(dir, `${name}.jsonl`), 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => (JSON.parse(l) as { eventId: string }).eventId);
+      } catch {
+        return [];
+      }
+    });
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('run as a program: keeps retrying an unreachable service, saying so, and exits 1 when its key is refused', async () => {
+    const run = (url: string, key: string) => {
+      const child = spawn(
+        process.execPath,
+        [join(__dirname, '../../examples/cable-desk.mjs'), '--url', url, '--records', join(mkdtempSync(join(tmpdir(), 'desk-')), 'r.jsonl')],
+        {
+          env: { ...process.env, WEFT_API_KEY: key },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      return { child, exited, stderr: () => stderr };
+    };
+    // Port 9 on loopback: nothing listens there.
+    const unreachable = run('http://127.0.0.1:9', operator);
+    await until('a retry message', () => /cannot reach the weft service at http:\/\/127\.0\.0\.1:9.*; retrying in/.test(unreachable.stderr()));
+    expect(unreachable.child.exitCode).toBeNull();
+    unreachable.child.kill('SIGTERM');
+    await unreachable.exited;
+
+    const refused = run(service.url, `weft_${'a'.repeat(12)}_${'b'.repeat(43)}`);
+    expect(await refused.exited).toBe(1);
+    expect(refused.stderr()).toContain('cable desk: the service refused the key');
   });
 });
