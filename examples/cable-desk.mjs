@@ -16,6 +16,7 @@
 // Files: records (JSON lines { record, fabricId, chip, port, lane, eventId, at }), and beside it
 // `.cursor` (the last event handled) and `.claims` (events this desk acknowledged, one id a line).
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { clearTimeout, setTimeout } from 'node:timers';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 
