@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { EmulatorService } from '../../apps/fabric-manager/src/emulator/emulator.service';
 import { TestService } from './support/test-service';
 
@@ -11,7 +12,7 @@ interface RunView {
     passed: boolean;
     expectations: { name: string; passed: boolean; actual: string }[];
     heal: { healNs: number | null }[];
-    generations: { incremental: boolean; computeMs: number; pushedAtNs: number | null }[];
+    generations: { incremental: boolean; computeMs: number; chargedMs: number; pushedAtNs: number | null }[];
     traffic: {
       books: { balanced: boolean; injected: number; delivered: number; discarded: Record<string, number>; inFlight: number };
       markers: { label: string }[];
@@ -78,22 +79,43 @@ describe('drills', () => {
     expect(seen.map((e) => e.id)).toEqual(stored.data!.events.edges.map((e) => e.node.id));
     if (process.env.DRILL_DEBUG) console.log(run.text);
     const r = run.report!;
-    // The heal-time bound counts the wall-clock compute time charged to the fabric, so on a loaded
-    // machine it can be missed: it is reported, with the time it took, and not held to here (speed
-    // is measured, in the benchmarks, not asserted). Everything else the drill expects holds.
-    const healBound = 'time from fault to healed configuration';
-    expect(r.expectations.find((e) => e.name === healBound)!.actual).toMatch(/^\d+ ns$/);
-    expect(r.expectations.filter((e) => e.name !== healBound && !e.passed)).toEqual([]);
-    const healed = r.expectations.find((e) => e.name === healBound)!.passed;
-    expect(run.state).toBe(healed ? 'passed' : 'failed');
-    expect(run.text).toContain(`drill cable-cut-under-load: ${healed ? 'PASSED' : 'FAILED'}`);
+    // The compute time charged to the fabric is the computation's CPU time, so every expectation
+    // holds, the heal-time bound included, however busy the machine (see the next spec).
+    expect(r.expectations.filter((e) => !e.passed)).toEqual([]);
+    expect(run.state).toBe('passed');
+    expect(run.text).toContain('drill cable-cut-under-load: PASSED');
+    expect(run.text).toContain("each computation's CPU time is charged to emulated time, not its wall time");
     expect(r.generations.length).toBeGreaterThanOrEqual(1);
     expect(r.generations[0]).toMatchObject({ incremental: true });
     // The push lands no earlier than the fault plus the compute time charged for it.
-    expect(r.heal[0].healNs).toBeGreaterThanOrEqual(r.generations[0].computeMs * 1e6);
+    expect(r.generations[0].chargedMs).toBeGreaterThan(0);
+    expect(r.heal[0].healNs).toBeGreaterThanOrEqual(r.generations[0].chargedMs * 1e6);
     expect(r.traffic.books.balanced).toBe(true);
     expect(r.traffic.markers.map((m) => m.label)).toEqual(['cut-link s0.r1.2:40']);
     expect(run.plotSvg).toMatch(/^<svg [^>]*>[\s\S]*generation \d+ pushed[\s\S]*<\/svg>\n$/);
+  });
+
+  it('gives the same verdict, heal time within its bound, with both cores kept busy by other processes', async () => {
+    // A service of its own whose emulator runs at the priority of the processes that keep the
+    // cores busy (the shared one's yields to them, and would take minutes): the control plane's
+    // computation then takes longer in wall time than on an idle machine, as it did when wall time
+    // was charged and this drill failed its 10 ms bound on a loaded machine.
+    const busy = await TestService.start({ config: { WEFT_EMULATOR_NICE: 0 } });
+    const burners = [0, 1].map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+    try {
+      const started = await busy.gql<{ startDrill: { id: string } }>(START, { input: { fixture: 'cable-cut-under-load' } }, busy.bootstrapKey!);
+      let run: RunView;
+      for (;;) {
+        run = (await busy.gql<{ drillRun: RunView }>(RUN, { id: started.data!.startDrill.id }, busy.bootstrapKey!)).data!.drillRun;
+        if (run.state !== 'running') break;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+      expect(run.report!.expectations.filter((e) => !e.passed)).toEqual([]);
+      expect(run.state).toBe('passed');
+    } finally {
+      for (const burner of burners) burner.kill('SIGKILL');
+      await busy.stop();
+    }
   });
 
   it('runs on past its end when the healing push comes after it, and measures the fabric after healing', async () => {

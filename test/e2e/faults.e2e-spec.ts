@@ -76,4 +76,39 @@ describe('declared faults', () => {
     const noPort = await service.gql(DECLARE, { input: { fabricId, kind: 'link', chip: 's0.r1.0' } }, operator);
     expect(noPort.errors![0].message).toBe('a link fault needs a port of s0.r1.0: 0 to 63');
   });
+
+  it('refuses to declare again what is already out of service, by either end of the cable, and makes no generation for it', async () => {
+    const before = await lastGeneration();
+    const first = await service.gql<{ declareFault: { id: string } }>(
+      DECLARE,
+      { input: { fabricId, kind: 'link', chip: 's0.r1.0', port: 32, note: 'reseat' } },
+      operator,
+    );
+    expect(first.errors).toBeUndefined();
+    await waitForAutomation(service, Number(fabricId));
+    const around = await lastGeneration();
+    expect(around.number).toBe(before.number + 1);
+    const far = (
+      await service.gql<{ routerConfiguration: { outOfService: { port: number; farEnd: string }[] } }>(
+        'query($input: RouterConfigurationInput!) { routerConfiguration(input: $input) { outOfService { port farEnd } } }',
+        { input: { fabricId, chip: 's0.r1.0' } },
+        operator,
+      )
+    ).data!.routerConfiguration.outOfService.find((p) => p.port === 32)!.farEnd;
+    const [farChip, farPort] = far.split(':');
+    for (const end of [
+      { chip: 's0.r1.0', port: 32 },
+      { chip: farChip, port: Number(farPort) },
+    ]) {
+      const again = await service.gql(DECLARE, { input: { fabricId, kind: 'link', ...end } }, operator);
+      expect(again.errors![0]).toMatchObject({
+        extensions: { code: 'CONFLICT', reason: 'FAULT_ALREADY_ACTIVE' },
+        message: expect.stringMatching(
+          new RegExp(`^the link at ${end.chip}:${end.port} is already out of service: fault #${first.data!.declareFault.id} \\(operator`),
+        ),
+      });
+    }
+    await waitForAutomation(service, Number(fabricId));
+    expect((await lastGeneration()).number).toBe(around.number);
+  });
 });

@@ -23,10 +23,10 @@ export function renderDrillText(r: DrillReport): string {
     if (r.interrupts.length > 20) lines.push(`  … ${r.interrupts.length - 20} more`);
   }
   if (r.generations.length > 0) {
-    lines.push('', 'generations the automation computed:');
+    lines.push('', "generations the automation computed (each computation's CPU time is charged to emulated time, not its wall time):");
     for (const g of r.generations)
       lines.push(
-        `  #${g.generation}: ${g.incremental ? 'incremental' : 'full'}, ${g.computeMs.toFixed(1)} ms to compute and verify, pushed at ${us(g.pushedAtNs)} (${g.writes ?? 0} writes) — ${g.trigger}`,
+        `  #${g.generation}: ${g.incremental ? 'incremental' : 'full'}, ${g.chargedMs.toFixed(1)} ms of CPU to compute and verify (${g.computeMs.toFixed(1)} ms of wall time), pushed at ${us(g.pushedAtNs)} (${g.writes ?? 0} writes) — ${g.trigger}`,
       );
   }
   if (r.heal.length > 0) {

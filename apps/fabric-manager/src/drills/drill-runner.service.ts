@@ -43,7 +43,10 @@ export interface DrillReport {
   readonly generations: readonly {
     readonly generation: number;
     readonly trigger: string;
+    /** Wall time of the computation (what the machine's load inflates). */
     readonly computeMs: number;
+    /** Its CPU time on the control plane's thread: what was charged to emulated time. */
+    readonly chargedMs: number;
     readonly incremental: boolean;
     readonly pushedAtNs: number | null;
     readonly writes: number | null;
@@ -137,6 +140,9 @@ export class DrillRunnerService implements OnApplicationBootstrap {
       interval: Math.max(10, Math.round(drill.intervalNs / NS_PER_CYCLE)),
     };
     const traffic = this.emulator.runTraffic(fabricId, request);
+    // Awaited once the timeline has been played; if the emulator stops before then (the service is
+    // stopping), the timeline's own failure ends the run, and this rejection must not go unheard.
+    traffic.catch(() => undefined);
     const timeline: { atNs: number; label: string }[] = [];
     let endNs = drill.durationNs;
     try {
@@ -231,6 +237,7 @@ export class DrillRunnerService implements OnApplicationBootstrap {
         generation: Number(e.details.generation),
         trigger: String(e.details.trigger),
         computeMs: Number(e.details.computeMs ?? 0),
+        chargedMs: Number(e.details.computeCpuMs ?? e.details.computeMs ?? 0),
         incremental: Boolean(e.details.incremental),
         pushedAtNs: p?.emulatedTimeNs != null ? p.emulatedTimeNs - start : null,
         writes: p ? Number(p.details.writes ?? 0) : null,

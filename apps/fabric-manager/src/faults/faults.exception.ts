@@ -3,6 +3,7 @@ import { WeftException } from '../graphql/weft.exception';
 export enum FaultsErrorCode {
   FaultNotFound = 'FAULT_NOT_FOUND',
   FaultTargetInvalid = 'FAULT_TARGET_INVALID',
+  FaultAlreadyActive = 'FAULT_ALREADY_ACTIVE',
 }
 
 export class FaultsException extends WeftException<FaultsErrorCode> {

@@ -36,6 +36,27 @@ export class FaultsService {
     private readonly events: EventsService,
   ) {}
 
+  /** An operator declaring what is already out of service (the same router, or the same cable by
+   * either of its ends) would only make a generation identical to the one in force: refused, naming
+   * the fault that holds it. */
+  private async refuseDuplicate(fabricId: number, kind: string, chip: string, port: number | null): Promise<void> {
+    const active = await this.active(fabricId);
+    let ends = [`${chip}:${port}`];
+    if (kind === 'link' && port !== null) {
+      const { design } = await this.fabrics.design(fabricId);
+      const cable = design.cables.find((c) => (c.a.chip === chip && c.a.port === port) || (c.b.chip === chip && c.b.port === port));
+      if (cable) ends = [`${cable.a.chip}:${cable.a.port}`, `${cable.b.chip}:${cable.b.port}`];
+    }
+    const same = active.find((f) => f.kind === kind && (kind === 'router' ? f.chip === chip : ends.includes(`${f.chip}:${f.port}`)));
+    if (same) {
+      const what = kind === 'router' ? `router ${chip}` : `the ${kind} at ${chip}:${port}`;
+      throw new FaultsException(
+        FaultsErrorCode.FaultAlreadyActive,
+        `${what} is already out of service: fault #${same.id} (${same.source}, ${same.declaredAt.toISOString()}${same.note ? `: ${same.note}` : ''})`,
+      );
+    }
+  }
+
   async declare(input: DeclareFault, source: 'operator' | 'interrupt' = 'operator'): Promise<Fault> {
     const chip = await this.fabrics.chipByName(input.fabricId, input.chip);
     if (input.kind === 'link' || input.kind === 'endpoint') {
@@ -45,6 +66,7 @@ export class FaultsService {
     } else if (chip.kind !== 'router') {
       throw new FaultsException(FaultsErrorCode.FaultTargetInvalid, `${chip.name} is not a router`);
     }
+    if (source === 'operator') await this.refuseDuplicate(input.fabricId, input.kind, chip.name, input.kind === 'router' ? null : input.port!);
     const fault = await this.faults.save(
       this.faults.create({
         fabricId: input.fabricId,

@@ -73,6 +73,8 @@ function faultsCode(code: FaultsErrorCode): GraphQLErrorCode {
       return GraphQLErrorCode.NotFound;
     case FaultsErrorCode.FaultTargetInvalid:
       return GraphQLErrorCode.BadUserInput;
+    case FaultsErrorCode.FaultAlreadyActive:
+      return GraphQLErrorCode.Conflict;
     default:
       return assertUnreachable(code);
   }
