@@ -143,4 +143,68 @@ const duringDrill: Benchmark = {
   run: fiftyClients,
 };
 
-export const benchmarks: Benchmark[] = [idle, duringDrill];
+/**
+ * The heaviest query the cost limit lets a viewer send — as many router decodings, each of a
+ * different router, as fit under it — sent again and again by 4 clients, while a probe asks
+ * /health/live 200 times in a row: how long the probe waits. Target (issue 34): under 100 ms.
+ */
+const healthUnderHeavyQueries: Benchmark = {
+  name: 'api: /health/live while the heaviest permitted queries run (bw-r1.5-288)',
+  parameters: { heavyClients: 4, probes: 200 },
+  isolated: true,
+  warmup: 1,
+  runs: 5,
+  setup: async () => {
+    service = await startService();
+  },
+  teardown: stopService,
+  run: async () => {
+    const { fabrics } = await gql<{ fabrics: { edges: { node: { id: string } }[] } }>('{ fabrics(first: 1) { edges { node { id } } } }');
+    const fabricId = fabrics.edges[0].node.id;
+    const { fabric } = await gql<{ fabric: { chips: { edges: { node: { name: string } }[] } } }>(
+      'query($f: ID!) { fabric(id: $f) { chips(kind: "router", first: 500) { edges { node { name } } } } }',
+      { f: fabricId },
+    );
+    const names = fabric.chips.edges.map((e) => e.node.name);
+    const decode = (i: number) =>
+      `a${i}: routerConfiguration(input: { fabricId: ${fabricId}, chip: "${names[i % names.length]}" }) { chip raw { register value } }`;
+    // As many as fit: each costs 200 points plus its fields, under the 20,000 limit.
+    let count = 120;
+    for (;;) {
+      const response = await fetch(`${service!.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${service!.key}` },
+        body: JSON.stringify({ query: `{ ${Array.from({ length: count }, (_, i) => decode(i)).join(' ')} }` }),
+      });
+      if (response.status === 200) break;
+      count--;
+    }
+    const heavy = `{ ${Array.from({ length: count }, (_, i) => decode(i)).join(' ')} }`;
+    let running = true;
+    let heavyQueries = 0;
+    const clients = Array.from({ length: 4 }, async () => {
+      while (running) {
+        await fetch(`${service!.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${service!.key}` },
+          body: JSON.stringify({ query: heavy }),
+        }).then((r) => r.text());
+        heavyQueries++;
+      }
+    });
+    const probes: number[] = [];
+    const started = performance.now();
+    for (let i = 0; i < 200; i++) {
+      const sent = performance.now();
+      await fetch(`${service!.url}/health/live`).then((r) => r.text());
+      probes.push(performance.now() - sent);
+    }
+    const ms = performance.now() - started;
+    running = false;
+    await Promise.all(clients);
+    probes.sort((a, b) => a - b);
+    return { ms, probeP50Ms: probes[100], probeP99Ms: probes[197], probeMaxMs: probes[199], aliasesPerQuery: count, heavyQueries };
+  },
+};
+
+export const benchmarks: Benchmark[] = [idle, duringDrill, healthUnderHeavyQueries];
