@@ -59,12 +59,17 @@ async function stopService(): Promise<void> {
   service = undefined;
 }
 
-async function gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const response = await fetch(`${service!.url}/graphql`, {
+/** POSTs a GraphQL request with the admin key; the response as it came. */
+function post(query: string, variables: Record<string, unknown> = {}): Promise<Response> {
+  return fetch(`${service!.url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${service!.key}` },
     body: JSON.stringify({ query, variables }),
   });
+}
+
+async function gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const response = await post(query, variables);
   const body = (await response.json()) as { data?: T; errors?: unknown };
   if (!body.data) throw new Error(JSON.stringify(body.errors));
   return body.data;
@@ -90,18 +95,28 @@ async function fiftyClients(): Promise<Measurement> {
   };
 }
 
-const idle: Benchmark = {
-  name: 'api: a cheap query from 50 concurrent clients, service idle (bw-r1.5-288 configured)',
-  parameters: { clients: CLIENTS, requests: REQUESTS, query: CHEAP_QUERY },
-  isolated: true,
-  warmup: 1,
-  runs: 5,
-  setup: async () => {
-    service = await startService();
-  },
-  teardown: stopService,
-  run: fiftyClients,
-};
+/** A benchmark against a fresh service of its own, in a process of its own. */
+function againstService(name: string, parameters: Benchmark['parameters'], run: Benchmark['run'], prepare?: () => Promise<void>): Benchmark {
+  return {
+    name,
+    parameters,
+    isolated: true,
+    warmup: 1,
+    runs: 5,
+    setup: async () => {
+      service = await startService();
+      await prepare?.();
+    },
+    teardown: stopService,
+    run,
+  };
+}
+
+const idle = againstService(
+  'api: a cheap query from 50 concurrent clients, service idle (bw-r1.5-288 configured)',
+  { clients: CLIENTS, requests: REQUESTS, query: CHEAP_QUERY },
+  fiftyClients,
+);
 
 /** A drill at a real load: uniform random traffic at 0.3 of every injection link on all four slices,
  * a cable cut, the automation healing it — running on (it lasts minutes) while the clients ask. */
@@ -117,14 +132,11 @@ const DRILL = {
   expectations: { unaccounted: 0 },
 };
 
-const duringDrill: Benchmark = {
-  name: 'api: a cheap query from 50 concurrent clients, during a drill at load 0.3 on 4 slices',
-  parameters: { clients: CLIENTS, requests: REQUESTS, query: CHEAP_QUERY, drillLoad: DRILL.traffic.load, drillSlices: 4 },
-  isolated: true,
-  warmup: 1,
-  runs: 5,
-  setup: async () => {
-    service = await startService();
+const duringDrill = againstService(
+  'api: a cheap query from 50 concurrent clients, during a drill at load 0.3 on 4 slices',
+  { clients: CLIENTS, requests: REQUESTS, query: CHEAP_QUERY, drillLoad: DRILL.traffic.load, drillSlices: 4 },
+  fiftyClients,
+  async () => {
     const { startDrill } = await gql<{ startDrill: { id: string } }>('mutation($input: StartDrillInput!) { startDrill(input: $input) { id } }', {
       input: { drill: JSON.stringify(DRILL) },
     });
@@ -139,26 +151,17 @@ const duringDrill: Benchmark = {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   },
-  teardown: stopService,
-  run: fiftyClients,
-};
+);
 
 /**
  * The heaviest query the cost limit lets a viewer send — as many router decodings, each of a
  * different router, as fit under it — sent again and again by 4 clients, while a probe asks
  * /health/live 200 times in a row: how long the probe waits. Target (issue 34): under 100 ms.
  */
-const healthUnderHeavyQueries: Benchmark = {
-  name: 'api: /health/live while the heaviest permitted queries run (bw-r1.5-288)',
-  parameters: { heavyClients: 4, probes: 200 },
-  isolated: true,
-  warmup: 1,
-  runs: 5,
-  setup: async () => {
-    service = await startService();
-  },
-  teardown: stopService,
-  run: async () => {
+const healthUnderHeavyQueries = againstService(
+  'api: /health/live while the heaviest permitted queries run (bw-r1.5-288)',
+  { heavyClients: 4, probes: 200 },
+  async () => {
     const { fabrics } = await gql<{ fabrics: { edges: { node: { id: string } }[] } }>('{ fabrics(first: 1) { edges { node { id } } } }');
     const fabricId = fabrics.edges[0].node.id;
     const { fabric } = await gql<{ fabric: { chips: { edges: { node: { name: string } }[] } } }>(
@@ -170,25 +173,13 @@ const healthUnderHeavyQueries: Benchmark = {
       `a${i}: routerConfiguration(input: { fabricId: ${fabricId}, chip: "${names[i % names.length]}" }) { chip raw { register value } }`;
     // As many as fit: each costs 200 points plus its fields, under the 20,000 limit.
     let count = 120;
-    for (;;) {
-      const response = await fetch(`${service!.url}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${service!.key}` },
-        body: JSON.stringify({ query: `{ ${Array.from({ length: count }, (_, i) => decode(i)).join(' ')} }` }),
-      });
-      if (response.status === 200) break;
-      count--;
-    }
+    while ((await post(`{ ${Array.from({ length: count }, (_, i) => decode(i)).join(' ')} }`)).status !== 200) count--;
     const heavy = `{ ${Array.from({ length: count }, (_, i) => decode(i)).join(' ')} }`;
     let running = true;
     let heavyQueries = 0;
     const clients = Array.from({ length: 4 }, async () => {
       while (running) {
-        await fetch(`${service!.url}/graphql`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${service!.key}` },
-          body: JSON.stringify({ query: heavy }),
-        }).then((r) => r.text());
+        await post(heavy).then((r) => r.text());
         heavyQueries++;
       }
     });
@@ -205,6 +196,6 @@ const healthUnderHeavyQueries: Benchmark = {
     probes.sort((a, b) => a - b);
     return { ms, probeP50Ms: probes[100], probeP99Ms: probes[197], probeMaxMs: probes[199], aliasesPerQuery: count, heavyQueries };
   },
-};
+);
 
 export const benchmarks: Benchmark[] = [idle, duringDrill, healthUnderHeavyQueries];

@@ -42,13 +42,10 @@ describe('hostile clients', () => {
     `query($f: ID!) { ${Array.from({ length: count }, (_, i) => field(`a${i}`)).join(' ')} }`;
 
   it('900 aliases of generationDiff are refused with a 400 before any of them runs', async () => {
-    const started = Date.now();
     const result = await post(aliased(900, DIFF), viewer);
     expect(result.status).toBe(400);
     expect(result.body.data).toBeUndefined();
     expect(result.body.errors![0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', reason: 'QUERY_TOO_COMPLEX' });
-    // Refused on its shape: far less time than one diff per alias would take.
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('300 aliases of routerConfiguration are refused too', async () => {
