@@ -28,6 +28,7 @@ import { Fabric } from '../fabrics/fabric.entity';
 import { FabricsService } from '../fabrics/fabrics.service';
 import { Fault } from '../faults/fault.entity';
 import { FaultsService } from '../faults/faults.service';
+import { CpuStopwatch } from './cpu-stopwatch';
 
 export interface DiscoveryOutcome {
   discovered: DiscoveryResult;
@@ -161,14 +162,11 @@ export class ControlService implements OnApplicationBootstrap {
       // Faults the configuration must not use (§7.7): declared by operators or recorded from interrupts.
       const active = await this.faults.active(fabricId);
       const faults = faultSet(active);
-      const started = performance.now();
-      const cpuBefore = threadCpuMs();
+      const stopwatch = new CpuStopwatch();
       const { image, verification, unreachable, incremental } = configurator.configure(faults);
-      const computeMs = performance.now() - started;
-      // What the computation cost this thread, which other processes on the machine do not inflate
-      // as they do its wall time (a drill's verdict must not depend on how busy the machine is).
-      const cpuAfter = threadCpuMs();
-      const chargedMs = cpuBefore === null || cpuAfter === null ? computeMs : cpuAfter - cpuBefore;
+      const computeMs = stopwatch.wallMs();
+      // What the computation cost in CPU time, which a busy machine does not inflate.
+      const chargedMs = stopwatch.cpuMs();
       if (this.charged.has(fabricId)) {
         // The fabric keeps running while the control plane computes, one emulated ns per ns of the
         // computation's CPU time — the push waits in the emulator until the fabric has got that far.
@@ -367,10 +365,4 @@ function circumstancesOf(faults: readonly Fault[], findings: readonly Finding[])
     faults: faults.map((f) => ({ id: f.id, kind: f.kind, chip: f.chip, port: f.port, source: f.source, declaredAt: f.declaredAt.toISOString(), note: f.note })),
     findings,
   };
-}
-
-/** CPU time of the calling thread, in ms (Node 22.19 and later); null where Node cannot say. */
-function threadCpuMs(): number | null {
-  const usage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.();
-  return usage ? (usage.user + usage.system) / 1000 : null;
 }
