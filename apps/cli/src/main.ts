@@ -1,44 +1,20 @@
-import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { InstallationFileError, loadInstallationFile } from '@weft/fabric-model';
+// The weft command. Commands that talk to the running service load only what they need to send a
+// query (they start in about a tenth of a second); the service's modules, TypeORM and the fabric
+// model are loaded by the commands that use them (store-commands.ts, fixture-commands.ts).
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { checkDrillTargets, DRILL_FORMAT, DrillFileError, validateDrillFile } from '@weft/emulator';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { DataSource } from 'typeorm';
-import { AuditService } from '../../fabric-manager/src/audit/audit.service';
-import { Role } from '../../fabric-manager/src/auth/api-key.entity';
-import { ApiKeysService } from '../../fabric-manager/src/auth/api-keys.service';
-import { ConfigError, DEFAULT_DATABASE, loadWeftConfig } from '../../fabric-manager/src/config/weft-config';
-import { dataSourceOptions } from '../../fabric-manager/src/database/data-source-options';
-import { FIXTURES_ROOT } from '../../fabric-manager/src/fabrics/fabrics.service';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { adminKeyFile, readAdminKeyFile } from '../../fabric-manager/src/auth/admin-key-file';
-import { CliStoreModule } from './cli-store.module';
+import { Role } from '../../fabric-manager/src/auth/role';
+import { DEFAULT_DATABASE, StartupError } from '../../fabric-manager/src/config/store-location';
 import { DrillProgress } from './drill-progress';
-import { formatRouter, ROUTER_CONFIGURATION, RouterConfigurationView } from './router-view';
 import { CliError, ServiceClient } from './graphql-client';
+import { formatRouter, ROUTER_CONFIGURATION, RouterConfigurationView } from './router-view';
 
 const out = (text: string) => process.stdout.write(`${text}\n`);
 
 function positiveInt(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a positive whole number');
   return Number(value);
-}
-
-function storeConfig(database: string | undefined) {
-  return loadWeftConfig(process.env, { ...(database ? { WEFT_DATABASE: database } : {}), WEFT_LOG_LEVEL: 'silent' });
-}
-
-async function withStore<T>(
-  database: string | undefined,
-  action: (app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>) => Promise<T>,
-): Promise<T> {
-  const app = await NestFactory.createApplicationContext(CliStoreModule.forRoot(storeConfig(database)), { logger: false, abortOnError: false });
-  try {
-    return await action(app);
-  } finally {
-    await app.close();
-  }
 }
 
 /** The key given (--key, WEFT_API_KEY), else the admin key the service saved beside its store at
@@ -73,11 +49,9 @@ export function buildProgram(): Command {
     .description('apply pending schema migrations to the store (the service also does this on start)')
     .addOption(databaseOption())
     .action(async (options: { database: string }) => {
-      const ds = new DataSource(dataSourceOptions(storeConfig(options.database).WEFT_DATABASE));
-      await ds.initialize();
-      const ran = await ds.runMigrations();
-      await ds.destroy();
-      out(ran.length ? `applied: ${ran.map((m) => m.name).join(', ')}` : 'the store is up to date');
+      const { migrateStore } = await import('./store-commands');
+      const ran = await migrateStore(options.database);
+      out(ran.length ? `applied: ${ran.join(', ')}` : 'the store is up to date');
     });
 
   const keys = program.command('keys').description('API keys (works on the store file directly)');
@@ -89,11 +63,8 @@ export function buildProgram(): Command {
     .addOption(databaseOption())
     .action(async (options: { role: Role; name: string; database: string }) => {
       if (!/^[\w .@-]{1,100}$/.test(options.name)) throw new CliError('--name may hold 1 to 100 letters, digits, spaces and . _ @ -');
-      const created = await withStore(options.database, async (app) => {
-        const key = await app.get(ApiKeysService).create(options.name, options.role);
-        await app.get(AuditService).record(null, 'keys create', { name: options.name, role: options.role }, 'ok', 'cli');
-        return key;
-      });
+      const { createKey } = await import('./store-commands');
+      const created = await createKey(options.database, options.name, options.role);
       out(`created ${created.apiKey.role} key #${created.apiKey.id} "${created.apiKey.name}". It is shown only this once:`);
       out(created.key);
     });
@@ -102,7 +73,8 @@ export function buildProgram(): Command {
     .description('list API keys (never the keys themselves)')
     .addOption(databaseOption())
     .action(async (options: { database: string }) => {
-      const rows = await withStore(options.database, (app) => app.get(ApiKeysService).list());
+      const { listKeys } = await import('./store-commands');
+      const rows = await listKeys(options.database);
       for (const k of rows) out(`#${k.id}\t${k.role}\t${k.prefix}\t${k.name}${k.revokedAt ? `\trevoked ${k.revokedAt.toISOString()}` : ''}`);
     });
   keys
@@ -111,10 +83,8 @@ export function buildProgram(): Command {
     .argument('<id>', 'key id, from "weft keys list"', positiveInt)
     .addOption(databaseOption())
     .action(async (id: number, options: { database: string }) => {
-      await withStore(options.database, async (app) => {
-        await app.get(ApiKeysService).revoke(id);
-        await app.get(AuditService).record(null, 'keys revoke', { id }, 'ok', 'cli');
-      });
+      const { revokeKey } = await import('./store-commands');
+      await revokeKey(options.database, id);
       out(`revoked key #${id}`);
     });
 
@@ -123,30 +93,15 @@ export function buildProgram(): Command {
     .command('validate')
     .description('check installation files (summarising each design) and drill files (against the fabric each names)')
     .argument('<files...>', 'installation or drill JSON files')
-    .action((files: string[]) => {
+    .action(async (files: string[]) => {
+      const { checkFixtureFile } = await import('./fixture-commands');
       let failed = 0;
       for (const file of files) {
-        if (isDrillFile(file)) {
-          const problems = checkDrill(file);
-          if (problems.length === 0) out(`ok  ${file}: drill`);
-          else {
-            failed++;
-            process.stderr.write(problems.map((p) => `${file}: ${p}`).join('\n') + '\n');
-          }
-          continue;
-        }
-        try {
-          const installation = loadInstallationFile(file);
-          const s = installation.expected.summary;
-          const deviations = installation.file.cabling;
-          out(
-            `ok  ${file}: ${installation.file.name}, ${s.network} with ${s.processors} processors, ${s.routers} routers, ${s.cables} cables` +
-              `; cabling deviations: ${deviations.missing.length} missing, ${deviations.miswired.length} miswired, ${deviations.extra.length} extra`,
-          );
-        } catch (error) {
-          if (!(error instanceof InstallationFileError)) throw error;
+        const check = checkFixtureFile(file);
+        if (check.ok) out(`ok  ${file}: ${check.summary}`);
+        else {
           failed++;
-          process.stderr.write(`${error.message}\n`);
+          process.stderr.write(check.problems.join('\n') + '\n');
         }
       }
       if (failed) throw new CliError(`${failed} of ${files.length} files are invalid`);
@@ -249,6 +204,66 @@ export function buildProgram(): Command {
       if (c.problems.length > 20) out(`  … and ${c.problems.length - 20} more notes`);
       if (!c.verified) throw new CliError('the configuration was not proven and was not pushed');
     });
+  const faults = program.command('faults').description('cables and routers taken out of service, through the running service');
+  faults
+    .command('declare')
+    .description('take a cable (chip:port, either end) or a router (chip) out of service; waits for the generation routed around it')
+    .argument('<fabricId>', 'fabric id', positiveInt)
+    .argument('<target>', 'a cable end, e.g. s0.r1.3:40, or a router, e.g. s0.r1.3', cableOrRouter)
+    .option('--note <text>', 'why, for the record')
+    .option('--no-wait', 'return at once instead of waiting for the automation to push the generation that routes around it')
+    .addOption(urlOption())
+    .addOption(keyOption())
+    .action(async (fabricId: number, target: { chip: string; port?: number }, options: { note?: string; wait: boolean; url: string; key?: string }) => {
+      const client = serviceClient(options);
+      const { declareFault: f } = await client.request<{ declareFault: { id: string; kind: string } }>(
+        'mutation($input: DeclareFaultInput!) { declareFault(input: $input) { id kind } }',
+        {
+          input: {
+            fabricId: String(fabricId),
+            kind: target.port === undefined ? 'router' : 'link',
+            chip: target.chip,
+            ...(target.port === undefined ? {} : { port: target.port }),
+            ...(options.note ? { note: options.note } : {}),
+          },
+        },
+      );
+      out(`fault #${f.id}: ${target.port === undefined ? `router ${target.chip}` : `the cable on ${target.chip}:${target.port}`} is out of service`);
+      if (options.wait) await awaitReaction(client, fabricId, f.id, true);
+    });
+  faults
+    .command('list')
+    .description('faults in force on a fabric')
+    .argument('<fabricId>', 'fabric id', positiveInt)
+    .addOption(urlOption())
+    .addOption(keyOption())
+    .action(async (fabricId: number, options: { url: string; key?: string }) => {
+      const { activeFaults } = await serviceClient(options).request<{
+        activeFaults: { id: string; kind: string; chip: string; port: number | null; source: string; declaredAt: string; note: string }[];
+      }>('query($input: FabricIdInput!) { activeFaults(input: $input) { id kind chip port source declaredAt note } }', {
+        input: { fabricId: String(fabricId) },
+      });
+      if (activeFaults.length === 0) out('no faults in force');
+      for (const f of activeFaults)
+        out(`#${f.id}\t${f.kind === 'link' ? `cable ${f.chip}:${f.port}` : `router ${f.chip}`}\t${f.source}\t${f.declaredAt}${f.note ? `\t${f.note}` : ''}`);
+    });
+  faults
+    .command('clear')
+    .description('put a cable or router back in service (a fault id from "weft faults list"); waits for the generation that uses it again')
+    .argument('<faultId>', 'fault id', positiveInt)
+    .option('--no-wait', 'return at once')
+    .addOption(urlOption())
+    .addOption(keyOption())
+    .action(async (id: number, options: { wait: boolean; url: string; key?: string }) => {
+      const client = serviceClient(options);
+      const { clearFault: f } = await client.request<{ clearFault: { fabricId: string; chip: string; port: number | null } }>(
+        'mutation($input: ClearFaultInput!) { clearFault(input: $input) { fabricId chip port } }',
+        { input: { id: String(id) } },
+      );
+      out(`fault #${id} cleared: ${f.port === null ? `router ${f.chip}` : `the cable on ${f.chip}:${f.port}`} is back in service`);
+      if (options.wait) await awaitReaction(client, Number(f.fabricId), String(id), false);
+    });
+
   const routes = program.command('routes').description('routing registers');
   routes
     .command('show')
@@ -360,6 +375,54 @@ export function buildProgram(): Command {
   return program;
 }
 
+/** `chip:port` names a cable by one of its ends; a chip name alone, a router. */
+function cableOrRouter(value: string): { chip: string; port?: number } {
+  const m = /^([\w.-]+?)(?::(\d+))?$/.exec(value);
+  if (!m) throw new InvalidArgumentError('must be a cable end (chip:port, e.g. s0.r1.3:40) or a router (e.g. s0.r1.3)');
+  return m[2] === undefined ? { chip: m[1] } : { chip: m[1], port: Number(m[2]) };
+}
+
+type GenerationRow = { number: number; state: string; faultIds: string[] };
+
+/** How long a fault command waits for the automation's generation before saying it saw none. */
+const REACTION_WAIT_MS = 15_000;
+
+/**
+ * Waits until the automation has pushed (or refused) the generation that took in a fault's
+ * declaration (the first computed with it in force) or its clearing (the first after the last
+ * computed with it), and says which generation that was.
+ */
+async function awaitReaction(client: ServiceClient, fabricId: number, faultId: string, declared: boolean): Promise<void> {
+  const until = Date.now() + REACTION_WAIT_MS;
+  for (;;) {
+    const { generations } = await client.request<{ generations: GenerationRow[] }>(
+      'query($input: FabricIdInput!) { generations(input: $input) { number state faultIds } }',
+      { input: { fabricId: String(fabricId) } },
+    );
+    const lastWith = generations.findLastIndex((g) => g.faultIds.includes(faultId));
+    if (!declared && lastWith === -1) return; // no generation ever routed around it: none to undo
+    const next = declared ? generations[lastWith] : generations[lastWith + 1];
+    if (next && next.state !== 'computed' && next.state !== 'pushing') {
+      const previous = generations[generations.indexOf(next) - 1];
+      out(
+        `generation ${next.number} ${next.state === 'pushed' ? 'pushed' : `${next.state}, NOT pushed`}` +
+          (previous ? ` ("weft config diff ${previous.number} ${next.number} --fabric ${fabricId}" shows what changed)` : ''),
+      );
+      if (next.state !== 'pushed') throw new CliError(`generation ${next.number} was ${next.state}`);
+      return;
+    }
+    if (Date.now() > until) {
+      out(
+        next
+          ? `generation ${next.number} is still ${next.state} after ${REACTION_WAIT_MS / 1000} s`
+          : `no generation has taken it in after ${REACTION_WAIT_MS / 1000} s: is the automation off (WEFT_AUTOMATION)? "weft configure ${fabricId}" does it`,
+      );
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 export async function runCli(argv: string[]): Promise<number> {
   const program = buildProgram();
   try {
@@ -369,7 +432,7 @@ export async function runCli(argv: string[]): Promise<number> {
     const e = error as { code?: string; exitCode?: number; message?: string };
     if (e.code?.startsWith('commander.'))
       return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help' ? 0 : (e.exitCode ?? 1);
-    if (error instanceof CliError || error instanceof ConfigError) process.stderr.write(`weft: ${error.message}\n`);
+    if (error instanceof CliError || error instanceof StartupError) process.stderr.write(`weft: ${error.message}\n`);
     else if (error instanceof Error && error.name === 'AuthException') process.stderr.write(`weft: ${error.message}\n`);
     else process.stderr.write(`weft: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return 1;
@@ -380,27 +443,4 @@ if (require.main === module) {
   void runCli(process.argv).then((code) => {
     if (code !== 0 || !process.argv.includes('serve')) process.exitCode = code;
   });
-}
-
-/** A drill file says so in its format field. */
-function isDrillFile(file: string): boolean {
-  try {
-    return (JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown }).format === DRILL_FORMAT;
-  } catch {
-    return false;
-  }
-}
-
-/** Every problem with a drill file: its own, then its timeline against the fabric fixture it names. */
-function checkDrill(file: string): string[] {
-  try {
-    const drill = validateDrillFile(JSON.parse(readFileSync(file, 'utf8')));
-    const source = join(FIXTURES_ROOT, `${drill.fabric}.json`);
-    if (!existsSync(source)) return [`$.fabric: no fixture "${drill.fabric}"`];
-    return checkDrillTargets(drill, loadInstallationFile(source).physical);
-  } catch (error) {
-    if (error instanceof DrillFileError) return [...error.problems];
-    if (error instanceof InstallationFileError) return [`$.fabric: ${error.message}`];
-    throw error;
-  }
 }

@@ -1,11 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Role } from './role';
 
-/** Roles, spelled the same in the store, in GraphQL and on the command line. */
-export enum Role {
-  viewer = 'viewer',
-  operator = 'operator',
-  admin = 'admin',
-}
+export { Role };
 
 /** An API key. Only a SHA-256 of its secret is stored; the key itself is shown once. */
 @Entity('api_key')

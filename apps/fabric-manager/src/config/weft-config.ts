@@ -1,8 +1,10 @@
 import 'reflect-metadata';
 import { plainToInstance, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+import { DEFAULT_DATABASE, StartupError } from './store-location';
 
-export const DEFAULT_DATABASE = './data/weft.sqlite';
+export { DEFAULT_DATABASE, StartupError };
+
 export const DEFAULT_FIXTURE = 'blackwidow/bw-r1.5-288';
 
 /**
@@ -85,9 +87,6 @@ export class WeftConfig {
   @IsIn(['true', 'false'])
   WEFT_PRINT_BOOTSTRAP_KEY: string = 'true';
 }
-
-/** A start refused for a reason the operator can act on: said as it is, without a stack trace. */
-export class StartupError extends Error {}
 
 export class ConfigError extends StartupError {}
 

@@ -8,11 +8,11 @@ import { FabricsModule } from '../fabrics/fabrics.module';
 import { FaultsModule } from '../faults/faults.module';
 import { ControlResolver } from './control.resolver';
 import { ControlService } from './control.service';
-import { GenerationsResolver } from './generations.resolver';
+import { ConfigGenerationFieldsResolver, GenerationsResolver } from './generations.resolver';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ConfigGeneration, PushRecord, Fabric]), FabricsModule, EventsModule, FaultsModule],
-  providers: [ControlService, ControlResolver, GenerationsResolver],
+  providers: [ControlService, ControlResolver, GenerationsResolver, ConfigGenerationFieldsResolver],
   exports: [ControlService],
 })
 export class ControlModule {}

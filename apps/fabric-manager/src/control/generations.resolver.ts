@@ -1,5 +1,5 @@
 import { UseGuards } from '@nestjs/common';
-import { Args, Query, Resolver } from '@nestjs/graphql';
+import { Args, ID, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { ApiKeyGuard } from '../auth/api-key.guard';
@@ -139,7 +139,7 @@ export class GenerationsResolver {
     return this.generationRows.find({
       where: { fabricId: input.fabricId },
       order: { number: 'ASC' },
-      select: { id: true, number: true, engine: true, state: true, createdAt: true, pushedAt: true },
+      select: { id: true, number: true, engine: true, state: true, createdAt: true, pushedAt: true, circumstances: true },
     });
   }
 
@@ -147,5 +147,18 @@ export class GenerationsResolver {
   async pushes(@Args('input') input: FabricIdInput): Promise<PushModel[]> {
     const rows = await this.pushRows.find({ where: { fabricId: input.fabricId }, order: { id: 'ASC' }, relations: { generation: true } });
     return rows.map((p) => ({ ...p, generation: p.generation!.number }));
+  }
+}
+
+/** What a generation was computed around, read from what it recorded when it was made. */
+@Resolver(() => ConfigGenerationModel)
+export class ConfigGenerationFieldsResolver {
+  @ResolveField(() => [ID], {
+    description:
+      'The faults in force when it was computed, which it routes around (a generation made before weft recorded them lists none). A client that declared or cleared a fault finds the generation that took it in here.',
+  })
+  faultIds(@Parent() generation: ConfigGeneration): number[] {
+    if (!generation.circumstances) return [];
+    return (JSON.parse(generation.circumstances) as GenerationCircumstances).faults.map((f) => f.id);
   }
 }

@@ -8,7 +8,7 @@ import { Repository } from 'typeorm';
 import { Role } from '../auth/api-key.entity';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { RequiresRole } from '../auth/roles.decorator';
-import { FIXTURES_ROOT } from '../fabrics/fabrics.service';
+import { FIXTURES_ROOT } from '../config/store-location';
 import { heavyWork, OperationCost } from '../graphql/operation-cost';
 import { Drill } from './drill.entity';
 import { DrillRun } from './drill-run.entity';

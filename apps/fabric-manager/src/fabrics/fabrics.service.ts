@@ -10,7 +10,8 @@ import {
   parseInstallation,
 } from '@weft/fabric-model';
 import { existsSync } from 'node:fs';
-import { isAbsolute, join, normalize, relative, resolve } from 'node:path';
+import { isAbsolute, join, normalize, relative } from 'node:path';
+import { FIXTURES_ROOT } from '../config/store-location';
 import { DataSource, FindOptionsWhere, MoreThan, Repository } from 'typeorm';
 import { batchInsert } from '../database/batch-insert';
 import { EmulatorService } from '../emulator/emulator.service';
@@ -30,7 +31,6 @@ export interface ChipFilter {
 }
 
 /** Where fixtures are looked up when named by a relative path. */
-export const FIXTURES_ROOT = resolve(__dirname, '../../../../fixtures').replace(/dist[\\/]fixtures$/, 'fixtures');
 
 /**
  * Fabrics in the store. Loading one records the operator's expected design (chips, ports and

@@ -1,0 +1,53 @@
+// `weft fixtures validate`: checks installation and drill files offline. Loaded only for that command.
+import { checkDrillTargets, DRILL_FORMAT, DrillFileError, validateDrillFile } from '@weft/emulator';
+import { InstallationFileError, loadInstallationFile } from '@weft/fabric-model';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FIXTURES_ROOT } from '../../fabric-manager/src/config/store-location';
+
+/** What a file checked out as: a one-line summary, or every problem found in it. */
+export type FileCheck = { ok: true; summary: string } | { ok: false; problems: string[] };
+
+export function checkFixtureFile(file: string): FileCheck {
+  if (isDrillFile(file)) {
+    const problems = checkDrill(file);
+    return problems.length === 0 ? { ok: true, summary: 'drill' } : { ok: false, problems: problems.map((p) => `${file}: ${p}`) };
+  }
+  try {
+    const installation = loadInstallationFile(file);
+    const s = installation.expected.summary;
+    const deviations = installation.file.cabling;
+    return {
+      ok: true,
+      summary:
+        `${installation.file.name}, ${s.network} with ${s.processors} processors, ${s.routers} routers, ${s.cables} cables` +
+        `; cabling deviations: ${deviations.missing.length} missing, ${deviations.miswired.length} miswired, ${deviations.extra.length} extra`,
+    };
+  } catch (error) {
+    if (!(error instanceof InstallationFileError)) throw error;
+    return { ok: false, problems: [error.message] };
+  }
+}
+
+/** A drill file says so in its format field. */
+function isDrillFile(file: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown }).format === DRILL_FORMAT;
+  } catch {
+    return false;
+  }
+}
+
+/** Every problem with a drill file: its own, then its timeline against the fabric fixture it names. */
+function checkDrill(file: string): string[] {
+  try {
+    const drill = validateDrillFile(JSON.parse(readFileSync(file, 'utf8')));
+    const source = join(FIXTURES_ROOT, `${drill.fabric}.json`);
+    if (!existsSync(source)) return [`$.fabric: no fixture "${drill.fabric}"`];
+    return checkDrillTargets(drill, loadInstallationFile(source).physical);
+  } catch (error) {
+    if (error instanceof DrillFileError) return [...error.problems];
+    if (error instanceof InstallationFileError) return [`$.fabric: ${error.message}`];
+    throw error;
+  }
+}
