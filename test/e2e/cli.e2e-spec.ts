@@ -158,7 +158,9 @@ describe('the weft command line', () => {
     const retired = await as('routes', 'show', 's0.r1.3', '--fabric', fabric);
     const [line, farChip, farPort] = /\n {2}out of service: port 40 \(sidelink to (s0\.r1\.\d):(\d+)\): .*\n/.exec(retired.stdout)!;
     expect(line).toMatch(
-      new RegExp(`: cable fault on s0\\.r1\\.3:40 \\(fault #${faultId}, declared by an operator at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC: cable to be replaced\\)\\n$`),
+      new RegExp(
+        `: cable fault on s0\\.r1\\.3:40 \\(fault #${faultId}, declared by an operator at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC: cable to be replaced\\)\\n$`,
+      ),
     );
     expect(retired.stdout.match(/out of service/g)).toHaveLength(1);
     const farEnd = await as('routes', 'show', farChip, '--fabric', fabric);

@@ -13,6 +13,7 @@ interface RunView {
     expectations: { name: string; passed: boolean; actual: string }[];
     heal: { healNs: number | null }[];
     generations: { incremental: boolean; computeMs: number; chargedMs: number; pushedAtNs: number | null }[];
+    fabric: { id: number; kept: boolean };
     traffic: {
       books: { balanced: boolean; injected: number; delivered: number; discarded: Record<string, number>; inFlight: number };
       markers: { label: string }[];
@@ -93,6 +94,10 @@ describe('drills', () => {
     expect(r.traffic.books.balanced).toBe(true);
     expect(r.traffic.markers.map((m) => m.label)).toEqual(['cut-link s0.r1.2:40']);
     expect(run.plotSvg).toMatch(/^<svg [^>]*>[\s\S]*generation \d+ pushed[\s\S]*<\/svg>\n$/);
+    // The drill's fabric is gone once the run has ended; the report keeps what it measured.
+    expect(run.text).toContain(`(fabric #${r.fabric.id}, blackwidow/bw-r1.5-288, deleted after the run;`);
+    const fabrics = await service.gql<{ fabrics: { edges: { node: { id: string } }[] } }>('{ fabrics { edges { node { id } } } }', {}, key);
+    expect(fabrics.data!.fabrics.edges.map((e) => e.node.id)).not.toContain(String(r.fabric.id));
   });
 
   it('gives the same verdict, heal time within its bound, with both cores kept busy by other processes', async () => {
@@ -131,9 +136,16 @@ describe('drills', () => {
       timeline: [{ atNs: 550_000, action: 'cut-link', chip: 's0.r1.2', port: 40 }],
       expectations: { unaccounted: 0, throughputAfterFraction: 0.9 },
     };
-    const started = await service.gql<{ startDrill: { id: string } }>(START, { input: { drill: JSON.stringify(drill) } }, key);
+    const started = await service.gql<{ startDrill: { id: string } }>(START, { input: { drill: JSON.stringify(drill), keepFabric: true } }, key);
     const run = await finish(started.data!.startDrill.id);
     const r = run.report! as RunView['report'] & { durationNs: number; endNs: number };
+    // Kept, as asked: its generations are there to look at.
+    const generations = await service.gql<{ generations: { number: number; state: string }[] }>(
+      'query($input: FabricIdInput!) { generations(input: $input) { number state } }',
+      { input: { fabricId: String(r.fabric.id) } },
+      key,
+    );
+    expect(generations.data!.generations.map((g) => g.state)).toEqual(['pushed', 'pushed']);
     expect(r.heal[0].healNs).toBeGreaterThan(50_000);
     // Stopped five intervals after the push, not at the drill's end; the throughput after it measured.
     expect(r.endNs).toBeGreaterThanOrEqual(550_000 + r.heal[0].healNs! + 5 * 50_000);

@@ -321,9 +321,10 @@ export function buildProgram(): Command {
     .description('run a drill (a file, or a shipped drill by name) and print its report; exits non-zero when an expectation fails')
     .argument('<drill>', 'a drill JSON file, or the name of one in fixtures/drills (e.g. cable-cut-under-load)')
     .option('--plot <file>', 'also write the throughput/latency plot (SVG) to this file')
+    .option('--keep-fabric', 'leave the fabric the drill loads in place afterwards (deleted by default)')
     .addOption(urlOption())
     .addOption(keyOption())
-    .action(async (source: string, options: { plot?: string; url: string; key?: string }) => {
+    .action(async (source: string, options: { plot?: string; keepFabric?: boolean; url: string; key?: string }) => {
       const client = serviceClient(options);
       let input: { drill: string } | { fixture: string };
       if (source.endsWith('.json')) {
@@ -335,7 +336,7 @@ export function buildProgram(): Command {
       } else input = { fixture: source };
       const started = await client.request<{ startDrill: { id: string; drill: string } }>(
         'mutation($input: StartDrillInput!) { startDrill(input: $input) { id drill } }',
-        { input },
+        { input: { ...input, keepFabric: options.keepFabric ?? false } },
       );
       const id = started.startDrill.id;
       process.stderr.write(`drill ${started.startDrill.drill}: run #${id}\n`);

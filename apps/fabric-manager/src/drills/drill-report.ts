@@ -2,6 +2,7 @@
  * A drill report as people read it: text for the terminal, and an SVG plot of throughput and
  * latency over emulated time with the faults and the pushes marked.
  */
+import { NS_PER_CYCLE } from '@weft/emulator';
 import type { DrillReport } from './drill-runner.service';
 
 const us = (ns: number | null) => (ns === null ? '—' : `${(ns / 1000).toFixed(1)} µs`);
@@ -9,7 +10,7 @@ const us = (ns: number | null) => (ns === null ? '—' : `${(ns / 1000).toFixed(
 export function renderDrillText(r: DrillReport): string {
   const lines: string[] = [];
   lines.push(
-    `drill ${r.drill}: ${r.passed ? 'PASSED' : 'FAILED'}  (fabric #${r.fabric.id}, ${r.fabric.fixture}; ${(r.wallMs / 1000).toFixed(1)} s of wall time)`,
+    `drill ${r.drill}: ${r.passed ? 'PASSED' : 'FAILED'}  (fabric #${r.fabric.id}, ${r.fabric.fixture}, ${r.fabric.kept === false ? 'deleted after the run' : 'kept'}; ${(r.wallMs / 1000).toFixed(1)} s of wall time)`,
   );
   if (r.description) lines.push(`  ${r.description}`);
   lines.push('', 'expectations:');
@@ -50,54 +51,123 @@ export function renderDrillText(r: DrillReport): string {
   return lines.join('\n') + '\n';
 }
 
-/** Throughput (accepted fraction) and mean latency per interval, with markers for faults (red) and pushes (blue). */
-export function renderDrillPlot(r: DrillReport): string {
-  const width = 800;
-  const height = 360;
-  const left = 60;
-  const right = 60;
-  const top = 30;
-  const plotHeight = 260;
-  const series = r.traffic.series;
-  const endNs = Math.max(1, ...series.map((p) => p.cycle * 1.25), ...r.timeline.map((t) => t.atNs));
-  const x = (ns: number) => left + ((width - left - right) * ns) / endNs;
-  const maxAccepted = Math.max(0.001, ...series.map((p) => p.accepted));
-  const maxLatency = Math.max(1, ...series.map((p) => p.meanLatencyCycles * 1.25));
-  const yThroughput = (a: number) => top + plotHeight * (1 - a / maxAccepted);
-  const yLatency = (ns: number) => top + plotHeight * (1 - ns / maxLatency);
-  const path = (points: [number, number][]) => points.map(([px, py], i) => `${i === 0 ? 'M' : 'L'}${px.toFixed(1)},${py.toFixed(1)}`).join(' ');
-  const throughput = path(series.map((p) => [x(p.cycle * 1.25), yThroughput(p.accepted)]));
-  const latency = path(series.filter((p) => p.delivered > 0).map((p) => [x(p.cycle * 1.25), yLatency(p.meanLatencyCycles * 1.25)]));
-  const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** What a marker on the plot stands for, and its colour. */
+const MARKER_KINDS = { 'drill step': '#c0392b', 'generation pushed': '#2e86c1' } as const;
+
+const PLOT_WIDTH = 720;
+const PLOT_HEIGHT = 280;
+/** Label rows above the plot (the first nearest) for markers close together in time, and the height of each. */
+const LABEL_ROWS = 4;
+const LABEL_ROW_PX = 13;
+
+/**
+ * Throughput (accepted fraction of capacity) and mean latency per interval over emulated time,
+ * each against its own axis with ticks, and a labelled rule for each drill step and each pushed
+ * generation. Drawn by Vega-Lite (compiled to Vega, rendered to SVG without a browser).
+ */
+export async function renderDrillPlot(r: DrillReport): Promise<string> {
+  // Loaded on first use: the plotting library is only for this.
+  const [vega, vegaLite] = await Promise.all([import('vega'), import('vega-lite')]);
+  const points = r.traffic.series.map((p) => ({
+    us: (p.cycle * NS_PER_CYCLE) / 1000,
+    throughput: p.accepted,
+    latencyNs: p.delivered > 0 ? p.meanLatencyCycles * NS_PER_CYCLE : null,
+  }));
+  const endUs = Math.max(r.endNs / 1000, ...points.map((p) => p.us), ...r.timeline.map((t) => t.atNs / 1000));
   const markers = [
-    ...r.timeline.map((t) => ({ ns: t.atNs, label: t.label, colour: '#c0392b' })),
-    ...r.generations.filter((g) => g.pushedAtNs !== null).map((g) => ({ ns: g.pushedAtNs!, label: `generation ${g.generation} pushed`, colour: '#2e86c1' })),
-  ];
-  const parts = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="11">`,
-    `<title>${escape(`drill ${r.drill}: throughput and latency`)}</title>`,
-    `<rect x="0" y="0" width="${width}" height="${height}" fill="white"/>`,
-    `<text x="${left}" y="18" font-size="13">${escape(`drill ${r.drill} — ${r.passed ? 'passed' : 'FAILED'}`)}</text>`,
-    `<line x1="${left}" y1="${top + plotHeight}" x2="${width - right}" y2="${top + plotHeight}" stroke="#333"/>`,
-    `<line x1="${left}" y1="${top}" x2="${left}" y2="${top + plotHeight}" stroke="#333"/>`,
-    `<line x1="${width - right}" y1="${top}" x2="${width - right}" y2="${top + plotHeight}" stroke="#333"/>`,
-    `<text x="${left - 6}" y="${top + 4}" text-anchor="end">${maxAccepted.toFixed(3)}</text>`,
-    `<text x="${left - 6}" y="${top + plotHeight}" text-anchor="end">0</text>`,
-    `<text x="${width - right + 6}" y="${top + 4}">${maxLatency.toFixed(0)} ns</text>`,
-    `<text x="${width - right + 6}" y="${top + plotHeight}">0</text>`,
-    `<text x="${left}" y="${top + plotHeight + 16}">0</text>`,
-    `<text x="${width - right}" y="${top + plotHeight + 16}" text-anchor="end">${(endNs / 1000).toFixed(0)} µs (emulated)</text>`,
-    ...markers.map(
-      (m) =>
-        `<g><line x1="${x(m.ns).toFixed(1)}" y1="${top}" x2="${x(m.ns).toFixed(1)}" y2="${top + plotHeight}" stroke="${m.colour}" stroke-dasharray="4 3"/><title>${escape(`${m.label} at ${(m.ns / 1000).toFixed(1)} µs`)}</title></g>`,
-    ),
-    `<path d="${throughput}" fill="none" stroke="#1e8449" stroke-width="1.5"/>`,
-    `<path d="${latency}" fill="none" stroke="#7d3c98" stroke-width="1.5"/>`,
-    `<text x="${left}" y="${height - 14}" fill="#1e8449">— accepted throughput (left axis)</text>`,
-    `<text x="${left + 230}" y="${height - 14}" fill="#7d3c98">— mean latency (right axis)</text>`,
-    `<text x="${left + 430}" y="${height - 14}" fill="#c0392b">┆ drill step</text>`,
-    `<text x="${left + 520}" y="${height - 14}" fill="#2e86c1">┆ generation pushed</text>`,
-    '</svg>',
-  ];
-  return parts.join('\n') + '\n';
+    ...r.timeline.map((t) => ({ us: t.atNs / 1000, label: t.label, kind: 'drill step' })),
+    ...r.generations
+      .filter((g) => g.pushedAtNs !== null)
+      .map((g) => ({ us: g.pushedAtNs! / 1000, label: `generation ${g.generation} pushed`, kind: 'generation pushed' })),
+  ].sort((a, b) => a.us - b.us);
+  const labelled = staggerLabels(markers, endUs);
+  const x = { field: 'us', type: 'quantitative', title: 'emulated time (µs)', scale: { domain: [0, endUs], nice: false } } as const;
+  const spec = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+    width: PLOT_WIDTH,
+    height: PLOT_HEIGHT,
+    padding: 8,
+    background: 'white',
+    title: { text: `drill ${r.drill} — ${r.passed ? 'passed' : 'FAILED'}`, anchor: 'start', offset: 6 },
+    layer: [
+      {
+        data: { values: points },
+        mark: { type: 'line', color: '#1e8449', strokeWidth: 1.5 },
+        encoding: {
+          x,
+          y: {
+            field: 'throughput',
+            type: 'quantitative',
+            title: 'accepted throughput (fraction of capacity)',
+            axis: { titleColor: '#1e8449', format: '.2~%' },
+            scale: { zero: true, domainMax: Math.max(1e-6, ...points.map((p) => p.throughput)) * 1.3 },
+          },
+        },
+      },
+      {
+        data: { values: points.filter((p) => p.latencyNs !== null) },
+        mark: { type: 'line', color: '#7d3c98', strokeWidth: 1.5 },
+        encoding: {
+          x,
+          y: {
+            field: 'latencyNs',
+            type: 'quantitative',
+            title: 'mean latency (ns)',
+            axis: { orient: 'right', titleColor: '#7d3c98' },
+            scale: { zero: true, domainMax: Math.max(1, ...points.map((p) => p.latencyNs ?? 0)) * 1.3 },
+          },
+        },
+      },
+      {
+        data: { values: labelled },
+        layer: [
+          {
+            mark: { type: 'rule', strokeDash: [4, 3] },
+            encoding: {
+              x,
+              color: {
+                field: 'kind',
+                type: 'nominal',
+                scale: { domain: Object.keys(MARKER_KINDS), range: Object.values(MARKER_KINDS) },
+                legend: { title: null, orient: 'bottom', direction: 'horizontal', symbolType: 'stroke', symbolDash: [4, 3], symbolStrokeWidth: 1.5 },
+              },
+            },
+          },
+          {
+            mark: { type: 'text', align: 'left', dx: 3, fontSize: 10 },
+            encoding: {
+              x,
+              y: { field: 'labelY', type: 'quantitative', scale: null },
+              text: { field: 'label' },
+              color: { field: 'kind', type: 'nominal' },
+            },
+          },
+        ],
+      },
+    ],
+    resolve: { scale: { y: 'independent' } },
+  };
+  const compiled = vegaLite.compile(spec as unknown as Parameters<typeof vegaLite.compile>[0]).spec;
+  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
+  try {
+    return (await view.toSVG()) + '\n';
+  } finally {
+    view.finalize();
+  }
+}
+
+/**
+ * Gives each marker's label a row above the plot, the first row where it does not run into the
+ * label before it (labels are about 5.5 px per character at 10 px), so that a fault and the push
+ * that heals it a few microseconds later can both be read.
+ */
+function staggerLabels<T extends { us: number; label: string }>(markers: readonly T[], endUs: number): (T & { row: number; labelY: number })[] {
+  const rowEnds: number[] = new Array<number>(LABEL_ROWS).fill(-Infinity);
+  return markers.map((m) => {
+    const px = (m.us / endUs) * PLOT_WIDTH;
+    let row = rowEnds.findIndex((end) => end < px);
+    if (row === -1) row = rowEnds.indexOf(Math.min(...rowEnds));
+    rowEnds[row] = px + 6 + m.label.length * 5.5;
+    return { ...m, row, labelY: -row * LABEL_ROW_PX - 5 };
+  });
 }

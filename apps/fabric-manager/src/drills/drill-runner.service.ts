@@ -35,7 +35,8 @@ export interface ExpectationResult {
 export interface DrillReport {
   readonly drill: string;
   readonly description: string;
-  readonly fabric: { readonly id: number; readonly fixture: string };
+  /** The fabric the run loaded; `kept` false when it was deleted at the end (the default). */
+  readonly fabric: { readonly id: number; readonly fixture: string; readonly kept: boolean };
   readonly passed: boolean;
   readonly expectations: readonly ExpectationResult[];
   readonly timeline: readonly { readonly atNs: number; readonly label: string }[];
@@ -98,8 +99,12 @@ export class DrillRunnerService implements OnApplicationBootstrap {
     return this.progress.get(runId) ?? null;
   }
 
-  /** Validates a drill and starts it; resolves with the run (state running) and the promise of its end. */
-  async start(definition: unknown): Promise<{ run: DrillRun; finished: Promise<DrillRun> }> {
+  /**
+   * Validates a drill and starts it; resolves with the run (state running) and the promise of its
+   * end. The fabric the run loads is deleted when the run ends, its report kept, unless
+   * `keepFabric` asks to look at it afterwards.
+   */
+  async start(definition: unknown, options: { keepFabric?: boolean } = {}): Promise<{ run: DrillRun; finished: Promise<DrillRun> }> {
     const drill = validateDrillFile(definition);
     const installation = this.fabrics.readInstallation({ fixture: drill.fabric });
     const problems = checkDrillTargets(drill, installation.physical);
@@ -111,18 +116,36 @@ export class DrillRunnerService implements OnApplicationBootstrap {
       row = await this.drills.save(row);
     }
     const run = await this.runs.save(this.runs.create({ drillId: row.id, state: 'running', report: null, finishedAt: null }));
-    const finished = this.execute(run, drill).catch(async (error: unknown) => {
+    const keep = options.keepFabric ?? false;
+    const loaded: { fabricId?: number } = {};
+    const finished = this.execute(run, drill, keep, loaded).catch(async (error: unknown) => {
       this.logger.error(`drill ${drill.name}, run ${run.id}: ${error instanceof Error ? error.stack : String(error)}`);
+      this.progress.delete(run.id);
+      if (loaded.fabricId !== undefined) {
+        this.control.chargeComputeTime(loaded.fabricId, false);
+        if (!keep) await this.removeFabric(loaded.fabricId, run.id);
+      }
       return this.runs.save({ ...run, state: 'aborted', report: { error: error instanceof Error ? error.message : String(error) }, finishedAt: new Date() });
     });
     return { run, finished };
   }
 
-  private async execute(run: DrillRun, drill: DrillFile): Promise<DrillRun> {
+  /** A drill's fabric goes once its run has ended; a failure to delete it does not change the verdict. */
+  private async removeFabric(fabricId: number, runId: number): Promise<void> {
+    try {
+      await this.automation.settled(fabricId);
+      await this.fabrics.delete(fabricId);
+    } catch (error) {
+      this.logger.warn(`drill run ${runId}: its fabric #${fabricId} could not be deleted: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private async execute(run: DrillRun, drill: DrillFile, keepFabric: boolean, loaded: { fabricId?: number }): Promise<DrillRun> {
     const wallStart = Date.now();
     const installation = this.fabrics.readInstallation({ fixture: drill.fabric });
     const fabric = await this.fabrics.load(installation, `${drill.name} — drill run ${run.id}`);
     const fabricId = fabric.id;
+    loaded.fabricId = fabricId;
     const report = (step: string, emulatedNs: number) => this.progress.set(run.id, { runId: run.id, emulatedNs, durationNs: drill.durationNs, step });
     report('configuring the fabric', 0);
     await this.control.configure(fabricId, { trigger: `drill ${drill.name}` });
@@ -187,7 +210,9 @@ export class DrillRunnerService implements OnApplicationBootstrap {
     await this.emulator.interruptsRecorded();
     await this.automation.settled(fabricId);
     this.control.chargeComputeTime(fabricId, false);
-    const drillReport = await this.analyse(drill, fabricId, start, endNs, timeline, result, Date.now() - wallStart);
+    const drillReport = await this.analyse(drill, fabricId, keepFabric, start, endNs, timeline, result, Date.now() - wallStart);
+    // Gone before the run says it has ended, so that whoever reads the end sees the fabric list as it stays.
+    if (!keepFabric) await this.removeFabric(fabricId, run.id);
     this.progress.delete(run.id);
     return this.runs.save({
       ...run,
@@ -216,6 +241,7 @@ export class DrillRunnerService implements OnApplicationBootstrap {
   private async analyse(
     drill: DrillFile,
     fabricId: number,
+    keepFabric: boolean,
     start: number,
     /** When the traffic stopped (after the drill's end if a healing push came later). */
     endNs: number,
@@ -293,7 +319,7 @@ export class DrillRunnerService implements OnApplicationBootstrap {
     return {
       drill: drill.name,
       description: drill.description,
-      fabric: { id: fabricId, fixture: drill.fabric },
+      fabric: { id: fabricId, fixture: drill.fabric, kept: keepFabric },
       passed: expectations.every((x) => x.passed),
       expectations,
       timeline,

@@ -42,7 +42,7 @@ export class DrillsResolver {
       throw new DrillsException(DrillsErrorCode.DrillInvalid, `$: the drill is not JSON: ${(error as Error).message}`);
     }
     try {
-      const { run } = await this.runner.start(definition);
+      const { run } = await this.runner.start(definition, { keepFabric: input.keepFabric ?? false });
       return this.model(run, (definition as { name: string }).name);
     } catch (error) {
       if (error instanceof DrillFileError || error instanceof DrillTargetsError) {

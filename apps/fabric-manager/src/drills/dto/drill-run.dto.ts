@@ -1,5 +1,5 @@
 import { Field, Float, ID, InputType, ObjectType } from '@nestjs/graphql';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
 import { GraphQLJSONObject } from '../../graphql/json.scalar';
 
 @InputType()
@@ -15,6 +15,16 @@ export class StartDrillInput {
   @IsString()
   @MaxLength(1_000_000)
   drill?: string;
+
+  @Field({
+    nullable: true,
+    defaultValue: false,
+    description:
+      'Leave the fabric the run loads in place afterwards, to look at its generations and faults; by default it is deleted when the run ends (the report keeps what the run measured).',
+  })
+  @IsOptional()
+  @IsBoolean()
+  keepFabric?: boolean;
 }
 
 @ObjectType('DrillProgress')
