@@ -14,6 +14,7 @@ interface RunView {
     heal: { healNs: number | null }[];
     generations: { incremental: boolean; computeMs: number; chargedMs: number; pushedAtNs: number | null }[];
     fabric: { id: number; kept: boolean };
+    discards: { total: number; explained: number; unexplained: number; causes: { cause: string; count: number; byReason: Record<string, number> }[] };
     traffic: {
       books: { balanced: boolean; injected: number; delivered: number; discarded: Record<string, number>; inFlight: number };
       markers: { label: string }[];
@@ -92,6 +93,13 @@ describe('drills', () => {
     expect(r.generations[0].chargedMs).toBeGreaterThan(0);
     expect(r.heal[0].healNs).toBeGreaterThanOrEqual(r.generations[0].chargedMs * 1e6);
     expect(r.traffic.books.balanced).toBe(true);
+    // Every packet lost was lost at the cut cable's two routers, while it was cut and not yet routed
+    // around, or on the cable itself.
+    const lost = Object.values(r.traffic.books.discarded).reduce((a, b) => a + b, 0);
+    expect(lost).toBeGreaterThan(0);
+    expect(r.discards).toMatchObject({ total: lost, explained: lost, unexplained: 0 });
+    expect(r.discards.causes.map((c) => c.cause)).toEqual(expect.arrayContaining(['cut-link s0.r1.2:40']));
+    expect(run.text).toContain(`discards: ${lost}, every one explained by a fault:`);
     expect(r.traffic.markers.map((m) => m.label)).toEqual(['cut-link s0.r1.2:40']);
     expect(run.plotSvg).toMatch(/^<svg [^>]*>[\s\S]*generation \d+ pushed[\s\S]*<\/svg>\n$/);
     // The drill's fabric is gone once the run has ended; the report keeps what it measured.

@@ -17,3 +17,4 @@ export * from './traffic/patterns';
 export * from './traffic/traffic-run';
 export * from './traffic/traffic-request';
 export * from './drill/drill-file';
+export * from './drill/discard-explanations';

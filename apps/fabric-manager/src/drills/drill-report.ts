@@ -43,12 +43,33 @@ export function renderDrillText(r: DrillReport): string {
     '',
     `traffic: ${t.pattern}, offered ${t.offered}, accepted ${t.accepted.toFixed(3)} of capacity; latency mean ${t.latency.meanNs.toFixed(0)} ns, p99 ${t.latency.p99Ns.toFixed(0)} ns, max ${t.latency.maxNs.toFixed(0)} ns`,
     `books: ${b.injected} injected = ${b.delivered} delivered + ${discarded || '0'} discarded + ${b.inFlight} in flight — ${b.balanced ? 'balanced' : 'NOT BALANCED'}`,
+    ...discardLines(r),
     `busiest links: ${t.utilisation.busiest
       .slice(0, 4)
       .map((l) => `${l.chip}:${l.port} ${(l.utilisation * 100).toFixed(1)}%`)
       .join(', ')}`,
   );
   return lines.join('\n') + '\n';
+}
+
+/** Each discard's explanation: the step that accounts for it, by reason, and how long it was allowed to. */
+function discardLines(r: DrillReport): string[] {
+  const d = r.discards;
+  if (d.total === 0) return ['discards: none'];
+  const lines = [
+    d.unexplained === 0
+      ? `discards: ${d.total}, every one explained by a fault:`
+      : `discards: ${d.total}, ${d.unexplained} NOT EXPLAINED by any fault of the timeline:`,
+  ];
+  for (const c of d.causes) {
+    const reasons = Object.entries(c.byReason)
+      .map(([reason, n]) => `${n} ${reason}`)
+      .join(', ');
+    lines.push(`  ${reasons} — ${c.cause} (${us(c.firstNs)} to ${us(c.lastNs)}; explained until ${c.untilNs === null ? 'the end' : us(c.untilNs)})`);
+  }
+  for (const x of d.unexplainedExamples.slice(0, 10))
+    lines.push(`  NOT EXPLAINED: ${x.count} ${x.reason} at ${x.chip ?? '?'}:${x.port} for processor ${x.destination} (${us(x.firstNs)} to ${us(x.lastNs)})`);
+  return lines;
 }
 
 /** What a marker on the plot stands for, and its colour. */

@@ -1,6 +1,18 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { BackgroundReport, checkDrillTargets, DrillAction, DrillFile, NS_PER_CYCLE, TrafficRequest, validateDrillFile } from '@weft/emulator';
+import {
+  BackgroundReport,
+  checkDrillTargets,
+  DEFAULT_DISCARD_DRAIN_NS,
+  DiscardVerdict,
+  DrillAction,
+  DrillFile,
+  explainDiscards,
+  NS_PER_CYCLE,
+  TrafficRequest,
+  validateDrillFile,
+} from '@weft/emulator';
+import type { FabricDesign } from '@weft/fabric-model';
 import { Repository } from 'typeorm';
 import { AutomationService } from '../automation/automation.service';
 import { ControlService } from '../control/control.service';
@@ -54,7 +66,10 @@ export interface DrillReport {
   }[];
   /** Emulated time from each fault to the pushed generation that routes around it. */
   readonly heal: readonly { readonly step: string; readonly faultNs: number; readonly healedNs: number | null; readonly healNs: number | null }[];
-  readonly traffic: BackgroundReport;
+  /** The traffic run's report; its discards are summed up in `discards`. */
+  readonly traffic: Omit<BackgroundReport, 'discards'>;
+  /** Each discard explained by the step of the timeline that accounts for it, or not. */
+  readonly discards: DiscardVerdict;
   readonly durationNs: number;
   /** When the traffic stopped: the drill's end, or later when a healing push came past it. */
   readonly endNs: number;
@@ -210,7 +225,7 @@ export class DrillRunnerService implements OnApplicationBootstrap {
     await this.emulator.interruptsRecorded();
     await this.automation.settled(fabricId);
     this.control.chargeComputeTime(fabricId, false);
-    const drillReport = await this.analyse(drill, fabricId, keepFabric, start, endNs, timeline, result, Date.now() - wallStart);
+    const drillReport = await this.analyse(drill, installation.physical, fabricId, keepFabric, start, endNs, timeline, result, Date.now() - wallStart);
     // Gone before the run says it has ended, so that whoever reads the end sees the fabric list as it stays.
     if (!keepFabric) await this.removeFabric(fabricId, run.id);
     this.progress.delete(run.id);
@@ -240,6 +255,8 @@ export class DrillRunnerService implements OnApplicationBootstrap {
 
   private async analyse(
     drill: DrillFile,
+    /** The fabric as it is cabled: what the discards are explained against. */
+    physical: FabricDesign,
     fabricId: number,
     keepFabric: boolean,
     start: number,
@@ -281,6 +298,28 @@ export class DrillRunnerService implements OnApplicationBootstrap {
 
     const expectations: ExpectationResult[] = [];
     const e = drill.expectations;
+    // The drill's promise about discards, always checked: each one explained by a step.
+    const stepNs = drill.timeline.map((step, i) => traffic.markers[i]?.ns ?? step.atNs);
+    const drillStartNs = drill.timeline.length > 0 ? stepNs[0] - drill.timeline[0].atNs : 0;
+    const drainNs = e.discardDrainNs ?? DEFAULT_DISCARD_DRAIN_NS;
+    const discards = explainDiscards(
+      physical,
+      {
+        timeline: drill.timeline,
+        labels: drill.timeline.map((step, i) => timeline[i]?.label ?? describe(step)),
+        stepNs,
+        pushesNs: generations.flatMap((g) => (g.pushedAtNs === null ? [] : [g.pushedAtNs + drillStartNs])),
+        drainNs,
+        drillStartNs,
+      },
+      traffic.discards,
+    );
+    expectations.push({
+      name: 'discards explained by the faults',
+      expected: `every discard, at the broken part until it was routed around (and ${drainNs} ns more)`,
+      actual: discards.unexplained === 0 ? `all ${discards.total} explained` : `${discards.unexplained} of ${discards.total} not explained`,
+      passed: discards.unexplained === 0,
+    });
     if (e.maxHealNs !== undefined) {
       const worst = heal.reduce((m, h) => (h.healNs === null ? Infinity : Math.max(m, h.healNs)), 0);
       expectations.push({
@@ -326,7 +365,8 @@ export class DrillRunnerService implements OnApplicationBootstrap {
       interrupts,
       generations,
       heal,
-      traffic,
+      traffic: withoutDiscards(traffic),
+      discards,
       durationNs: drill.durationNs,
       endNs,
       wallMs,
@@ -352,4 +392,11 @@ function describe(step: DrillAction): string {
     default:
       return `${step.action} ${where}`;
   }
+}
+
+/** The traffic report without its discard records (tens of thousands after a router death): the
+ * drill report keeps their explanation instead. */
+function withoutDiscards(traffic: BackgroundReport): Omit<BackgroundReport, 'discards'> {
+  const { discards: _discards, ...rest } = traffic;
+  return rest;
 }

@@ -49,7 +49,7 @@ describe('drill files', () => {
         { atNs: 400_000, action: 'melt-router', chip: 's0.r1.3' },
         { atNs: 2_000_000, action: 'lane-bit-error-rate', chip: 's0.r1.1', port: 33, lane: 3, rate: 0.1 },
       ],
-      expectations: { unaccounted: 1, events: ['LINK_DOWN', 'TEA_BREAK'] },
+      expectations: { unaccounted: 1, events: ['LINK_DOWN', 'TEA_BREAK'], discardDrainNS: 20_000 },
     };
     let problems: readonly string[] = [];
     try {
@@ -64,6 +64,7 @@ describe('drill files', () => {
       '$.timeline[1].action: must be one of cut-link, restore-link, lane-bit-error-rate, kill-router, revive-router, stop-accepting, resume-accepting, declare-fault, clear-fault, got "melt-router"',
       '$.timeline[2].atNs: must be a number from 0 to 1000000, got 2000000',
       '$.timeline[2].lane: must be a whole number from 0 to 2, got 3',
+      '$.expectations.discardDrainNS: is not a setting here (known: maxHealNs, unaccounted, throughputAfterFraction, events, discardDrainNs)',
       '$.expectations.unaccounted: must be a whole number from 0 to 0, got 1',
       '$.expectations.events[1]: must be one of FORWARD_PROGRESS_TIMEOUT, LANE_DECOMMISSIONED, LINK_DOWN, LINK_UP, ROUTER_UNRESPONSIVE, SOFT_ERROR, CONFIGURATION_ERROR, GENERATION_COMPUTED, GENERATION_PUSHED, FAULT_DECLARED, FAULT_CLEARED, DRILL_STEP, got "TEA_BREAK"',
     ]);

@@ -49,6 +49,12 @@ export interface DrillExpectations {
   readonly throughputAfterFraction?: number;
   /** Event kinds that must appear during the drill. */
   readonly events?: readonly string[];
+  /**
+   * Every drill checks that each discarded packet is explained by a step of its timeline (see
+   * discard-explanations.ts); this is how long after the healing push, or after a cable broke,
+   * discards there still count as explained. Default DEFAULT_DISCARD_DRAIN_NS.
+   */
+  readonly discardDrainNs?: number;
 }
 
 export interface DrillFile {
@@ -112,7 +118,12 @@ export function validateDrillFile(value: unknown): DrillFile {
       bad(path, `must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}, got ${JSON.stringify(v)}`);
     }
   };
+  /** A misspelt key would otherwise be ignored, and its setting silently left at its default. */
+  const onlyKnown = (v: Record<string, unknown>, path: string, keys: readonly string[]) => {
+    for (const key of Object.keys(v)) if (!keys.includes(key)) bad(`${path}.${key}`, `is not a setting here (known: ${keys.join(', ')})`);
+  };
   if (!isObject(value)) throw new DrillFileError(['$: a drill file is a JSON object']);
+  onlyKnown(value, '$', ['format', 'name', 'description', 'fabric', 'traffic', 'durationNs', 'intervalNs', 'timeline', 'expectations']);
   if (value.format !== DRILL_FORMAT) bad('$.format', `must be "${DRILL_FORMAT}", got ${JSON.stringify(value.format)}`);
   text(value.name, '$.name', 100);
   if (value.description !== undefined && typeof value.description !== 'string') bad('$.description', 'must be a string');
@@ -124,6 +135,7 @@ export function validateDrillFile(value: unknown): DrillFile {
   const traffic = value.traffic;
   if (!isObject(traffic)) bad('$.traffic', 'must be an object (pattern, load, packetPhits, slices, seed)');
   else {
+    onlyKnown(traffic, '$.traffic', ['pattern', 'load', 'packetPhits', 'slices', 'seed', 'adaptive']);
     if (!isObject(traffic.pattern) || typeof traffic.pattern.kind !== 'string') bad('$.traffic.pattern', 'must be an object with a "kind"');
     number(traffic.load, '$.traffic.load', 0.0001, 1);
     if (typeof traffic.packetPhits !== 'number' && !Array.isArray(traffic.packetPhits))
@@ -140,6 +152,7 @@ export function validateDrillFile(value: unknown): DrillFile {
     timeline.forEach((step: unknown, i) => {
       const path = `$.timeline[${i}]`;
       if (!isObject(step)) return bad(path, 'must be an object');
+      onlyKnown(step, path, ['atNs', 'action', 'chip', 'port', 'lane', 'rate', 'kind', 'note']);
       number(step.atNs, `${path}.atNs`, 0, duration);
       if (typeof step.atNs === 'number') {
         if (step.atNs < previous) bad(`${path}.atNs`, `must not be earlier than the step before it (${previous} ns)`);
@@ -161,9 +174,11 @@ export function validateDrillFile(value: unknown): DrillFile {
   const expectations = value.expectations;
   if (!isObject(expectations)) bad('$.expectations', 'must be an object');
   else {
+    onlyKnown(expectations, '$.expectations', ['maxHealNs', 'unaccounted', 'throughputAfterFraction', 'events', 'discardDrainNs']);
     if (expectations.maxHealNs !== undefined) number(expectations.maxHealNs, '$.expectations.maxHealNs', 1, 1e9);
     if (expectations.unaccounted !== undefined) number(expectations.unaccounted, '$.expectations.unaccounted', 0, 0, true);
     if (expectations.throughputAfterFraction !== undefined) number(expectations.throughputAfterFraction, '$.expectations.throughputAfterFraction', 0, 1);
+    if (expectations.discardDrainNs !== undefined) number(expectations.discardDrainNs, '$.expectations.discardDrainNs', 0, 1e9);
     if (expectations.events !== undefined) {
       if (!Array.isArray(expectations.events)) bad('$.expectations.events', 'must be a list of event kinds');
       else

@@ -10,7 +10,7 @@ describe('PacketStore', () => {
     expect(store.taggedInFlight).toBe(3);
     store.deliver(maintenance);
     store.deliver(labelled[0]);
-    store.discard(labelled[1], DiscardReason.NoRoute);
+    store.discard(labelled[1], DiscardReason.NoRoute, -1, 0);
     expect(store.taggedInFlight).toBe(1);
     const reused = store.allocate(0, 0, 4, 0, 0, 0, 0, 0); // takes the last freed id, a labelled packet's
     expect(labelled).toContain(reused);
@@ -21,6 +21,31 @@ describe('PacketStore', () => {
     expect(store.books().balanced).toBe(true);
   });
 
+  it('enters each discard in the open ledger by reason, port, destination and epoch, with its first and last cycle', () => {
+    const store = new PacketStore(8);
+    const packet = (destination: number) => store.allocate(destination, 0, 4, 0, 0, 0, 0, 0);
+    store.discard(packet(3), DiscardReason.LinkDown, 70, 5); // before the ledger: counted, not entered
+    store.openDiscardLedger();
+    store.discard(packet(3), DiscardReason.LinkDown, 70, 10);
+    store.discard(packet(3), DiscardReason.LinkDown, 70, 14);
+    store.discard(packet(4), DiscardReason.LinkDown, 70, 12);
+    store.discard(packet(3), DiscardReason.NoRoute, 70, 12);
+    store.nextDiscardEpoch();
+    store.discard(packet(3), DiscardReason.LinkDown, 70, 20);
+    store.discard(packet(3), DiscardReason.LinkDown, -1, 21);
+    const entries = store.takeDiscardLedger().map((e) => [e.epoch, DiscardReason[e.reason], e.port, e.destination, e.count, e.firstCycle, e.lastCycle]);
+    expect(entries).toEqual([
+      [0, 'LinkDown', 70, 3, 2, 10, 14],
+      [0, 'LinkDown', 70, 4, 1, 12, 12],
+      [0, 'NoRoute', 70, 3, 1, 12, 12],
+      [1, 'LinkDown', 70, 3, 1, 20, 20],
+      [1, 'LinkDown', -1, 3, 1, 21, 21],
+    ]);
+    expect(store.discarded[DiscardReason.LinkDown]).toBe(6);
+    store.discard(packet(3), DiscardReason.LinkDown, 70, 30); // the ledger was taken: closed
+    expect(store.takeDiscardLedger()).toEqual([]);
+  });
+
   it('counts labelled packets in flight per group of their source ports', () => {
     const store = new PacketStore(4);
     store.setGroups(Uint8Array.from([0, 1, 1, 2]), 3);
@@ -29,7 +54,7 @@ describe('PacketStore', () => {
     store.allocate(0, 3, 4, 0, 0, 0, 0, 0); // unlabelled
     store.allocate(0, -1, 4, 0, 0, 0, 0, 1); // no source port: group 0
     expect(Array.from(store.taggedInFlightByGroup)).toEqual([1, 2, 0]);
-    store.discard(a, DiscardReason.LinkDown);
+    store.discard(a, DiscardReason.LinkDown, -1, 0);
     expect(Array.from(store.taggedInFlightByGroup)).toEqual([1, 1, 0]);
     expect(() => store.setGroups(new Uint8Array(4), 1)).toThrow(/labelled packets are in flight/);
   });
@@ -43,11 +68,11 @@ describe('PacketStore', () => {
     buffers.push(0, pool.allocate(cut, 0, 1)); // the rest, in the dying router
     buffers.push(1, pool.allocate(cut, 0, 1)); // the copy that went on
     buffers.shift(1);
-    store.discard(cut, DiscardReason.LinkDown);
+    store.discard(cut, DiscardReason.LinkDown, -1, 0);
     expect(store.books()).toMatchObject({ inFlight: 0, discarded: { LinkDown: 1 }, balanced: true });
     const next = store.allocate(0, 0, 4, 0, 0, 0, 0, 0);
     expect(next).not.toBe(cut);
-    expect(() => store.discard(cut, DiscardReason.LinkDown)).toThrow(/ended twice/);
+    expect(() => store.discard(cut, DiscardReason.LinkDown, -1, 0)).toThrow(/ended twice/);
     store.deliver(next);
     buffers.shift(0); // the last of it: the id is free, and the next packet gets it
     expect(store.allocate(0, 0, 4, 0, 0, 0, 0, 0)).toBe(cut);

@@ -41,6 +41,19 @@ export enum DiscardReason {
 }
 export const DISCARD_REASONS = Object.keys(DiscardReason).filter((k) => Number.isNaN(Number(k)));
 
+/** Discards of one reason, at one global port, of packets for one destination processor, in one epoch. */
+export interface DiscardLedgerEntry {
+  /** Epochs are numbered from 0 at `openDiscardLedger`, one more at each `nextDiscardEpoch`. */
+  readonly epoch: number;
+  readonly reason: DiscardReason;
+  /** Global port index; -1 where the packet never reached one. */
+  readonly port: number;
+  readonly destination: number;
+  count: number;
+  firstCycle: number;
+  lastCycle: number;
+}
+
 /** One step of a traced packet: the buffer its head entered, on which chip, port and VC. */
 export interface TraceEvent {
   readonly cycle: number;
@@ -195,11 +208,63 @@ export class PacketStore {
     this.release(id);
   }
 
-  discard(id: number, reason: DiscardReason): void {
+  /**
+   * Ends a packet as discarded, for `reason`, at global port `port` (-1: none) in cycle `cycle`.
+   * While a discard ledger is open, it is entered there too.
+   */
+  discard(id: number, reason: DiscardReason, port: number, cycle: number): void {
     this.discarded[reason]++;
+    if (this.ledger !== null) this.enter(this.ledger, reason, port, this.destination[id], cycle);
     if (this.flags[id] & FLAG_TRACE)
       this.traces.get(id)?.push({ cycle: NaN, chip: -1, port: -1, vc: this.vc[id], stage: 'discarded', detail: DISCARD_REASONS[reason] });
     this.release(id);
+  }
+
+  /** Where, when and for whom packets were discarded in the current epoch of the open ledger; null when none is open. */
+  private ledger: Map<number, DiscardLedgerEntry> | null = null;
+  /** Entries of the open ledger's earlier epochs. */
+  private ledgerEarlier: DiscardLedgerEntry[] = [];
+  private ledgerEpoch = 0;
+
+  /**
+   * Starts a fresh discard ledger: from now on each discard is counted by reason, the global port it
+   * happened at and its packet's destination, with the first and last cycle, and split into epochs
+   * (`nextDiscardEpoch`) — what a drill needs to tell whether each discard is explained by a fault
+   * (which part of the fabric, for how long). One ledger at a time: a traffic run opens it and
+   * takes it at its end.
+   */
+  openDiscardLedger(): void {
+    this.ledger = new Map();
+    this.ledgerEarlier = [];
+    this.ledgerEpoch = 0;
+  }
+
+  /** Later discards go into entries of their own (a drill starts one at each step of its timeline). */
+  nextDiscardEpoch(): void {
+    if (this.ledger === null) return;
+    for (const entry of this.ledger.values()) this.ledgerEarlier.push(entry);
+    this.ledger = new Map();
+    this.ledgerEpoch++;
+  }
+
+  /** The entries since `openDiscardLedger`, and the ledger closed. */
+  takeDiscardLedger(): DiscardLedgerEntry[] {
+    const entries = this.ledger === null ? [] : [...this.ledgerEarlier, ...this.ledger.values()];
+    this.ledger = null;
+    this.ledgerEarlier = [];
+    return entries;
+  }
+
+  private enter(ledger: Map<number, DiscardLedgerEntry>, reason: DiscardReason, port: number, destination: number, cycle: number): void {
+    // Reason (< 16), port + 1 (< 2^23) and destination + 1 (< 2^22) in one exact integer (< 2^53).
+    const key = (reason * 0x800000 + (port + 1)) * 0x400000 + (destination + 1);
+    const entry = ledger.get(key);
+    if (entry === undefined) ledger.set(key, { epoch: this.ledgerEpoch, reason, port, destination, count: 1, firstCycle: cycle, lastCycle: cycle });
+    else {
+      entry.count++;
+      if (cycle < entry.firstCycle) entry.firstCycle = cycle;
+      if (cycle > entry.lastCycle) entry.lastCycle = cycle;
+    }
   }
 
   private release(id: number): void {

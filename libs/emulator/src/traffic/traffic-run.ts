@@ -97,6 +97,23 @@ export interface Books {
   readonly balanced: boolean;
 }
 
+/** Discards of one reason at one port, of packets for one destination processor, between two
+ * markers of the run (see PacketStore.openDiscardLedger). */
+export interface DiscardRecord {
+  /** How many markers the run had set before them (0: before the first). */
+  readonly epoch: number;
+  readonly reason: string;
+  /** The chip and port where the packet was discarded (the processor's own port for a packet its
+   * interface threw away, or that could not be injected); chip null where it reached no port. */
+  readonly chip: string | null;
+  readonly port: number;
+  readonly destination: number;
+  readonly count: number;
+  /** Emulated time of the first and the last, from the run's start. */
+  readonly firstNs: number;
+  readonly lastNs: number;
+}
+
 export interface TrafficReport {
   readonly mode: 'steady-state' | 'batch' | 'background';
   readonly pattern: string;
@@ -127,6 +144,8 @@ export interface TrafficReport {
   };
   readonly series: readonly IntervalPoint[];
   readonly books: Books;
+  /** Every discard of the run, by reason, place, destination and time: they add up to the books' discards. */
+  readonly discards: readonly DiscardRecord[];
 }
 
 /** Measures what happens to packets from the moment they are created. */
@@ -321,6 +340,7 @@ abstract class RunBase {
     this.recorder = new Recorder(sim, endpointCount(sim), responder(sim, spec, this.inj));
     this.before = bookkeeping(sim);
     this.start = sim.cycle;
+    sim.packets.openDiscardLedger();
   }
 
   get elapsed(): number {
@@ -431,6 +451,7 @@ class SteadyStateSession extends RunBase implements TrafficSession {
     return report(sim, 'steady-state', spec, {
       recorder: this.recorder,
       before: this.before,
+      start: this.start,
       series: this.series,
       offered: spec.load,
       accepted: this.recorder.deliveredPhits / (measured * inj.sources.length * spec.slices.length * inj.capacity),
@@ -494,6 +515,7 @@ class BatchSession extends RunBase implements TrafficSession {
     return report(sim, 'batch', spec, {
       recorder: this.recorder,
       before: this.before,
+      start: this.start,
       series: this.series,
       offered: 1,
       accepted: this.recorder.deliveredPhits / (measured * sources * inj.capacity),
@@ -565,6 +587,7 @@ export class BackgroundTraffic extends RunBase implements TrafficSession {
 
   mark(label: string): void {
     this.markers.push({ cycle: this.sim.cycle - this.start, ns: (this.sim.cycle - this.start) * NS_PER_CYCLE, label });
+    this.sim.packets.nextDiscardEpoch();
   }
 
   advance(cycles: number): boolean {
@@ -596,6 +619,7 @@ export class BackgroundTraffic extends RunBase implements TrafficSession {
     const base = report(sim, 'background', spec, {
       recorder: this.recorder,
       before: this.before,
+      start: this.start,
       series: this.series,
       offered: spec.load,
       accepted: this.recorder.deliveredPhits / (measured * inj.sources.length * spec.slices.length * inj.capacity),
@@ -694,6 +718,8 @@ function report(
   r: {
     recorder: Recorder;
     before: ReturnType<typeof bookkeeping>;
+    /** The run's first cycle. */
+    start: number;
     series: IntervalPoint[];
     offered: number;
     accepted: number;
@@ -737,7 +763,34 @@ function report(
     utilisation: r.utilisation,
     series: r.series,
     books: { injected, delivered, discarded, inFlight, balanced: injected === delivered + discardedTotal + inFlight },
+    discards: discardRecords(sim, r.start),
   };
+}
+
+function discardRecords(sim: YarcFabricSim, start: number): DiscardRecord[] {
+  return sim.packets
+    .takeDiscardLedger()
+    .map((e) => {
+      const chip = e.port >= 0 ? sim.fabric.portOwner(e.port) : -1;
+      return {
+        epoch: e.epoch,
+        reason: DISCARD_REASONS[e.reason],
+        chip: chip >= 0 ? sim.fabric.chipNames[chip] : null,
+        port: chip >= 0 ? e.port - sim.fabric.portBase[chip] : -1,
+        destination: e.destination,
+        count: e.count,
+        firstNs: (e.firstCycle - start) * NS_PER_CYCLE,
+        lastNs: (e.lastCycle - start) * NS_PER_CYCLE,
+      };
+    })
+    .sort(
+      (a, b) =>
+        a.firstNs - b.firstNs ||
+        a.reason.localeCompare(b.reason) ||
+        (a.chip ?? '').localeCompare(b.chip ?? '') ||
+        a.port - b.port ||
+        a.destination - b.destination,
+    );
 }
 
 export interface SweepPoint {

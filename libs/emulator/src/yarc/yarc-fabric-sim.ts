@@ -607,7 +607,7 @@ export class YarcFabricSim {
     const id = this.packets.allocate(destination, g, length, vc, flags, hashBits, this.cycle, tag);
     if (g < 0 || this.fabric.peer[g] < 0 || this.fabric.activeLanes[g] === 0) {
       this.packets.state[id] = STATE_IN_NETWORK;
-      this.packets.discard(id, DiscardReason.Unreachable);
+      this.packets.discard(id, DiscardReason.Unreachable, g, this.cycle);
       return id;
     }
     this.sources.push((g << VC_SHIFT) | vc, id);
@@ -1087,7 +1087,7 @@ export class YarcFabricSim {
         const p = this.sources.shift(q);
         this.packets.state[p] = STATE_IN_NETWORK;
         this.forgetMessage(p);
-        this.packets.discard(p, this.discardReason[g] || DiscardReason.LinkDown);
+        this.packets.discard(p, this.discardReason[g] || DiscardReason.LinkDown, g, this.cycle);
       }
     }
   }
@@ -1116,7 +1116,7 @@ export class YarcFabricSim {
     if (flags & (FLAG_SOFT_ERROR | FLAG_LINK_LOST)) {
       // §4.3: the destination's interface discards a packet marked bad.
       this.forgetMessage(packet);
-      this.packets.discard(packet, flags & FLAG_LINK_LOST ? DiscardReason.LinkDown : DiscardReason.SoftError);
+      this.packets.discard(packet, flags & FLAG_LINK_LOST ? DiscardReason.LinkDown : DiscardReason.SoftError, g, cycle);
       return;
     }
     if (flags & FLAG_TRACE) this.trace(packet, this.fabric.portOwner(g), g - this.fabric.portBase[this.fabric.portOwner(g)], v, 'delivered', cycle);
@@ -1207,7 +1207,7 @@ export class YarcFabricSim {
     this.wakeColumn(buffer >> VC_SHIFT, now);
     if (taken === this.packets.length[packet]) {
       this.shiftColumnBuffer(buffer);
-      this.packets.discard(packet, this.discardReason[g] || DiscardReason.LinkDown);
+      this.packets.discard(packet, this.discardReason[g] || DiscardReason.LinkDown, g, now);
     }
     // A visit drops from one column buffer, the first in round-robin order with a phit to drop;
     // the next cycle's visit looks at them all again, as a visit every cycle would.
@@ -1490,7 +1490,7 @@ export class YarcFabricSim {
     this.countRetry(g, now);
     if (this.fabric.activeLanes[g] === 0) {
       this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] = -1;
-      this.packets.discard(packet, DiscardReason.LinkDown);
+      this.packets.discard(packet, DiscardReason.LinkDown, g, now);
       return;
     }
     this.txResumeAt[g] = last + 2 * this.portI32[(g << P_I32_SHIFT) | P_LATENCY] + 8;
@@ -1551,7 +1551,7 @@ export class YarcFabricSim {
     this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] = -1;
     this.txI32[(g << TX_I32_SHIFT) | TX_DOWN] = -1;
     this.wakeLink(g, now + 1);
-    if (!continuesDownstream) this.packets.discard(packet, this.discardReason[g] || DiscardReason.LinkDown);
+    if (!continuesDownstream) this.packets.discard(packet, this.discardReason[g] || DiscardReason.LinkDown, g, now);
   }
 
   private dropBadCopy(g: number): void {
@@ -2199,7 +2199,7 @@ export class YarcFabricSim {
     if (upstream >= 0 && !local) this.returnCredits(upstream, v, this.packets.length[packet], at + this.portI32[(g << P_I32_SHIFT) | P_LATENCY]);
     // Only the input buffer the chip put it in was free of credits; every later one is not.
     if (local) this.packets.flags[packet] &= ~FLAG_LOCAL;
-    if (discarded) this.packets.discard(packet, this.pendingReason(packet));
+    if (discarded) this.packets.discard(packet, this.pendingReason(packet), g, at);
   }
 
   private readonly routeErrors = new Map<number, number>();
@@ -2313,7 +2313,7 @@ export class YarcFabricSim {
     if (this.fabric.peer[g] < 0 || this.fabric.activeLanes[g] === 0) {
       this.packets.state[id] = STATE_IN_NETWORK;
       this.forgetMessage(id);
-      this.packets.discard(id, DiscardReason.Unreachable);
+      this.packets.discard(id, DiscardReason.Unreachable, g, this.cycle);
       return id;
     }
     this.sources.push(g * NVC, id);

@@ -1,3 +1,4 @@
+import { DiscardReason } from '../engine/packet-store';
 import { mulberry32 } from '@weft/fabric-model';
 import { FLAG_ADAPTIVE, FLAG_HASH, FLAG_TRACE } from '../engine/packet-store';
 import { differencesFromReference, runSleepingAndReference } from '../testing/reference-runs';
@@ -94,11 +95,24 @@ describe('YARC faults and diagnostics', () => {
     const dead = sim.fabric.chipId('s0.r1.1');
     for (let i = 0; i < 300; i++) sim.inject(i % 32, 0, 32 + (i % 64), 8, 0, FLAG_HASH, i);
     sim.run(60);
+    sim.packets.openDiscardLedger();
+    const discardedBefore = sim.packets.discarded.reduce((a, b) => a + b, 0);
     sim.killRouter(dead);
     for (let i = 0; i < 100; i++) sim.inject(i % 32, 0, 32 + (i % 32), 8, 0, FLAG_HASH, i);
     sim.drain(200_000);
     const books = sim.packets.books();
     expect(books.balanced).toBe(true);
+    // The ledger has every discard since it opened, each where it happened: in the dead router or
+    // on a port of a chip cabled to it, for the reason the fault gives.
+    const ledger = sim.packets.takeDiscardLedger();
+    expect(ledger.reduce((a, e) => a + e.count, 0)).toBe(sim.packets.discarded.reduce((a, b) => a + b, 0) - discardedBefore);
+    expect(new Set(ledger.map((e) => DiscardReason[e.reason]))).toEqual(new Set(['RouterDead', 'LinkDown']));
+    const cabledToDead = new Set(
+      Array.from({ length: 64 }, (_, port) => sim.fabric.peer[sim.fabric.portBase[dead] + port])
+        .filter((g) => g >= 0)
+        .map((g) => sim.fabric.portOwner(g)),
+    );
+    for (const e of ledger) expect([dead, ...cabledToDead]).toContain(sim.fabric.portOwner(e.port));
     expect(books.inFlight).toBe(0);
     expect((books.discarded.RouterDead ?? 0) + (books.discarded.LinkDown ?? 0)).toBeGreaterThan(0);
     // Its 32 processors' links and 32 sidelinks go down; only the routers among its neighbours report.
