@@ -6,7 +6,7 @@ import { matchDesign } from '../discovery/match-design';
 import type { KnownFabric } from '../discovery/known-fabric';
 import { PORT_UNUSED } from './blackwidow-engine';
 import { configureBlackWidow, faultSet } from './configure-blackwidow';
-import { executePlan, planPush, planWrites, reconcileImage, routerRegisters } from './push-plan';
+import { executePlan, planPush, planWrites, reconcileImage, routerRegisters, tableWriteOrder } from './push-plan';
 
 async function fabric288() {
   const installation = loadInstallationFile(join(__dirname, '../../../../fixtures/blackwidow/bw-r1.5-288.json'));
@@ -57,5 +57,57 @@ describe('push plans', () => {
     const emptyEntries = plan.phases[1].writes.filter((w) => w.value[0] === 0).length;
     expect(first.rewritten).toBe(plan.phases[1].writes.length - emptyEntries);
     expect(await runUntilSettled(sim, reconcileImage(controller, image), 1e9, 2_000)).toMatchObject({ rewritten: 0, failures: [] });
+  });
+});
+
+describe('the order of a table’s writes', () => {
+  /** An entry routing the 32 processors of subtree `s` to port 40 + s. */
+  const subtree = (s: number) => [1, s * 32, 31, 0, 1 << (8 + s)];
+  const empty = [0, 0, 0, 0, 0];
+  /** Blocks of 32 processors without a route in a table (§5.1: the highest matching entry wins). */
+  const unrouted = (table: readonly (readonly number[])[], subtrees: number) =>
+    Array.from({ length: subtrees }, (_, s) => s).filter((s) => {
+      for (let e = table.length - 1; e >= 0; e--) if (table[e][0] && ((s * 32) ^ table[e][1]) >> 5 === 0) return table[e][3] + table[e][4] === 0;
+      return true;
+    });
+  /** Plays the steps on `held` and collects the subtrees both tables route that lost their route on the way. */
+  const holesOnTheWay = (held: number[][], next: number[][], steps: number[][]) => {
+    const either = new Set([...unrouted(held, 8), ...unrouted(next, 8)]);
+    const table = held.map((w) => [...w]);
+    const seen = new Set<number>();
+    for (const step of steps)
+      for (const e of step) {
+        table[e] = next[e];
+        for (const s of unrouted(table, 8)) if (!either.has(s)) seen.add(s);
+      }
+    return [...seen];
+  };
+
+  it('keeps every subtree routed while entries move up the table (a router back from the dead takes its place again)', () => {
+    // Before: subtree 3 unreachable, so subtrees 4–7 sit one entry lower; after, each in its own.
+    const held = [subtree(0), subtree(1), subtree(2), subtree(4), subtree(5), subtree(6), subtree(7), empty];
+    const next = [0, 1, 2, 3, 4, 5, 6, 7].map(subtree);
+    // Written in index order, entry 3 (4 → 3) would leave subtree 4 without a route until entry 4 is written.
+    expect(holesOnTheWay(held, next, [[3], [4], [5], [6], [7]])).toEqual([4, 5, 6, 7]);
+    const { steps, holes } = tableWriteOrder(held, next, [3, 4, 5, 6, 7]);
+    expect(steps).toEqual([[7], [6], [5], [4], [3]]);
+    expect(holes).toBe(0);
+    expect(holesOnTheWay(held, next, steps)).toEqual([]);
+  });
+
+  it('keeps every subtree routed while entries move down (the router dies)', () => {
+    const held = [0, 1, 2, 3, 4, 5, 6, 7].map(subtree);
+    const next = [subtree(0), subtree(1), subtree(2), subtree(4), subtree(5), subtree(6), subtree(7), empty];
+    const { steps, holes } = tableWriteOrder(held, next, [3, 4, 5, 6, 7]);
+    expect(holes).toBe(0);
+    expect(steps).toEqual([[3], [4], [5], [6], [7]]);
+    expect(holesOnTheWay(held, next, steps)).toEqual([]);
+  });
+
+  it('writes a table that routes nothing yet in one step, and counts the holes two swapping entries cannot avoid', () => {
+    expect(tableWriteOrder([empty, empty], [subtree(0), subtree(1)], [0, 1])).toEqual({ steps: [[0, 1]], holes: 0 });
+    const swapped = tableWriteOrder([subtree(0), subtree(1)], [subtree(1), subtree(0)], [0, 1]);
+    expect(swapped.steps).toEqual([[0], [1]]);
+    expect(swapped.holes).toBe(1);
   });
 });

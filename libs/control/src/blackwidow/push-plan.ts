@@ -103,19 +103,23 @@ export function routerRegisters(router: RouterImage): RegisterWrite[] {
 export function planPush(previous: ConfigurationImage | null, next: ConfigurationImage): PushPlan {
   const before = new Map((previous?.routers ?? []).map((r) => [r.name, r]));
   const prepare: PlannedWrite[] = [];
-  const tablesByRank = new Map<number, PlannedWrite[]>();
+  /** Per rank, each virtual router's table writes in the steps they must go in. */
+  const tablesByRank = new Map<number, PlannedWrite[][][]>();
   const retire: PlannedWrite[] = [];
   for (const router of next.routers) {
     const old = before.get(router.name);
     const held = new Map(old ? routerRegisters(old).map((w) => [key(w), w]) : []);
+    /** This router's changed table entries, by the virtual router (its tiles) they belong to. */
+    const tables = new Map<string, { tiles: readonly number[]; entries: Map<number, PlannedWrite> }>();
     for (const write of routerRegisters(router)) {
       const was = held.get(key(write));
       if (was && same(was.value, write.value) && same(was.indices, write.indices)) continue;
       const planned = { ...write, router: router.name, route: router.route };
       if (write.register === 'routingTable') {
-        const list = tablesByRank.get(router.rank) ?? [];
-        list.push(planned);
-        tablesByRank.set(router.rank, list);
+        const tiles = write.indices.map((i) => Math.floor(i / TABLE_ENTRIES));
+        const vr = tiles.join(',');
+        if (!tables.has(vr)) tables.set(vr, { tiles, entries: new Map() });
+        tables.get(vr)!.entries.set(write.indices[0] % TABLE_ENTRIES, planned);
       } else if (write.register === 'portDirections' && was) {
         // Ports coming into service now; ports leaving it only after the tables stop using them.
         const staged = write.value.map((d, p) => (d === PORT_UNUSED && was.value[p] !== PORT_UNUSED ? was.value[p] : d));
@@ -123,13 +127,108 @@ export function planPush(previous: ConfigurationImage | null, next: Configuratio
         if (!same(staged, write.value)) retire.push(planned);
       } else prepare.push(planned);
     }
+    for (const { tiles, entries } of tables.values()) {
+      const words = (image: Map<string, RegisterWrite>, fallback: (e: number) => readonly number[]) =>
+        Array.from({ length: TABLE_ENTRIES }, (_, e) => image.get(tableKey(tiles, e))?.value ?? fallback(e));
+      const heldWords = words(held, () => EMPTY_ENTRY);
+      const nextWords = heldWords.map((w, e) => entries.get(e)?.value ?? w);
+      const { steps } = tableWriteOrder(
+        heldWords,
+        nextWords,
+        [...entries.keys()].sort((a, b) => a - b),
+      );
+      const list = tablesByRank.get(router.rank) ?? [];
+      list.push(steps.map((step) => step.map((e) => entries.get(e)!)));
+      tablesByRank.set(router.rank, list);
+    }
   }
   const phases: PushPhase[] = [];
   if (prepare.length > 0) phases.push({ name: 'prepare', writes: prepare });
-  for (const rank of [...tablesByRank.keys()].sort((a, b) => b - a)) phases.push({ name: `tables of rank ${rank}`, writes: tablesByRank.get(rank)! });
+  for (const rank of [...tablesByRank.keys()].sort((a, b) => b - a)) {
+    // One round per step: every virtual router's first step, then every second…
+    const perRouter = tablesByRank.get(rank)!;
+    const rounds = Math.max(...perRouter.map((steps) => steps.length));
+    for (let round = 0; round < rounds; round++) {
+      phases.push({
+        name: rounds === 1 ? `tables of rank ${rank}` : `tables of rank ${rank} (${round + 1} of ${rounds})`,
+        writes: perRouter.flatMap((steps) => steps[round] ?? []),
+      });
+    }
+  }
   if (retire.length > 0) phases.push({ name: 'retire', writes: retire });
   return { phases };
 }
+
+/** A table entry as written: [valid, location, mask, ports 0–31, ports 32–63]. */
+const EMPTY_ENTRY: readonly number[] = [0, 0, 0, 0, 0];
+const LOCATION_BITS = 0x7fff;
+const BLOCK = 32;
+
+/**
+ * The steps to write one virtual router's changed table entries in, so that no block of 32
+ * processors that both the old and the new table route is left without a route in between (§5.1:
+ * the highest-index matching entry gives the ports; none, or one with no ports, and the packet is
+ * dropped). A fixed order cannot do it — ascending leaves a hole where an entry moves up the table,
+ * descending where one moves down — so each next write is the first (by index) that keeps every
+ * such block routed, one write a step; where none does (two entries swapping places), the first is
+ * taken and the blocks left without a route meanwhile are counted in `holes`. A table that routes
+ * nothing yet (a new or reset router) is written in one step.
+ */
+export function tableWriteOrder(
+  held: readonly (readonly number[])[],
+  next: readonly (readonly number[])[],
+  changed: readonly number[],
+): { steps: number[][]; holes: number } {
+  const table = held.map((w) => [...w]);
+  const blocks = new Set<number>();
+  for (const word of [...held, ...next]) for (const b of blocksMatched(word)) blocks.add(b);
+  const routable = (t: readonly (readonly number[])[], block: number) => {
+    for (let e = t.length - 1; e >= 0; e--) if (t[e][0] && matches(t[e], block)) return (t[e][3] | t[e][4]) !== 0;
+    return false;
+  };
+  const kept = [...blocks].filter((b) => routable(held, b) && routable(next, b));
+  if (kept.length === 0) return { steps: changed.length > 0 ? [[...changed]] : [], holes: 0 };
+  const pending = [...changed];
+  const steps: number[][] = [];
+  let holes = 0;
+  while (pending.length > 0) {
+    // Only blocks the entry matched before or matches after can change their route.
+    const broken = (e: number) => {
+      const trial = table.map((w, i) => (i === e ? next[e] : w));
+      return kept.filter((b) => (matches(held[e], b) || matches(next[e], b) || matches(table[e], b)) && !routable(trial, b)).length;
+    };
+    let pick = pending.findIndex((e) => broken(e) === 0);
+    if (pick === -1) {
+      pick = 0;
+      holes += broken(pending[0]);
+    }
+    const [e] = pending.splice(pick, 1);
+    table[e] = [...next[e]];
+    steps.push([e]);
+  }
+  return { steps, holes };
+}
+
+function matches(word: readonly number[], base: number): boolean {
+  return word[0] !== 0 && ((base ^ word[1]) & ~word[2] & LOCATION_BITS) === 0;
+}
+
+/** The bases of the 32-processor blocks an entry matches (at most 1,024). */
+function blocksMatched(word: readonly number[]): number[] {
+  if (!word[0]) return [];
+  const free = word[2] & LOCATION_BITS & ~(BLOCK - 1);
+  const fixed = word[1] & ~word[2] & LOCATION_BITS & ~(BLOCK - 1);
+  const out: number[] = [];
+  // Every subset of the free bits, from the empty one up.
+  let subset = 0;
+  do {
+    out.push(fixed | subset);
+    subset = (subset - free) & free;
+  } while (subset !== 0);
+  return out;
+}
+
+const tableKey = (tiles: readonly number[], e: number) => `routingTable/${tiles[0] * TABLE_ENTRIES + e}/${tiles.length}`;
 
 export function planWrites(plan: PushPlan): number {
   return plan.phases.reduce((n, p) => n + p.writes.length, 0);
