@@ -158,6 +158,7 @@ describe('drills', () => {
     // Stopped five intervals after the push, not at the drill's end; the throughput after it measured.
     expect(r.endNs).toBeGreaterThanOrEqual(550_000 + r.heal[0].healNs! + 5 * 50_000);
     expect(r.expectations.map((e) => [e.name, e.passed])).toEqual([
+      ['discards explained by the faults', true],
       ['packets unaccounted for', true],
       ['throughput after healing, as a fraction of before', true],
     ]);
