@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { createKey, loadFixture, TestService, waitForAutomation } from './support/test-service';
 
 const CONFIGURE = `mutation($input: FabricIdInput!) { configureFabric(input: $input) { generation { number } } }`;
@@ -98,6 +99,34 @@ describe('hostile clients', () => {
     // never held for the whole of it. (The latency itself is a figure of npm run bench.)
     expect(probes.length).toBeGreaterThan(1);
     expect(Math.max(...probes)).toBeLessThan(result.ms);
+  });
+
+  it('takes in a burst of new clients several at a turn of the event loop, however busy the turns', async () => {
+    // Forty clients connect while the service's thread is busy (the kernel completes the
+    // handshakes meanwhile). One listening socket would take one of them at the next turn, one more
+    // at each turn after; the service's acceptors take one each.
+    const server = service.app.getHttpServer();
+    let taken = 0;
+    const count = () => taken++;
+    server.on('connection', count);
+    const port = Number(new URL(service.url).port);
+    const sockets = Array.from({ length: 40 }, () => connect(port, '127.0.0.1'));
+    try {
+      const busyUntil = performance.now() + 150;
+      while (performance.now() < busyUntil);
+      // The end of this turn, then the next: its poll phase takes connections in, then its check
+      // phase runs the inner callback.
+      const atFirstTurn = await new Promise<number>((resolve) => setImmediate(() => setImmediate(() => resolve(taken))));
+      expect(atFirstTurn).toBeGreaterThanOrEqual(4);
+    } finally {
+      server.off('connection', count);
+      for (const socket of sockets) socket.destroy();
+    }
+  });
+
+  it('shares its port only among its own acceptors: a second service on the port refuses to start', async () => {
+    const port = Number(new URL(service.url).port);
+    await expect(TestService.start({ config: { WEFT_PORT: port, WEFT_HOST: '127.0.0.1' } })).rejects.toMatchObject({ code: 'EADDRINUSE' });
   });
 
   /** The largest number of aliases of `field` that the cost limit accepts. */

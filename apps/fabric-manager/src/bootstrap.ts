@@ -9,6 +9,7 @@ import { ControlService } from './control/control.service';
 import { StoreOwnerService } from './database/store-owner.service';
 import { FabricsService } from './fabrics/fabrics.service';
 import { httpErrorHandler } from './graphql/http-errors';
+import { listenWithAcceptors } from './http/acceptors';
 
 export interface StartedService {
   app: NestExpressApplication;
@@ -53,7 +54,14 @@ export async function startService(config: WeftConfig, options: { logger?: boole
     const configured = await app.get(ControlService).configure(fabric.id, { trigger: 'first start' });
     defaultFabric = `${fabric.name} (discovered, configured: generation ${configured.generation.number} ${configured.generation.state}, ${configured.writes} register writes)`;
   }
-  await app.listen(config.WEFT_PORT, config.WEFT_HOST);
+  try {
+    // Nest hands the options to the HTTP server's listen() as they are.
+    await listenWithAcceptors(app.getHttpServer(), (options) => app.listen(options as never), config.WEFT_PORT, config.WEFT_HOST, config.WEFT_HTTP_ACCEPTORS);
+  } catch (error) {
+    // The port is taken: the store, the emulators and the automation stop as at any shutdown.
+    await app.close();
+    throw error;
+  }
   const address = app.getHttpServer().address() as { port: number };
   const host = config.WEFT_HOST === '0.0.0.0' || config.WEFT_HOST === '::' ? 'localhost' : config.WEFT_HOST;
   return { app, url: `http://${host}:${address.port}`, bootstrapKey, bootstrapKeyFile, defaultFabric, storeWarning };

@@ -26,6 +26,14 @@ export class WeftConfig {
   @IsString()
   WEFT_HOST: string = '127.0.0.1';
 
+  /** Listening sockets sharing the port (SO_REUSEPORT), each taking one new connection per turn of
+   * the event loop (see http/acceptors.ts); 1 for a single plain listener. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  WEFT_HTTP_ACCEPTORS: number = 16;
+
   /** Installation loaded into the built-in emulated fabric when the store has no fabric; `none` to skip. */
   @IsString()
   WEFT_DEFAULT_FIXTURE: string = DEFAULT_FIXTURE;
