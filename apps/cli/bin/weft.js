@@ -33,6 +33,12 @@ if (stale()) {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }
+// Output piped into a reader that stops early (`weft routes show … | head`): the rest is not
+// wanted, which is not an error.
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
 const { runCli } = require(entry);
 runCli(process.argv).then((code) => {
   if (code !== 0) process.exitCode = code;

@@ -38,6 +38,8 @@ describe('the drill plot', () => {
       expect(Math.min(...ys)).toBeGreaterThan(40);
       expect(Math.max(...ys)).toBeLessThan(280);
     }
+    // Throughput in the upper part, latency in the lower: the two lines do not cross.
+    expect(Math.max(...lineYs(svg, 0))).toBeLessThan(Math.min(...lineYs(svg, 1)));
     expect(svg).toContain(`aria-label="X-axis titled 'emulated time (µs)' for a linear scale with values from 0 to 400"`);
     expect(svg).toMatch(/aria-label="Y-axis titled 'accepted throughput \(fraction of capacity\)' for a linear scale with values from 0% to /);
     expect(svg).toMatch(/aria-label="Y-axis titled 'mean latency \(ns\)' for a linear scale with values from 0 to /);

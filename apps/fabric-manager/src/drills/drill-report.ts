@@ -121,7 +121,8 @@ export async function renderDrillPlot(r: DrillReport): Promise<string> {
             type: 'quantitative',
             title: 'accepted throughput (fraction of capacity)',
             axis: { titleColor: '#1e8449', format: '.2~%' },
-            scale: { zero: true, domainMax: Math.max(1e-6, ...points.map((p) => p.throughput)) * 1.3 },
+            // The throughput in the upper part of the plot, the latency in the lower: apart, whatever their values.
+            scale: { zero: true, domainMax: Math.max(1e-6, ...points.map((p) => p.throughput)) * 1.25 },
           },
         },
       },
@@ -135,7 +136,7 @@ export async function renderDrillPlot(r: DrillReport): Promise<string> {
             type: 'quantitative',
             title: 'mean latency (ns)',
             axis: { orient: 'right', titleColor: '#7d3c98' },
-            scale: { zero: true, domainMax: Math.max(1, ...points.map((p) => p.latencyNs ?? 0)) * 1.3 },
+            scale: { zero: true, domainMax: Math.max(1, ...points.map((p) => p.latencyNs ?? 0)) * 2.2 },
           },
         },
       },
