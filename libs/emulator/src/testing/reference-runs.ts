@@ -3,6 +3,7 @@
  * once as the fabric normally runs and once visiting every stage every cycle
  * (`YarcFabricSim.everyStageEveryCycle`), and what the two did, compared.
  */
+import { createHash } from 'node:crypto';
 import type { YarcFabricSim } from '../yarc/yarc-fabric-sim';
 
 export interface RunRecord {
@@ -23,6 +24,19 @@ export function recordRun(sim: YarcFabricSim, scenario: (sim: YarcFabricSim) => 
   sim.onInterrupt = (kind, cycle, chip, port) => interrupts.push(`${kind} ${cycle} ${sim.fabric.chipNames[chip]}:${port}`);
   scenario(sim);
   return { delivered, interrupts, books: sim.packets.books(), retransmissions: sim.retransmissions };
+}
+
+/**
+ * A digest of everything a run did that a change of the code must not change: every packet's
+ * delivery cycle (by tag), every interrupt with its cycle, the books and the retransmissions. Two
+ * runs with the same digest did the same, packet for packet (`npm run digests`).
+ */
+export function digestOf(record: RunRecord): string {
+  const hash = createHash('sha256');
+  const deliveries = [...record.delivered].sort((a, b) => a[0] - b[0]);
+  for (const [tag, cycle] of deliveries) hash.update(`${tag}:${cycle};`);
+  hash.update(`|${record.interrupts.join(';')}|${JSON.stringify(record.books)}|${record.retransmissions}`);
+  return hash.digest('hex').slice(0, 32);
 }
 
 /** Runs `scenario` on a fabric from `build`, sleeping and then visiting every stage every cycle

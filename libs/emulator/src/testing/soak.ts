@@ -24,7 +24,7 @@ import { configureR15ByHand, handConfiguredR15 } from '../yarc/blackwidow-test-c
 import { COLUMN_BUFFER_PHITS, ROW_BUFFER_PHITS } from '../yarc/yarc-constants';
 import type { YarcFabricSim } from '../yarc/yarc-fabric-sim';
 import { YarcMaintenanceController } from '../yarc/yarc-maintenance';
-import { differencesFromReference, recordRun, RunRecord } from './reference-runs';
+import { differencesFromReference, digestOf, recordRun, RunRecord } from './reference-runs';
 
 export interface SoakCase {
   readonly seed: number;
@@ -49,6 +49,8 @@ export interface SoakOutcome {
   readonly cycles: number;
   /** Every check that failed, each line naming it; empty when all held. */
   readonly problems: string[];
+  /** What the sleeping run did, packet by packet (digestOf). */
+  readonly digest: string;
 }
 
 /** What one run of the faulty scenario did and what it found wrong on the way. */
@@ -94,6 +96,7 @@ export async function soak(c: SoakCase): Promise<SoakOutcome> {
     answers: sleeping.answers.length,
     cycles: sleeping.cycles,
     problems,
+    digest: digestOf(sleeping.record),
   };
 }
 
