@@ -9,13 +9,17 @@ import type { SourceRoute } from '../maintenance-transport';
 import type { DiscoveryResult } from '../discovery/discovery-sweep';
 import type { MatchedFabric } from '../discovery/match-design';
 
-export const PORT_DOWNLINK = 0;
-export const PORT_UPLINK = 1;
-export const PORT_SIDELINK = 2;
-export const PORT_UNUSED = 3;
-export const TABLE_ENTRIES = 8;
-/** §7.8.2: port counts the hardware can take a modulo of. */
-export const LEGAL_MODULI = new Set([1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32]);
+import * as yarc from '@weft/fabric-model/chips/yarc';
+
+// The datasheet's figures the engine programs by, as plain values (a re-export would make each a
+// getter, called in the verifier's innermost loops).
+export const PORT_DOWNLINK = yarc.PORT_DOWNLINK;
+export const PORT_UPLINK = yarc.PORT_UPLINK;
+export const PORT_SIDELINK = yarc.PORT_SIDELINK;
+export const PORT_UNUSED = yarc.PORT_UNUSED;
+export const TABLE_ENTRIES = yarc.TABLE_ENTRIES;
+export const isLegalModulus = yarc.isLegalModulus;
+const LOCATION_MASK = yarc.LOCATION_MASK;
 
 export interface TableEntry {
   readonly location: number;
@@ -308,7 +312,7 @@ function configureVirtualRouter(
     const b = alignedBlock(range)!;
     table.push({ location: b.location, mask: b.mask, ports: legalSubset(ports, chip.name, problems) });
   }
-  if (uplinks.length > 0) table.unshift({ location: 0, mask: 0x7fff, ports: legalSubset(uplinks, chip.name, problems) });
+  if (uplinks.length > 0) table.unshift({ location: 0, mask: LOCATION_MASK, ports: legalSubset(uplinks, chip.name, problems) });
   if (table.length > TABLE_ENTRIES) {
     problems.push(`${chip.name} virtual router ${vr} needs ${table.length} table entries; the table has ${TABLE_ENTRIES}`);
     return null;
@@ -327,9 +331,9 @@ function configureVirtualRouter(
 /** §7.8.2: deterministic routing needs a port count the hardware can take a modulo of; keep the
  * largest legal subset and report the diversity lost. */
 function legalSubset(ports: number[], chip: string, problems: string[]): number[] {
-  if (LEGAL_MODULI.has(ports.length)) return ports;
+  if (isLegalModulus(ports.length)) return ports;
   let n = ports.length;
-  while (n > 0 && !LEGAL_MODULI.has(n)) n--;
+  while (n > 0 && !isLegalModulus(n)) n--;
   problems.push(`${chip}: ${ports.length} usable ports is not a legal modulus; using ${n}`);
   return ports.slice(0, n);
 }

@@ -7,8 +7,9 @@
  * reaches the block; blocks whose usable set differs from their entry's become entries of their
  * own, merged into larger aligned blocks when the 8-entry table would overflow.
  */
+import { locationMatches } from '@weft/fabric-model/chips/yarc';
 import type { ConfigurationImage, RouterImage, TableEntry, VirtualRouterConfig } from './blackwidow-engine';
-import { LEGAL_MODULI, PORT_SIDELINK, PORT_UPLINK, TABLE_ENTRIES } from './blackwidow-engine';
+import { isLegalModulus, PORT_SIDELINK, PORT_UPLINK, TABLE_ENTRIES } from './blackwidow-engine';
 import { GraphCable, portGraph, usablePorts, vrLayout } from './port-graph';
 
 export function applyFaultEntries(
@@ -30,7 +31,7 @@ export function applyFaultEntries(
   const { portVr, farVr } = vrLayout(routers, graph);
   const inSubtree = (v: number, b: number) => {
     const [location, mask] = vrs[v].config.rootDetect;
-    return (((b * 32) ^ location) & ~mask & 0x7fff) === 0;
+    return locationMatches(b * 32, location, mask);
   };
   // Only blocks with a broken way down can need entries of their own: for every other block each
   // port of an entry still works, as long as every router can climb out of its subtree.
@@ -162,9 +163,9 @@ const portsOf = (lo: number, hi: number) => {
 };
 
 function legal(ports: number[], chip: string, what: string, problems: string[]): number[] {
-  if (ports.length === 0 || LEGAL_MODULI.has(ports.length)) return ports;
+  if (ports.length === 0 || isLegalModulus(ports.length)) return ports;
   let n = ports.length;
-  while (n > 0 && !LEGAL_MODULI.has(n)) n--;
+  while (n > 0 && !isLegalModulus(n)) n--;
   problems.push(`${chip}: ${ports.length} usable ports towards ${what} is not a legal modulus; using ${n} (path diversity lost)`);
   return ports.slice(0, n);
 }

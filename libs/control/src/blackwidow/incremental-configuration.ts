@@ -19,6 +19,7 @@
  * changes), a router that died on the full path, a first configuration — takes the full path.
  * Either path keeps the proof of a configuration it has proven before (ProvenConfigurations).
  */
+import { locationMatches } from '@weft/fabric-model/chips/yarc';
 import { indexKnownFabric, KnownFabric, CableEnd, endKey } from '../discovery/known-fabric';
 import { maintenanceRoutes } from '../discovery/maintenance-routes';
 import {
@@ -354,7 +355,7 @@ export class BlackWidowConfigurator {
           const first = entry.location >> 5;
           const count = Math.max(1, (entry.mask + 1) >> 5);
           for (let b = first; b < Math.min(first + count, blocks); b++) {
-            if (affected[b] || (((b * 32) ^ location) & ~mask & 0x7fff) === 0) continue;
+            if (affected[b] || locationMatches(b * 32, location, mask)) continue;
             const e0 = matching(o.table, b);
             const e1 = matching(n.table, b);
             const pair = (e0 + 1) * 16 + e1 + 1;
@@ -463,7 +464,7 @@ function sameRegisters(a: RouterImage, b: RouterImage): boolean {
 
 /** The highest-index entry matching a block (-1: none), as the chip decides (§5.1). */
 function matching(table: readonly TableEntry[], block: number): number {
-  for (let e = table.length - 1; e >= 0; e--) if ((((block * 32) ^ table[e].location) & ~table[e].mask & 0x7fff) === 0) return e;
+  for (let e = table.length - 1; e >= 0; e--) if (locationMatches(block * 32, table[e].location, table[e].mask)) return e;
   return -1;
 }
 

@@ -16,6 +16,7 @@
  * Every write is one maintenance packet (all tiles of a virtual router at once), and writes are
  * idempotent, so a phase interrupted by a crash can simply be run again.
  */
+import { LOCATION_MASK, locationMatches } from '@weft/fabric-model/chips/yarc';
 import type { MaintenanceTransport, SourceRoute } from '../maintenance-transport';
 import { ConfigurationImage, PORT_DOWNLINK, PORT_UNUSED, RouterImage, TABLE_ENTRIES } from './blackwidow-engine';
 
@@ -161,7 +162,6 @@ export function planPush(previous: ConfigurationImage | null, next: Configuratio
 
 /** A table entry as written: [valid, location, mask, ports 0–31, ports 32–63]. */
 const EMPTY_ENTRY: readonly number[] = [0, 0, 0, 0, 0];
-const LOCATION_BITS = 0x7fff;
 const BLOCK = 32;
 
 /**
@@ -210,14 +210,14 @@ export function tableWriteOrder(
 }
 
 function matches(word: readonly number[], base: number): boolean {
-  return word[0] !== 0 && ((base ^ word[1]) & ~word[2] & LOCATION_BITS) === 0;
+  return word[0] !== 0 && locationMatches(base, word[1], word[2]);
 }
 
 /** The bases of the 32-processor blocks an entry matches (at most 1,024). */
 function blocksMatched(word: readonly number[]): number[] {
   if (!word[0]) return [];
-  const free = word[2] & LOCATION_BITS & ~(BLOCK - 1);
-  const fixed = word[1] & ~word[2] & LOCATION_BITS & ~(BLOCK - 1);
+  const free = word[2] & LOCATION_MASK & ~(BLOCK - 1);
+  const fixed = word[1] & ~word[2] & LOCATION_MASK & ~(BLOCK - 1);
   const out: number[] = [];
   // Every subset of the free bits, from the empty one up.
   let subset = 0;

@@ -10,8 +10,9 @@
  * it decides each (virtual router, subtree block, phase) once and memoises it; the last hop checks
  * each processor of the block. That keeps the 32K fabric to a few million states.
  */
+import { locationMatches } from '@weft/fabric-model/chips/yarc';
 import type { ConfigurationImage, RouterImage, VirtualRouterConfig } from './blackwidow-engine';
-import { LEGAL_MODULI, PORT_DOWNLINK, PORT_SIDELINK, PORT_UPLINK, TABLE_ENTRIES } from './blackwidow-engine';
+import { isLegalModulus, PORT_DOWNLINK, PORT_SIDELINK, PORT_UPLINK, TABLE_ENTRIES } from './blackwidow-engine';
 import { portGraph, usablePorts, vrLayout } from './port-graph';
 import { ranges } from './ranges';
 
@@ -94,7 +95,7 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
       }
       for (const entry of config.table) {
         // An entry with no ports deliberately drops what it matches (an unreachable subtree).
-        if (entry.ports.length > 0 && !LEGAL_MODULI.has(entry.ports.length)) {
+        if (entry.ports.length > 0 && !isLegalModulus(entry.ports.length)) {
           report({ kind: 'illegal-modulus', message: `${router.name}: an entry lists ${entry.ports.length} ports, which the hash cannot take a modulo of` });
         }
       }
@@ -156,7 +157,7 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
     const ri = vrRouter[v];
     const [location, mask] = config.rootDetect;
     const base = block * 32;
-    if (((base ^ location) & ~mask & 0x7fff) === 0) {
+    if (locationMatches(base, location, mask)) {
       // §5.2 down route. At an R1 the logical port is the processor itself: check each one.
       const [shift, dmask] = config.downRoute;
       let worst = 0;
@@ -202,7 +203,7 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
     const table = config.table;
     let entry = -1;
     for (let e = table.length - 1; e >= 0; e--) {
-      if (((base ^ table[e].location) & ~table[e].mask & 0x7fff) === 0) {
+      if (locationMatches(base, table[e].location, table[e].mask)) {
         entry = e;
         break;
       }

@@ -8,8 +8,9 @@
  */
 import type { MaintenanceResult, MaintenanceTransport, RegisterValue, SourceRoute } from '../maintenance-transport';
 
-export const MODEL_YARC = 1;
-export const MODEL_PROCESSOR = 2;
+import { MODEL_PROCESSOR, MODEL_YARC } from '@weft/fabric-model/chips/yarc';
+
+export { MODEL_PROCESSOR, MODEL_YARC };
 
 export interface DiscoveredChip {
   readonly serial: number;

@@ -1,37 +1,44 @@
-/** YARC numbers from paper 000; every figure names its section. */
+/**
+ * The YARC figures the emulator models the chip by: the datasheet's (libs/fabric-model/src/chips/
+ * yarc.ts, which the control plane reads too), as plain values for the hot loops, and the model's
+ * own choices where the paper leaves one open.
+ */
+import * as yarc from '@weft/fabric-model/chips/yarc';
 
-/** Core clock (§6: 800 MHz): one cycle is 1.25 ns. */
-export const YARC_CLOCK_GHZ = 0.8;
-export const NS_PER_CYCLE = 1 / YARC_CLOCK_GHZ;
+export const YARC_CLOCK_GHZ = yarc.YARC_CLOCK_GHZ;
+export const NS_PER_CYCLE = yarc.NS_PER_CYCLE;
+export const PORTS = yarc.PORTS;
+export const TILE_ROWS = yarc.TILE_ROWS;
+export const TILE_COLUMNS = yarc.TILE_COLUMNS;
+export const VCS = yarc.VCS;
+export const VC_REQUEST = yarc.VC_REQUEST;
+export const VC_RESPONSE = yarc.VC_RESPONSE;
+export const INPUT_BUFFER_PHITS = yarc.INPUT_BUFFER_PHITS;
+export const INPUT_BUFFER_PHITS_PER_VC = yarc.INPUT_BUFFER_PHITS_PER_VC;
+export const ROW_BUFFER_PHITS = yarc.ROW_BUFFER_PHITS;
+export const COLUMN_BUFFER_PHITS = yarc.COLUMN_BUFFER_PHITS;
+export const PHIT_BITS = yarc.PHIT_BITS;
+export const MIN_PACKET_PHITS = yarc.MIN_PACKET_PHITS;
+export const CACHE_LINE_WRITE_PHITS = yarc.CACHE_LINE_WRITE_PHITS;
+export const PIPELINE_STAGES = yarc.PIPELINE_STAGES;
+export const LANES = yarc.LANES;
+export const TABLE_ENTRIES = yarc.TABLE_ENTRIES;
+export const LOCATION_BITS = yarc.LOCATION_BITS;
+export const LOCATION_MASK = yarc.LOCATION_MASK;
+export const HASH_BITS = yarc.HASH_BITS;
+export const SELECTED_HASH_BITS = yarc.SELECTED_HASH_BITS;
+export const LEGAL_MODULI = yarc.LEGAL_MODULI;
+export const isLegalModulus = yarc.isLegalModulus;
+export const PORT_DOWNLINK = yarc.PORT_DOWNLINK;
+export const PORT_UPLINK = yarc.PORT_UPLINK;
+export const PORT_SIDELINK = yarc.PORT_SIDELINK;
+export const PORT_UNUSED = yarc.PORT_UNUSED;
 
-/** §3: 64 ports as an 8×8 array of tiles; tile t is row t>>3, column t&7. */
-export const PORTS = 64;
-export const TILE_ROWS = 8;
-export const TILE_COLUMNS = 8;
-
-/** §4.2: two virtual channels, request (v=0) and response (v=1). */
-export const VCS = 2;
-export const VC_REQUEST = 0;
-export const VC_RESPONSE = 1;
-
-/** §4.2, §7.5: input buffer of 256 phits per port, partitioned over the two VCs. */
-export const INPUT_BUFFER_PHITS = 256;
-export const INPUT_BUFFER_PHITS_PER_VC = INPUT_BUFFER_PHITS / VCS;
-/** §7.5: row buffers 16 phits, column buffers 10 phits (each partitioned over the VCs). */
-export const ROW_BUFFER_PHITS = 16;
-export const COLUMN_BUFFER_PHITS = 10;
-
-/** §4.1: 24-bit phits; a packet is 4 phits at least; a 32-byte cache-line write is 19. */
-export const PHIT_BITS = 24;
-export const MIN_PACKET_PHITS = 4;
-export const CACHE_LINE_WRITE_PHITS = 19;
-
-/** §3, Figure 4: 25 pipeline stages, 31.25 ns zero-load latency through one router. */
-export const PIPELINE_STAGES = 25;
 /**
  * How the 25 stages split between the blocks of Figure 4 (each block has input and output
  * registers; extra stages pipeline the row-bus and column-channel wires). The split decides where
- * a packet waits under contention; the sum is the paper's figure.
+ * a packet waits under contention; the sum is the paper's figure. The paper gives only the sum:
+ * this split is the model's choice.
  */
 export const STAGES_INPUT_QUEUE = 7; // LCB receive, input buffer write, route computation
 export const STAGES_ROW_BUS = 4; // row bus to the subswitch, row buffer write
@@ -39,31 +46,3 @@ export const STAGES_SUBSWITCH = 5; // 8-to-1 subswitch arbitration, crossbar
 export const STAGES_COLUMN_CHANNEL = 4; // column channel to the output tile, column buffer write
 export const STAGES_OUTPUT = 5; // 8-to-1 output arbitration, 2-to-1 VC, LCB transmit
 export const PIPELINE_CHECK = STAGES_INPUT_QUEUE + STAGES_ROW_BUS + STAGES_SUBSWITCH + STAGES_COLUMN_CHANNEL + STAGES_OUTPUT;
-
-/** §4.3, §4.4: three lanes per port; a noisy lane is decommissioned and the port runs narrower. */
-export const LANES = 3;
-
-/** §5.1: routing-table entries per tile. */
-export const TABLE_ENTRIES = 8;
-
-/** §5.1: 15-bit processor numbers, locations and masks. */
-export const LOCATION_BITS = 15;
-export const LOCATION_MASK = (1 << LOCATION_BITS) - 1;
-
-/** §7.8.2: 15 optional hash bits, of which a tile's register selects 8. */
-export const HASH_BITS = 15;
-export const SELECTED_HASH_BITS = 8;
-
-/** §7.8.2: port counts the hardware takes an exact modulo of (2^k times 1, 3, 5 or 7, up to 32). */
-export const LEGAL_MODULI: readonly number[] = [1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32];
-const LEGAL = new Uint8Array(65);
-for (const n of LEGAL_MODULI) LEGAL[n] = 1;
-export function isLegalModulus(n: number): boolean {
-  return n >= 0 && n <= 64 && LEGAL[n] === 1;
-}
-
-/** Port direction register values: which way a packet arriving on the port is travelling. */
-export const PORT_DOWNLINK = 0; // to a lower rank or a processor
-export const PORT_UPLINK = 1; // to a higher rank
-export const PORT_SIDELINK = 2; // to a peer subtree
-export const PORT_UNUSED = 3;

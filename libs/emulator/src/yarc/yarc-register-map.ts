@@ -10,8 +10,7 @@ import { YarcRegisterFile } from './yarc-registers';
 /** §4.4: full, half and quarter of the two SerDes rates. */
 export const OCTANT_RATES: readonly number[] = [6.25, 5.0, 3.125, 2.5, 1.5625, 1.25];
 
-export const MODEL_YARC = 1;
-export const MODEL_PROCESSOR = 2;
+export { MODEL_PROCESSOR, MODEL_YARC } from '@weft/fabric-model/chips/yarc';
 
 export type RegisterValue = readonly number[];
 
