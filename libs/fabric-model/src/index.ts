@@ -6,3 +6,4 @@ export * from './installation/installation-file';
 export * from './installation/json-checker';
 export * from './installation/load-installation';
 export * from './installation/json-syntax';
+export * from './maintenance/maintenance-transport';

@@ -4,7 +4,7 @@
  * being served (the worker's event loop stays responsive while traffic runs).
  */
 import type { FabricDesign } from '@weft/fabric-model';
-import type { MaintenanceResult, RegisterValue } from '@weft/control';
+import type { MaintenanceResult, RegisterValue } from '@weft/fabric-model';
 import { EmulatedFabric } from '../emulated-fabric';
 import { NS_PER_CYCLE } from '../yarc/yarc-constants';
 import { YarcFabricSim } from '../yarc/yarc-fabric-sim';

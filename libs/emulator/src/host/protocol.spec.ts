@@ -1,4 +1,4 @@
-import type { MaintenanceResult, RegisterValue } from '@weft/control';
+import type { MaintenanceResult, RegisterValue } from '@weft/fabric-model';
 import { packResults, packRoutes, transferables, unpackResults, unpackRoutes } from './protocol';
 
 /** A read-many crosses between threads packed in typed arrays; nothing may change on the way. */

@@ -4,7 +4,7 @@
  * only maintenance answers, interrupts and statistics.
  */
 import type { FabricDesign } from '@weft/fabric-model';
-import type { InterruptRecord, MaintenanceFailure, MaintenanceResult, RegisterValue, SourceRoute } from '@weft/control';
+import type { InterruptRecord, MaintenanceFailure, MaintenanceResult, RegisterValue, SourceRoute } from '@weft/fabric-model';
 import type { BackgroundReport, TrafficReport } from '../traffic/traffic-run';
 import type { TrafficRequest } from '../traffic/traffic-request';
 

@@ -2,7 +2,7 @@ import { defaultCableLengths, generateBlackWidowDesign } from '@weft/fabric-mode
 import { EmulatedFabric } from '../emulated-fabric';
 import { configureR15ByHand } from './blackwidow-test-config';
 import { chipSerial, maintenancePacketPhits, YarcFabricSim } from './yarc-fabric-sim';
-import type { MaintenanceResult, RegisterValue } from '@weft/control';
+import type { MaintenanceResult, RegisterValue } from '@weft/fabric-model';
 import { READ_PART, runUntilSettled, YarcMaintenanceController } from './yarc-maintenance';
 import { MODEL_PROCESSOR, MODEL_YARC } from './yarc-register-map';
 

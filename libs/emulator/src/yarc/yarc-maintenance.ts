@@ -4,7 +4,7 @@
  * the controller's processor, crossing the emulated links in emulated time; a request whose packet
  * is lost (dead link, dead chip, wrong route) is answered by a timeout, as on hardware.
  */
-import type { InterruptRecord, MaintenanceResult, MaintenanceTransport, RegisterValue, SourceRoute } from '@weft/control';
+import type { InterruptRecord, MaintenanceResult, MaintenanceTransport, RegisterValue, SourceRoute } from '@weft/fabric-model';
 import { ROUTE_VECTOR_HOPS } from '../engine/packet-store';
 import { NS_PER_CYCLE } from './yarc-constants';
 import { MaintenanceMessage, YarcFabricSim } from './yarc-fabric-sim';
