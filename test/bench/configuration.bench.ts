@@ -83,7 +83,7 @@ function reaction(fixture: string, runs: number): Benchmark {
       const { known, cables, configurator } = state!;
       const cable = cables[run++ % cables.length];
       const serialOf = new Map([...known.matched.names].map(([serial, name]) => [name, serial]));
-      const interrupts = [cable.a, cable.b].map((e) => ({ kind: 'LINK_DOWN', emulatedTimeNs: 0, serial: serialOf.get(e.chip)!, port: e.port }));
+      const interrupts = [cable.a, cable.b].map((e) => ({ kind: 'LINK_DOWN' as const, emulatedTimeNs: 0, serial: serialOf.get(e.chip)!, port: e.port }));
       const started = performance.now();
       const decisions = await triageInterrupts(interrupts, silentTransport, { known, faults: NO_FAULTS, interruptFaults: [], downHistory: new Map() });
       const declared = decisions.flatMap((d) => (d.action === 'declare' ? [{ kind: d.kind, chip: d.chip, port: d.port }] : []));

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { InterruptRecord, MaintenanceTransport } from '@weft/control';
+import type { InterruptKind } from '@weft/fabric-model';
 import { FabricStatus, PhysicalFault, TrafficReport, TrafficRequest } from '@weft/emulator';
 import { Installation, InstallationFile, buildInstallation } from '@weft/fabric-model';
 import { Repository } from 'typeorm';
@@ -10,7 +11,8 @@ import { Fabric } from '../fabrics/fabric.entity';
 import { EmulatorClient } from './emulator-client';
 import { WeftConfig } from '../config/weft-config';
 
-const INTERRUPT_KINDS: Record<string, FabricEventKind> = {
+/** The event each kind of interrupt is stored as: every kind has one (a new kind does not compile until it does). */
+const INTERRUPT_EVENTS: Record<InterruptKind, FabricEventKind> = {
   FORWARD_PROGRESS_TIMEOUT: FabricEventKind.FORWARD_PROGRESS_TIMEOUT,
   LANE_DECOMMISSIONED: FabricEventKind.LANE_DECOMMISSIONED,
   LINK_DOWN: FabricEventKind.LINK_DOWN,
@@ -137,8 +139,7 @@ export class EmulatorService implements OnModuleInit, OnApplicationBootstrap, On
   }
 
   private async recordInterrupt(fabricId: number, interrupt: InterruptRecord): Promise<void> {
-    const kind = INTERRUPT_KINDS[interrupt.kind];
-    if (!kind) return;
+    const kind = INTERRUPT_EVENTS[interrupt.kind];
     const lane = interrupt.lane ?? (typeof interrupt.details?.lane === 'number' ? interrupt.details.lane : undefined);
     await this.events.record({
       fabricId,

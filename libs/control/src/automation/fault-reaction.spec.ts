@@ -164,6 +164,25 @@ class AutomatedFabric {
 describe('automatic reaction to faults (paper 000 §7.7)', () => {
   jest.setTimeout(120_000);
 
+  it('every kind of interrupt a chip raises gets a decision that says why: none is passed over', async () => {
+    const fabric = await AutomatedFabric.start('bw-r1.5-288');
+    const serial = [...fabric.known.matched.names].find(([, name]) => name === 's0.r1.2')![0];
+    const decisions = await triageInterrupts(
+      [
+        { kind: 'SOFT_ERROR', emulatedTimeNs: 1, serial, port: 5, vc: 0, details: { destination: 40 } },
+        { kind: 'CONFIGURATION_ERROR', emulatedTimeNs: 2, serial, port: 33, vc: 0, details: { reason: 'downward invariant', destination: 7 } },
+      ],
+      fabric.controller,
+      { known: fabric.known, faults: faultSet([]), interruptFaults: [], downHistory: new Map() },
+    );
+    expect(decisions.map((d) => [d.action, d.chip, d.port])).toEqual([
+      ['none', 's0.r1.2', 5],
+      ['none', 's0.r1.2', 33],
+    ]);
+    expect(decisions[0].reason).toContain('soft error in s0.r1.2 at port 5');
+    expect(decisions[1].reason).toContain('configuration error at s0.r1.2:33 (downward invariant)');
+  });
+
   it('a cut R1–R2 cable: the link fault is declared from the interrupts and every pair still delivers; replaced, the paths come back', async () => {
     const fabric = await AutomatedFabric.start('bw-r2-1024');
     fabric.background(0, 20_000);

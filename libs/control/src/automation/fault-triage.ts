@@ -6,6 +6,7 @@
  * and a probe along a route that avoids those links tells a dead router from a cut cable, as a
  * real manager would (OpenSM re-sweeps the whole subnet on a trap; this reads one register).
  */
+import { unhandledInterrupt } from '@weft/fabric-model';
 import type { InterruptRecord, MaintenanceTransport, SourceRoute } from '../maintenance-transport';
 import type { FaultSet } from '../blackwidow/configure-blackwidow';
 import { CableEnd, endKey, indexKnownFabric, KnownFabric } from '../discovery/known-fabric';
@@ -174,8 +175,20 @@ export async function triageInterrupts(
         }
         break;
       }
-      default:
+      case 'SOFT_ERROR':
+        // §4.3: the destination's interface discarded the corrupted packet; nothing to route around.
+        none(chip, port, `soft error in ${chip} at port ${port}: the packet was marked and discarded by its destination; counted, no reroute`);
         break;
+      case 'CONFIGURATION_ERROR':
+        // §7.7 caught what the verifier should have: the generation in force is wrong, not the fabric.
+        none(
+          chip,
+          port,
+          `configuration error at ${chip}:${port} (${String(interrupt.details?.reason ?? 'unknown')}): the generation in force broke an invariant; recorded for the operator, no fault declared`,
+        );
+        break;
+      default:
+        unhandledInterrupt(interrupt.kind);
     }
   }
   return decisions;

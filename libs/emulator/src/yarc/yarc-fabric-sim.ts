@@ -12,6 +12,7 @@
  * the row within the column at the subswitch; the output port arbitrates between its 8 column
  * buffers and the two VCs.
  */
+import type { InterruptKind } from '@weft/fabric-model';
 import { keyedDraw } from '@weft/fabric-model';
 import { EmulatedFabric } from '../emulated-fabric';
 import {
@@ -256,7 +257,7 @@ export function chipSerial(name: string): number {
 }
 
 export interface InterruptSink {
-  (kind: string, cycle: number, chip: number, port: number, vc: number, details?: Record<string, unknown>): void;
+  (kind: InterruptKind, cycle: number, chip: number, port: number, vc: number, details?: Record<string, unknown>): void;
 }
 
 export interface DeliveryRecord {

@@ -18,8 +18,21 @@ export type MaintenanceFailure = 'timeout' | 'no-such-register' | 'rejected';
 
 export type MaintenanceResult<T> = { ok: true; value: T; latencyNs: number } | { ok: false; reason: MaintenanceFailure; detail: string; latencyNs: number };
 
+/**
+ * What a chip raises to the maintenance controller (paper 000 §7.7, §4.3): a typed union, so that
+ * every consumer handles every kind (`unhandledInterrupt` ends their switches) — a kind added for a
+ * new chip cannot be passed over unnoticed.
+ */
+export const INTERRUPT_KINDS = ['FORWARD_PROGRESS_TIMEOUT', 'LANE_DECOMMISSIONED', 'LINK_DOWN', 'LINK_UP', 'SOFT_ERROR', 'CONFIGURATION_ERROR'] as const;
+export type InterruptKind = (typeof INTERRUPT_KINDS)[number];
+
+/** Closes an exhaustive switch over interrupt kinds: a kind without a case does not compile. */
+export function unhandledInterrupt(kind: never): never {
+  throw new Error(`an interrupt of kind ${String(kind)} has no handling`);
+}
+
 export interface InterruptRecord {
-  readonly kind: string;
+  readonly kind: InterruptKind;
   readonly emulatedTimeNs: number;
   /** The chip that raised it, by its identity register (serial number). */
   readonly serial: number;
