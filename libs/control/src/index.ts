@@ -14,3 +14,4 @@ export * from './automation/fault-triage';
 export * from './blackwidow/incremental-configuration';
 export * from './blackwidow/describe';
 export * from './blackwidow/out-of-service';
+export * from './blackwidow/image-text';
