@@ -6,6 +6,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { AutomationModule } from './automation/automation.module';
 import { AuditInterceptor } from './audit/audit.interceptor';
 import { AuditModule } from './audit/audit.module';
+import { ChipNamesModule } from './chip-names/chip-names.module';
 import { AuditResolver } from './audit/audit.resolver';
 import { ApiKeysService } from './auth/api-keys.service';
 import { AuthModule } from './auth/auth.module';
@@ -50,6 +51,7 @@ export class AppModule {
           },
         }),
         DatabaseModule.forService(),
+        ChipNamesModule,
         AuthModule,
         AuditModule,
         EmulatorModule,

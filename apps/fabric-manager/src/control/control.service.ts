@@ -1,3 +1,4 @@
+import { ChipNamesService } from '../chip-names/chip-names.service';
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import {
@@ -84,10 +85,8 @@ export class ControlService implements OnApplicationBootstrap {
     private readonly emulator: EmulatorService,
     private readonly events: EventsService,
     private readonly faults: FaultsService,
-  ) {
-    // Interrupts name the chip by serial number; the events carry the name discovery matched to it.
-    emulator.nameChipsWith((fabricId, serial) => this.known.get(fabricId)?.known.matched.names.get(serial) ?? null);
-  }
+    private readonly chipNames: ChipNamesService,
+  ) {}
 
   /** In a drill, compute time is charged to the fabric's emulated time (see configure). */
   chargeComputeTime(fabricId: number, on: boolean): void {
@@ -134,6 +133,8 @@ export class ControlService implements OnApplicationBootstrap {
     const matched = matchDesign(discovered, design);
     const known: KnownFabric = { discovered, matched, design, attachment: attachment.name };
     this.known.set(fabricId, { known, fabricCreatedAt: createdAt, configurator: new BlackWidowConfigurator(known) });
+    // Interrupts name the chip by serial number; the events carry the name discovery matched to it.
+    this.chipNames.learn(fabricId, matched.names);
     await this.recordDiscovery(fabricId, matched);
     return { discovered, matched, findings: matched.findings, wallMs: Date.now() - start };
   }

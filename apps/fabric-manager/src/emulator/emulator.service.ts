@@ -1,3 +1,4 @@
+import { ChipNamesService } from '../chip-names/chip-names.service';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { InterruptRecord, MaintenanceTransport } from '@weft/control';
@@ -38,6 +39,7 @@ export class EmulatorService implements OnModuleInit, OnApplicationBootstrap, On
   constructor(
     @InjectRepository(Fabric) private readonly store: Repository<Fabric>,
     private readonly events: EventsService,
+    private readonly chipNames: ChipNamesService,
     @Optional() private readonly config?: WeftConfig,
   ) {}
 
@@ -131,13 +133,6 @@ export class EmulatorService implements OnModuleInit, OnApplicationBootstrap, On
     return this.client ? this.client.status() : Promise.resolve([]);
   }
 
-  /** Chip names by serial number, as the control plane learned them by discovery (null before). */
-  private chipName: (fabricId: number, serial: number) => string | null = () => null;
-
-  nameChipsWith(lookup: (fabricId: number, serial: number) => string | null): void {
-    this.chipName = lookup;
-  }
-
   private async recordInterrupt(fabricId: number, interrupt: InterruptRecord): Promise<void> {
     const kind = INTERRUPT_EVENTS[interrupt.kind];
     const lane = interrupt.lane ?? (typeof interrupt.details?.lane === 'number' ? interrupt.details.lane : undefined);
@@ -145,7 +140,7 @@ export class EmulatorService implements OnModuleInit, OnApplicationBootstrap, On
       fabricId,
       kind,
       emulatedTimeNs: interrupt.emulatedTimeNs,
-      chip: this.chipName(fabricId, interrupt.serial),
+      chip: this.chipNames.name(fabricId, interrupt.serial),
       port: interrupt.port ?? null,
       vc: interrupt.vc !== undefined && interrupt.vc >= 0 ? interrupt.vc : null,
       lane: lane ?? null,

@@ -1,3 +1,4 @@
+import { ChipNamesService } from '../chip-names/chip-names.service';
 import { DataSource, EntityManager } from 'typeorm';
 import { EmulatorService } from '../emulator/emulator.service';
 import { EventsService } from '../events/events.service';
@@ -19,7 +20,7 @@ describe('FabricsService (store-backed)', () => {
     store = await openTestStore();
     const ds = store.dataSource;
     const events = new EventsService(ds.getRepository(FabricEvent));
-    emulator = new EmulatorService(ds.getRepository(Fabric), events);
+    emulator = new EmulatorService(ds.getRepository(Fabric), events, new ChipNamesService());
     sut = new FabricsService(ds, ds.getRepository(Fabric), ds.getRepository(Chip), ds.getRepository(Port), ds.getRepository(Link), emulator, events);
   });
   afterEach(() => store.close());
