@@ -76,6 +76,8 @@ describe('automatic re-routing on interrupts', () => {
     // The interrupt came first, then the fault, then the generation: stored in that order.
     const at = (kind: string) => stream.findIndex((e) => e.kind === kind);
     expect(at('LINK_DOWN')).toBeLessThan(at('FAULT_DECLARED'));
+    // The chip raised it by serial number; the event names it as discovery matched it.
+    expect(stream[at('LINK_DOWN')]).toMatchObject({ chip: expect.stringMatching(/^s2\.r1\.\d+$/), port: expect.any(Number) });
     expect(at('FAULT_DECLARED')).toBeLessThan(stream.indexOf(computed));
     expect(await activeFaults()).toEqual([{ kind: 'link', chip: expect.stringMatching(/^s2\.r1\./), port: expect.any(Number), source: 'interrupt' }]);
   });
