@@ -195,7 +195,7 @@ export function tableWriteOrder(
     // Only blocks the entry matched before or matches after can change their route.
     const broken = (e: number) => {
       const trial = table.map((w, i) => (i === e ? next[e] : w));
-      return kept.filter((b) => (matches(held[e], b) || matches(next[e], b) || matches(table[e], b)) && !routable(trial, b)).length;
+      return kept.filter((b) => (matches(held[e], b) || matches(next[e], b)) && !routable(trial, b)).length;
     };
     let pick = pending.findIndex((e) => broken(e) === 0);
     if (pick === -1) {

@@ -11,6 +11,7 @@
  * down; any other uses 16 down and 16 up (or side). An R1 YARC is whole: 32 downlinks to its
  * processors and 32 uplinks or sidelinks (§2.2).
  */
+import * as yarc from '../chips/yarc';
 import { CableClass, CableSpec, ChipSpec, FabricDesign, PortRole, rateForLength } from '../fabric-design';
 import { mulberry32, shuffleRange } from '../random';
 import { InstallationFileError } from '../installation/installation-error';
@@ -39,9 +40,10 @@ export const BLACKWIDOW_MIN_PROCESSORS: Readonly<Record<BlackWidowNetwork, numbe
   'R3.5': 8193,
 };
 
-export const YARC_PORTS = 64;
-export const YARC_LANES = 3;
-export const PROCESSOR_INJECTION_PORTS = 4;
+// The chips' figures, from their datasheet.
+export const YARC_PORTS = yarc.PORTS;
+export const YARC_LANES = yarc.LANES;
+export const PROCESSOR_INJECTION_PORTS = yarc.PROCESSOR_PORTS;
 export const R1_SUBTREE = 32;
 export const R2_SUBTREE = 512;
 export const R3_SUBTREE = 8192;
