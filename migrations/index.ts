@@ -4,6 +4,7 @@ import { PushRecords1763884800000 } from './1763884800000-push-records';
 import { GenerationCircumstances1763971200000 } from './1763971200000-generation-circumstances';
 import { StoreOwner1764057600000 } from './1764057600000-store-owner';
 import { FabricSourceNames1764057700000 } from './1764057700000-fabric-source-names';
+import { GenerationDeltas1764144000000 } from './1764144000000-generation-deltas';
 
 /** Every migration in order. Listed by hand (no glob) so the same list works from TypeScript in
  * tests and from the compiled service. */
@@ -15,4 +16,5 @@ export const MIGRATIONS: Function[] = [
   GenerationCircumstances1763971200000,
   StoreOwner1764057600000,
   FabricSourceNames1764057700000,
+  GenerationDeltas1764144000000,
 ];

@@ -26,7 +26,7 @@ describe('migrations', () => {
   });
 
   it('upgrade a store at the previous schema and keep its rows', async () => {
-    const old = await open('previous.sqlite', MIGRATIONS.slice(0, -1));
+    const old = await open('previous.sqlite', MIGRATIONS.slice(0, -2));
     await old.runMigrations();
     await old.query(`INSERT INTO "fabric_event" ("kind", "details") VALUES ('FABRIC_LOADED', '{}')`);
     await old.query(
@@ -39,10 +39,13 @@ describe('migrations', () => {
 
     const ds = await open('previous.sqlite');
     const ran = await ds.runMigrations();
-    expect(ran.map((m) => m.name)).toEqual([MIGRATIONS[MIGRATIONS.length - 1].name]);
+    expect(ran.map((m) => m.name)).toEqual(MIGRATIONS.slice(-2).map((m) => m.name));
     expect(await ds.query(`SELECT "kind", "acknowledgedBy" FROM "fabric_event"`)).toEqual([{ kind: 'FABRIC_LOADED', acknowledgedBy: null }]);
     // A generation stored before its circumstances were kept has none.
-    expect(await ds.query(`SELECT "number", "state", "circumstances" FROM "config_generation"`)).toEqual([{ number: 1, state: 'pushed', circumstances: '' }]);
+    // …and its image is whole (no parent to patch).
+    expect(await ds.query(`SELECT "number", "state", "circumstances", "parentNumber" FROM "config_generation"`)).toEqual([
+      { number: 1, state: 'pushed', circumstances: '', parentNumber: null },
+    ]);
     // A fabric loaded from a fixture is named by the fixture, not by the server's path to it.
     expect(await ds.query(`SELECT "source" FROM "fabric"`)).toEqual([{ source: 'fixture:blackwidow/bw-r1-32' }]);
     await ds.destroy();

@@ -15,3 +15,4 @@ export * from './blackwidow/incremental-configuration';
 export * from './blackwidow/describe';
 export * from './blackwidow/out-of-service';
 export * from './blackwidow/image-text';
+export * from './engine/image-delta';

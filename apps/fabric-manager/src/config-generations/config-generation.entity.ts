@@ -1,8 +1,9 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import type { Fabric } from '../fabrics/fabric.entity';
 
-/** A numbered configuration of a fabric: the full register image of every chip, stored whole, and
- * its diff from the previous generation (DESIGN.md, "Configuration generations"). */
+/** A numbered configuration of a fabric: the register image of every chip — stored whole, or as a
+ * delta on an earlier generation (GenerationImages reads either) — and its diff from the previous
+ * generation (DESIGN.md, "Configuration generations"). */
 @Entity('config_generation')
 @Index('UQ_generation_fabric_number', ['fabricId', 'number'], { unique: true })
 export class ConfigGeneration {
@@ -23,9 +24,13 @@ export class ConfigGeneration {
   @Column({ type: 'varchar', length: 32 })
   engine!: string;
 
-  /** The full image (JSON). */
+  /** The image (JSON): whole when `parentNumber` is null, else an ImageDelta on that generation. */
   @Column({ type: 'text' })
   image!: string;
+
+  /** The generation of the same fabric whose image `image` patches; null: `image` is whole. */
+  @Column({ type: 'integer', nullable: true })
+  parentNumber!: number | null;
 
   /** Registers changed since the previous generation (JSON). */
   @Column({ type: 'text' })

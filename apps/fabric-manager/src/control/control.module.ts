@@ -6,13 +6,14 @@ import { Fabric } from '../fabrics/fabric.entity';
 import { EventsModule } from '../events/events.module';
 import { FabricsModule } from '../fabrics/fabrics.module';
 import { FaultsModule } from '../faults/faults.module';
+import { GenerationImages } from '../config-generations/generation-images.service';
 import { ControlResolver } from './control.resolver';
 import { ControlService } from './control.service';
 import { ConfigGenerationFieldsResolver, GenerationsResolver } from './generations.resolver';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ConfigGeneration, PushRecord, Fabric]), FabricsModule, EventsModule, FaultsModule],
-  providers: [ControlService, ControlResolver, GenerationsResolver, ConfigGenerationFieldsResolver],
-  exports: [ControlService],
+  providers: [ControlService, GenerationImages, ControlResolver, GenerationsResolver, ConfigGenerationFieldsResolver],
+  exports: [ControlService, GenerationImages],
 })
 export class ControlModule {}

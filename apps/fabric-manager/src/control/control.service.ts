@@ -21,6 +21,7 @@ import {
 } from '@weft/control';
 import { DataSource, Repository } from 'typeorm';
 import { ConfigGeneration } from '../config-generations/config-generation.entity';
+import { GenerationImages } from '../config-generations/generation-images.service';
 import { PushRecord } from '../config-generations/push-record.entity';
 import { EmulatorService } from '../emulator/emulator.service';
 import { EventsService } from '../events/events.service';
@@ -86,6 +87,7 @@ export class ControlService implements OnApplicationBootstrap {
     private readonly events: EventsService,
     private readonly faults: FaultsService,
     private readonly chipNames: ChipNamesService,
+    private readonly images: GenerationImages,
   ) {}
 
   /** In a drill, compute time is charged to the fabric's emulated time (see configure). */
@@ -197,14 +199,17 @@ export class ControlService implements OnApplicationBootstrap {
       computation: { incremental: boolean; ms: number; cpuMs: number };
     },
   ): Promise<ConfigurationOutcome> {
-    const previous = await this.generations.findOne({ where: { fabricId }, order: { number: 'DESC' } });
-    const diff = diffImages(previous ? (JSON.parse(previous.image) as ConfigurationImage) : null, image);
+    const previous = await this.generations.findOne({ where: { fabricId }, order: { number: 'DESC' }, select: { id: true, number: true } });
+    const number = (previous?.number ?? 0) + 1;
+    const diff = diffImages(previous ? await this.images.read<ConfigurationImage>(fabricId, previous.number) : null, image);
+    const stored = this.images.encode(fabricId, number, image);
     let generation = await this.generations.save(
       this.generations.create({
         fabricId,
-        number: (previous?.number ?? 0) + 1,
+        number,
         engine: 'blackwidow',
-        image: JSON.stringify(image),
+        image: stored.image,
+        parentNumber: stored.parentNumber,
         diff: JSON.stringify(diff),
         state: verification.ok ? 'computed' : 'rejected',
         verification: JSON.stringify({
@@ -219,6 +224,7 @@ export class ControlService implements OnApplicationBootstrap {
         pushedAt: null,
       }),
     );
+    this.images.stored(generation, image);
     await this.events.record({
       fabricId,
       kind: FabricEventKind.GENERATION_COMPUTED,
@@ -255,9 +261,9 @@ export class ControlService implements OnApplicationBootstrap {
   private async push(fabricId: number, generation: ConfigGeneration, image: ConfigurationImage): Promise<{ writes: number; generation: ConfigGeneration }> {
     const transport = this.emulator.transport(fabricId);
     const last = await this.pushes.findOne({ where: { fabricId }, order: { id: 'DESC' } });
-    const held = await this.generations.findOne({ where: { fabricId, state: 'pushed' }, order: { number: 'DESC' } });
+    const held = await this.generations.findOne({ where: { fabricId, state: 'pushed' }, order: { number: 'DESC' }, select: { id: true, number: true } });
     const certain = !last || last.state === 'done' || last.state === 'recovered';
-    const plan = planPush(certain && held ? (JSON.parse(held.image) as ConfigurationImage) : null, image);
+    const plan = planPush(certain && held ? await this.images.read<ConfigurationImage>(fabricId, held.number) : null, image);
     let record = await this.pushes.save(
       this.pushes.create({
         fabricId,
@@ -297,6 +303,7 @@ export class ControlService implements OnApplicationBootstrap {
     generation.state = failures.length === 0 ? 'pushed' : 'failed';
     generation.pushedAt = new Date();
     generation = await this.generations.save(generation);
+    if (failures.length === 0) this.images.markPushed(fabricId, generation.number, image);
     await this.events.record({
       fabricId,
       kind: FabricEventKind.GENERATION_PUSHED,
@@ -304,6 +311,7 @@ export class ControlService implements OnApplicationBootstrap {
       emulatedTimeNs: await this.emulator.emulatedNs(fabricId),
       details: { generation: generation.number, writes, phases: record.phasesDone, failures: failures.slice(0, 20) },
     });
+    await this.images.compact(fabricId);
     return { writes, generation };
   }
 
@@ -335,11 +343,13 @@ export class ControlService implements OnApplicationBootstrap {
   }
 
   private async recover(fabricId: number, interrupted: PushRecord | null): Promise<void> {
+    const narrow = { id: true, number: true } as const;
     const target = interrupted
-      ? await this.generations.findOneBy({ id: interrupted.generationId })
-      : await this.generations.findOne({ where: { fabricId, state: 'pushed' }, order: { number: 'DESC' } });
+      ? await this.generations.findOne({ where: { id: interrupted.generationId }, select: narrow })
+      : await this.generations.findOne({ where: { fabricId, state: 'pushed' }, order: { number: 'DESC' }, select: narrow });
     if (!target) return;
-    const report = await reconcileImage(this.emulator.transport(fabricId), JSON.parse(target.image) as ConfigurationImage);
+    const image = await this.images.read<ConfigurationImage>(fabricId, target.number);
+    const report = await reconcileImage(this.emulator.transport(fabricId), image);
     const ok = report.failures.length === 0;
     const detail = `after a restart: read back ${report.checked} registers, rewrote ${report.rewritten}${ok ? '' : `, ${report.failures.length} failed`}`;
     if (interrupted) {
@@ -351,6 +361,7 @@ export class ControlService implements OnApplicationBootstrap {
       });
       await this.generations.update(target.id, { state: ok ? 'pushed' : 'failed', pushedAt: new Date() });
     }
+    if (ok) this.images.markPushed(fabricId, target.number, image);
     await this.events.record({
       fabricId,
       kind: FabricEventKind.GENERATION_PUSHED,

@@ -4,6 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ConfigGeneration } from '../config-generations/config-generation.entity';
+import { GenerationImages } from '../config-generations/generation-images.service';
 import { PushRecord } from '../config-generations/push-record.entity';
 import {
   ConfigurationImage,
@@ -32,10 +33,9 @@ export class GenerationsResolver {
     @InjectRepository(ConfigGeneration) private readonly generationRows: Repository<ConfigGeneration>,
     @InjectRepository(PushRecord) private readonly pushRows: Repository<PushRecord>,
     private readonly fabrics: FabricsService,
+    private readonly images: GenerationImages,
   ) {}
 
-  /** The last two images read (a 32K fabric's image is tens of megabytes of JSON). */
-  private readonly images: { id: number; image: ConfigurationImage }[] = [];
   /** The last few diffs made, by the ids of their two generations: a client paging through one
    * diff, or asking for it under several aliases, has it made once. */
   private readonly diffs: { key: string; routers: Promise<RouterDiff[]> }[] = [];
@@ -53,17 +53,10 @@ export class GenerationsResolver {
         number === undefined ? `fabric ${fabricId} has no pushed generation yet` : `fabric ${fabricId} has no generation ${number}`,
       );
     }
-    let cached = this.images.find((c) => c.id === row.id);
-    if (!cached) {
-      const full = await this.generationRows.findOne({ where: { id: row.id }, select: { id: true, image: true } });
-      cached = { id: row.id, image: JSON.parse(full!.image) as ConfigurationImage };
-      this.images.unshift(cached);
-      this.images.length = Math.min(this.images.length, 2);
-    }
     return {
       id: row.id,
       number: row.number,
-      image: cached.image,
+      image: await this.images.read<ConfigurationImage>(fabricId, row.number),
       circumstances: row.circumstances ? (JSON.parse(row.circumstances) as GenerationCircumstances) : null,
     };
   }

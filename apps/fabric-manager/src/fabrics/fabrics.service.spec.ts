@@ -20,8 +20,9 @@ describe('FabricsService (store-backed)', () => {
     store = await openTestStore();
     const ds = store.dataSource;
     const events = new EventsService(ds.getRepository(FabricEvent));
-    emulator = new EmulatorService(ds.getRepository(Fabric), events, new ChipNamesService());
-    sut = new FabricsService(ds, ds.getRepository(Fabric), ds.getRepository(Chip), ds.getRepository(Port), ds.getRepository(Link), emulator, events);
+    const chipNames = new ChipNamesService();
+    emulator = new EmulatorService(ds.getRepository(Fabric), events, chipNames);
+    sut = new FabricsService(ds, ds.getRepository(Fabric), ds.getRepository(Chip), ds.getRepository(Port), ds.getRepository(Link), emulator, events, chipNames);
   });
   afterEach(() => store.close());
 

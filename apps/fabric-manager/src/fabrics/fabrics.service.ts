@@ -18,6 +18,7 @@ import { EmulatorService } from '../emulator/emulator.service';
 import { EventsService } from '../events/events.service';
 import { FabricEventKind } from '../events/fabric-event-kind';
 import { Connection, decodeCursor, toConnection } from '../graphql/pagination';
+import { ChipNamesService } from '../chip-names/chip-names.service';
 import { Chip } from './chip.entity';
 import { Fabric } from './fabric.entity';
 import { FabricsErrorCode, FabricsException } from './fabrics.exception';
@@ -42,6 +43,8 @@ export class FabricsService {
   /** Each stored fabric's design, by id with the fabric's creation time (ids are reused after a
    * delete): generated from the installation file once, not on every operation that needs it. */
   private readonly designs = new Map<number, { createdAt: number; design: FabricDesign }>();
+  /** Told when a fabric is deleted, so that what is kept in memory of it goes with it. */
+  private readonly deleteListeners = new Set<(fabricId: number) => void>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -51,7 +54,14 @@ export class FabricsService {
     @InjectRepository(Link) private readonly links: Repository<Link>,
     private readonly emulator: EmulatorService,
     private readonly events: EventsService,
+    private readonly serialNames: ChipNamesService,
   ) {}
+
+  /** Calls `listener` with the id of every fabric deleted from now on. */
+  onDelete(listener: (fabricId: number) => void): () => void {
+    this.deleteListeners.add(listener);
+    return () => this.deleteListeners.delete(listener);
+  }
 
   /** Reads an installation from a fixture file or from inline JSON; exactly one must be given. */
   readInstallation(source: { fixture?: string; installation?: string }): Installation {
@@ -166,6 +176,8 @@ export class FabricsService {
     });
     this.designs.delete(id);
     this.emulator.detach(id);
+    this.serialNames.forget(id);
+    for (const listener of this.deleteListeners) listener(id);
     this.events.publish(event);
     return fabric;
   }

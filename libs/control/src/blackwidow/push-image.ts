@@ -10,12 +10,17 @@ export function pushImage(transport: MaintenanceTransport, image: ConfigurationI
   return executePlan(transport, planPush(null, image), { concurrency });
 }
 
-/** Which routers' registers differ from the previous image (their source routes aside). */
+/** Which routers' registers differ from the previous image (their source routes aside). The
+ * routing engine keeps the image object of a router that did not change, so only the others are
+ * compared register by register. */
 export function diffImages(previous: ConfigurationImage | null, next: ConfigurationImage): { changed: string[]; removed: string[] } {
   const registers = (r: RouterImage) => JSON.stringify({ ...r, route: undefined });
-  const before = new Map((previous?.routers ?? []).map((r) => [r.name, registers(r)]));
+  const before = new Map((previous?.routers ?? []).map((r) => [r.name, r]));
   const changed: string[] = [];
-  for (const r of next.routers) if (before.get(r.name) !== registers(r)) changed.push(r.name);
+  for (const r of next.routers) {
+    const old = before.get(r.name);
+    if (old !== r && (!old || registers(old) !== registers(r))) changed.push(r.name);
+  }
   const names = new Set(next.routers.map((r) => r.name));
   return { changed, removed: [...before.keys()].filter((n) => !names.has(n)) };
 }

@@ -6,7 +6,10 @@ import { matchDesign } from '../discovery/match-design';
 import type { KnownFabric } from '../discovery/known-fabric';
 import { PORT_UNUSED } from './blackwidow-engine';
 import { configureBlackWidow, faultSet } from './configure-blackwidow';
-import { executePlan, planPush, planWrites, reconcileImage, routerRegisters, tableWriteOrder } from './push-plan';
+import { designAsDiscovered } from '../discovery/known-fabric';
+import { routerCables, smallDesign } from '../testing/small-fabrics';
+import { BlackWidowConfigurator } from './incremental-configuration';
+import { executePlan, keyedChanges, planPush, planWrites, reconcileImage, routerRegisters, sameShape, shapedChanges, tableWriteOrder } from './push-plan';
 
 async function fabric288() {
   const installation = loadInstallationFile(join(__dirname, '../../../../fixtures/blackwidow/bw-r1.5-288.json'));
@@ -18,6 +21,37 @@ async function fabric288() {
 }
 
 describe('push plans', () => {
+  it('compare routers of the same shape field by field, skipping what the engine kept, and find exactly the writes the general comparison finds', () => {
+    const design = smallDesign('R2', 512, 3);
+    const known = designAsDiscovered(design, 'p0');
+    const cables = routerCables(design);
+    const r2 = design.chips.find((c) => c.kind === 'router' && c.rank === 2)!.name;
+    const configurator = new BlackWidowConfigurator(known);
+    const link = (i: number) => ({ kind: 'link', chip: cables[i].a.chip, port: cables[i].a.port });
+    const steps = [[], [link(5)], [link(5), link(40)], [link(40), { kind: 'router', chip: r2, port: null }], [link(40)], []];
+    let previous = configurator.configure(faultSet([])).image;
+    let shaped = 0;
+    for (const faults of steps) {
+      const next = configurator.configure(faultSet(faults)).image;
+      // Both as the engine made them (shared objects) and as read back from the store (none shared).
+      for (const before of [previous, JSON.parse(JSON.stringify(previous)) as typeof previous]) {
+        const held = new Map(before.routers.map((r) => [r.name, r]));
+        for (const router of next.routers) {
+          const old = held.get(router.name);
+          if (!old || !sameShape(old, router)) continue;
+          const fast = shapedChanges(old, router);
+          shaped += fast.changes.length;
+          const general = keyedChanges(old, router);
+          expect(fast.changes).toEqual(general.changes);
+          for (const vr of router.virtualRouters) expect(fast.heldTable(vr.tiles)).toEqual(general.heldTable(vr.tiles));
+        }
+      }
+      previous = next;
+    }
+    // Writes found and compared, not just routers passed over.
+    expect(shaped).toBeGreaterThan(100);
+  });
+
   it('write everything to a fabric that holds nothing, prepare before tables; nothing when nothing changed', async () => {
     const { known } = await fabric288();
     const { image } = configureBlackWidow(known);

@@ -18,7 +18,7 @@
  */
 import { LOCATION_MASK, locationMatches } from '@weft/fabric-model/chips/yarc';
 import type { MaintenanceTransport, SourceRoute } from '../maintenance-transport';
-import { ConfigurationImage, PORT_DOWNLINK, PORT_UNUSED, RouterImage, TABLE_ENTRIES } from './blackwidow-engine';
+import { ConfigurationImage, PORT_DOWNLINK, PORT_UNUSED, RouterImage, TABLE_ENTRIES, TableEntry, VirtualRouterConfig } from './blackwidow-engine';
 
 /** One register write as the chip takes it: one value to one or more indices. */
 export interface RegisterWrite {
@@ -60,6 +60,13 @@ const same = (a: readonly number[], b: readonly number[]) => a.length === b.leng
 
 /** Every register of a router as the push writes it (a new or reset router gets all of them). */
 export function routerRegisters(router: RouterImage): RegisterWrite[] {
+  const writes = linkRegisters(router);
+  for (const vr of router.virtualRouters) writes.push(...virtualRouterRegisters(vr));
+  return writes;
+}
+
+/** The router-wide registers: port directions and link settings. */
+function linkRegisters(router: RouterImage): RegisterWrite[] {
   const writes: RegisterWrite[] = [{ register: 'portDirections', indices: [0], value: [...router.portDirection] }];
   writes.push({ register: 'laneRetryThreshold', indices: ALL_PORTS, value: [router.link.laneRetryThreshold] });
   const leaf = ALL_PORTS.filter((p) => router.rank === 1 && router.portDirection[p] === PORT_DOWNLINK);
@@ -68,53 +75,159 @@ export function routerRegisters(router: RouterImage): RegisterWrite[] {
   if (leaf.length > 0) writes.push({ register: 'forwardProgressTimer', indices: leaf, value: [router.link.leafForwardProgressTimer] });
   writes.push({ register: 'maxPacketLength', indices: [0], value: [router.link.maxPacketLength] });
   router.link.octantRates.forEach((rate, octant) => writes.push({ register: 'octantRate', indices: [octant], value: [rate] }));
-  for (const vr of router.virtualRouters) {
-    const tiles = [...vr.tiles];
-    writes.push({ register: 'rootDetect', indices: tiles, value: [...vr.rootDetect] });
-    writes.push({ register: 'downRoute', indices: tiles, value: [...vr.downRoute] });
-    writes.push({ register: 'hashSelect', indices: tiles, value: [vr.hashSelect] });
-    // A slot whose child is gone keeps its old port (dead, so never chosen): there is no
-    // "invalid" port number, and fault entries keep traffic away from it.
-    vr.portMap.forEach((physical, logical) => {
-      if (physical >= 0) writes.push({ register: 'portMap', indices: tiles.map((t) => t * 64 + logical), value: [physical] });
-    });
-    for (let e = 0; e < TABLE_ENTRIES; e++) {
-      const entry = vr.table[e];
-      let lo = 0;
-      let hi = 0;
-      for (const p of entry?.ports ?? []) {
-        if (p < 32) lo |= 1 << p;
-        else hi |= 1 << (p - 32);
-      }
-      writes.push({
-        register: 'routingTable',
-        indices: tiles.map((t) => t * TABLE_ENTRIES + e),
-        value: entry ? [1, entry.location, entry.mask, lo >>> 0, hi >>> 0] : [0, 0, 0, 0, 0],
-      });
+  return writes;
+}
+
+/** One virtual router's registers, written to all of its tiles at once. */
+function virtualRouterRegisters(vr: VirtualRouterConfig): RegisterWrite[] {
+  const tiles = [...vr.tiles];
+  const writes: RegisterWrite[] = [
+    { register: 'rootDetect', indices: tiles, value: [...vr.rootDetect] },
+    { register: 'downRoute', indices: tiles, value: [...vr.downRoute] },
+    { register: 'hashSelect', indices: tiles, value: [vr.hashSelect] },
+  ];
+  // A slot whose child is gone keeps its old port (dead, so never chosen): there is no
+  // "invalid" port number, and fault entries keep traffic away from it.
+  vr.portMap.forEach((physical, logical) => {
+    if (physical >= 0) writes.push(portMapWrite(tiles, logical, physical));
+  });
+  for (let e = 0; e < TABLE_ENTRIES; e++) writes.push(tableWrite(tiles, e, vr.table[e]));
+  return writes;
+}
+
+const portMapWrite = (tiles: readonly number[], logical: number, physical: number): RegisterWrite => ({
+  register: 'portMap',
+  indices: tiles.map((t) => t * 64 + logical),
+  value: [physical],
+});
+
+const tableWrite = (tiles: readonly number[], e: number, entry: TableEntry | undefined): RegisterWrite => ({
+  register: 'routingTable',
+  indices: tiles.map((t) => t * TABLE_ENTRIES + e),
+  value: tableWord(entry),
+});
+
+/** A table entry as the chip holds it: [valid, location, mask, ports 0–31, ports 32–63]. */
+function tableWord(entry: TableEntry | undefined): readonly number[] {
+  if (!entry) return EMPTY_ENTRY;
+  let lo = 0;
+  let hi = 0;
+  for (const p of entry.ports) {
+    if (p < 32) lo |= 1 << p;
+    else hi |= 1 << (p - 32);
+  }
+  return [1, entry.location, entry.mask, lo >>> 0, hi >>> 0];
+}
+
+/** A write the next image needs, and what the router holds at its place (undefined: nothing known). */
+interface Change {
+  readonly write: RegisterWrite;
+  readonly was: RegisterWrite | undefined;
+}
+
+/** The writes in which `router` differs from `old` (every write when nothing is known of it), in
+ * routerRegisters order, and the table words it holds for each virtual router. */
+interface RouterChanges {
+  readonly changes: Change[];
+  heldTable(tiles: readonly number[]): (readonly number[])[];
+}
+
+function routerChanges(old: RouterImage | undefined, router: RouterImage): RouterChanges {
+  return old && sameShape(old, router) ? shapedChanges(old, router) : keyedChanges(old, router);
+}
+
+/** The general comparison: every held register by its place, looked up for each next write. */
+export function keyedChanges(old: RouterImage | undefined, router: RouterImage): RouterChanges {
+  const held = new Map(old ? routerRegisters(old).map((w) => [key(w), w]) : []);
+  const changes: Change[] = [];
+  for (const write of routerRegisters(router)) {
+    const was = held.get(key(write));
+    if (!was || !same(was.value, write.value) || !same(was.indices, write.indices)) changes.push({ write, was });
+  }
+  return { changes, heldTable: (tiles) => Array.from({ length: TABLE_ENTRIES }, (_, e) => held.get(tableKey(tiles, e))?.value ?? EMPTY_ENTRY) };
+}
+
+/** Same rank and the same virtual routers on the same tiles: registers compare field by field. */
+export function sameShape(old: RouterImage, router: RouterImage): boolean {
+  if (old.rank !== router.rank || old.virtualRouters.length !== router.virtualRouters.length) return false;
+  for (let v = 0; v < router.virtualRouters.length; v++) {
+    const a = old.virtualRouters[v].tiles;
+    const b = router.virtualRouters[v].tiles;
+    if (a !== b && !same(a, b)) return false;
+  }
+  return true;
+}
+
+/**
+ * The comparison of two routers of the same shape, the same writes as keyedChanges: a part of the
+ * image that is the same object (the routing engine keeps what it did not recompute, and a fault
+ * entry changes a table and nothing else) is skipped without building its writes.
+ */
+export function shapedChanges(old: RouterImage, router: RouterImage): RouterChanges {
+  const changes: Change[] = [];
+  if (old.link !== router.link || old.portDirection !== router.portDirection) {
+    const held = new Map(linkRegisters(old).map((w) => [key(w), w]));
+    for (const write of linkRegisters(router)) {
+      const was = held.get(key(write));
+      if (!was || !same(was.value, write.value) || !same(was.indices, write.indices)) changes.push({ write, was });
     }
   }
-  return writes;
+  for (let v = 0; v < router.virtualRouters.length; v++) {
+    const a = old.virtualRouters[v];
+    const b = router.virtualRouters[v];
+    if (a === b) continue;
+    const tiles = [...b.tiles];
+    const pair = (register: string, was: readonly number[], value: readonly number[]) => {
+      if (!same(was, value)) changes.push({ write: { register, indices: tiles, value: [...value] }, was: { register, indices: tiles, value: [...was] } });
+    };
+    pair('rootDetect', a.rootDetect, b.rootDetect);
+    pair('downRoute', a.downRoute, b.downRoute);
+    pair('hashSelect', [a.hashSelect], [b.hashSelect]);
+    if (a.portMap !== b.portMap) {
+      b.portMap.forEach((physical, logical) => {
+        if (physical < 0) return;
+        const before = a.portMap[logical];
+        if (before !== physical) changes.push({ write: portMapWrite(tiles, logical, physical), was: before >= 0 ? portMapWrite(tiles, logical, before) : undefined });
+      });
+    }
+    if (a.table !== b.table) {
+      for (let e = 0; e < TABLE_ENTRIES; e++) {
+        if (a.table[e] === b.table[e]) continue;
+        const was = tableWrite(tiles, e, a.table[e]);
+        const write = tableWrite(tiles, e, b.table[e]);
+        if (!same(was.value, write.value)) changes.push({ write, was });
+      }
+    }
+  }
+  const byFirstTile = new Map(old.virtualRouters.map((vr) => [vr.tiles[0], vr]));
+  return { changes, heldTable: (tiles) => Array.from({ length: TABLE_ENTRIES }, (_, e) => tableWord(byFirstTile.get(tiles[0])?.table[e])) };
 }
 
 /**
  * The writes that take the fabric from `previous` (what it holds; null: nothing known) to `next`.
  * A router missing from `previous` (new, or back from the dead with its registers reset) gets
- * every register.
+ * every register. Only routers whose image objects differ from the held ones are compared, so a
+ * plan after a fault costs what the fault changed, not what the fabric holds.
  */
 export function planPush(previous: ConfigurationImage | null, next: ConfigurationImage): PushPlan {
-  const before = new Map((previous?.routers ?? []).map((r) => [r.name, r]));
+  const held = previous?.routers ?? [];
+  /** The held routers by name, made only if some router is not where it was. */
+  let before: Map<string, RouterImage> | null = null;
   const prepare: PlannedWrite[] = [];
   /** Per rank, each virtual router's table writes in the steps they must go in. */
   const tablesByRank = new Map<number, PlannedWrite[][][]>();
   const retire: PlannedWrite[] = [];
-  for (const router of next.routers) {
+  for (let i = 0; i < next.routers.length; i++) {
+    const router = next.routers[i];
+    // The routing engine keeps the image object of a router that did not change: nothing to write.
+    if (held[i] === router) continue;
+    before ??= new Map(held.map((r) => [r.name, r]));
     const old = before.get(router.name);
-    const held = new Map(old ? routerRegisters(old).map((w) => [key(w), w]) : []);
+    if (old === router) continue;
+    const { changes, heldTable } = routerChanges(old, router);
     /** This router's changed table entries, by the virtual router (its tiles) they belong to. */
     const tables = new Map<string, { tiles: readonly number[]; entries: Map<number, PlannedWrite> }>();
-    for (const write of routerRegisters(router)) {
-      const was = held.get(key(write));
-      if (was && same(was.value, write.value) && same(was.indices, write.indices)) continue;
+    for (const { write, was } of changes) {
       const planned = { ...write, router: router.name, route: router.route };
       if (write.register === 'routingTable') {
         const tiles = write.indices.map((i) => Math.floor(i / TABLE_ENTRIES));
@@ -129,9 +242,7 @@ export function planPush(previous: ConfigurationImage | null, next: Configuratio
       } else prepare.push(planned);
     }
     for (const { tiles, entries } of tables.values()) {
-      const words = (image: Map<string, RegisterWrite>, fallback: (e: number) => readonly number[]) =>
-        Array.from({ length: TABLE_ENTRIES }, (_, e) => image.get(tableKey(tiles, e))?.value ?? fallback(e));
-      const heldWords = words(held, () => EMPTY_ENTRY);
+      const heldWords = heldTable(tiles);
       const nextWords = heldWords.map((w, e) => entries.get(e)?.value ?? w);
       const { steps } = tableWriteOrder(
         heldWords,
@@ -160,7 +271,7 @@ export function planPush(previous: ConfigurationImage | null, next: Configuratio
   return { phases };
 }
 
-/** A table entry as written: [valid, location, mask, ports 0–31, ports 32–63]. */
+/** An empty table entry as written: [valid, location, mask, ports 0–31, ports 32–63]. */
 const EMPTY_ENTRY: readonly number[] = [0, 0, 0, 0, 0];
 const BLOCK = 32;
 
@@ -180,14 +291,20 @@ export function tableWriteOrder(
   changed: readonly number[],
 ): { steps: number[][]; holes: number } {
   const table = held.map((w) => [...w]);
-  const blocks = new Set<number>();
-  for (const word of [...held, ...next]) for (const b of blocksMatched(word)) blocks.add(b);
   const routable = (t: readonly (readonly number[])[], block: number) => {
     for (let e = t.length - 1; e >= 0; e--) if (t[e][0] && matches(t[e], block)) return (t[e][3] | t[e][4]) !== 0;
     return false;
   };
-  const kept = [...blocks].filter((b) => routable(held, b) && routable(next, b));
-  if (kept.length === 0) return { steps: changed.length > 0 ? [[...changed]] : [], holes: 0 };
+  const keptOf = (words: readonly (readonly number[])[]) => {
+    const blocks = new Set<number>();
+    for (const word of words) for (const b of blocksMatched(word)) blocks.add(b);
+    return [...blocks].filter((b) => routable(held, b) && routable(next, b));
+  };
+  // Only blocks a changed entry matches before or after can change their route: the others are
+  // never at risk. (A fault entry matches one block; the whole table matches up to 1,024.)
+  const kept = keptOf(changed.flatMap((e) => [held[e], next[e]]));
+  // A table that routes nothing in both (a new or reset router) is written in one step.
+  if (kept.length === 0 && keptOf([...held, ...next]).length === 0) return { steps: changed.length > 0 ? [[...changed]] : [], holes: 0 };
   const pending = [...changed];
   const steps: number[][] = [];
   let holes = 0;

@@ -1,0 +1,158 @@
+/**
+ * The figure an operator lives by (issue 35): one fault on the 32K-processor fabric, end to end
+ * through the service — the emulated fabric raises its interrupts, the service stores them, the
+ * automation triages them, computes, verifies, stores and pushes a new generation through the
+ * maintenance transport — measured from outside as a subscriber to the event stream sees it: from
+ * the first interrupt's event to the GENERATION_PUSHED event. Each run cuts a different R1–R2
+ * cable (or kills a different R2) and the repair that follows is measured beside it.
+ */
+import { Client, createClient } from 'graphql-ws';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { ApiKeysService } from '../../apps/fabric-manager/src/auth/api-keys.service';
+import { StartedService, startService } from '../../apps/fabric-manager/src/bootstrap';
+import { loadWeftConfig } from '../../apps/fabric-manager/src/config/weft-config';
+import { ControlService } from '../../apps/fabric-manager/src/control/control.service';
+import { EmulatorService } from '../../apps/fabric-manager/src/emulator/emulator.service';
+import { FabricsService } from '../../apps/fabric-manager/src/fabrics/fabrics.service';
+import type { PhysicalFault } from '@weft/emulator';
+import { Benchmark, collectGarbage, Measurement } from './harness';
+
+interface StreamedEvent {
+  kind: string;
+  chip: string | null;
+  details: Record<string, unknown>;
+  at: number;
+}
+
+interface Setup {
+  dir: string;
+  service: StartedService;
+  client: Client;
+  fabricId: number;
+  stream: StreamedEvent[];
+  /** R1–R2 cables (R1 end) and R2 routers to break, spread over the fabric. */
+  cables: { chip: string; port: number }[];
+  r2: string[];
+  /** Full configuration of the fabric through the service, as set-up measured it. */
+  configureMs: number;
+}
+
+let setup: Setup | undefined;
+
+async function up(fixture: string): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'weft-reaction-bench-'));
+  const config = loadWeftConfig({}, { WEFT_DATABASE: join(dir, 'bench.sqlite'), WEFT_PORT: 0, WEFT_DEFAULT_FIXTURE: 'none', WEFT_LOG_LEVEL: 'silent' });
+  const service = await startService(config, { logger: false });
+  const fabrics = service.app.get(FabricsService);
+  const fabricId = (await fabrics.load(fabrics.readInstallation({ fixture: `blackwidow/${fixture}` }))).id;
+  const started = performance.now();
+  const configured = await service.app.get(ControlService).configure(fabricId);
+  const configureMs = performance.now() - started;
+  if (configured.generation.state !== 'pushed') throw new Error(`the first configuration was not pushed: ${configured.generation.state}`);
+  const { design } = await fabrics.design(fabricId);
+  const rank = new Map(design.chips.map((c) => [c.name, c.rank]));
+  const upCables = design.cables.filter((c) => rank.get(c.a.chip) === 1 && rank.get(c.b.chip) === 2);
+  const cables = Array.from({ length: 8 }, (_, i) => upCables[Math.floor(((i + 0.5) * upCables.length) / 8)].a);
+  const allR2 = design.chips.filter((c) => c.kind === 'router' && c.rank === 2).map((c) => c.name);
+  const r2 = Array.from({ length: 8 }, (_, i) => allR2[Math.floor(((i + 0.5) * allR2.length) / 8)]);
+  const key = (await service.app.get(ApiKeysService).create('bench', 'operator' as never)).key;
+  const client = createClient({
+    url: `${service.url.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { Authorization: `Bearer ${key}` },
+    retryAttempts: 0,
+  });
+  const stream: StreamedEvent[] = [];
+  await new Promise<void>((resolve, reject) => {
+    client.on('connected', () => resolve());
+    client.subscribe(
+      { query: 'subscription($f: ID) { fabricEvents(fabricId: $f) { kind chip details } }', variables: { f: String(fabricId) } },
+      { next: (m) => stream.push({ ...(m.data!.fabricEvents as Omit<StreamedEvent, 'at'>), at: performance.now() }), error: reject, complete: () => undefined },
+    );
+  });
+  setup = { dir, service, client, fabricId, stream, cables, r2, configureMs };
+}
+
+async function down(): Promise<void> {
+  if (!setup) return;
+  await setup.client.dispose();
+  await setup.service.app.close();
+  rmSync(setup.dir, { recursive: true, force: true });
+  setup = undefined;
+}
+
+/** Waits for the stream to carry an event after `from` matching `predicate`. */
+async function streamed(from: number, predicate: (e: StreamedEvent) => boolean, what: string): Promise<StreamedEvent> {
+  for (let waited = 0; waited < 120_000; waited += 2) {
+    const found = setup!.stream.slice(from).find(predicate);
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  throw new Error(`the event stream never carried ${what}`);
+}
+
+/** Injects `fault` and measures until the generation it causes is pushed. */
+async function reactTo(fault: PhysicalFault, interruptKind: string): Promise<Measurement> {
+  const { stream, service, fabricId } = setup!;
+  const from = stream.length;
+  const injected = performance.now();
+  await service.app.get(EmulatorService).injectFault(fabricId, fault);
+  const interrupt = await streamed(from, (e) => e.kind === interruptKind, `a ${interruptKind} after ${fault.action} ${fault.chip}`);
+  const computed = await streamed(from, (e) => e.kind === 'GENERATION_COMPUTED', `a generation computed after ${fault.action} ${fault.chip}`);
+  const pushed = await streamed(from, (e) => e.kind === 'GENERATION_PUSHED' && e.details.generation === computed.details.generation, 'its push');
+  if (!computed.details.verified) throw new Error(`generation ${String(computed.details.generation)} failed verification`);
+  if ((pushed.details.failures as unknown[]).length > 0) throw new Error(`the push failed: ${JSON.stringify(pushed.details.failures)}`);
+  return {
+    ms: pushed.at - interrupt.at,
+    injectedToPushedMs: pushed.at - injected,
+    computeMs: Number(computed.details.computeMs),
+    computedToPushedMs: pushed.at - computed.at,
+    changedRouters: Number(computed.details.changedRouters),
+    writes: Number(pushed.details.writes),
+  };
+}
+
+function cableCut(fixture: string, runs: number): Benchmark {
+  let run = 0;
+  return {
+    name: `reaction through the service: one R1–R2 cable cut, interrupt → generation pushed, ${fixture}`,
+    parameters: { fixture },
+    isolated: true,
+    warmup: 1,
+    runs,
+    setup: () => up(fixture),
+    teardown: down,
+    run: async () => {
+      collectGarbage();
+      const cable = setup!.cables[run++ % setup!.cables.length];
+      const cut = await reactTo({ action: 'cut-link', ...cable }, 'LINK_DOWN');
+      const repair = await reactTo({ action: 'restore-link', ...cable }, 'LINK_UP');
+      return { ...cut, repairMs: repair.ms, repairWrites: repair.writes, fullConfigurationMs: setup!.configureMs };
+    },
+  };
+}
+
+function routerDeath(fixture: string, runs: number): Benchmark {
+  let run = 0;
+  return {
+    name: `reaction through the service: one R2 router dies, interrupt → generation pushed, ${fixture}`,
+    parameters: { fixture },
+    isolated: true,
+    warmup: 1,
+    runs,
+    setup: () => up(fixture),
+    teardown: down,
+    run: async () => {
+      collectGarbage();
+      const chip = setup!.r2[run++ % setup!.r2.length];
+      const dead = await reactTo({ action: 'kill-router', chip }, 'LINK_DOWN');
+      const revived = await reactTo({ action: 'revive-router', chip }, 'LINK_UP');
+      return { ...dead, reviveMs: revived.ms, reviveWrites: revived.writes, fullConfigurationMs: setup!.configureMs };
+    },
+  };
+}
+
+export const benchmarks: Benchmark[] = [cableCut('bw-r3.5-32k', 5), routerDeath('bw-r3.5-32k', 3)];
