@@ -109,6 +109,8 @@ async function reactTo(fault: PhysicalFault, interruptKind: string): Promise<Mea
     ms: pushed.at - interrupt.at,
     injectedToPushedMs: pushed.at - injected,
     computeMs: Number(computed.details.computeMs),
+    computeCpuMs: Number(computed.details.computeCpuMs),
+    interruptToComputedMs: computed.at - interrupt.at,
     computedToPushedMs: pushed.at - computed.at,
     changedRouters: Number(computed.details.changedRouters),
     writes: Number(pushed.details.writes),

@@ -47,9 +47,20 @@ describe('configuring a fabric through the API', () => {
     expect(chips.data!.fabric.chips.totalCount).toBe(324);
   });
 
-  it('pushes nothing when nothing changed', async () => {
+  it('pushes nothing when nothing changed, and keeps the routing state through a re-sweep that finds nothing new', async () => {
     const c = (await service.gql<Configured>(CONFIGURE, { input: { fabricId } }, operator)).data!.configureFabric;
     expect(c).toMatchObject({ generation: { number: 2, state: 'pushed' }, verified: true, writes: 0 });
+    // The operator's configuration swept the fabric again; finding it as before, the engine went on
+    // from the configuration in force rather than computing the whole fabric anew.
+    const events = await service.gql<{ events: { edges: { node: { details: { generation: number; incremental: boolean } } }[] } }>(
+      'query($f: ID) { events(fabricId: $f, kinds: [GENERATION_COMPUTED], first: 5) { edges { node { details } } } }',
+      { f: fabricId },
+      operator,
+    );
+    expect(events.data!.events.edges.map((e) => [e.node.details.generation, e.node.details.incremental])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
   });
 
   it('after a cable is cut, automation writes only the routers whose registers change; a full re-sweep agrees with it', async () => {

@@ -45,13 +45,13 @@ export class GenerationImages {
    * The image column of generation `number`, to be stored: a delta on the latest generation when
    * that one is in memory and the delta names fewer than half of the image's chips; else whole.
    */
-  encode(fabricId: number, number: number, image: ChipImages): { image: string; parentNumber: number | null } {
+  encode(fabricId: number, number: number, image: ChipImages): { image: string; parentNumber: number | null; delta: ImageDelta | null } {
     const parent = this.latest.get(fabricId);
     if (parent && parent.number === number - 1) {
       const { delta, chips } = imageDelta(parent.image, image);
-      if (chips * 2 < Math.max(1, image.routers.length)) return { image: JSON.stringify(delta), parentNumber: parent.number };
+      if (chips * 2 < Math.max(1, image.routers.length)) return { image: JSON.stringify(delta), parentNumber: parent.number, delta };
     }
-    return { image: JSON.stringify(image), parentNumber: null };
+    return { image: JSON.stringify(image), parentNumber: null, delta: null };
   }
 
   /** Generation `row` was stored with `image` (encoded by `encode`). */

@@ -3,6 +3,7 @@ import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import {
   BlackWidowConfigurator,
+  chipsChanged,
   ConfigurationImage,
   diffImages,
   discoverFabric,
@@ -17,6 +18,7 @@ import {
   planPush,
   planWrites,
   reconcileImage,
+  sameSweep,
   VerificationReport,
 } from '@weft/control';
 import { DataSource, Repository } from 'typeorm';
@@ -133,8 +135,13 @@ export class ControlService implements OnApplicationBootstrap {
       controllerPorts: attachment.portRoles.map((_, i) => i).filter((i) => attachment.portRoles[i] !== 'unused'),
     });
     const matched = matchDesign(discovered, design);
-    const known: KnownFabric = { discovered, matched, design, attachment: attachment.name };
-    this.known.set(fabricId, { known, fabricCreatedAt: createdAt, configurator: new BlackWidowConfigurator(known) });
+    const swept: KnownFabric = { discovered, matched, design, attachment: attachment.name };
+    // A sweep that finds nothing new keeps the routing engine's state: the next fault is still
+    // handled incrementally from the configuration in force.
+    const last = this.known.get(fabricId);
+    if (!last || last.fabricCreatedAt !== createdAt || !sameSweep(last.known, swept)) {
+      this.known.set(fabricId, { known: swept, fabricCreatedAt: createdAt, configurator: new BlackWidowConfigurator(swept) });
+    }
     // Interrupts name the chip by serial number; the events carry the name discovery matched to it.
     this.chipNames.learn(fabricId, matched.names);
     await this.recordDiscovery(fabricId, matched);
@@ -201,8 +208,11 @@ export class ControlService implements OnApplicationBootstrap {
   ): Promise<ConfigurationOutcome> {
     const previous = await this.generations.findOne({ where: { fabricId }, order: { number: 'DESC' }, select: { id: true, number: true } });
     const number = (previous?.number ?? 0) + 1;
-    const diff = diffImages(previous ? await this.images.read<ConfigurationImage>(fabricId, previous.number) : null, image);
     const stored = this.images.encode(fabricId, number, image);
+    // Which routers' registers changed: from the delta where there is one (the same comparison).
+    const diff = stored.delta
+      ? chipsChanged(image, stored.delta, ['route'])
+      : diffImages(previous ? await this.images.read<ConfigurationImage>(fabricId, previous.number) : null, image);
     let generation = await this.generations.save(
       this.generations.create({
         fabricId,

@@ -102,3 +102,32 @@ export function designAsDiscovered(design: FabricDesign, attachment: string): Kn
     matched: { names: new Map(design.chips.map((c, i) => [i + 1, c.name])), findings: [], cables: design.cables.map((c) => ({ a: c.a, b: c.b, lanes: 3 })) },
   };
 }
+
+/**
+ * Whether two sweeps of a fabric found the same thing: the same chips under the same names (with
+ * their live lanes), the same cables and the same findings. An operator's rediscovery that finds
+ * nothing new keeps what the control plane computed from the last one (the routing engine's
+ * incremental state), rather than making the next fault take the full path. The routes by which
+ * the sweep reached each chip may differ between sweeps; either still reaches it.
+ */
+export function sameSweep(a: KnownFabric, b: KnownFabric): boolean {
+  if (a.design !== b.design || a.attachment !== b.attachment) return false;
+  const chips = (k: KnownFabric) =>
+    k.discovered.chips
+      .map((c) => `${c.serial}=${k.matched.names.get(c.serial) ?? '?'}/${c.kind}/${c.slice}/${c.processor ?? ''}/${(c.lanes ?? []).join(',')}`)
+      .sort();
+  const cables = (k: KnownFabric) =>
+    k.matched.cables
+      .map((c) => {
+        const [x, y] = [endKey(c.a), endKey(c.b)].sort();
+        return `${x}-${y}/${c.lanes}`;
+      })
+      .sort();
+  const same = (x: readonly string[], y: readonly string[]) => x.length === y.length && x.every((v, i) => v === y[i]);
+  return (
+    a.discovered.unanswered.length === b.discovered.unanswered.length &&
+    JSON.stringify(a.matched.findings) === JSON.stringify(b.matched.findings) &&
+    same(chips(a), chips(b)) &&
+    same(cables(a), cables(b))
+  );
+}

@@ -3,7 +3,8 @@ import type { ConfigurationImage } from '../blackwidow/blackwidow-engine';
 import { faultSet } from '../blackwidow/configure-blackwidow';
 import { BlackWidowConfigurator } from '../blackwidow/incremental-configuration';
 import { routerCables, smallDesign } from '../testing/small-fabrics';
-import { applyImageDelta, ImageDelta, imageDelta } from './image-delta';
+import { diffImages } from '../blackwidow/push-image';
+import { applyImageDelta, chipsChanged, ImageDelta, imageDelta } from './image-delta';
 
 /** What the store gives back of an image: its JSON, parsed. */
 const stored = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -38,6 +39,8 @@ describe('image deltas', () => {
         // Only chips whose registers or route changed are named; the patched ones hold no more.
         const named = new Set([...delta.patched.map((p) => p.chip), ...delta.added.map((a) => a.name), ...delta.removed]);
         for (const name of configured.changedRouters) expect(named.has(name)).toBe(true);
+        // Which routers' registers changed, read off the delta: what comparing the images says.
+        expect(chipsChanged(image, delta, ['route'])).toEqual(diffImages(parent, image));
         removedSeen += delta.removed.length;
         reorderedOrAdded += delta.added.length + (delta.order ? 1 : 0);
         rebuilt = applyImageDelta(rebuilt, stored(delta) as ImageDelta);

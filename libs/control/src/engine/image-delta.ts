@@ -83,3 +83,15 @@ function impliedOrder(parent: ChipImages, removed: readonly string[], added: rea
   const gone = new Set(removed);
   return [...parent.routers.filter((r) => !gone.has(r.name)).map((r) => r.name), ...added.map((r) => r.name)];
 }
+
+/**
+ * The chips whose images differ in more than `aside` (fields that are not registers, such as
+ * BlackWidow's maintenance route), in the next image's order, and the chips removed.
+ */
+export function chipsChanged(next: ChipImages, delta: ImageDelta, aside: readonly string[] = []): { changed: string[]; removed: string[] } {
+  const outside = (path: string) => !aside.some((field) => path === `/${field}` || path.startsWith(`/${field}/`));
+  const names = new Set<string>(delta.added.map((c) => c.name));
+  for (const { chip, patch } of delta.patched) if (patch.some((op) => outside(op.path))) names.add(chip);
+  const changed = names.size === 0 ? [] : next.routers.filter((r) => names.has(r.name)).map((r) => r.name);
+  return { changed, removed: [...delta.removed] };
+}
