@@ -2,9 +2,12 @@
  * The figure an operator lives by (issue 35): one fault on the 32K-processor fabric, end to end
  * through the service — the emulated fabric raises its interrupts, the service stores them, the
  * automation triages them, computes, verifies, stores and pushes a new generation through the
- * maintenance transport — measured from outside as a subscriber to the event stream sees it: from
- * the first interrupt's event to the GENERATION_PUSHED event. Each run cuts a different R1–R2
- * cable (or kills a different R2) and the repair that follows is measured beside it.
+ * maintenance transport. `ms` runs from the first interrupt the service stored to the
+ * GENERATION_PUSHED event it published (both seen in process, as they happen); `streamMs` is the
+ * same as a subscriber to the event stream over graphql-ws sees it (while the service computes,
+ * events it has stored wait to be sent, so the subscriber sees the interrupt late); and
+ * `injectedToPushedMs` adds the emulated fabric's time to notice the fault. Each run cuts a
+ * different R1–R2 cable (or kills a different R2) and the repair that follows is measured beside it.
  */
 import { Client, createClient } from 'graphql-ws';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,6 +19,8 @@ import { StartedService, startService } from '../../apps/fabric-manager/src/boot
 import { loadWeftConfig } from '../../apps/fabric-manager/src/config/weft-config';
 import { ControlService } from '../../apps/fabric-manager/src/control/control.service';
 import { EmulatorService } from '../../apps/fabric-manager/src/emulator/emulator.service';
+import { EventsService } from '../../apps/fabric-manager/src/events/events.service';
+import { FabricEventKind } from '../../apps/fabric-manager/src/events/fabric-event-kind';
 import { FabricsService } from '../../apps/fabric-manager/src/fabrics/fabrics.service';
 import type { PhysicalFault } from '@weft/emulator';
 import { Benchmark, collectGarbage, Measurement } from './harness';
@@ -33,6 +38,9 @@ interface Setup {
   client: Client;
   fabricId: number;
   stream: StreamedEvent[];
+  /** The same events as the service published them, with the time each was seen in process. */
+  published: StreamedEvent[];
+  stopListening: () => void;
   /** R1–R2 cables (R1 end) and R2 routers to break, spread over the fabric. */
   cables: { chip: string; port: number }[];
   r2: string[];
@@ -73,21 +81,35 @@ async function up(fixture: string): Promise<void> {
       { next: (m) => stream.push({ ...(m.data!.fabricEvents as Omit<StreamedEvent, 'at'>), at: performance.now() }), error: reject, complete: () => undefined },
     );
   });
-  setup = { dir, service, client, fabricId, stream, cables, r2, configureMs };
+  // In process: interrupts as the emulator service hands them on (stored), events as published.
+  const published: StreamedEvent[] = [];
+  const unsubscribe = service.app
+    .get(EmulatorService)
+    .onInterrupt((id, interrupt) => id === fabricId && published.push({ kind: `interrupt ${interrupt.kind}`, chip: null, details: {}, at: performance.now() }));
+  const events = service.app.get(EventsService).subscribe({ fabricId, kinds: [FabricEventKind.GENERATION_COMPUTED, FabricEventKind.GENERATION_PUSHED] });
+  void (async () => {
+    for await (const event of events) published.push({ kind: event.kind, chip: event.chip, details: event.details as Record<string, unknown>, at: performance.now() });
+  })();
+  const stopListening = () => {
+    unsubscribe();
+    void events.return?.();
+  };
+  setup = { dir, service, client, fabricId, stream, published, stopListening, cables, r2, configureMs };
 }
 
 async function down(): Promise<void> {
   if (!setup) return;
+  setup.stopListening();
   await setup.client.dispose();
   await setup.service.app.close();
   rmSync(setup.dir, { recursive: true, force: true });
   setup = undefined;
 }
 
-/** Waits for the stream to carry an event after `from` matching `predicate`. */
-async function streamed(from: number, predicate: (e: StreamedEvent) => boolean, what: string): Promise<StreamedEvent> {
+/** Waits for `events` to hold an event after `from` matching `predicate`. */
+async function seen(events: StreamedEvent[], from: number, predicate: (e: StreamedEvent) => boolean, what: string): Promise<StreamedEvent> {
   for (let waited = 0; waited < 120_000; waited += 2) {
-    const found = setup!.stream.slice(from).find(predicate);
+    const found = events.slice(from).find(predicate);
     if (found) return found;
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
@@ -96,22 +118,28 @@ async function streamed(from: number, predicate: (e: StreamedEvent) => boolean, 
 
 /** Injects `fault` and measures until the generation it causes is pushed. */
 async function reactTo(fault: PhysicalFault, interruptKind: string): Promise<Measurement> {
-  const { stream, service, fabricId } = setup!;
+  const { stream, published, service, fabricId } = setup!;
   const from = stream.length;
+  const fromPublished = published.length;
   const injected = performance.now();
   await service.app.get(EmulatorService).injectFault(fabricId, fault);
-  const interrupt = await streamed(from, (e) => e.kind === interruptKind, `a ${interruptKind} after ${fault.action} ${fault.chip}`);
-  const computed = await streamed(from, (e) => e.kind === 'GENERATION_COMPUTED', `a generation computed after ${fault.action} ${fault.chip}`);
-  const pushed = await streamed(from, (e) => e.kind === 'GENERATION_PUSHED' && e.details.generation === computed.details.generation, 'its push');
+  const what = `after ${fault.action} ${fault.chip}`;
+  const firstInterrupt = await seen(published, fromPublished, (e) => e.kind.startsWith('interrupt '), `an interrupt ${what}`);
+  const computedHere = await seen(published, fromPublished, (e) => e.kind === 'GENERATION_COMPUTED', `a generation computed ${what}`);
+  const pushedHere = await seen(published, fromPublished, (e) => e.kind === 'GENERATION_PUSHED' && e.details.generation === computedHere.details.generation, 'its push');
+  const interrupt = await seen(stream, from, (e) => e.kind === interruptKind, `a ${interruptKind} ${what}`);
+  const computed = await seen(stream, from, (e) => e.kind === 'GENERATION_COMPUTED', `a generation computed ${what}`);
+  const pushed = await seen(stream, from, (e) => e.kind === 'GENERATION_PUSHED' && e.details.generation === computed.details.generation, 'its push');
   if (!computed.details.verified) throw new Error(`generation ${String(computed.details.generation)} failed verification`);
   if ((pushed.details.failures as unknown[]).length > 0) throw new Error(`the push failed: ${JSON.stringify(pushed.details.failures)}`);
   return {
-    ms: pushed.at - interrupt.at,
-    injectedToPushedMs: pushed.at - injected,
+    ms: pushedHere.at - firstInterrupt.at,
+    streamMs: pushed.at - interrupt.at,
+    injectedToPushedMs: pushedHere.at - injected,
+    interruptToComputedMs: computedHere.at - firstInterrupt.at,
     computeMs: Number(computed.details.computeMs),
     computeCpuMs: Number(computed.details.computeCpuMs),
-    interruptToComputedMs: computed.at - interrupt.at,
-    computedToPushedMs: pushed.at - computed.at,
+    computedToPushedMs: pushedHere.at - computedHere.at,
     changedRouters: Number(computed.details.changedRouters),
     writes: Number(pushed.details.writes),
   };

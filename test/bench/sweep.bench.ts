@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadInstallationFile } from '@weft/fabric-model';
-import { configureR15ByHand, EmulatedFabric, makePattern, NS_PER_CYCLE, runSweep, sizeSampler, SweepReport, YarcFabricSim } from '@weft/emulator';
+import { loadInstallationFile, makePattern, sizeSampler } from '@weft/fabric-model';
+import { configureR15ByHand, EmulatedFabric, NS_PER_CYCLE, runSweep, SweepReport, YarcFabricSim } from '@weft/emulator';
 import { Benchmark } from './harness';
 
 const LOADS = [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1];

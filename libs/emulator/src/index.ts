@@ -13,7 +13,6 @@ export * from './yarc/blackwidow-test-config';
 export * from './host/protocol';
 export * from './host/emulator-host';
 export * from './traffic/arrival-wheel';
-export * from './traffic/patterns';
 export * from './traffic/traffic-run';
 export * from './traffic/traffic-request';
 export * from './drill/drill-file';

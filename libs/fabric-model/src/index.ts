@@ -7,3 +7,4 @@ export * from './installation/json-checker';
 export * from './installation/load-installation';
 export * from './installation/json-syntax';
 export * from './maintenance/maintenance-transport';
+export * from './traffic/patterns';

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { PatternSpec, TrafficRequest, validateTrafficRequest } from '@weft/emulator';
+import { TrafficRequest, validateTrafficRequest } from '@weft/emulator';
+import type { PatternSpec } from '@weft/fabric-model';
 import { Repository } from 'typeorm';
 import { EmulatorService } from '../emulator/emulator.service';
 import { FabricsService } from '../fabrics/fabrics.service';

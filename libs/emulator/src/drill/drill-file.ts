@@ -4,7 +4,7 @@
  * its JSON path, like installation files.
  */
 import type { FabricDesign } from '@weft/fabric-model';
-import type { PatternSpec, SizeSpec } from '../traffic/patterns';
+import type { PatternSpec, SizeSpec } from '@weft/fabric-model/traffic/patterns';
 
 export const DRILL_FORMAT = 'weft-drill/1';
 

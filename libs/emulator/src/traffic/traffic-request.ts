@@ -3,7 +3,7 @@
  * service sends to the emulator's worker — validated with every problem named by its path.
  */
 import type { YarcFabricSim } from '../yarc/yarc-fabric-sim';
-import { makePattern, PATTERN_KINDS, PatternError, PatternSpec, sizeSampler, SizeSpec } from './patterns';
+import { makePattern, PATTERN_KINDS, PatternError, PatternSpec, sizeSampler, SizeSpec } from '@weft/fabric-model/traffic/patterns';
 import { BackgroundTraffic, startBatch, startSteadyState, TrafficSession } from './traffic-run';
 
 export interface TrafficRequest {

@@ -1,6 +1,6 @@
 import { handConfiguredR15 } from '../yarc/blackwidow-test-config';
 import { YarcFabricSim } from '../yarc/yarc-fabric-sim';
-import { makePattern, sizeSampler } from './patterns';
+import { makePattern, sizeSampler } from '@weft/fabric-model/traffic/patterns';
 import { BackgroundTraffic, runBatch, runSteadyState, runSweep } from './traffic-run';
 
 /** One R1 router with its 32 processors (one slice), configured by hand: a fabric small enough to reason about. */

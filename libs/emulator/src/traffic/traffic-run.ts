@@ -19,7 +19,7 @@ import { DISCARD_REASONS, FLAG_ADAPTIVE, FLAG_HASH } from '../engine/packet-stor
 import { NS_PER_CYCLE, VCS as NVC } from '../yarc/yarc-constants';
 import type { YarcFabricSim } from '../yarc/yarc-fabric-sim';
 import { ArrivalWheel } from './arrival-wheel';
-import type { TrafficPattern } from './patterns';
+import type { TrafficPattern } from '@weft/fabric-model/traffic/patterns';
 import { LatencyHistogram } from './latency-histogram';
 
 const SAMPLE_TAG = 1;

@@ -4,7 +4,8 @@
  * caller-owned `RouteDecision` (STYLE.md: no new arrays per decision).
  */
 import { TABLE_MATCH, TABLE_PORTS_HI, TABLE_PORTS_LO, TABLE_SHIFT, TABLE_VALID, YarcRegisterFile } from './yarc-registers';
-import { LOCATION_MASK, PORTS, PORT_DOWNLINK, PORT_SIDELINK, PORT_UPLINK, SELECTED_HASH_BITS, TABLE_ENTRIES, isLegalModulus } from './yarc-constants';
+import * as yarc from '@weft/fabric-model/chips/yarc';
+import { LOCATION_MASK, PORTS, PORT_DOWNLINK, PORT_SIDELINK, PORT_UPLINK, TABLE_ENTRIES, isLegalModulus } from './yarc-constants';
 
 export const ROUTE_PORT = 0; // deterministic: leave on `port`
 export const ROUTE_ADAPTIVE = 1; // adaptive: choose among `portsLo/portsHi`
@@ -31,18 +32,8 @@ export function popcount32(x: number): number {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
-/** §7.8.2: compress the 8 selected bits of the 15 optional hash bits into an 8-bit value. */
-export function selectHashBits(hashBits: number, select: number): number {
-  let out = 0;
-  let k = 0;
-  for (let b = 0; b < 15 && k < SELECTED_HASH_BITS; b++) {
-    if (select & (1 << b)) {
-      if (hashBits & (1 << b)) out |= 1 << k;
-      k++;
-    }
-  }
-  return out;
-}
+/** §7.8.2: compress the 8 selected bits of the 15 optional hash bits into an 8-bit value (the datasheet's). */
+export const selectHashBits = yarc.selectHashBits;
 
 /** The n-th set bit (0-based) of a 64-bit mask given as two 32-bit halves. */
 export function nthSetBit(lo: number, hi: number, n: number): number {
@@ -83,15 +74,9 @@ function selectedBits(hashBits: number, select: number): number {
   return table[hashBits & 0x7fff];
 }
 
-/**
- * §5.1 / §7.8.2 deterministic hash: XOR of input port, destination and (when h is set) the tile's
- * selected optional hash bits, folded so every destination bit reaches the low bits the modulo
- * looks at.
- */
+/** §5.1 / §7.8.2 deterministic hash (the datasheet's yarcHash), with the selected bits looked up. */
 export function deterministicHash(inputPort: number, destination: number, hashBits: number, h: boolean, select: number): number {
-  let x = inputPort ^ destination ^ (destination >>> 5) ^ (destination >>> 10);
-  if (h) x ^= selectedBits(hashBits, select);
-  return x & 0xffff;
+  return yarc.yarcHash(inputPort, destination, h ? selectedBits(hashBits, select) : 0);
 }
 
 /**

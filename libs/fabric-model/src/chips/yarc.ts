@@ -59,6 +59,29 @@ export function locationMatches(destination: number, location: number, mask: num
 export const HASH_BITS = 15;
 export const SELECTED_HASH_BITS = 8;
 
+/** §7.8.2: the 8 bits of the 15 optional hash bits that a tile's selection register picks, packed. */
+export function selectHashBits(hashBits: number, select: number): number {
+  let out = 0;
+  let k = 0;
+  for (let b = 0; b < HASH_BITS && k < SELECTED_HASH_BITS; b++) {
+    if (select & (1 << b)) {
+      if (hashBits & (1 << b)) out |= 1 << k;
+      k++;
+    }
+  }
+  return out;
+}
+
+/**
+ * §5.1 / §7.8.2 deterministic hash, before the modulo by the matching entry's port count: the XOR
+ * of the input port, the destination and (when the header's h bit is set) the tile's selected hash
+ * bits, folded so that every destination bit reaches the low bits the modulo looks at. The paper
+ * does not give the fold; this one is weft's (the emulator and the control plane both use it).
+ */
+export function yarcHash(inputPort: number, destination: number, selectedHashBits: number): number {
+  return (inputPort ^ destination ^ (destination >>> 5) ^ (destination >>> 10) ^ selectedHashBits) & 0xffff;
+}
+
 /** §7.8.2: port counts the hardware takes an exact modulo of (2^k times 1, 3, 5 or 7, up to 32). */
 export const LEGAL_MODULI: readonly number[] = [1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32];
 const LEGAL = new Uint8Array(65);
