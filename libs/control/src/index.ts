@@ -16,3 +16,8 @@ export * from './blackwidow/describe';
 export * from './blackwidow/out-of-service';
 export * from './blackwidow/image-text';
 export * from './engine/image-delta';
+export * from './analysis/forwarding';
+export * from './analysis/route-trace';
+export * from './analysis/channel-load';
+export * from './analysis/channel-dependencies';
+export * from './blackwidow/blackwidow-forwarding';

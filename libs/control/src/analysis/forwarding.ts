@@ -1,0 +1,64 @@
+/**
+ * A family's reading of a configuration image: what each chip does with a packet, computed from the
+ * register images the way the chips interpret them (issue 35, capability 4). Route trace, channel
+ * load and the channel-dependency check are written against this interface only, so every family
+ * gets them by supplying its reading: BlackWidow's is in blackwidow-forwarding.ts.
+ */
+
+/** A port of a chip; a channel is named by its sending end. */
+export interface ChipPort {
+  readonly chip: string;
+  readonly port: number;
+}
+
+/** One way on from a chip, and the share of packets that take it (1 where routing does not spread). */
+export interface ForwardingChoice {
+  readonly port: number;
+  readonly share: number;
+}
+
+/** What the header of a traced or counted packet says. */
+export interface PacketHeader {
+  /** The destination endpoint's number. */
+  readonly destination: number;
+  readonly vc: number;
+  /** The header's optional hash bits where it carries them (BlackWidow's h bit set); null: none. */
+  readonly hashBits: number | null;
+}
+
+export type ForwardingDecision =
+  | {
+      readonly kind: 'forward';
+      /** Every port the registers allow, with the share of packets with random hash bits that take it. */
+      readonly choices: readonly ForwardingChoice[];
+      /** The port this header takes. */
+      readonly chosen: number;
+      /** The VC it leaves on. */
+      readonly vc: number;
+      /** How the registers decided, in the chip's terms. */
+      readonly how: string;
+    }
+  | { readonly kind: 'drop'; readonly reason: string };
+
+export interface Forwarding {
+  /** The family, for reports. */
+  readonly family: string;
+  /** The independent networks a packet may be sent in (BlackWidow: the four slices). */
+  readonly planes: readonly number[];
+  /** The VCs (or traffic classes) packets travel on. */
+  readonly vcs: readonly number[];
+  /** Every endpoint that is configured to be reached, by number, with its chip's name. */
+  readonly endpoints: readonly { readonly number: number; readonly name: string }[];
+  /** Every live channel: each direction of each cable in use, by its sending end. */
+  readonly channels: readonly ChipPort[];
+  /** Where an endpoint sends into `plane`: its own port (null where it has no live link there). */
+  injection(endpoint: number, plane: number): ChipPort | null;
+  /** The far end of the live cable at `end`, or null. */
+  peer(end: ChipPort): ChipPort | null;
+  /** The endpoint number of a chip that is an endpoint; null for a router. */
+  endpointOf(chip: string): number | null;
+  /** What a router does with a packet that arrived at `at` (its input port) with `header`. */
+  decide(at: ChipPort, header: PacketHeader): ForwardingDecision;
+}
+
+export const channelName = (c: ChipPort) => `${c.chip}:${c.port}`;
