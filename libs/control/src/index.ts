@@ -21,3 +21,4 @@ export * from './analysis/route-trace';
 export * from './analysis/channel-load';
 export * from './analysis/channel-dependencies';
 export * from './blackwidow/blackwidow-forwarding';
+export * from './engine/routing-engines';

@@ -15,12 +15,14 @@ import {
   RouterDiff,
   routerPairs,
   target,
+  routingEngineOf,
   whyNotConfigured,
 } from '@weft/control';
 import { heavyWork, mapInSlices, OperationCost } from '../graphql/operation-cost';
 import { FabricsService } from '../fabrics/fabrics.service';
 import { ControlErrorCode, ControlException } from './control.exception';
 import { ConfigGenerationModel, PushModel } from './dto/control.model';
+import { GenerationImageInput, GenerationImageModel } from './dto/analysis.model';
 import { FabricIdInput } from './dto/fabric-id.input';
 import { GenerationDiffInput, GenerationDiffModel, RouterConfigurationInput, RouterConfigurationModel } from './dto/router-configuration.model';
 
@@ -125,6 +127,27 @@ export class GenerationsResolver {
         .slice(0, input.first)
         .map((r) => ({ chip: r.chip, changes: r.changes.map((c) => ({ ...c, before: c.before && [...c.before], after: c.after && [...c.after] })) })),
     };
+  }
+
+  @Query(() => GenerationImageModel, {
+    description: "A generation's register image (default: the last pushed) as readable text, whole or for some chips: the golden form of a configuration.",
+    complexity: OperationCost.generationDiff,
+  })
+  generationImage(@Args('input') input: GenerationImageInput): Promise<GenerationImageModel> {
+    return heavyWork(async () => {
+      const { number, image } = await this.image(input.fabricId, input.generation);
+      const fabric = await this.fabrics.get(input.fabricId);
+      const engine = routingEngineOf(fabric.family);
+      let chosen = image;
+      if (input.chips) {
+        const wanted = new Set(input.chips);
+        chosen = { ...image, routers: image.routers.filter((r) => wanted.has(r.name)) };
+        const missing = input.chips.filter((c) => !chosen.routers.some((r) => r.name === c));
+        if (missing.length > 0)
+          throw new ControlException(ControlErrorCode.RouterNotConfigured, `generation ${number} of fabric ${input.fabricId} configures no chip ${missing.map((m) => `"${m}"`).join(', ')}`);
+      }
+      return { generation: number, format: engine.dumpFormat, chips: chosen.routers.length, text: engine.dump(chosen) };
+    });
   }
 
   @Query(() => [ConfigGenerationModel], { description: 'Configuration generations of a fabric, oldest first.' })

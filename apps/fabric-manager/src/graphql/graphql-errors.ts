@@ -85,6 +85,8 @@ function controlCode(code: ControlErrorCode): GraphQLErrorCode {
     case ControlErrorCode.GenerationNotFound:
     case ControlErrorCode.RouterNotConfigured:
       return GraphQLErrorCode.NotFound;
+    case ControlErrorCode.AnalysisInvalid:
+      return GraphQLErrorCode.BadUserInput;
     default:
       return assertUnreachable(code);
   }

@@ -19,6 +19,8 @@ export const OperationCost = {
   introspectionSchema: 5_000,
   /** One type of the schema. */
   introspectionType: 100,
+  /** A channel-load or channel-dependency analysis: every flow or destination walked through the fabric. */
+  channelAnalysis: 5_000,
   /** A mutation that sweeps, computes, or loads a fabric: each runs to completion before the next. */
   fabricWork: 2_000,
 } as const;

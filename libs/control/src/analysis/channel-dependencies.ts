@@ -17,7 +17,14 @@ export interface DependencyReport {
   readonly cycle: readonly string[] | null;
 }
 
-export function channelDependencies(forwarding: Forwarding, options: { vcs?: readonly number[] } = {}): DependencyReport {
+export async function channelDependencies(
+  forwarding: Forwarding,
+  options: {
+    vcs?: readonly number[];
+    /** Awaited between destinations: a service gives its event loop back here. */
+    pace?: () => Promise<void>;
+  } = {},
+): Promise<DependencyReport> {
   const ids = new Map<string, number>();
   const names: string[] = [];
   const id = (channel: ChipPort, vc: number) => {
@@ -42,6 +49,7 @@ export function channelDependencies(forwarding: Forwarding, options: { vcs?: rea
   };
   for (const vc of options.vcs ?? forwarding.vcs) {
     for (const { number: destination } of forwarding.endpoints) {
+      if (options.pace) await options.pace();
       // Every state (input port, VC) a packet to this destination may reach, from every source.
       const seen = new Set<string>();
       const queue: { at: ChipPort; vc: number; from: number }[] = [];

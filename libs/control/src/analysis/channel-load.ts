@@ -70,17 +70,25 @@ export function patternFlows(spec: PatternSpec, endpoints: readonly number[], co
   return [...rates].map(([key, rate]) => ({ source: endpoints[Math.floor(key / n)], destination: endpoints[key % n], rate }));
 }
 
-export function channelLoad(
+export async function channelLoad(
   forwarding: Forwarding,
   flows: readonly Flow[],
-  options: { planes: readonly number[]; vc: number; bins?: number; crossing?: ChipPort },
-): ChannelLoadReport {
+  options: {
+    planes: readonly number[];
+    vc: number;
+    bins?: number;
+    crossing?: ChipPort;
+    /** Awaited between flows: a service gives its event loop back here. */
+    pace?: () => Promise<void>;
+  },
+): Promise<ChannelLoadReport> {
   const load = new Map<string, number>();
   const watched = options.crossing ? channelName(options.crossing) : null;
   const crossing: { source: number; destination: number; plane: number; share: number }[] = [];
   let undeliverable = 0;
   for (const plane of options.planes) {
     for (const flow of flows) {
+      if (options.pace) await options.pace();
       const injection = forwarding.injection(flow.source, plane);
       if (!injection) {
         undeliverable += flow.rate;

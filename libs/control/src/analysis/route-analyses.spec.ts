@@ -58,7 +58,7 @@ describe('route analyses on the configuration in force', () => {
     const { sim, forwarding } = await configured('bw-r1.5-288');
     const endpoints = forwarding.endpoints.map((e) => e.number);
     const flows = patternFlows({ kind: 'random-permutation' }, endpoints, { endpointsPerRouter: 32 }, 7, 1);
-    const predicted = channelLoad(forwarding, flows, { planes: [0], vc: 0 });
+    const predicted = await channelLoad(forwarding, flows, { planes: [0], vc: 0 });
     // The emulated run: every flow sends `packets` 4-phit packets with random hash bits, spaced out.
     const packets = 96;
     const pattern = makePattern({ kind: 'random-permutation' }, { endpoints: endpoints.length, endpointsPerRouter: 32 }, 7);
@@ -94,19 +94,19 @@ describe('route analyses on the configuration in force', () => {
     expect(predicted.undeliverable).toBe(0);
     expect(predicted.maximum).toBeGreaterThan(predicted.mean);
     // The agreement is the routing's, not the tolerance's: another permutation's loads are far off.
-    const other = channelLoad(forwarding, patternFlows({ kind: 'random-permutation' }, endpoints, { endpointsPerRouter: 32 }, 8, 1), { planes: [0], vc: 0 });
+    const other = await channelLoad(forwarding, patternFlows({ kind: 'random-permutation' }, endpoints, { endpointsPerRouter: 32 }, 8, 1), { planes: [0], vc: 0 });
     const otherError = forwarding.channels.reduce((sum, channel) => sum + Math.abs(carried(channel) - loadOf(other, channel)), 0);
     expect(error * 4).toBeLessThan(otherError);
   });
 
   it('prove the configured BlackWidow routing free of channel-dependency cycles (bw-r1.5-288)', async () => {
     const { forwarding } = await configured('bw-r1.5-288');
-    const report = channelDependencies(forwarding);
+    const report = await channelDependencies(forwarding);
     expect(report).toMatchObject({ acyclic: true, cycle: null });
     expect(report.dependencies).toBeGreaterThan(report.channels);
   });
 
-  it('report a cycle of a hand-made routing, named by chips, ports and VCs', () => {
+  it('report a cycle of a hand-made routing, named by chips, ports and VCs', async () => {
     // Four routers in a ring, each with an endpoint on port 2; every router sends what is not its
     // own endpoint's clockwise (port 1 to the next router's port 0): the ring's channels wait on each other.
     const ring: Forwarding = {
@@ -133,7 +133,7 @@ describe('route analyses on the configuration in force', () => {
         return { kind: 'forward', choices: [{ port, share: 1 }], chosen: port, vc: header.vc, how: 'clockwise' };
       },
     };
-    const report = channelDependencies(ring);
+    const report = await channelDependencies(ring);
     expect(report.acyclic).toBe(false);
     const cycle = report.cycle!;
     expect(cycle[cycle.length - 1]).toBe(cycle[0]);

@@ -1,0 +1,134 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import {
+  ChannelLoadReport,
+  channelDependencies,
+  channelLoad,
+  ChipImages,
+  DependencyReport,
+  Flow,
+  Forwarding,
+  patternFlows,
+  RouteTrace,
+  routingEngineOf,
+  traceRoute,
+} from '@weft/control';
+import { PATTERN_KINDS, PatternError, PatternSpec } from '@weft/fabric-model';
+import { Repository } from 'typeorm';
+import { ConfigGeneration } from '../config-generations/config-generation.entity';
+import { GenerationImages } from '../config-generations/generation-images.service';
+import { FabricsService } from '../fabrics/fabrics.service';
+import { takeTurn } from '../graphql/operation-cost';
+import { ControlErrorCode, ControlException } from './control.exception';
+import { ControlService } from './control.service';
+
+/**
+ * Work units (flows × planes for a channel load; destinations × sources × planes for the
+ * dependency check) an analysis may take on: beyond them it is refused with the reason, rather than
+ * holding a core for minutes (a uniform pattern on the 32K fabric is a billion flows).
+ */
+export const ANALYSIS_WORK_LIMIT = 20_000_000;
+
+const invalid = (message: string) => new ControlException(ControlErrorCode.AnalysisInvalid, message);
+
+/**
+ * Route trace, channel load and the channel-dependency check on the configuration in force of a
+ * fabric (issue 35, capability 4): the last generation pushed, read as its family's chips read it
+ * (the routing engine registry's forwarding). Long analyses give the event loop back as they go.
+ */
+@Injectable()
+export class AnalysisService {
+  /** The forwarding of the last configuration analysed, by fabric and generation row. */
+  private cached: { fabricId: number; generationId: number; number: number; forwarding: Forwarding } | null = null;
+
+  constructor(
+    @InjectRepository(ConfigGeneration) private readonly generations: Repository<ConfigGeneration>,
+    private readonly images: GenerationImages,
+    private readonly fabrics: FabricsService,
+    private readonly control: ControlService,
+  ) {}
+
+  /** The configuration in force: the last generation pushed, and its forwarding. */
+  async inForce(fabricId: number): Promise<{ number: number; forwarding: Forwarding }> {
+    const fabric = await this.fabrics.get(fabricId);
+    const row = await this.generations.findOne({ where: { fabricId, state: 'pushed' }, order: { number: 'DESC' }, select: { id: true, number: true } });
+    if (!row) throw new ControlException(ControlErrorCode.GenerationNotFound, `fabric ${fabricId} has no pushed generation yet: configure it first`);
+    if (this.cached?.fabricId === fabricId && this.cached.generationId === row.id) return this.cached;
+    const image = await this.images.read<ChipImages>(fabricId, row.number);
+    const known = await this.control.knownFabric(fabricId);
+    const forwarding = routingEngineOf(fabric.family).forwarding(known, image);
+    this.cached = { fabricId, generationId: row.id, number: row.number, forwarding };
+    return this.cached;
+  }
+
+  private endpoint(forwarding: Forwarding, name: string, role: string): number {
+    const found = forwarding.endpoints.find((e) => e.name === name);
+    if (!found) throw invalid(`${role} "${name}" is not an endpoint of this fabric's configuration (endpoints: ${forwarding.endpoints[0]?.name ?? 'none'} …)`);
+    return found.number;
+  }
+
+  private planes(forwarding: Forwarding, asked: readonly number[] | undefined): number[] {
+    for (const plane of asked ?? []) {
+      if (!forwarding.planes.includes(plane)) throw invalid(`the fabric has no plane ${plane} (planes: ${forwarding.planes.join(', ')})`);
+    }
+    return asked && asked.length > 0 ? [...new Set(asked)] : [...forwarding.planes];
+  }
+
+  async trace(input: { fabricId: number; source: string; destination: string; plane: number; vc: number; hashBits?: number }): Promise<RouteTrace & { generation: number }> {
+    const { number, forwarding } = await this.inForce(input.fabricId);
+    const source = this.endpoint(forwarding, input.source, 'source');
+    const destination = this.endpoint(forwarding, input.destination, 'destination');
+    if (source === destination) throw invalid('source and destination are the same endpoint');
+    this.planes(forwarding, [input.plane]);
+    if (!forwarding.vcs.includes(input.vc)) throw invalid(`the fabric has no VC ${input.vc} (VCs: ${forwarding.vcs.join(', ')})`);
+    return { generation: number, ...traceRoute(forwarding, source, destination, { plane: input.plane, vc: input.vc, hashBits: input.hashBits ?? null }) };
+  }
+
+  async load(input: {
+    fabricId: number;
+    pattern?: string;
+    patternParameters?: Record<string, unknown>;
+    matrix?: number[][];
+    seed: number;
+    draws: number;
+    planes?: number[];
+    vc: number;
+    crossing?: { chip: string; port: number };
+  }): Promise<ChannelLoadReport & { generation: number; pattern: string; flows: number }> {
+    if ((input.pattern === undefined) === (input.matrix === undefined)) throw invalid('give exactly one of "pattern" (a named pattern) or "matrix" (a traffic matrix)');
+    const { number, forwarding } = await this.inForce(input.fabricId);
+    const planes = this.planes(forwarding, input.planes);
+    const endpoints = forwarding.endpoints.map((e) => e.number);
+    let spec: PatternSpec;
+    if (input.matrix !== undefined) spec = { kind: 'matrix', weights: input.matrix };
+    else {
+      const kind = input.pattern!;
+      if (!(PATTERN_KINDS as readonly string[]).includes(kind) || kind === 'matrix')
+        throw invalid(`unknown pattern "${kind}" (patterns: ${PATTERN_KINDS.filter((k) => k !== 'matrix').join(', ')})`);
+      spec = { ...(input.patternParameters ?? {}), kind } as PatternSpec;
+    }
+    let flows: Flow[];
+    try {
+      flows = patternFlows(spec, endpoints, { endpointsPerRouter: Math.min(32, endpoints.length) }, input.seed, input.draws);
+    } catch (error) {
+      if (error instanceof PatternError) throw invalid(error.message);
+      throw error;
+    }
+    if (flows.length * planes.length > ANALYSIS_WORK_LIMIT)
+      throw invalid(
+        `${flows.length} flows in ${planes.length} planes is more than one analysis takes on (${ANALYSIS_WORK_LIMIT}); ask for fewer planes or a sparser pattern (a permutation)`,
+      );
+    if (input.crossing && !forwarding.peer(input.crossing)) throw invalid(`${input.crossing.chip}:${input.crossing.port} is not a live channel of this fabric`);
+    const report = await channelLoad(forwarding, flows, { planes, vc: input.vc, crossing: input.crossing, pace: takeTurn });
+    return { generation: number, pattern: spec.kind, flows: flows.length, ...report };
+  }
+
+  async dependencies(input: { fabricId: number; vcs?: number[] }): Promise<DependencyReport & { generation: number }> {
+    const { number, forwarding } = await this.inForce(input.fabricId);
+    for (const vc of input.vcs ?? []) if (!forwarding.vcs.includes(vc)) throw invalid(`the fabric has no VC ${vc} (VCs: ${forwarding.vcs.join(', ')})`);
+    const n = forwarding.endpoints.length;
+    const work = n * n * forwarding.planes.length * (input.vcs?.length ?? forwarding.vcs.length);
+    if (work > ANALYSIS_WORK_LIMIT) throw invalid(`the check would take on ${work} paths, more than one analysis takes on (${ANALYSIS_WORK_LIMIT})`);
+    return { generation: number, ...(await channelDependencies(forwarding, { vcs: input.vcs, pace: takeTurn })) };
+  }
+}
