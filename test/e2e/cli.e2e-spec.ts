@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../apps/cli/src/main';
 import { TestService, waitForAutomation } from './support/test-service';
@@ -42,7 +43,11 @@ describe('the weft command line', () => {
       'faults list',
       'faults clear',
       'routes show',
+      'routes trace',
+      'routes check',
+      'load',
       'config diff',
+      'config dump',
       'drill run',
     ]) {
       expect(stdout).toContain(`weft ${command}`);
@@ -188,5 +193,36 @@ describe('the weft command line', () => {
     expect(unknown).toMatchObject({ code: 1, stderr: `weft: NOT_FOUND: generation 4 of fabric ${fabric} configures no router "s9.r1.3"\n` });
     const missing = await as('config', 'diff', '1', '7', '--fabric', fabric);
     expect(missing).toMatchObject({ code: 1, stderr: `weft: NOT_FOUND: fabric ${fabric} has no generation 7\n` });
+  });
+
+  it('traces a route, computes channel loads, proves the routing deadlock-free and dumps the golden image of the configuration in force', async () => {
+    const created = await weft('keys', 'create', '--role', 'operator', '--name', 'cli-analyses', '--database', service.databasePath);
+    const key = /weft_[a-z0-9]{12}_\S{43}/.exec(created.stdout)![0];
+    const as = (...args: string[]) => weft(...args, '--url', service.url, '--key', key);
+    const fabric = /#(\d+)/.exec((await as('fabrics', 'load', 'blackwidow/bw-r1.5-288', '--name', 'cli-analyses')).stdout)![1];
+    expect((await as('configure', fabric)).code).toBe(0);
+
+    const trace = await as('routes', 'trace', 'p0', 'p287', '--fabric', fabric, '--plane', '1');
+    expect(trace).toMatchObject({ code: 0, stderr: '' });
+    expect(trace.stdout).toMatch(/^p0 → p287, plane 1, vc 0 \(generation 1\): leaves by p0:1\n {2}1\. s1\.r1\.0 {2}in \d+ → out \d+ {2}vc 0 {2}→ s1\.r/);
+    expect(trace.stdout).toMatch(/could take \d+ \(\d+(\.\d)?%\), /);
+    expect(trace.stdout).toMatch(/\ndelivered in \d router hops\n$/);
+
+    expect(await as('routes', 'check', '--fabric', fabric)).toMatchObject({ code: 0, stdout: expect.stringContaining('\nacyclic: no routing cycle can deadlock\n') });
+
+    const load = await as('load', 'random-permutation', '--fabric', fabric, '--seed', '3', '--plane', '0', '--top', '3');
+    expect(load.code).toBe(0);
+    expect(load.stdout).toMatch(/^random-permutation, \d+ flows \(generation 1\): \d+ channels, load max \d\.\d{3}, mean \d\.\d{3}\n/);
+    expect(load.stdout.split('busiest channels:\n')[1].trim().split('\n')).toHaveLength(3);
+
+    // A matrix file with a negative entry is refused with its row and column.
+    const matrixFile = join(service.dir, 'bad-matrix.txt');
+    const rows = Array.from({ length: 288 }, (_, s) => Array.from({ length: 288 }, (_, d) => (s === d ? 0 : s === 3 && d === 5 ? -1 : 1)).join(' '));
+    writeFileSync(matrixFile, rows.join('\n'));
+    expect(await as('load', matrixFile, '--fabric', fabric)).toMatchObject({ code: 1, stderr: expect.stringContaining('traffic matrix [3][5] must be a non-negative number') });
+
+    const dump = await as('config', 'dump', '--fabric', fabric, '--chip', 's0.r1.0');
+    expect(dump.code).toBe(0);
+    expect(dump.stdout).toMatch(/^weft-image\/1 blackwidow\nrouter s0\.r1\.0 serial=\d+ slice=0 rank=1 /);
   });
 });

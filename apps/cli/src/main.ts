@@ -3,26 +3,13 @@
 // model are loaded by the commands that use them (store-commands.ts, fixture-commands.ts).
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { adminKeyFile, readAdminKeyFile } from '../../fabric-manager/src/auth/admin-key-file';
 import { Role } from '../../fabric-manager/src/auth/role';
-import { DEFAULT_DATABASE, StartupError } from '../../fabric-manager/src/config/store-location';
+import { StartupError } from '../../fabric-manager/src/config/store-location';
+import { addAnalysisCommands } from './analysis-commands';
+import { databaseOption, fabricOption, keyOption, out, positiveInt, serviceClient, urlOption } from './cli-options';
 import { DrillProgress } from './drill-progress';
 import { CliError, ServiceClient } from './graphql-client';
 import { formatRouter, ROUTER_CONFIGURATION, RouterConfigurationView } from './router-view';
-
-const out = (text: string) => process.stdout.write(`${text}\n`);
-
-function positiveInt(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a positive whole number');
-  return Number(value);
-}
-
-/** The key given (--key, WEFT_API_KEY), else the admin key the service saved beside its store at
- * first start (WEFT_DATABASE, ./data/weft.sqlite by default), when this user may read it. */
-function serviceClient(options: { url: string; key?: string }): ServiceClient {
-  const store = process.env.WEFT_DATABASE || DEFAULT_DATABASE;
-  return new ServiceClient(options.url, options.key ?? readAdminKeyFile(store), adminKeyFile(store));
-}
 
 export function buildProgram(): Command {
   const program = new Command('weft')
@@ -33,9 +20,6 @@ export function buildProgram(): Command {
     // subcommand is made, so that they inherit it).
     .exitOverride();
 
-  const databaseOption = () => new Option('--database <file>', 'SQLite store file').env('WEFT_DATABASE').default(DEFAULT_DATABASE);
-  const urlOption = () => new Option('--url <url>', 'the running service').env('WEFT_URL').default('http://127.0.0.1:3000');
-  const keyOption = () => new Option('--key <apiKey>', 'API key (operator role for changes)').env('WEFT_API_KEY');
 
   program
     .command('serve')
@@ -156,7 +140,6 @@ export function buildProgram(): Command {
       out(`deleted fabric #${id} "${data.deleteFabric.name}"`);
     });
 
-  const fabricOption = () => new Option('--fabric <id>', 'fabric id').argParser(positiveInt).makeOptionMandatory();
   program
     .command('discover')
     .description('sweep a fabric through its maintenance transport and compare it with the design')
@@ -314,6 +297,8 @@ export function buildProgram(): Command {
       }
       if (d.routers.length < d.changedRouters) out(`… ${d.changedRouters - d.routers.length} more routers (--first)`);
     });
+
+  addAnalysisCommands(program, routes, config);
 
   const drill = program.command('drill').description('fault-injection drills, through the running service');
   drill

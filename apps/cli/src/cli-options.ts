@@ -1,0 +1,30 @@
+// What the weft command's files share: output, argument parsers, the options every command that
+// talks to the service takes, and its client.
+import { InvalidArgumentError, Option } from 'commander';
+import { adminKeyFile, readAdminKeyFile } from '../../fabric-manager/src/auth/admin-key-file';
+import { DEFAULT_DATABASE } from '../../fabric-manager/src/config/store-location';
+import { ServiceClient } from './graphql-client';
+
+export const out = (text: string) => process.stdout.write(`${text}\n`);
+
+export function positiveInt(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a positive whole number');
+  return Number(value);
+}
+
+export function wholeNumber(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number (0 or more)');
+  return Number(value);
+}
+
+/** The key given (--key, WEFT_API_KEY), else the admin key the service saved beside its store at
+ * first start (WEFT_DATABASE, ./data/weft.sqlite by default), when this user may read it. */
+export function serviceClient(options: { url: string; key?: string }): ServiceClient {
+  const store = process.env.WEFT_DATABASE || DEFAULT_DATABASE;
+  return new ServiceClient(options.url, options.key ?? readAdminKeyFile(store), adminKeyFile(store));
+}
+
+export const databaseOption = () => new Option('--database <file>', 'SQLite store file').env('WEFT_DATABASE').default(DEFAULT_DATABASE);
+export const urlOption = () => new Option('--url <url>', 'the running service').env('WEFT_URL').default('http://127.0.0.1:3000');
+export const keyOption = () => new Option('--key <apiKey>', 'API key (operator role for changes)').env('WEFT_API_KEY');
+export const fabricOption = () => new Option('--fabric <id>', 'fabric id').argParser(positiveInt).makeOptionMandatory();
