@@ -2,8 +2,8 @@
  * The figure an operator lives by (issue 35): one fault on the 32K-processor fabric, end to end
  * through the service — the emulated fabric raises its interrupts, the service stores them, the
  * automation triages them, computes, verifies, stores and pushes a new generation through the
- * maintenance transport. `ms` runs from the first interrupt the service stored to the
- * GENERATION_PUSHED event it published (both seen in process, as they happen); `streamMs` is the
+ * maintenance transport. `ms` runs from the first interrupt the service heard through the fabric's
+ * transport to the GENERATION_PUSHED event it published (both seen in process, as they happen); `streamMs` is the
  * same as a subscriber to the event stream over graphql-ws sees it (while the service computes,
  * events it has stored wait to be sent, so the subscriber sees the interrupt late); and
  * `injectedToPushedMs` adds the emulated fabric's time to notice the fault. Each run cuts a
@@ -22,6 +22,7 @@ import { EmulatorService } from '../../apps/fabric-manager/src/emulator/emulator
 import { EventsService } from '../../apps/fabric-manager/src/events/events.service';
 import { FabricEventKind } from '../../apps/fabric-manager/src/events/fabric-event-kind';
 import { FabricsService } from '../../apps/fabric-manager/src/fabrics/fabrics.service';
+import { FabricTransports } from '../../apps/fabric-manager/src/transport/fabric-transports';
 import type { PhysicalFault } from '@weft/emulator';
 import { Benchmark, collectGarbage, Measurement } from './harness';
 
@@ -84,8 +85,9 @@ async function up(fixture: string): Promise<void> {
   // In process: interrupts as the emulator service hands them on (stored), events as published.
   const published: StreamedEvent[] = [];
   const unsubscribe = service.app
-    .get(EmulatorService)
-    .onInterrupt((id, interrupt) => id === fabricId && published.push({ kind: `interrupt ${interrupt.kind}`, chip: null, details: {}, at: performance.now() }));
+    .get(FabricTransports)
+    .transport(fabricId)
+    .onInterrupt((interrupt) => published.push({ kind: `interrupt ${interrupt.kind}`, chip: null, details: {}, at: performance.now() }));
   const events = service.app.get(EventsService).subscribe({ fabricId, kinds: [FabricEventKind.GENERATION_COMPUTED, FabricEventKind.GENERATION_PUSHED] });
   void (async () => {
     for await (const event of events) published.push({ kind: event.kind, chip: event.chip, details: event.details as Record<string, unknown>, at: performance.now() });

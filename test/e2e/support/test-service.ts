@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { AutomationService } from '../../../apps/fabric-manager/src/automation/automation.service';
 import { StartedService, startService } from '../../../apps/fabric-manager/src/bootstrap';
-import { EmulatorService } from '../../../apps/fabric-manager/src/emulator/emulator.service';
+import { InterruptRecorder } from '../../../apps/fabric-manager/src/events/interrupt-recorder.service';
 import { loadWeftConfig, WeftConfig } from '../../../apps/fabric-manager/src/config/weft-config';
 
 export interface GraphQLResponse<T = Record<string, unknown>> {
@@ -126,6 +126,6 @@ export async function loadFixture(service: TestService, key: string, fixture: st
 export async function waitForAutomation(service: TestService, fabricId: number): Promise<void> {
   // A fault's interrupts are posted by the emulator's worker before it confirms the fault; an
   // operator's declaration is queued before the mutation answers.
-  await service.app.get(EmulatorService).interruptsRecorded();
+  await service.app.get(InterruptRecorder).recorded();
   await service.app.get(AutomationService).settled(fabricId);
 }

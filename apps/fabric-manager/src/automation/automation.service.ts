@@ -5,7 +5,8 @@ import { Repository } from 'typeorm';
 import { ConfigGeneration } from '../config-generations/config-generation.entity';
 import { WeftConfig } from '../config/weft-config';
 import { ControlService } from '../control/control.service';
-import { EmulatorService } from '../emulator/emulator.service';
+import { InterruptRecorder } from '../events/interrupt-recorder.service';
+import { FabricTransports } from '../transport/fabric-transports';
 import { EventsService } from '../events/events.service';
 import { FabricEventKind } from '../events/fabric-event-kind';
 import { FaultsService } from '../faults/faults.service';
@@ -42,7 +43,8 @@ export class AutomationService implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly config: WeftConfig,
-    private readonly emulator: EmulatorService,
+    private readonly transports: FabricTransports,
+    private readonly recorder: InterruptRecorder,
     private readonly control: ControlService,
     private readonly faults: FaultsService,
     private readonly events: EventsService,
@@ -51,7 +53,8 @@ export class AutomationService implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     if (this.config.WEFT_AUTOMATION !== 'on') return;
-    this.unsubscribe.push(this.emulator.onInterrupt((fabricId, interrupt) => this.enqueue(fabricId, interrupt)));
+    // Interrupts come through each fabric's maintenance transport, whoever provides it.
+    this.unsubscribe.push(this.transports.onAttached((fabricId, transport) => transport.onInterrupt((interrupt) => this.enqueue(fabricId, interrupt))));
     // An operator's declaration (a cable to be replaced) or clearance (a router back in service)
     // takes effect at once: the fabric is re-routed as for an interrupt.
     this.unsubscribe.push(
@@ -111,6 +114,9 @@ export class AutomationService implements OnModuleInit, OnModuleDestroy {
     try {
       while ((queue.pending.length > 0 || queue.operatorChanges.length > 0) && !this.stopped) {
         await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
+        // The interrupts are stored as events before anything is done about them (the stream
+        // shows the cause first).
+        await this.recorder.recorded();
         const batch = queue.pending.splice(0);
         const operatorChanges = queue.operatorChanges.splice(0);
         try {
@@ -130,7 +136,7 @@ export class AutomationService implements OnModuleInit, OnModuleDestroy {
     if (!configured) return;
     const known = await this.control.knownFabric(fabricId);
     const active = await this.faults.active(fabricId);
-    const decisions = await triageInterrupts(batch, this.emulator.transport(fabricId), {
+    const decisions = await triageInterrupts(batch, this.transports.transport(fabricId), {
       known,
       faults: faultSet(active),
       interruptFaults: active.filter((f) => f.source === 'interrupt'),

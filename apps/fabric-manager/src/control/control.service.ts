@@ -26,6 +26,7 @@ import { ConfigGeneration } from '../config-generations/config-generation.entity
 import { GenerationImages } from '../config-generations/generation-images.service';
 import { PushRecord } from '../config-generations/push-record.entity';
 import { EmulatorService } from '../emulator/emulator.service';
+import { FabricTransports } from '../transport/fabric-transports';
 import { EventsService } from '../events/events.service';
 import { FabricEventKind } from '../events/fabric-event-kind';
 import { Fabric } from '../fabrics/fabric.entity';
@@ -86,6 +87,7 @@ export class ControlService implements OnApplicationBootstrap {
     @InjectRepository(PushRecord) private readonly pushes: Repository<PushRecord>,
     private readonly fabrics: FabricsService,
     private readonly emulator: EmulatorService,
+    private readonly transports: FabricTransports,
     private readonly events: EventsService,
     private readonly faults: FaultsService,
     private readonly chipNames: ChipNamesService,
@@ -131,7 +133,7 @@ export class ControlService implements OnApplicationBootstrap {
     const createdAt = fabric.createdAt.getTime();
     const attachment = design.chips.find((c) => c.name === file.maintenanceAttachment)!;
     const start = Date.now();
-    const discovered = await discoverFabric(this.emulator.transport(fabricId), {
+    const discovered = await discoverFabric(this.transports.transport(fabricId), {
       controllerPorts: attachment.portRoles.map((_, i) => i).filter((i) => attachment.portRoles[i] !== 'unused'),
     });
     const matched = matchDesign(discovered, design);
@@ -269,7 +271,7 @@ export class ControlService implements OnApplicationBootstrap {
    * the fabric holds is uncertain: the registers are read back and only what differs is written.
    */
   private async push(fabricId: number, generation: ConfigGeneration, image: ConfigurationImage): Promise<{ writes: number; generation: ConfigGeneration }> {
-    const transport = this.emulator.transport(fabricId);
+    const transport = this.transports.transport(fabricId);
     const last = await this.pushes.findOne({ where: { fabricId }, order: { id: 'DESC' } });
     const held = await this.generations.findOne({ where: { fabricId, state: 'pushed' }, order: { number: 'DESC' }, select: { id: true, number: true } });
     const certain = !last || last.state === 'done' || last.state === 'recovered';
@@ -359,7 +361,7 @@ export class ControlService implements OnApplicationBootstrap {
       : await this.generations.findOne({ where: { fabricId, state: 'pushed' }, order: { number: 'DESC' }, select: narrow });
     if (!target) return;
     const image = await this.images.read<ConfigurationImage>(fabricId, target.number);
-    const report = await reconcileImage(this.emulator.transport(fabricId), image);
+    const report = await reconcileImage(this.transports.transport(fabricId), image);
     const ok = report.failures.length === 0;
     const detail = `after a restart: read back ${report.checked} registers, rewrote ${report.rewritten}${ok ? '' : `, ${report.failures.length} failed`}`;
     if (interrupted) {

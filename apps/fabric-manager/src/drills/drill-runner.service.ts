@@ -17,6 +17,7 @@ import { Repository } from 'typeorm';
 import { AutomationService } from '../automation/automation.service';
 import { ControlService } from '../control/control.service';
 import { EmulatorService } from '../emulator/emulator.service';
+import { InterruptRecorder } from '../events/interrupt-recorder.service';
 import { FabricEvent } from '../events/fabric-event.entity';
 import { FabricEventKind } from '../events/fabric-event-kind';
 import { EventsService } from '../events/events.service';
@@ -99,6 +100,7 @@ export class DrillRunnerService implements OnApplicationBootstrap {
     private readonly automation: AutomationService,
     private readonly faults: FaultsService,
     private readonly events: EventsService,
+    private readonly recorder: InterruptRecorder,
   ) {}
 
   /** A run still marked running at start was cut off when the service last stopped: it says so. */
@@ -205,7 +207,7 @@ export class DrillRunnerService implements OnApplicationBootstrap {
       // A reaction still under way at the end (the compute time charged to it can carry its push
       // past the end on a busy machine) is seen through: the traffic runs on until its generation
       // is pushed and a few intervals after, so that the fabric after healing is measured.
-      await this.emulator.interruptsRecorded();
+      await this.recorder.recorded();
       if (this.automation.busy(fabricId)) {
         report('waiting for the automation to heal the fabric', drill.durationNs);
         await controls.resume(fabricId);
@@ -222,7 +224,7 @@ export class DrillRunnerService implements OnApplicationBootstrap {
     }
     report('draining', drill.durationNs);
     const result = (await traffic) as BackgroundReport;
-    await this.emulator.interruptsRecorded();
+    await this.recorder.recorded();
     await this.automation.settled(fabricId);
     this.control.chargeComputeTime(fabricId, false);
     const drillReport = await this.analyse(drill, installation.physical, fabricId, keepFabric, start, endNs, timeline, result, Date.now() - wallStart);

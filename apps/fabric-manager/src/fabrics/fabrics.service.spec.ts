@@ -21,7 +21,7 @@ describe('FabricsService (store-backed)', () => {
     const ds = store.dataSource;
     const events = new EventsService(ds.getRepository(FabricEvent));
     const chipNames = new ChipNamesService();
-    emulator = new EmulatorService(ds.getRepository(Fabric), events, chipNames);
+    emulator = new EmulatorService(ds.getRepository(Fabric));
     sut = new FabricsService(ds, ds.getRepository(Fabric), ds.getRepository(Chip), ds.getRepository(Port), ds.getRepository(Link), emulator, events, chipNames);
   });
   afterEach(() => store.close());

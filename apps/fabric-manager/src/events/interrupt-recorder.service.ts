@@ -1,0 +1,66 @@
+import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import type { InterruptRecord } from '@weft/control';
+import type { InterruptKind } from '@weft/fabric-model';
+import { ChipNamesService } from '../chip-names/chip-names.service';
+import { FabricTransports } from '../transport/fabric-transports';
+import { EventsService } from './events.service';
+import { FabricEventKind } from './fabric-event-kind';
+
+/** The event each kind of interrupt is stored as: every kind has one (a new kind does not compile until it does). */
+const INTERRUPT_EVENTS: Record<InterruptKind, FabricEventKind> = {
+  FORWARD_PROGRESS_TIMEOUT: FabricEventKind.FORWARD_PROGRESS_TIMEOUT,
+  LANE_DECOMMISSIONED: FabricEventKind.LANE_DECOMMISSIONED,
+  LINK_DOWN: FabricEventKind.LINK_DOWN,
+  LINK_UP: FabricEventKind.LINK_UP,
+  SOFT_ERROR: FabricEventKind.SOFT_ERROR,
+  CONFIGURATION_ERROR: FabricEventKind.CONFIGURATION_ERROR,
+};
+
+/**
+ * Stores every interrupt a fabric raises as a fabric event, hearing them through each fabric's
+ * maintenance transport (whoever provides it: the emulator, or a hardware driver). Chips name
+ * themselves by serial number; the event carries the name discovery matched to it.
+ */
+@Injectable()
+export class InterruptRecorder implements OnModuleInit, OnModuleDestroy {
+  private readonly recording = new Set<Promise<void>>();
+  private stopListening: (() => void) | null = null;
+
+  constructor(
+    private readonly transports: FabricTransports,
+    private readonly events: EventsService,
+    private readonly chipNames: ChipNamesService,
+  ) {}
+
+  onModuleInit(): void {
+    this.stopListening = this.transports.onAttached((fabricId, transport) =>
+      transport.onInterrupt((interrupt) => {
+        const recording = this.record(fabricId, interrupt).finally(() => this.recording.delete(recording));
+        this.recording.add(recording);
+      }),
+    );
+  }
+
+  onModuleDestroy(): void {
+    this.stopListening?.();
+  }
+
+  /** Resolves when every interrupt heard so far is stored. */
+  async recorded(): Promise<void> {
+    while (this.recording.size > 0) await Promise.allSettled([...this.recording]);
+  }
+
+  private async record(fabricId: number, interrupt: InterruptRecord): Promise<void> {
+    const lane = interrupt.lane ?? (typeof interrupt.details?.lane === 'number' ? interrupt.details.lane : undefined);
+    await this.events.record({
+      fabricId,
+      kind: INTERRUPT_EVENTS[interrupt.kind],
+      emulatedTimeNs: interrupt.emulatedTimeNs,
+      chip: this.chipNames.name(fabricId, interrupt.serial),
+      port: interrupt.port ?? null,
+      vc: interrupt.vc !== undefined && interrupt.vc >= 0 ? interrupt.vc : null,
+      lane: lane ?? null,
+      details: { serial: interrupt.serial, ...(interrupt.details ?? {}) },
+    });
+  }
+}
