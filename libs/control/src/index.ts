@@ -22,3 +22,4 @@ export * from './analysis/channel-load';
 export * from './analysis/channel-dependencies';
 export * from './blackwidow/blackwidow-forwarding';
 export * from './engine/routing-engines';
+export * from './faults/fault-set';

@@ -8,7 +8,7 @@
  */
 import { unhandledInterrupt } from '@weft/fabric-model';
 import type { InterruptRecord, MaintenanceTransport, SourceRoute } from '../maintenance-transport';
-import type { FaultSet } from '../blackwidow/configure-blackwidow';
+import type { FaultSet } from '../faults/fault-set';
 import { CableEnd, endKey, indexKnownFabric, KnownFabric } from '../discovery/known-fabric';
 import { routeTo } from '../discovery/maintenance-routes';
 import { DEFAULT_LINK_POLICY, judgeLink, LinkPolicy } from '../policy/link-policy';
@@ -66,7 +66,7 @@ export async function triageInterrupts(
     let answer = probed.get(chip);
     if (!answer) {
       // A router under a fault is probed to see whether it is back: the route may end at it.
-      const avoid = context.faults.routers.has(chip) ? withoutRouter(context.faults, chip) : context.faults;
+      const avoid = context.faults.routers.has(chip) ? context.faults.without(chip) : context.faults;
       answer = answers(transport, routeTo(known, avoid, chip, downNow), serialOf.get(chip));
       probed.set(chip, answer);
     }
@@ -91,7 +91,7 @@ export async function triageInterrupts(
         const history = context.downHistory.get(cable) ?? [];
         history.push(interrupt.emulatedTimeNs);
         context.downHistory.set(cable, history);
-        if (context.faults.ports.has(endKey(end)) || declaredLinks.has(cable)) break;
+        if (context.faults.has(end) || declaredLinks.has(cable)) break;
         if (far && farIsRouter && !alive.has(far.chip)) {
           if (context.faults.routers.has(far.chip) || declaredRouters.has(far.chip)) break;
           if (!(await probe(far.chip))) {
@@ -136,7 +136,7 @@ export async function triageInterrupts(
         break;
       }
       case 'LANE_DECOMMISSIONED': {
-        if (context.faults.ports.has(endKey(end))) break;
+        if (context.faults.has(end)) break;
         const lanes = await laneCount(transport, context, chip, port, downNow);
         if (lanes === null) {
           none(chip, port, `lane decommissioned at ${chip}:${port}, but its lane count could not be read`);
@@ -159,7 +159,7 @@ export async function triageInterrupts(
       }
       case 'FORWARD_PROGRESS_TIMEOUT': {
         if (far && !farIsRouter) {
-          if (context.faults.ports.has(endKey(end)) || declaredLinks.has(`endpoint ${endKey(end)}`)) break;
+          if (context.faults.has(end) || declaredLinks.has(`endpoint ${endKey(end)}`)) break;
           declaredLinks.add(`endpoint ${endKey(end)}`);
           decisions.push({
             action: 'declare',
@@ -202,14 +202,6 @@ function cableKey(end: End, far: End | undefined): string {
   if (!far) return a;
   const b = endKey(far);
   return a < b ? a : b;
-}
-
-function withoutRouter(faults: FaultSet, chip: string): FaultSet {
-  const prefix = `${chip}:`;
-  return {
-    routers: new Set([...faults.routers].filter((r) => r !== chip)),
-    ports: new Set([...faults.ports].filter((p) => !p.startsWith(prefix))),
-  };
 }
 
 /** Whether the chip at the end of `route` is the one expected. A request can be held up behind

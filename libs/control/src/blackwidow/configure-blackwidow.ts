@@ -10,18 +10,16 @@ import { indexKnownFabric, KnownFabric } from '../discovery/known-fabric';
 import { maintenanceRoutes } from '../discovery/maintenance-routes';
 import { computeBlackWidowImage, ConfigurationImage, DEFAULT_LINK_SETTINGS, LinkSettingsPolicy } from './blackwidow-engine';
 import { applyFaultEntries } from './fault-entries';
+import * as yarc from '@weft/fabric-model/chips/yarc';
+import { FaultSet } from '../faults/fault-set';
 import { ranges } from './ranges';
 import { verifyConfiguration, VerificationReport } from './verifier';
 
 export { ranges };
 
-/** Elements the configuration must not use: cable ends as `chip:port`, and routers by name. */
-export interface FaultSet {
-  readonly ports: ReadonlySet<string>;
-  readonly routers: ReadonlySet<string>;
-}
+export { FaultSet };
 
-export const NO_FAULTS: FaultSet = { ports: new Set(), routers: new Set() };
+export const NO_FAULTS: FaultSet = FaultSet.NONE;
 
 /** Routers a packet may cross at most, by network size (paper 000 §7.4: two per rank, one less at the top). */
 export const BLACKWIDOW_DIAMETER: Readonly<Record<string, number>> = { R1: 1, 'R1.5': 2, R2: 3, 'R2.5': 4, R3: 5, 'R3.5': 6 };
@@ -36,18 +34,9 @@ export interface BlackWidowConfiguration {
   readonly unreachable: readonly { slice: number; processors: string }[];
 }
 
-/** Builds a fault set from fault records: a router fault takes every one of its ports with it. */
+/** Builds a fault set from fault records: a router fault takes every one of its ports (a YARC's 64) with it. */
 export function faultSet(faults: readonly { kind: string; chip: string; port: number | null }[]): FaultSet {
-  const ports = new Set<string>();
-  const routers = new Set<string>();
-  for (const fault of faults) {
-    if (fault.kind === 'link' && fault.port !== null) ports.add(`${fault.chip}:${fault.port}`);
-    if (fault.kind === 'router') {
-      routers.add(fault.chip);
-      for (let p = 0; p < 64; p++) ports.add(`${fault.chip}:${p}`);
-    }
-  }
-  return { ports, routers };
+  return FaultSet.of(faults, () => yarc.PORTS);
 }
 
 export function configureBlackWidow(
@@ -84,14 +73,14 @@ export function configureInStages(
     if (c.processor > highest) highest = c.processor;
   }
   const blocks = Math.ceil((highest + 1) / 32);
-  const usable = matched.cables.filter((c) => !faults.ports.has(`${c.a.chip}:${c.a.port}`) && !faults.ports.has(`${c.b.chip}:${c.b.port}`));
+  const usable = matched.cables.filter((c) => !faults.has(c.a) && !faults.has(c.b));
   // A faulty router gets no image (it is not written); the others are reached around the faults.
   const names = faults.routers.size === 0 ? matched.names : new Map([...matched.names].filter(([, name]) => !faults.routers.has(name)));
   const healthyImage = computeBlackWidowImage(discovered, { ...matched, names, cables: usable }, design, settings);
   // Fault entries matter only when something is missing or faulty; a fabric found exactly as
   // designed needs none, and computing them costs as much as verifying.
-  const healthy = faults.ports.size === 0 && matched.findings.length === 0;
-  const routed = healthy ? healthyImage : applyFaultEntries(healthyImage, matched.cables, blocks, faults.ports);
+  const healthy = faults.portCount === 0 && matched.findings.length === 0;
+  const routed = healthy ? healthyImage : applyFaultEntries(healthyImage, matched.cables, blocks, faults);
   const routes = healthy
     ? null
     : maintenanceRoutes(
@@ -113,8 +102,7 @@ export function configureInStages(
     proofOf(faults, routed.routers) ??
     verifyConfiguration({
       image,
-      faultyPorts: faults.ports,
-      faultyRouters: faults.routers,
+      faults,
       cables: matched.cables,
       processors,
       slices,

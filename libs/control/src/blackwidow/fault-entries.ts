@@ -10,14 +10,15 @@
 import { locationMatches } from '@weft/fabric-model/chips/yarc';
 import type { ConfigurationImage, RouterImage, TableEntry, VirtualRouterConfig } from './blackwidow-engine';
 import { isLegalModulus, PORT_SIDELINK, PORT_UPLINK, TABLE_ENTRIES } from './blackwidow-engine';
+import { FaultSet } from '../faults/fault-set';
 import { GraphCable, portGraph, usablePorts, vrLayout } from './port-graph';
 
 export function applyFaultEntries(
   image: ConfigurationImage,
-  /** Cables as discovered (faulty or not: `faultyPorts` says which ends not to use). */
+  /** Cables as discovered (faulty or not: `faults` says which ends not to use). */
   cables: readonly GraphCable[],
   blocks: number,
-  faultyPorts: ReadonlySet<string> = new Set(),
+  faults: FaultSet = FaultSet.NONE,
   /** Consider every block, not only those with a fault below them (the reference the restriction is tested against). */
   everyBlock = false,
 ): ConfigurationImage {
@@ -27,7 +28,7 @@ export function applyFaultEntries(
     for (const config of router.virtualRouters) vrs.push({ ri, config });
   });
   const graph = portGraph(routers, cables);
-  const alive = usablePorts(graph, faultyPorts);
+  const alive = usablePorts(graph, faults);
   const { portVr, farVr } = vrLayout(routers, graph);
   const inSubtree = (v: number, b: number) => {
     const [location, mask] = vrs[v].config.rootDetect;

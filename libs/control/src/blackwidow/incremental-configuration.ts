@@ -87,7 +87,7 @@ class ProvenConfigurations {
   }
 }
 
-const faultKey = (faults: FaultSet) => `${[...faults.ports].sort().join(',')}|${[...faults.routers].sort().join(',')}`;
+const faultKey = (faults: FaultSet) => faults.key;
 
 export class BlackWidowConfigurator {
   private state: State | null = null;
@@ -122,8 +122,8 @@ export class BlackWidowConfigurator {
   private reconfigure(last: State, faults: FaultSet): Reconfiguration | null {
     const known = this.known;
     const index = indexKnownFabric(known);
-    const added = [...faults.ports].filter((e) => !last.faults.ports.has(e));
-    const removed = [...last.faults.ports].filter((e) => !faults.ports.has(e));
+    const added = faults.portsNotIn(last.faults);
+    const removed = last.faults.portsNotIn(faults);
     if (added.length + removed.length === 0) return { ...last.result, changedRouters: [], incremental: true };
 
     // The routers at both ends of every cable that changed state. A router that has just died
@@ -138,8 +138,7 @@ export class BlackWidowConfigurator {
     for (const name of reviving) if (!position.has(name)) return null;
     const touched = new Set<string>();
     for (const end of [...added, ...removed]) {
-      const colon = end.lastIndexOf(':');
-      const ends = [end.slice(0, colon), index.peer.get(end)?.chip];
+      const ends = [end.chip, index.peer.get(endKey(end))?.chip];
       for (const name of ends) {
         if (name === undefined) continue;
         const spec = index.chips.get(name);
@@ -212,7 +211,7 @@ export class BlackWidowConfigurator {
       routers: last.healthy.routers.map((r) => replaced.get(r.name) ?? (dying.has(r.name) ? { ...r, virtualRouters: [] } : r)),
       problems,
     };
-    const routed = applyFaultEntries(healthy, known.matched.cables, last.blocks, faults.ports);
+    const routed = applyFaultEntries(healthy, known.matched.cables, last.blocks, faults);
 
     // What changed: routers recomputed or refined (the same object means the same registers).
     const changed: number[] = [];
@@ -226,15 +225,17 @@ export class BlackWidowConfigurator {
     // Maintenance routes: a router whose route crosses a cable that just died gets a new one; every
     // router must stay reachable (the full path leaves out one that is not, and says so).
     if (last.aligned.routers.length !== routed.routers.length) return null;
-    const dead = new Set(added);
+    // The ends that just died, both ends of each cable.
+    const deadEnds: CableEnd[] = [...added];
     for (const end of added) {
-      const far = index.peer.get(end);
-      if (far) dead.add(endKey(far));
+      const far = index.peer.get(endKey(end));
+      if (far) deadEnds.push(far);
     }
+    const dead = new Set(deadEnds.map(endKey));
     const previous = last.aligned.routers;
     const through = last.through ?? routesThrough(known, previous);
     const candidates = new Set<number>();
-    for (const end of dead) for (const i of through.get(end.slice(0, end.lastIndexOf(':'))) ?? []) candidates.add(i);
+    for (const end of deadEnds) for (const i of through.get(end.chip) ?? []) candidates.add(i);
     // Whether a route from the controller takes a cable `bad` says no to (or one not there).
     const crosses = (route: readonly number[], bad: (here: CableEnd, far: CableEnd) => boolean) => {
       let at = known.attachment;
@@ -293,23 +294,22 @@ export class BlackWidowConfigurator {
     routed: ConfigurationImage,
     changed: readonly number[],
     faults: FaultSet,
-    added: readonly string[],
+    added: readonly CableEnd[],
   ): VerificationReport | null {
     const blocks = last.blocks;
-    const newlyDead = new Set(added);
     const index = indexKnownFabric(this.known);
-    for (const end of added) {
-      const far = index.peer.get(end);
-      if (far) newlyDead.add(endKey(far));
-    }
-    // The newly dead ports by router, so that checking a router's 64 slots builds no strings.
+    // The newly dead ports (both ends of each cable) by router, so that checking a router's 64
+    // slots builds no strings.
     const deadPorts = new Map<string, Set<number>>();
-    for (const end of newlyDead) {
-      const colon = end.lastIndexOf(':');
-      const chip = end.slice(0, colon);
-      const set = deadPorts.get(chip) ?? new Set<number>();
-      set.add(Number(end.slice(colon + 1)));
-      deadPorts.set(chip, set);
+    const markDead = (end: CableEnd) => {
+      const set = deadPorts.get(end.chip) ?? new Set<number>();
+      set.add(end.port);
+      deadPorts.set(end.chip, set);
+    };
+    for (const end of added) {
+      markDead(end);
+      const far = index.peer.get(endKey(end));
+      if (far) markDead(far);
     }
     const affected = new Uint8Array(blocks);
     const slicesTouched = new Set<number>();
@@ -377,8 +377,7 @@ export class BlackWidowConfigurator {
       // A dead router kept in place is emptied (no virtual router, every port faulty): nothing
       // routes through it, and keeping the list whole keeps the port graph cached.
       image: routed,
-      faultyPorts: faults.ports,
-      faultyRouters: faults.routers,
+      faults,
       cables: known.matched.cables,
       processors: last.result.processors,
       slices,
@@ -427,7 +426,7 @@ function routesThrough(known: KnownFabric, routers: readonly RouterImage[]): Map
 }
 
 function usableEnd(end: CableEnd, faults: FaultSet): boolean {
-  return !faults.ports.has(endKey(end)) && !faults.routers.has(end.chip);
+  return !faults.has(end) && !faults.routers.has(end.chip);
 }
 
 function subtreesOf(known: KnownFabric, image: ConfigurationImage): Map<string, readonly [number, number]> {

@@ -4,6 +4,7 @@
  * end. Built once per discovered cabling and router list and shared by the fault-entry compiler
  * and the verifier, so that a reaction to one fault does not walk 400,000 cables by name again.
  */
+import { FaultSet } from '../faults/fault-set';
 import type { RouterImage } from './blackwidow-engine';
 
 export interface GraphCable {
@@ -73,22 +74,21 @@ export function portGraph(routers: readonly RouterImage[], cables: readonly Grap
 
 /**
  * Ports that may carry traffic: cabled, not faulty at either end, on routers that are not faulty.
- * Faulty ends are given as `chip:port`, on a router or on a processor.
+ * Faulty ends may be on a router or on a processor.
  */
-export function usablePorts(graph: PortGraph, faultyPorts: ReadonlySet<string> = new Set(), faultyRouters: ReadonlySet<string> = new Set()): Uint8Array {
+export function usablePorts(graph: PortGraph, faults: FaultSet = FaultSet.NONE): Uint8Array {
   const usable = Uint8Array.from(graph.cabled);
   const off = (k: number) => {
     usable[k] = 0;
     if (graph.farPort[k] >= 0) usable[graph.farPort[k]] = 0;
   };
-  for (const name of faultyRouters) {
+  for (const name of faults.routers) {
     const ri = graph.routerIndex.get(name);
     if (ri !== undefined) for (let p = 0; p < 64; p++) off(ri * 64 + p);
   }
-  for (const end of faultyPorts) {
-    const colon = end.lastIndexOf(':');
-    const ri = graph.routerIndex.get(end.slice(0, colon));
-    const k = ri !== undefined ? ri * 64 + Number(end.slice(colon + 1)) : graph.facing.get(end);
+  for (const end of faults.ports()) {
+    const ri = graph.routerIndex.get(end.chip);
+    const k = ri !== undefined ? ri * 64 + end.port : graph.facing.get(`${end.chip}:${end.port}`);
     if (k !== undefined) off(k);
   }
   return usable;

@@ -1,3 +1,4 @@
+import { FaultSet } from '../faults/fault-set';
 import fc from 'fast-check';
 import { seeded, SmallNetwork, smallDesign } from '../testing/small-fabrics';
 import { designAsDiscovered } from '../discovery/known-fabric';
@@ -117,7 +118,7 @@ describe('fault entries restricted to the blocks with a fault below them (proper
           const { discovered, matched: asFound } = designAsDiscovered(design, 'p0');
           const healthy = computeBlackWidowImage(discovered, { ...asFound, cables: live }, design);
           const blocks = Math.ceil(processors / 32);
-          expect(applyFaultEntries(healthy, live, blocks)).toEqual(applyFaultEntries(healthy, live, blocks, new Set(), true));
+          expect(applyFaultEntries(healthy, live, blocks)).toEqual(applyFaultEntries(healthy, live, blocks, FaultSet.NONE, true));
         },
       ),
       { numRuns: 100, seed: 20261121 },

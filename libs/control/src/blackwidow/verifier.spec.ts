@@ -1,3 +1,4 @@
+import { FaultSet } from '../faults/fault-set';
 import { defaultCableLengths, FabricDesign, generateBlackWidowDesign, BlackWidowNetwork } from '@weft/fabric-model';
 import type { MatchedFabric } from '../discovery/match-design';
 import { designAsDiscovered } from '../discovery/known-fabric';
@@ -45,7 +46,7 @@ describe('verifier (paper 000 §5, §7.7)', () => {
   it('refuses a route over a dead cable or a declared fault', () => {
     const f = asDesigned('R1.5', 96);
     const side = f.image.routers.find((r) => r.name === 's0.r1.0')!.virtualRouters[0].table[0].ports[0];
-    const dead = verify(f, 96, 2, { faultyPorts: new Set([`s0.r1.0:${side}`]) });
+    const dead = verify(f, 96, 2, { faults: FaultSet.of([{ kind: 'link', chip: 's0.r1.0', port: side }], () => 64) });
     expect(dead.violations[0]).toMatchObject({ kind: 'uses-fault', message: `s0.r1.0:${side} is dead or faulty but routes processors 32–63` });
   });
 

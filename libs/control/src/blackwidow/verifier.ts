@@ -10,6 +10,7 @@
  * it decides each (virtual router, subtree block, phase) once and memoises it; the last hop checks
  * each processor of the block. That keeps the 32K fabric to a few million states.
  */
+import type { FaultSet } from '../faults/fault-set';
 import { locationMatches } from '@weft/fabric-model/chips/yarc';
 import type { ConfigurationImage, RouterImage, VirtualRouterConfig } from './blackwidow-engine';
 import { isLegalModulus, PORT_DOWNLINK, PORT_SIDELINK, PORT_UPLINK, TABLE_ENTRIES } from './blackwidow-engine';
@@ -32,10 +33,8 @@ export interface VerificationInput {
   /** Live processors known to be cut off in one slice (their R1 or its cable is gone), as
    * `slice:processor`: reported to the operator, not proven reachable there. */
   readonly unreachable?: ReadonlySet<string>;
-  /** Cable ends that must not be used (declared faults), as `chip:port`. */
-  readonly faultyPorts?: ReadonlySet<string>;
-  /** Routers that must not be used (declared faults). */
-  readonly faultyRouters?: ReadonlySet<string>;
+  /** Cable ends and routers that must not be used (declared faults). */
+  readonly faults?: FaultSet;
   /** Largest number of routers a packet may cross. */
   readonly diameter: number;
   /** Prove only these destination blocks (of 32 processors); default: all. */
@@ -105,10 +104,10 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
   // Per router port, resolved once: the far end (next VR or processor) if the link is usable.
   const NONE = -1;
   const graph = portGraph(routers, input.cables);
-  const usable = usablePorts(graph, input.faultyPorts, input.faultyRouters);
+  const usable = usablePorts(graph, input.faults);
   const farProcessor = graph.farProcessor;
   const { portVr, farVr } = vrLayout(routers, graph);
-  const faultyRouter = (name: string) => input.faultyRouters?.has(name) ?? false;
+  const faultyRouter = (name: string) => input.faults?.routers.has(name) ?? false;
 
   // (A loop, not Math.max(...): a spread of 32K arguments overflows the stack.)
   let maxProcessor = 0;

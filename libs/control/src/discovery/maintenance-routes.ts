@@ -7,9 +7,9 @@
 import type { SourceRoute } from '../maintenance-transport';
 import { CableEnd, endKey, indexKnownFabric, KnownFabric } from './known-fabric';
 
-/** Cable ends (`chip:port`) and routers a route must not cross. */
+/** Cable ends and routers a route must not cross (a FaultSet is one). */
 export interface Avoid {
-  readonly ports: ReadonlySet<string>;
+  has(end: CableEnd): boolean;
   readonly routers: ReadonlySet<string>;
 }
 
@@ -24,12 +24,17 @@ function cablesByChip(known: KnownFabric): Map<string, { port: number; to: Cable
   let out = cablesOf.get(known);
   if (out) return out;
   out = new Map();
-  for (const [key, to] of indexKnownFabric(known).peer) {
-    const colon = key.lastIndexOf(':');
-    const chip = key.slice(0, colon);
-    const list = out.get(chip) ?? [];
-    list.push({ port: Number(key.slice(colon + 1)), to });
-    out.set(chip, list);
+  const add = (here: CableEnd, to: CableEnd) => {
+    const list = out!.get(here.chip) ?? [];
+    list.push({ port: here.port, to });
+    out!.set(here.chip, list);
+  };
+  // In the order of the index's peers (a cable's two ends, cable by cable): the breadth-first
+  // fallback takes the first usable cable it finds.
+  for (const cable of known.matched.cables) {
+    if (cable.lanes === 0) continue;
+    add(cable.a, cable.b);
+    add(cable.b, cable.a);
   }
   cablesOf.set(known, out);
   return out;
@@ -43,7 +48,7 @@ export function maintenanceRoutes(
   alsoAvoid: ReadonlySet<string> = NOTHING,
 ): Map<string, SourceRoute> {
   const { peer, sweptRoute, chips } = indexKnownFabric(known);
-  const usable = (end: CableEnd) => !avoid.ports.has(endKey(end)) && !alsoAvoid.has(endKey(end)) && !avoid.routers.has(end.chip);
+  const usable = (end: CableEnd) => !avoid.has(end) && !alsoAvoid.has(endKey(end)) && !avoid.routers.has(end.chip);
   const routes = new Map<string, SourceRoute>();
   const missing: string[] = [];
   for (const target of targets) {
