@@ -14,9 +14,10 @@ const WORDS = /\b(?:blackwidow|black widow|yarc)\b|(?<![.\w])slices?\b(?!\s*\()|
 const NOT_YET = 'to go behind the frame in a step still to come';
 const WHY: Record<string, string> = {
   'libs/control/src/analysis/forwarding.ts': "comments give BlackWidow's slices and VCs as the example of planes and classes",
-  'libs/control/src/automation/fault-triage.ts': `triage cites BlackWidow's paper for its rules; family-specific triage behind the engine interface is ${NOT_YET}`,
   'libs/control/src/discovery/discovery-sweep.ts': `the sweep starts from one controller port per BlackWidow slice and records the slice a chip was found through: the family's own sweep is ${NOT_YET}`,
   'libs/control/src/discovery/known-fabric.ts': 'a comment on the slice a chip was found through (discovery-sweep.ts)',
+  'libs/control/src/engine/driver.ts': `takes the verifier's report type from the BlackWidow folder; a family-neutral verdict type is ${NOT_YET}`,
+  'libs/control/src/engine/routing-engine.ts': `takes the verifier's report type from the BlackWidow folder; a family-neutral verdict type is ${NOT_YET}`,
   'libs/control/src/engine/image-delta.ts': "a comment gives BlackWidow's maintenance route as the example of a field that is not a register",
   'libs/control/src/engine/routing-engines.ts': 'the registry of routing engines',
   'libs/control/src/index.ts': "the library's index exports the BlackWidow engine's modules",
@@ -43,7 +44,7 @@ const WHY: Record<string, string> = {
   'apps/cli/src/router-view.ts': `prints a BlackWidow router's registers; the engine's own decode for display is ${NOT_YET}`,
   'apps/fabric-manager/src/auth/roles.decorator.ts': "the rank of a role, not a router's",
   'apps/fabric-manager/src/config/weft-config.ts': 'the default fixture is a BlackWidow fabric',
-  'apps/fabric-manager/src/control/control.service.ts': `constructs the BlackWidow configurator and reports unreachable processors per slice; the engine driver is ${NOT_YET}`,
+  'apps/fabric-manager/src/control/control.service.ts': `reports unreachable processors per slice (the engine's Unreachable); a family-neutral reachability report is ${NOT_YET}`,
   'apps/fabric-manager/src/control/dto/analysis.model.ts': "field descriptions give BlackWidow's planes and VCs as examples",
   'apps/fabric-manager/src/control/dto/control.model.ts': `a configuration result lists unreachable processors per slice; per-family result types are ${NOT_YET}`,
   'apps/fabric-manager/src/control/dto/router-configuration.model.ts': `the router configuration type is BlackWidow's; per-family GraphQL types are ${NOT_YET}`,

@@ -23,3 +23,6 @@ export * from './analysis/channel-dependencies';
 export * from './blackwidow/blackwidow-forwarding';
 export * from './engine/routing-engines';
 export * from './faults/fault-set';
+export * from './engine/routing-engine';
+export * from './engine/driver';
+export * from './blackwidow/blackwidow-routing-engine';

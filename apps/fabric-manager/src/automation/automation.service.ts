@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { faultSet, InterruptRecord, triageInterrupts, TriageDecision } from '@weft/control';
+import { faultsOn, indexKnownFabric, InterruptRecord, triageInterrupts, TriageDecision } from '@weft/control';
 import { Repository } from 'typeorm';
 import { ConfigGeneration } from '../config-generations/config-generation.entity';
 import { WeftConfig } from '../config/weft-config';
@@ -138,7 +138,7 @@ export class AutomationService implements OnModuleInit, OnModuleDestroy {
     const active = await this.faults.active(fabricId);
     const decisions = await triageInterrupts(batch, this.transports.transport(fabricId), {
       known,
-      faults: faultSet(active),
+      faults: faultsOn(indexKnownFabric(known).chips, active),
       interruptFaults: active.filter((f) => f.source === 'interrupt'),
       downHistory: queue.downHistory,
     });

@@ -2,22 +2,24 @@ import { ChipNamesService } from '../chip-names/chip-names.service';
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import {
-  BlackWidowConfigurator,
   chipsChanged,
   ConfigurationImage,
   diffImages,
   discoverFabric,
   executePlan,
   DiscoveryResult,
-  faultSet,
+  faultsOn,
+  driveEngine,
+  indexKnownFabric,
+  RoutingEngine,
+  routingEngineNamed,
+  routingEngineOf,
   Finding,
   GenerationCircumstances,
   KnownFabric,
   MatchedFabric,
   matchDesign,
-  planPush,
   planWrites,
-  reconcileImage,
   sameSweep,
   VerificationReport,
 } from '@weft/control';
@@ -71,7 +73,7 @@ export class ControlService implements OnApplicationBootstrap {
   private readonly logger = new Logger(ControlService.name);
   /** The last sweep of each fabric (with the creation time of the fabric it belongs to), and the
    * configurator that recomputes only what a fault changes since the last configuration. */
-  private readonly known = new Map<number, { known: KnownFabric; fabricCreatedAt: number; configurator: BlackWidowConfigurator }>();
+  private readonly known = new Map<number, { known: KnownFabric; fabricCreatedAt: number; engine: RoutingEngine }>();
   private readonly queues = new Map<number, Promise<unknown>>();
   /** Resolves when the start-up recovery has finished (tests, drills). */
   recovered: Promise<void> = Promise.resolve();
@@ -142,7 +144,7 @@ export class ControlService implements OnApplicationBootstrap {
     // handled incrementally from the configuration in force.
     const last = this.known.get(fabricId);
     if (!last || last.fabricCreatedAt !== createdAt || !sameSweep(last.known, swept)) {
-      this.known.set(fabricId, { known: swept, fabricCreatedAt: createdAt, configurator: new BlackWidowConfigurator(swept) });
+      this.known.set(fabricId, { known: swept, fabricCreatedAt: createdAt, engine: routingEngineOf(fabric.family).create(swept) });
     }
     // Interrupts name the chip by serial number; the events carry the name discovery matched to it.
     this.chipNames.learn(fabricId, matched.names);
@@ -170,12 +172,16 @@ export class ControlService implements OnApplicationBootstrap {
     return this.exclusive(fabricId, async () => {
       if (options.rediscover !== false) await this.sweep(fabricId);
       const known = await this.knownFabric(fabricId);
-      const { configurator } = this.known.get(fabricId)!;
+      const { engine } = this.known.get(fabricId)!;
       // Faults the configuration must not use (§7.7): declared by operators or recorded from interrupts.
       const active = await this.faults.active(fabricId);
-      const faults = faultSet(active);
+      const faults = faultsOn(indexKnownFabric(known).chips, active);
       const stopwatch = new CpuStopwatch();
-      const { image, verification, unreachable, incremental } = configurator.configure(faults);
+      // The driver has the engine's configuration proven before it may be pushed.
+      const driven = driveEngine(engine, faults);
+      const { image, incremental } = driven.computed;
+      const { verification } = driven;
+      const unreachable = engine.unreachable(driven.computed);
       const computeMs = stopwatch.wallMs();
       // What the computation cost in CPU time, which a busy machine does not inflate.
       const chargedMs = stopwatch.cpuMs();
@@ -185,12 +191,12 @@ export class ControlService implements OnApplicationBootstrap {
         const from = options.chargeFromNs ?? (await this.emulator.emulatedNs(fabricId));
         await this.emulator.drillControls().embargo(fabricId, from + chargedMs * 1e6);
       }
-      return this.record(fabricId, image, verification, {
+      return this.record(fabricId, driven.engine, image as ConfigurationImage, verification, {
         findings: known.matched.findings,
         faults: active,
         unreachable,
         trigger: options.trigger ?? 'operator',
-        computation: { incremental, ms: Math.round(computeMs * 1000) / 1000, cpuMs: Math.round(chargedMs * 1000) / 1000 },
+        computation: { incremental, fellBack: driven.fellBack, ms: Math.round(computeMs * 1000) / 1000, cpuMs: Math.round(chargedMs * 1000) / 1000 },
       });
     });
   }
@@ -198,6 +204,7 @@ export class ControlService implements OnApplicationBootstrap {
   /** Stores the generation and its diff, announces it, and pushes it if it was proven. */
   private async record(
     fabricId: number,
+    engine: string,
     image: ConfigurationImage,
     verification: VerificationReport,
     context: {
@@ -205,7 +212,7 @@ export class ControlService implements OnApplicationBootstrap {
       faults: readonly Fault[];
       unreachable: readonly { slice: number; processors: string }[];
       trigger: string;
-      computation: { incremental: boolean; ms: number; cpuMs: number };
+      computation: { incremental: boolean; fellBack: boolean; ms: number; cpuMs: number };
     },
   ): Promise<ConfigurationOutcome> {
     const previous = await this.generations.findOne({ where: { fabricId }, order: { number: 'DESC' }, select: { id: true, number: true } });
@@ -219,7 +226,7 @@ export class ControlService implements OnApplicationBootstrap {
       this.generations.create({
         fabricId,
         number,
-        engine: 'blackwidow',
+        engine,
         image: stored.image,
         parentNumber: stored.parentNumber,
         diff: JSON.stringify(diff),
@@ -249,8 +256,11 @@ export class ControlService implements OnApplicationBootstrap {
         // The proof covers every live endpoint: proven, or cut off by a fault (unreachable).
         endpointsProven: verification.endpointsProven,
         unreachable: context.unreachable,
-        // How the generation was computed: only the affected routers (incremental) or all of them.
+        // The engine that computed it, and how: only the affected routers (incremental) or all of
+        // them (fellBack: the incremental one failed its proof and the full one was taken).
+        engine,
         incremental: context.computation.incremental,
+        fellBack: context.computation.fellBack,
         computeMs: context.computation.ms,
         // The thread's CPU time for it: what a drill charges to emulated time.
         computeCpuMs: context.computation.cpuMs,
@@ -275,7 +285,8 @@ export class ControlService implements OnApplicationBootstrap {
     const last = await this.pushes.findOne({ where: { fabricId }, order: { id: 'DESC' } });
     const held = await this.generations.findOne({ where: { fabricId, state: 'pushed' }, order: { number: 'DESC' }, select: { id: true, number: true } });
     const certain = !last || last.state === 'done' || last.state === 'recovered';
-    const plan = planPush(certain && held ? await this.images.read<ConfigurationImage>(fabricId, held.number) : null, image);
+    const engine = routingEngineNamed(generation.engine);
+    const plan = engine.plan(certain && held ? await this.images.read<ConfigurationImage>(fabricId, held.number) : null, image);
     let record = await this.pushes.save(
       this.pushes.create({
         fabricId,
@@ -298,7 +309,7 @@ export class ControlService implements OnApplicationBootstrap {
       failures = report.failures;
       record.phasesDone = report.phasesDone;
     } else {
-      const report = await reconcileImage(transport, image);
+      const report = await engine.reconcile(transport, image);
       writes = report.rewritten;
       failures = report.failures;
       record.phasesDone = failures.length === 0 ? plan.phases.length : 0;
@@ -355,13 +366,13 @@ export class ControlService implements OnApplicationBootstrap {
   }
 
   private async recover(fabricId: number, interrupted: PushRecord | null): Promise<void> {
-    const narrow = { id: true, number: true } as const;
+    const narrow = { id: true, number: true, engine: true } as const;
     const target = interrupted
       ? await this.generations.findOne({ where: { id: interrupted.generationId }, select: narrow })
       : await this.generations.findOne({ where: { fabricId, state: 'pushed' }, order: { number: 'DESC' }, select: narrow });
     if (!target) return;
     const image = await this.images.read<ConfigurationImage>(fabricId, target.number);
-    const report = await reconcileImage(this.transports.transport(fabricId), image);
+    const report = await routingEngineNamed(target.engine).reconcile(this.transports.transport(fabricId), image);
     const ok = report.failures.length === 0;
     const detail = `after a restart: read back ${report.checked} registers, rewrote ${report.rewritten}${ok ? '' : `, ${report.failures.length} failed`}`;
     if (interrupted) {

@@ -13,7 +13,7 @@ import { applyFaultEntries } from './fault-entries';
 import * as yarc from '@weft/fabric-model/chips/yarc';
 import { FaultSet } from '../faults/fault-set';
 import { ranges } from './ranges';
-import { verifyConfiguration, VerificationReport } from './verifier';
+import { verifyConfiguration, VerificationInput, VerificationReport } from './verifier';
 
 export { ranges };
 
@@ -57,6 +57,20 @@ export interface ConfigurationStages {
   readonly result: BlackWidowConfiguration;
 }
 
+/** A configuration computed and not yet proven: its stages, and what its proof is checked against. */
+export interface ComputedStages extends Omit<ConfigurationStages, 'result'> {
+  readonly result: Omit<BlackWidowConfiguration, 'verification'>;
+  /** The proof's input but for the image and the faults: cabling, endpoints, slices, diameter. */
+  readonly proofBasis: ProofBasis;
+}
+
+export type ProofBasis = Omit<VerificationInput, 'image' | 'faults'>;
+
+/** Proves a computed configuration (the verifier: every path up*\/down*, paper 000 §7.7). */
+export function proveImage(basis: ProofBasis, image: ConfigurationImage, faults: FaultSet): VerificationReport {
+  return verifyConfiguration({ ...basis, image, faults });
+}
+
 export function configureInStages(
   known: KnownFabric,
   faults: FaultSet,
@@ -64,6 +78,13 @@ export function configureInStages(
   /** A proof already held for these registers under these faults (the configurator's memory), if any. */
   proofOf: (faults: FaultSet, routers: ConfigurationImage['routers']) => VerificationReport | null = () => null,
 ): ConfigurationStages {
+  const computed = computeStages(known, faults, settings);
+  const verification = proofOf(faults, computed.routed.routers) ?? proveImage(computed.proofBasis, computed.result.image, faults);
+  return { ...computed, result: { ...computed.result, verification } };
+}
+
+/** Everything of a configuration but its proof: the routing engine's image, the fault entries, the maintenance routes. */
+export function computeStages(known: KnownFabric, faults: FaultSet, settings: LinkSettingsPolicy): ComputedStages {
   const { discovered, matched, design } = known;
   const processors: number[] = [];
   let highest = 0;
@@ -98,22 +119,19 @@ export function configureInStages(
     : routed;
   const slices = [...new Set(discovered.chips.map((c) => c.slice))].sort((x, y) => x - y);
   const cutOff = unreachableProcessors(known, usable, faults, processors, slices);
-  const verification =
-    proofOf(faults, routed.routers) ??
-    verifyConfiguration({
-      image,
-      faults,
-      cables: matched.cables,
-      processors,
-      slices,
-      unreachable: new Set(cutOff.flatMap(({ slice, processors: list }) => list.map((p) => `${slice}:${p}`))),
-      diameter: BLACKWIDOW_DIAMETER[String(design.summary.network)] ?? 7,
-    });
+  const proofBasis: ProofBasis = {
+    cables: matched.cables,
+    processors,
+    slices,
+    unreachable: new Set(cutOff.flatMap(({ slice, processors: list }) => list.map((p) => `${slice}:${p}`))),
+    diameter: BLACKWIDOW_DIAMETER[String(design.summary.network)] ?? 7,
+  };
   return {
     healthy: healthyImage,
     routed,
     blocks,
-    result: { image, verification, processors, unreachable: cutOff.map(({ slice, processors: list }) => ({ slice, processors: ranges(list) })) },
+    proofBasis,
+    result: { image, processors, unreachable: cutOff.map(({ slice, processors: list }) => ({ slice, processors: ranges(list) })) },
   };
 }
 

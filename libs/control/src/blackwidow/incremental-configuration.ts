@@ -32,7 +32,7 @@ import {
   subtreeBelow,
   TableEntry,
 } from './blackwidow-engine';
-import { BLACKWIDOW_DIAMETER, BlackWidowConfiguration, ConfigurationStages, configureInStages, FaultSet } from './configure-blackwidow';
+import { BLACKWIDOW_DIAMETER, BlackWidowConfiguration, ConfigurationStages, computeStages, FaultSet, ProofBasis, proveImage } from './configure-blackwidow';
 import { applyFaultEntries } from './fault-entries';
 import { diffImages } from './push-image';
 import { verifyConfiguration, VerificationReport } from './verifier';
@@ -46,6 +46,8 @@ export interface Reconfiguration extends BlackWidowConfiguration {
 
 interface State extends ConfigurationStages {
   readonly faults: FaultSet;
+  /** What a full proof of a configuration of this fabric is checked against. */
+  readonly proofBasis: ProofBasis;
   /** Processors below each virtual router of the healthy image, by `${chip}/${virtual router}`. */
   readonly subtrees: Map<string, readonly [number, number]>;
   /** For each chip, the routers whose maintenance route leaves through it (built when first needed). */
@@ -58,6 +60,24 @@ interface State extends ConfigurationStages {
    * incremental path can go on comparing by position; `result.image` leaves it out.
    */
   readonly aligned: ConfigurationImage;
+}
+
+/**
+ * A configuration the engine computed, not yet proven (issue 35: the driver has it verified before
+ * any push; the engine does not prove its own work on the way). `adopt` makes it the one the next
+ * computation starts from.
+ */
+export interface ComputedConfiguration {
+  readonly faults: FaultSet;
+  /** Only the affected routers were recomputed (and are re-proven), or all of them. */
+  readonly incremental: boolean;
+  /** The image to write: every configured router with its registers and maintenance route. */
+  readonly image: ConfigurationImage;
+  readonly changedRouters: readonly string[];
+  /** @internal the state it becomes once adopted, but for its proof. */
+  readonly next: Omit<State, 'result'> & { readonly result: Omit<BlackWidowConfiguration, 'verification'> };
+  /** @internal the proof from the previous one, where the change allows it (null: prove in full). */
+  readonly proveChange: (() => VerificationReport | null) | null;
 }
 
 /**
@@ -97,34 +117,71 @@ export class BlackWidowConfigurator {
     private readonly settings: LinkSettingsPolicy = DEFAULT_LINK_SETTINGS,
   ) {}
 
+  /** Computes, proves and adopts in one (tests, benchmarks): the service's driver calls the three apart. */
   configure(faults: FaultSet): Reconfiguration {
+    const computed = this.compute(faults);
+    return this.adopt(computed, this.verify(computed));
+  }
+
+  /**
+   * The configuration around `faults`: from the last one adopted, recomputing only the routers the
+   * change touches where it can (a router that dies is routed around like the cables it takes
+   * down, and one that comes back is recomputed with its neighbours), else from scratch.
+   */
+  compute(faults: FaultSet, options: { full?: boolean } = {}): ComputedConfiguration {
     const last = this.state;
-    // A router that dies is routed around like the cables it takes down, and one that comes back
-    // is recomputed with its neighbours (its registers are back at reset and written whole).
-    if (last && last.result.verification.ok) {
+    if (last && last.result.verification.ok && !options.full) {
       const next = this.reconfigure(last, faults);
       if (next) return next;
     }
-    const stages = configureInStages(this.known, faults, this.settings, (f, routers) => last?.proven.find(f, routers) ?? null);
-    const proven = last?.proven ?? new ProvenConfigurations();
-    proven.remember(faults, stages.routed.routers, stages.result.verification);
-    this.state = {
-      ...stages,
+    const stages = computeStages(this.known, faults, this.settings);
+    return {
       faults,
-      subtrees: subtreesOf(this.known, stages.healthy),
-      through: routesThrough(this.known, stages.result.image.routers),
-      proven,
-      aligned: stages.result.image,
+      incremental: false,
+      image: stages.result.image,
+      changedRouters: diffImages(last?.result.image ?? null, stages.result.image).changed,
+      next: {
+        ...stages,
+        faults,
+        subtrees: subtreesOf(this.known, stages.healthy),
+        through: routesThrough(this.known, stages.result.image.routers),
+        proven: last?.proven ?? new ProvenConfigurations(),
+        aligned: stages.result.image,
+      },
+      proveChange: null,
     };
-    return { ...stages.result, changedRouters: diffImages(last?.result.image ?? null, stages.result.image).changed, incremental: false };
   }
 
-  private reconfigure(last: State, faults: FaultSet): Reconfiguration | null {
+  /**
+   * The proof of a computed configuration: one held for the same registers under the same faults
+   * (a configuration that comes back), else from the previous proof where the change allows it,
+   * else every path from every source (paper 000 §7.7).
+   */
+  verify(computed: ComputedConfiguration): VerificationReport {
+    const { next } = computed;
+    return (
+      next.proven.find(computed.faults, next.routed.routers) ?? computed.proveChange?.() ?? proveImage(next.proofBasis, computed.image, computed.faults)
+    );
+  }
+
+  /** Makes a computed configuration, with its verdict, the one the next computation starts from. */
+  adopt(computed: ComputedConfiguration, verification: VerificationReport): Reconfiguration {
+    const { next } = computed;
+    next.proven.remember(computed.faults, next.routed.routers, verification);
+    const result: BlackWidowConfiguration = { ...next.result, verification };
+    this.state = { ...next, result };
+    return { ...result, changedRouters: computed.changedRouters, incremental: computed.incremental };
+  }
+
+  private reconfigure(last: State, faults: FaultSet): ComputedConfiguration | null {
     const known = this.known;
     const index = indexKnownFabric(known);
     const added = faults.portsNotIn(last.faults);
     const removed = last.faults.portsNotIn(faults);
-    if (added.length + removed.length === 0) return { ...last.result, changedRouters: [], incremental: true };
+    if (added.length + removed.length === 0 && faults.routers.size === last.faults.routers.size) {
+      const { result, ...rest } = last;
+      return { faults, incremental: true, image: result.image, changedRouters: [], next: { ...rest, faults, result }, proveChange: () => result.verification };
+    }
 
     // The routers at both ends of every cable that changed state. A router that has just died
     // (rank 2 and up: an R1's processors lose their way in, which the full path handles) keeps its
@@ -275,13 +332,26 @@ export class BlackWidowConfigurator {
       });
     }
 
-    const verification = last.proven.find(faults, routed.routers) ?? this.verifyChange(last, routed, changed, faults, added);
-    if (!verification) return null;
-    last.proven.remember(faults, routed.routers, verification);
     const written = faults.routers.size === 0 ? image : { ...image, routers: image.routers.filter((r) => !faults.routers.has(r.name)) };
-    const result: BlackWidowConfiguration = { image: written, verification, processors: last.result.processors, unreachable: last.result.unreachable };
-    this.state = { healthy, routed, blocks: last.blocks, result, faults, subtrees, through, proven: last.proven, aligned: image };
-    return { ...result, changedRouters: changedNames, incremental: true };
+    return {
+      faults,
+      incremental: true,
+      image: written,
+      changedRouters: changedNames,
+      next: {
+        healthy,
+        routed,
+        blocks: last.blocks,
+        proofBasis: last.proofBasis,
+        result: { image: written, processors: last.result.processors, unreachable: last.result.unreachable },
+        faults,
+        subtrees,
+        through,
+        proven: last.proven,
+        aligned: image,
+      },
+      proveChange: () => this.verifyChange(last, routed, changed, faults, added),
+    };
   }
 
   /**

@@ -9,11 +9,21 @@ import type { KnownFabric } from '../discovery/known-fabric';
 import type { ConfigurationImage } from '../blackwidow/blackwidow-engine';
 import { blackWidowForwarding } from '../blackwidow/blackwidow-forwarding';
 import { dumpImage, IMAGE_TEXT_FORMAT } from '../blackwidow/image-text';
+import type { MaintenanceTransport } from '../maintenance-transport';
+import { BlackWidowRoutingEngine } from '../blackwidow/blackwidow-routing-engine';
+import { planPush, PushPlan, ReconcileReport, reconcileImage } from '../blackwidow/push-plan';
 import type { ChipImages } from './image-delta';
+import type { RoutingEngine } from './routing-engine';
 
 export interface RoutingEngineEntry {
   /** The name a generation records as the engine that produced it. */
   readonly name: string;
+  /** An engine for one fabric as last discovered (it keeps the state its incremental path starts from). */
+  create(known: KnownFabric): RoutingEngine;
+  /** The writes from what the fabric holds (null: unknown) to `next`, phase by phase, changed chips only. */
+  plan(held: ChipImages | null, next: ChipImages): PushPlan;
+  /** Makes the fabric hold `image` whatever it holds now: reads every register back, rewrites what differs. */
+  reconcile(transport: MaintenanceTransport, image: ChipImages): Promise<ReconcileReport>;
   /** The family's reading of one of its images: what each chip does with a packet. */
   forwarding(known: KnownFabric, image: ChipImages): Forwarding;
   /** An image as readable text (its golden form), and the format's name. */
@@ -24,6 +34,9 @@ export interface RoutingEngineEntry {
 export const ROUTING_ENGINES: Readonly<Record<FabricFamily, RoutingEngineEntry>> = {
   blackwidow: {
     name: 'blackwidow',
+    create: (known) => new BlackWidowRoutingEngine(known) as unknown as RoutingEngine,
+    plan: (held, next) => planPush(held as ConfigurationImage | null, next as ConfigurationImage),
+    reconcile: (transport, image) => reconcileImage(transport, image as ConfigurationImage),
     forwarding: (known, image) => blackWidowForwarding(known, image as ConfigurationImage),
     dump: (image) => dumpImage(image as ConfigurationImage),
     dumpFormat: IMAGE_TEXT_FORMAT,
@@ -34,5 +47,12 @@ export const ROUTING_ENGINES: Readonly<Record<FabricFamily, RoutingEngineEntry>>
 export function routingEngineOf(family: string): RoutingEngineEntry {
   const entry = (ROUTING_ENGINES as Record<string, RoutingEngineEntry | undefined>)[family];
   if (!entry) throw new Error(`no routing engine for the family "${family}" (engines: ${Object.keys(ROUTING_ENGINES).join(', ')})`);
+  return entry;
+}
+
+/** The engine a generation records as its maker, by that name. */
+export function routingEngineNamed(name: string): RoutingEngineEntry {
+  const entry = Object.values(ROUTING_ENGINES).find((e) => e.name === name);
+  if (!entry) throw new Error(`no routing engine is named "${name}" (engines: ${Object.values(ROUTING_ENGINES).map((e) => e.name).join(', ')})`);
   return entry;
 }

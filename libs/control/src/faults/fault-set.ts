@@ -95,3 +95,8 @@ export class FaultSet {
     return this.keyText;
   }
 }
+
+/** The fault set of fault records on a fabric as known: a router's ports as many as its chip has. */
+export function faultsOn(chips: ReadonlyMap<string, { readonly portCount: number }>, faults: readonly { kind: string; chip: string; port: number | null }[]): FaultSet {
+  return FaultSet.of(faults, (chip) => chips.get(chip)?.portCount ?? 0);
+}
