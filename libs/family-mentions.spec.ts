@@ -58,7 +58,7 @@ const WHY: Record<string, string> = {
   'apps/fabric-manager/src/fabrics/fabrics.service.ts': `stores slice and rank per chip and generates a BlackWidow design (chip.entity.ts); the family registry's generator is ${NOT_YET}`,
   'apps/fabric-manager/src/fabrics/port.entity.ts': "a comment on YARC's port roles",
   'apps/fabric-manager/src/graphql/operation-cost.ts': 'a slice of time, not of a fabric',
-  'apps/fabric-manager/src/graphql/validators.ts': `port and slice bounds are YARC's; bounds from the datasheet are ${NOT_YET}`,
+  'apps/fabric-manager/src/graphql/validators.ts': "comments give YARC's ports and BlackWidow's slices as examples; the bounds are checked against each chip's own count",
   'apps/fabric-manager/src/traffic/dto/traffic-run.dto.ts': 'traffic requests choose BlackWidow slices (traffic-request.ts)',
   'apps/fabric-manager/src/traffic/traffic.service.ts': 'traffic requests choose BlackWidow slices (traffic-request.ts)',
 };

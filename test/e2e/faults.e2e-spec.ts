@@ -67,8 +67,11 @@ describe('declared faults', () => {
   });
 
   it('refuses faults that name nothing real, saying why', async () => {
+    // The port is checked against the chip's own count (a YARC has 64; a processor 4).
     const badPort = await service.gql(DECLARE, { input: { fabricId, kind: 'link', chip: 's0.r1.0', port: 99 } }, operator);
-    expect(badPort.errors![0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(badPort.errors![0]).toMatchObject({ message: 'a link fault needs a port of s0.r1.0: 0 to 63', extensions: { code: 'BAD_USER_INPUT' } });
+    const badProcessorPort = await service.gql(DECLARE, { input: { fabricId, kind: 'link', chip: 'p7', port: 4 } }, operator);
+    expect(badProcessorPort.errors![0].message).toBe('a link fault needs a port of p7: 0 to 3');
     const noChip = await service.gql(DECLARE, { input: { fabricId, kind: 'router', chip: 's9.r1.0' } }, operator);
     expect(noChip.errors![0]).toMatchObject({ message: `fabric ${fabricId} has no chip "s9.r1.0"`, extensions: { code: 'NOT_FOUND' } });
     const notRouter = await service.gql(DECLARE, { input: { fabricId, kind: 'router', chip: 'p7' } }, operator);

@@ -1,7 +1,7 @@
 import { ArgsType, Field, ID, Int } from '@nestjs/graphql';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { PageArgs } from '../../graphql/pagination';
-import { IsChipName, IsRowId, IsSlice } from '../../graphql/validators';
+import { IsChipName, IsPlane, IsRowId, MAX_PLANES } from '../../graphql/validators';
 
 @ArgsType()
 export class FabricArgs {
@@ -28,14 +28,14 @@ export class ChipPageArgs extends PageArgs {
   @IsIn(['router', 'endpoint'])
   kind?: string;
 
-  @Field(() => Int, { nullable: true })
-  @IsSlice()
+  @Field(() => Int, { nullable: true, description: 'The plane (BlackWidow: slice) of the chips.' })
+  @IsPlane()
   slice?: number;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'The rank of the routers (families with ranks).' })
   @IsOptional()
   @IsInt()
   @Min(0)
-  @Max(3)
+  @Max(MAX_PLANES - 1)
   rank?: number;
 }
