@@ -5,6 +5,7 @@ import { GenerationCircumstances1763971200000 } from './1763971200000-generation
 import { StoreOwner1764057600000 } from './1764057600000-store-owner';
 import { FabricSourceNames1764057700000 } from './1764057700000-fabric-source-names';
 import { GenerationDeltas1764144000000 } from './1764144000000-generation-deltas';
+import { ChipPlacement1764230400000 } from './1764230400000-chip-placement';
 
 /** Every migration in order. Listed by hand (no glob) so the same list works from TypeScript in
  * tests and from the compiled service. */
@@ -17,4 +18,5 @@ export const MIGRATIONS: Function[] = [
   StoreOwner1764057600000,
   FabricSourceNames1764057700000,
   GenerationDeltas1764144000000,
+  ChipPlacement1764230400000,
 ];

@@ -26,7 +26,7 @@ describe('migrations', () => {
   });
 
   it('upgrade a store at the previous schema and keep its rows', async () => {
-    const old = await open('previous.sqlite', MIGRATIONS.slice(0, -2));
+    const old = await open('previous.sqlite', MIGRATIONS.slice(0, -3));
     await old.runMigrations();
     await old.query(`INSERT INTO "fabric_event" ("kind", "details") VALUES ('FABRIC_LOADED', '{}')`);
     await old.query(
@@ -35,17 +35,22 @@ describe('migrations', () => {
     await old.query(
       `INSERT INTO "config_generation" ("fabricId", "number", "engine", "image", "diff", "state") VALUES (1, 1, 'blackwidow', '{}', '{}', 'pushed')`,
     );
+    await old.query(
+      `INSERT INTO "chip" ("fabricId", "name", "kind", "model", "slice", "rank", "processor", "portCount") VALUES (1, 's2.r1.0', 'router', 'YARC', 2, 1, -1, 64)`,
+    );
     await old.destroy();
 
     const ds = await open('previous.sqlite');
     const ran = await ds.runMigrations();
-    expect(ran.map((m) => m.name)).toEqual(MIGRATIONS.slice(-2).map((m) => m.name));
+    expect(ran.map((m) => m.name)).toEqual(MIGRATIONS.slice(-3).map((m) => m.name));
     expect(await ds.query(`SELECT "kind", "acknowledgedBy" FROM "fabric_event"`)).toEqual([{ kind: 'FABRIC_LOADED', acknowledgedBy: null }]);
     // A generation stored before its circumstances were kept has none.
     // …and its image is whole (no parent to patch).
     expect(await ds.query(`SELECT "number", "state", "circumstances", "parentNumber" FROM "config_generation"`)).toEqual([
       { number: 1, state: 'pushed', circumstances: '', parentNumber: null },
     ]);
+    // A chip's slice and rank are its BlackWidow placement now.
+    expect(await ds.query(`SELECT "name", "placement" FROM "chip"`)).toEqual([{ name: 's2.r1.0', placement: '{"slice":2,"rank":1}' }]);
     // A fabric loaded from a fixture is named by the fixture, not by the server's path to it.
     expect(await ds.query(`SELECT "source" FROM "fabric"`)).toEqual([{ source: 'fixture:blackwidow/bw-r1-32' }]);
     await ds.destroy();

@@ -49,6 +49,14 @@ describe('an operator loads a fabric and watches its events', () => {
     expect(queried.data!.fabric.chips.totalCount).toBe(4);
     expect(queried.data!.fabric.chips.edges.map((e) => e.node.name)).toEqual(['s0.r1.0', 's1.r1.0', 's2.r1.0', 's3.r1.0']);
     expect(queried.data!.fabric.chips.edges[0].node.ports.totalCount).toBe(64);
+
+    // Each chip's place in the family's own terms, and filtered on: BlackWidow's slice and rank.
+    const inSlice2 = await service.gql<{ fabric: { chips: { totalCount: number; edges: { node: { name: string; placement: object; slice: number; rank: number } }[] } } }>(
+      `query($id: ID!) { fabric(id: $id) { chips(slice: 2, rank: 1, first: 10) { totalCount edges { node { name placement slice rank } } } } }`,
+      { id: loaded.data!.loadFabric.id },
+      operatorKey,
+    );
+    expect(inSlice2.data!.fabric.chips).toEqual({ totalCount: 1, edges: [{ node: { name: 's2.r1.0', placement: { slice: 2, rank: 1 }, slice: 2, rank: 1 } }] });
   });
 
   it('pages through chips with cursors, each chip exactly once', async () => {

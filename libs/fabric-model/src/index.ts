@@ -8,3 +8,4 @@ export * from './installation/load-installation';
 export * from './installation/json-syntax';
 export * from './maintenance/maintenance-transport';
 export * from './traffic/patterns';
+export * from './families';

@@ -29,11 +29,9 @@ export class Chip {
   @Column({ type: 'varchar', length: 32 })
   model!: string;
 
-  @Column({ type: 'integer' })
-  slice!: number;
-
-  @Column({ type: 'integer' })
-  rank!: number;
+  /** Where it sits in its fabric, in its family's terms (JSON; BlackWidow: {"slice", "rank"}). */
+  @Column({ type: 'text', default: '{}' })
+  placement!: string;
 
   @Column({ type: 'integer' })
   processor!: number;

@@ -7,6 +7,7 @@ export enum FabricsErrorCode {
   InstallationInvalid = 'INSTALLATION_INVALID',
   FixtureNotFound = 'FIXTURE_NOT_FOUND',
   SourceAmbiguous = 'SOURCE_AMBIGUOUS',
+  ChipFilterInvalid = 'CHIP_FILTER_INVALID',
 }
 
 export class FabricsException extends WeftException<FabricsErrorCode> {

@@ -38,7 +38,10 @@ export class FabricsResolver {
 
   @ResolveField(() => ChipConnection)
   chips(@Parent() fabric: Fabric, @Args() args: ChipPageArgs): Promise<Connection<Chip>> {
-    return this.fabricsService.chipPage(fabric.id, { kind: args.kind, slice: args.slice, rank: args.rank }, args.first, args.after);
+    const placement: Record<string, number> = {};
+    if (args.slice !== undefined) placement.slice = args.slice;
+    if (args.rank !== undefined) placement.rank = args.rank;
+    return this.fabricsService.chipPage(fabric.id, { kind: args.kind, placement }, args.first, args.after);
   }
 
   @ResolveField(() => LinkConnection)

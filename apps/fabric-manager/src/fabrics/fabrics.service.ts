@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import {
   FabricDesign,
-  generateBlackWidowDesign,
+  FABRIC_FAMILY_MODELS,
   Installation,
   InstallationFile,
   InstallationFileError,
@@ -27,8 +27,8 @@ import { Port } from './port.entity';
 
 export interface ChipFilter {
   kind?: string;
-  slice?: number;
-  rank?: number;
+  /** Placement coordinates the chips must have, by name (BlackWidow: slice, rank). */
+  placement?: Record<string, number>;
 }
 
 /** Where fixtures are looked up when named by a relative path. */
@@ -106,6 +106,7 @@ export class FabricsService {
       throw new FabricsException(FabricsErrorCode.FabricNameTaken, `a fabric named "${fabricName}" already exists; delete it or load under another name`);
     }
     const design = installation.expected;
+    const family = FABRIC_FAMILY_MODELS[design.family];
     const portTotal = design.chips.reduce((n, c) => n + c.portCount, 0);
     // One transaction holds the fabric, its chips, ports and links, and the event that says it was
     // loaded: a store that fills up midway keeps none of it, and the retry is not a CONFLICT.
@@ -129,9 +130,9 @@ export class FabricsService {
       const chipIds = new Map<string, number>();
       const chipRows = design.chips.map((c, i) => {
         chipIds.set(c.name, firstChip + i);
-        return [firstChip + i, fabric.id, c.name, c.kind, c.model, c.slice, c.rank, c.processor, c.portCount, 'expected'];
+        return [firstChip + i, fabric.id, c.name, c.kind, c.model, JSON.stringify(family.placement(c)), c.processor, c.portCount, 'expected'];
       });
-      await batchInsert(manager, 'chip', ['id', 'fabricId', 'name', 'kind', 'model', 'slice', 'rank', 'processor', 'portCount', 'state'], chipRows);
+      await batchInsert(manager, 'chip', ['id', 'fabricId', 'name', 'kind', 'model', 'placement', 'processor', 'portCount', 'state'], chipRows);
       const portRows: unknown[][] = [];
       for (const c of design.chips) {
         const chipId = chipIds.get(c.name)!;
@@ -199,7 +200,7 @@ export class FabricsService {
     const file = JSON.parse(fabric.installation) as InstallationFile;
     const createdAt = fabric.createdAt.getTime();
     let cached = this.designs.get(id);
-    if (!cached || cached.createdAt !== createdAt) this.designs.set(id, (cached = { createdAt, design: generateBlackWidowDesign(file.design) }));
+    if (!cached || cached.createdAt !== createdAt) this.designs.set(id, (cached = { createdAt, design: FABRIC_FAMILY_MODELS[file.family].generateDesign(file.design) }));
     return { fabric, file, design: cached.design };
   }
 
@@ -213,13 +214,19 @@ export class FabricsService {
   }
 
   async chipPage(fabricId: number, filter: ChipFilter, first: number, after?: string): Promise<Connection<Chip>> {
-    const where: FindOptionsWhere<Chip> = { fabricId };
-    if (filter.kind !== undefined) where.kind = filter.kind;
-    if (filter.slice !== undefined) where.slice = filter.slice;
-    if (filter.rank !== undefined) where.rank = filter.rank;
+    const query = () => {
+      const q = this.chips.createQueryBuilder('c').where('c.fabricId = :fabricId', { fabricId });
+      if (filter.kind !== undefined) q.andWhere('c.kind = :kind', { kind: filter.kind });
+      // Placement coordinates by name (the family's own: BlackWidow's slice and rank).
+      for (const [key, value] of Object.entries(filter.placement ?? {})) {
+        if (!/^[a-z][a-zA-Z0-9]*$/.test(key)) throw new FabricsException(FabricsErrorCode.ChipFilterInvalid, `"${key}" is not a placement coordinate`);
+        q.andWhere(`json_extract(c.placement, '$.${key}') = :${key}`, { [key]: value });
+      }
+      return q;
+    };
     const [rows, total] = await Promise.all([
-      this.chips.find({ where: { ...where, id: MoreThan(decodeCursor(after)) }, order: { id: 'ASC' }, take: first + 1 }),
-      this.chips.count({ where }),
+      query().andWhere('c.id > :after', { after: decodeCursor(after) }).orderBy('c.id', 'ASC').take(first + 1).getMany(),
+      query().getCount(),
     ]);
     return toConnection(rows, first, total);
   }

@@ -33,6 +33,7 @@ function fabricsCode(code: FabricsErrorCode): GraphQLErrorCode {
       return GraphQLErrorCode.Conflict;
     case FabricsErrorCode.InstallationInvalid:
     case FabricsErrorCode.SourceAmbiguous:
+    case FabricsErrorCode.ChipFilterInvalid:
       return GraphQLErrorCode.BadUserInput;
     default:
       return assertUnreachable(code);

@@ -2,7 +2,8 @@
  * The installation file (`fixtures/*.json`, format `weft-installation/1`): a physical fabric
  * installation and the design its operator intends. See fixtures/README.md for the format.
  */
-import { BlackWidowDesignParams, checkBlackWidowDesign } from '../blackwidow/blackwidow-design';
+import type { BlackWidowDesignParams } from '../blackwidow/blackwidow-design';
+import { FABRIC_FAMILY_MODELS } from '../families';
 import { CableEnd, FABRIC_FAMILIES, FabricFamily, SERDES_RATES_GBPS } from '../fabric-design';
 import { JsonChecker } from './json-checker';
 
@@ -55,7 +56,7 @@ export function checkInstallationFile(json: unknown, c: JsonChecker): Installati
   const name = c.string(root.name, '$.name', NAME, 'letters, digits, ".", "_" or "-"');
   const description = root.description === undefined ? '' : c.string(root.description, '$.description');
   const family = c.oneOf(root.family, '$.family', FABRIC_FAMILIES);
-  const design = family === 'blackwidow' ? checkBlackWidowDesign(root.design, c) : undefined;
+  const design = family ? FABRIC_FAMILY_MODELS[family].checkDesign(root.design, c) : undefined;
 
   const cablingRoot = root.cabling === undefined ? {} : c.object(root.cabling, '$.cabling', ['missing', 'miswired', 'extra']);
   const missing: CableEnd[] = [];

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { generateBlackWidowDesign } from '../blackwidow/blackwidow-design';
+import { FABRIC_FAMILY_MODELS } from '../families';
 import { CableEnd, CableSpec, ChipSpec, FabricDesign, cableEndKey, rateForLength } from '../fabric-design';
 import { InstallationFileError } from './installation-error';
 import { InstallationFile, checkInstallationFile } from './installation-file';
@@ -55,7 +55,7 @@ function jsonErrorWhere(text: string, error: Error): string {
 }
 
 export function buildInstallation(file: InstallationFile, source: string): Installation {
-  const expected = generateBlackWidowDesign(file.design);
+  const expected = FABRIC_FAMILY_MODELS[file.family].generateDesign(file.design);
   const checker = new JsonChecker();
   const chips = new Map<string, ChipSpec>();
   for (const chip of expected.chips) chips.set(chip.name, chip);

@@ -18,11 +18,6 @@ export class ChipModel {
   @Field({ description: 'Chip model, e.g. "YARC".' })
   model!: string;
 
-  @Field(() => Int, { description: 'Network slice; -1 for endpoints, which span every slice.' })
-  slice!: number;
-
-  @Field(() => Int, { description: 'Rank in the Clos (1–3); 0 for endpoints.' })
-  rank!: number;
 
   @Field(() => Int, { description: 'Processor number of an endpoint; -1 for routers.' })
   processor!: number;
