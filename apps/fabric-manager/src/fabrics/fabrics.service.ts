@@ -12,7 +12,7 @@ import {
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, normalize, relative } from 'node:path';
 import { FIXTURES_ROOT } from '../config/store-location';
-import { DataSource, FindOptionsWhere, MoreThan, Repository } from 'typeorm';
+import { DataSource, MoreThan, Repository } from 'typeorm';
 import { batchInsert } from '../database/batch-insert';
 import { EmulatorService } from '../emulator/emulator.service';
 import { EventsService } from '../events/events.service';
