@@ -7,7 +7,12 @@ import { join, relative } from 'node:path';
  * a file that starts to must say why here, and one that stops must leave the list. Most entries
  * are the frame's steps still to come, said as such.
  */
-const FAMILY_FOLDERS = [/^libs\/control\/src\/blackwidow\//, /^libs\/fabric-model\/src\/blackwidow\//, /^libs\/fabric-model\/src\/chips\//, /^libs\/emulator\/src\/yarc\//];
+const FAMILY_FOLDERS = [
+  /^libs\/control\/src\/blackwidow\//,
+  /^libs\/fabric-model\/src\/blackwidow\//,
+  /^libs\/fabric-model\/src\/chips\//,
+  /^libs\/emulator\/src\/yarc\//,
+];
 /** The words, as domain terms (a JavaScript `.slice(` is not a slice of a fabric). */
 const WORDS = /\b(?:blackwidow|black widow|yarc)\b|(?<![.\w])slices?\b(?!\s*\()|\branks?\b/i;
 
@@ -56,10 +61,11 @@ const WHY: Record<string, string> = {
   'apps/fabric-manager/src/fabrics/dto/fabric.model.ts': "a description gives BlackWidow's summary as the example",
   'apps/fabric-manager/src/fabrics/dto/load-fabric.input.ts': 'descriptions give BlackWidow fixture names as examples',
   'apps/fabric-manager/src/fabrics/fabrics.resolver.ts': "chips are filtered by BlackWidow's slice and rank, placement coordinates by name",
-  'apps/fabric-manager/src/fabrics/fabrics.service.ts': "comments give BlackWidow fixtures and placement as examples",
+  'apps/fabric-manager/src/fabrics/fabrics.service.ts': 'comments give BlackWidow fixtures and placement as examples',
   'apps/fabric-manager/src/fabrics/port.entity.ts': "a comment on YARC's port roles",
   'apps/fabric-manager/src/graphql/operation-cost.ts': 'a slice of time, not of a fabric',
-  'apps/fabric-manager/src/graphql/validators.ts': "comments give YARC's ports and BlackWidow's slices as examples; the bounds are checked against each chip's own count",
+  'apps/fabric-manager/src/graphql/validators.ts':
+    "comments give YARC's ports and BlackWidow's slices as examples; the bounds are checked against each chip's own count",
   'apps/fabric-manager/src/traffic/dto/traffic-run.dto.ts': 'traffic requests choose BlackWidow slices (traffic-request.ts)',
   'apps/fabric-manager/src/traffic/traffic.service.ts': 'traffic requests choose BlackWidow slices (traffic-request.ts)',
 };

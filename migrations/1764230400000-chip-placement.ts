@@ -19,9 +19,7 @@ export class ChipPlacement1764230400000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE "chip" ADD COLUMN "slice" integer NOT NULL DEFAULT (0)`);
     await q.query(`ALTER TABLE "chip" ADD COLUMN "rank" integer NOT NULL DEFAULT (0)`);
-    await q.query(
-      `UPDATE "chip" SET "slice" = COALESCE(json_extract("placement", '$.slice'), 0), "rank" = COALESCE(json_extract("placement", '$.rank'), 0)`,
-    );
+    await q.query(`UPDATE "chip" SET "slice" = COALESCE(json_extract("placement", '$.slice'), 0), "rank" = COALESCE(json_extract("placement", '$.rank'), 0)`);
     await q.query(`ALTER TABLE "chip" DROP COLUMN "placement"`);
   }
 }

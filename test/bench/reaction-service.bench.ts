@@ -90,7 +90,8 @@ async function up(fixture: string): Promise<void> {
     .onInterrupt((interrupt) => published.push({ kind: `interrupt ${interrupt.kind}`, chip: null, details: {}, at: performance.now() }));
   const events = service.app.get(EventsService).subscribe({ fabricId, kinds: [FabricEventKind.GENERATION_COMPUTED, FabricEventKind.GENERATION_PUSHED] });
   void (async () => {
-    for await (const event of events) published.push({ kind: event.kind, chip: event.chip, details: event.details as Record<string, unknown>, at: performance.now() });
+    for await (const event of events)
+      published.push({ kind: event.kind, chip: event.chip, details: event.details as Record<string, unknown>, at: performance.now() });
   })();
   const stopListening = () => {
     unsubscribe();
@@ -128,7 +129,12 @@ async function reactTo(fault: PhysicalFault, interruptKind: string): Promise<Mea
   const what = `after ${fault.action} ${fault.chip}`;
   const firstInterrupt = await seen(published, fromPublished, (e) => e.kind.startsWith('interrupt '), `an interrupt ${what}`);
   const computedHere = await seen(published, fromPublished, (e) => e.kind === 'GENERATION_COMPUTED', `a generation computed ${what}`);
-  const pushedHere = await seen(published, fromPublished, (e) => e.kind === 'GENERATION_PUSHED' && e.details.generation === computedHere.details.generation, 'its push');
+  const pushedHere = await seen(
+    published,
+    fromPublished,
+    (e) => e.kind === 'GENERATION_PUSHED' && e.details.generation === computedHere.details.generation,
+    'its push',
+  );
   const interrupt = await seen(stream, from, (e) => e.kind === interruptKind, `a ${interruptKind} ${what}`);
   const computed = await seen(stream, from, (e) => e.kind === 'GENERATION_COMPUTED', `a generation computed ${what}`);
   const pushed = await seen(stream, from, (e) => e.kind === 'GENERATION_PUSHED' && e.details.generation === computed.details.generation, 'its push');

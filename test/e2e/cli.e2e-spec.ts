@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../apps/cli/src/main';
-import { TestService, waitForAutomation } from './support/test-service';
+import { TestService } from './support/test-service';
 
 /** Runs `weft …` in-process and captures what it prints. */
 async function weft(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -208,7 +208,10 @@ describe('the weft command line', () => {
     expect(trace.stdout).toMatch(/could take \d+ \(\d+(\.\d)?%\), /);
     expect(trace.stdout).toMatch(/\ndelivered in \d router hops\n$/);
 
-    expect(await as('routes', 'check', '--fabric', fabric)).toMatchObject({ code: 0, stdout: expect.stringContaining('\nacyclic: no routing cycle can deadlock\n') });
+    expect(await as('routes', 'check', '--fabric', fabric)).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('\nacyclic: no routing cycle can deadlock\n'),
+    });
 
     const load = await as('load', 'random-permutation', '--fabric', fabric, '--seed', '3', '--plane', '0', '--top', '3');
     expect(load.code).toBe(0);
@@ -219,7 +222,10 @@ describe('the weft command line', () => {
     const matrixFile = join(service.dir, 'bad-matrix.txt');
     const rows = Array.from({ length: 288 }, (_, s) => Array.from({ length: 288 }, (_, d) => (s === d ? 0 : s === 3 && d === 5 ? -1 : 1)).join(' '));
     writeFileSync(matrixFile, rows.join('\n'));
-    expect(await as('load', matrixFile, '--fabric', fabric)).toMatchObject({ code: 1, stderr: expect.stringContaining('traffic matrix [3][5] must be a non-negative number') });
+    expect(await as('load', matrixFile, '--fabric', fabric)).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('traffic matrix [3][5] must be a non-negative number'),
+    });
 
     const dump = await as('config', 'dump', '--fabric', fabric, '--chip', 's0.r1.0');
     expect(dump.code).toBe(0);

@@ -51,7 +51,9 @@ describe('an operator loads a fabric and watches its events', () => {
     expect(queried.data!.fabric.chips.edges[0].node.ports.totalCount).toBe(64);
 
     // Each chip's place in the family's own terms, and filtered on: BlackWidow's slice and rank.
-    const inSlice2 = await service.gql<{ fabric: { chips: { totalCount: number; edges: { node: { name: string; placement: object; slice: number; rank: number } }[] } } }>(
+    const inSlice2 = await service.gql<{
+      fabric: { chips: { totalCount: number; edges: { node: { name: string; placement: object; slice: number; rank: number } }[] } };
+    }>(
       `query($id: ID!) { fabric(id: $id) { chips(slice: 2, rank: 1, first: 10) { totalCount edges { node { name placement slice rank } } } } }`,
       { id: loaded.data!.loadFabric.id },
       operatorKey,

@@ -30,13 +30,21 @@ describe('route trace, channel load, the dependency check and the golden dump th
     const operator = await createKey(service, service.bootstrapKey!, 'operator');
     viewer = await createKey(service, service.bootstrapKey!, 'viewer');
     fabricId = await loadFixture(service, operator, 'blackwidow/bw-r1.5-288');
-    const configured = await service.gql('mutation($input: FabricIdInput!) { configureFabric(input: $input) { generation { number } } }', { input: { fabricId } }, operator);
+    const configured = await service.gql(
+      'mutation($input: FabricIdInput!) { configureFabric(input: $input) { generation { number } } }',
+      { input: { fabricId } },
+      operator,
+    );
     expect(configured.errors).toBeUndefined();
   });
   afterAll(() => service.stop());
 
   it('traces a packet from p0 to p287 in slice 2, hop by hop, with the ports its hash could have taken', async () => {
-    const result = await service.gql<{ routeTrace: Trace }>(TRACE, { input: { fabricId, source: 'p0', destination: 'p287', plane: 2, hashBits: 1234 } }, viewer);
+    const result = await service.gql<{ routeTrace: Trace }>(
+      TRACE,
+      { input: { fabricId, source: 'p0', destination: 'p287', plane: 2, hashBits: 1234 } },
+      viewer,
+    );
     expect(result.errors).toBeUndefined();
     const trace = result.data!.routeTrace;
     expect(trace).toMatchObject({ generation: 1, outcome: 'delivered', reason: '', injection: 'p0:2' });
@@ -84,7 +92,10 @@ describe('route trace, channel load, the dependency check and the golden dump th
     const matrix: number[][] = Array.from({ length: 288 }, (_, s) => Array.from({ length: 288 }, (_, d) => (s === d ? 0 : 1)));
     matrix[3][5] = -1;
     const result = await service.gql(LOAD, { input: { fabricId, matrix, planes: [0] } }, viewer);
-    expect(result.errors![0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining('traffic matrix [3][5] must be a non-negative number') });
+    expect(result.errors![0]).toMatchObject({
+      extensions: { code: 'BAD_USER_INPUT' },
+      message: expect.stringContaining('traffic matrix [3][5] must be a non-negative number'),
+    });
     const short = matrix.map((row) => [...row]);
     short[3][5] = 1;
     short[7] = short[7].slice(0, 10);
@@ -103,7 +114,11 @@ describe('route trace, channel load, the dependency check and the golden dump th
   });
 
   it('dumps the generation in force as its golden text, which loads back and equals the fixture golden', async () => {
-    const result = await service.gql<{ generationImage: { generation: number; format: string; chips: number; text: string } }>(IMAGE, { input: { fabricId } }, viewer);
+    const result = await service.gql<{ generationImage: { generation: number; format: string; chips: number; text: string } }>(
+      IMAGE,
+      { input: { fabricId } },
+      viewer,
+    );
     expect(result.errors).toBeUndefined();
     const dump = result.data!.generationImage;
     expect(dump).toMatchObject({ generation: 1, format: 'weft-image/1', chips: 36 });

@@ -49,19 +49,21 @@ export function addAnalysisCommands(program: Command, routes: Command, config: C
     .option('--hash-bits <n>', "the header's optional hash bits (0–32767)", wholeNumber)
     .addOption(urlOption())
     .addOption(keyOption())
-    .action(async (source: string, destination: string, options: { fabric: number; plane: number; vc: number; hashBits?: number; url: string; key?: string }) => {
-      const { routeTrace: t } = await serviceClient(options).request<{ routeTrace: Trace }>(
-        'query($input: RouteTraceInput!) { routeTrace(input: $input) { generation outcome reason injection hops { chip inPort outPort vc farEnd how choices { port share } } } }',
-        { input: { fabricId: String(options.fabric), source, destination, plane: options.plane, vc: options.vc, hashBits: options.hashBits } },
-      );
-      out(`${source} → ${destination}, plane ${options.plane}, vc ${options.vc} (generation ${t.generation}): leaves by ${t.injection ?? '—'}`);
-      t.hops.forEach((h, i) => {
-        const spread = h.choices.length > 1 ? `; could take ${h.choices.map((c) => `${c.port} (${percent(c.share)})`).join(', ')}` : '';
-        out(`  ${i + 1}. ${h.chip}  in ${h.inPort} → out ${h.outPort}  vc ${h.vc}  → ${h.farEnd}   ${h.how}${spread}`);
-      });
-      if (t.outcome === 'delivered') out(`delivered in ${t.hops.length} router hops`);
-      else throw new CliError(`dropped: ${t.reason}`);
-    });
+    .action(
+      async (source: string, destination: string, options: { fabric: number; plane: number; vc: number; hashBits?: number; url: string; key?: string }) => {
+        const { routeTrace: t } = await serviceClient(options).request<{ routeTrace: Trace }>(
+          'query($input: RouteTraceInput!) { routeTrace(input: $input) { generation outcome reason injection hops { chip inPort outPort vc farEnd how choices { port share } } } }',
+          { input: { fabricId: String(options.fabric), source, destination, plane: options.plane, vc: options.vc, hashBits: options.hashBits } },
+        );
+        out(`${source} → ${destination}, plane ${options.plane}, vc ${options.vc} (generation ${t.generation}): leaves by ${t.injection ?? '—'}`);
+        t.hops.forEach((h, i) => {
+          const spread = h.choices.length > 1 ? `; could take ${h.choices.map((c) => `${c.port} (${percent(c.share)})`).join(', ')}` : '';
+          out(`  ${i + 1}. ${h.chip}  in ${h.inPort} → out ${h.outPort}  vc ${h.vc}  → ${h.farEnd}   ${h.how}${spread}`);
+        });
+        if (t.outcome === 'delivered') out(`delivered in ${t.hops.length} router hops`);
+        else throw new CliError(`dropped: ${t.reason}`);
+      },
+    );
 
   routes
     .command('check')
@@ -83,7 +85,10 @@ export function addAnalysisCommands(program: Command, routes: Command, config: C
   program
     .command('load')
     .description('expected channel loads of a named pattern or a traffic-matrix file under the configuration in force')
-    .argument('<pattern>', 'a pattern (uniform-random, random-permutation, bit-complement, transpose, tornado, …) or a matrix file (JSON rows, or one row per line)')
+    .argument(
+      '<pattern>',
+      'a pattern (uniform-random, random-permutation, bit-complement, transpose, tornado, …) or a matrix file (JSON rows, or one row per line)',
+    )
     .addOption(fabricOption())
     .option('--seed <n>', 'seed of a random pattern', wholeNumber, 1)
     .option('--draws <n>', 'draws of a random pattern to average over (1–64)', positiveInt, 1)
@@ -95,7 +100,16 @@ export function addAnalysisCommands(program: Command, routes: Command, config: C
     .action(
       async (
         pattern: string,
-        options: { fabric: number; seed: number; draws: number; plane?: string[]; top: number; crossing?: { chip: string; port: number }; url: string; key?: string },
+        options: {
+          fabric: number;
+          seed: number;
+          draws: number;
+          plane?: string[];
+          top: number;
+          crossing?: { chip: string; port: number };
+          url: string;
+          key?: string;
+        },
       ) => {
         const planes = options.plane?.map((p) => wholeNumber(p));
         const source = existsSync(pattern) ? { matrix: readMatrix(pattern) } : { pattern };
@@ -127,7 +141,9 @@ export function addAnalysisCommands(program: Command, routes: Command, config: C
           },
         );
         out(`${r.pattern}, ${r.flows} flows (generation ${r.generation}): ${r.channels} channels, load max ${r.maximum.toFixed(3)}, mean ${r.mean.toFixed(3)}`);
-        out(`  (a fraction of one injection link's rate; the busiest channel saturates when sources inject at ${r.maximum > 0 ? (1 / r.maximum).toFixed(3) : '∞'})`);
+        out(
+          `  (a fraction of one injection link's rate; the busiest channel saturates when sources inject at ${r.maximum > 0 ? (1 / r.maximum).toFixed(3) : '∞'})`,
+        );
         if (r.undeliverable > 0) out(`  undeliverable under this configuration: ${r.undeliverable.toFixed(3)}`);
         out('histogram:');
         for (const bin of r.histogram) out(`  ${bin.from.toFixed(3)}–${bin.to.toFixed(3)}  ${bin.channels}`);

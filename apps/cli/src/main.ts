@@ -20,7 +20,6 @@ export function buildProgram(): Command {
     // subcommand is made, so that they inherit it).
     .exitOverride();
 
-
   program
     .command('serve')
     .description('start the service (the same as "npm start"): GraphQL at /graphql, health at /health')

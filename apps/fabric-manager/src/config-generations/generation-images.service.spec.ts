@@ -63,7 +63,9 @@ describe('GenerationImages (store-backed)', () => {
     const sut = new GenerationImages(rows, noDeletes);
     const all = images(DELTAS_BEFORE_WHOLE + 5);
     for (let n = 1; n <= all.length; n++) await save(sut, n, all[n - 1]);
-    const whole = (await rows.find({ where: { fabricId }, select: { number: true, parentNumber: true } })).filter((r) => r.parentNumber === null).map((r) => r.number);
+    const whole = (await rows.find({ where: { fabricId }, select: { number: true, parentNumber: true } }))
+      .filter((r) => r.parentNumber === null)
+      .map((r) => r.number);
     expect(whole).toEqual([1, DELTAS_BEFORE_WHOLE + 1]);
     const restarted = new GenerationImages(rows, noDeletes);
     expect(await restarted.read(fabricId, all.length)).toEqual(all[all.length - 1]);

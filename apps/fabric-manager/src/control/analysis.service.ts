@@ -74,7 +74,14 @@ export class AnalysisService {
     return asked && asked.length > 0 ? [...new Set(asked)] : [...forwarding.planes];
   }
 
-  async trace(input: { fabricId: number; source: string; destination: string; plane: number; vc: number; hashBits?: number }): Promise<RouteTrace & { generation: number }> {
+  async trace(input: {
+    fabricId: number;
+    source: string;
+    destination: string;
+    plane: number;
+    vc: number;
+    hashBits?: number;
+  }): Promise<RouteTrace & { generation: number }> {
     const { number, forwarding } = await this.inForce(input.fabricId);
     const source = this.endpoint(forwarding, input.source, 'source');
     const destination = this.endpoint(forwarding, input.destination, 'destination');
@@ -95,7 +102,8 @@ export class AnalysisService {
     vc: number;
     crossing?: { chip: string; port: number };
   }): Promise<ChannelLoadReport & { generation: number; pattern: string; flows: number }> {
-    if ((input.pattern === undefined) === (input.matrix === undefined)) throw invalid('give exactly one of "pattern" (a named pattern) or "matrix" (a traffic matrix)');
+    if ((input.pattern === undefined) === (input.matrix === undefined))
+      throw invalid('give exactly one of "pattern" (a named pattern) or "matrix" (a traffic matrix)');
     const { number, forwarding } = await this.inForce(input.fabricId);
     const planes = this.planes(forwarding, input.planes);
     const endpoints = forwarding.endpoints.map((e) => e.number);

@@ -144,7 +144,10 @@ export class GenerationsResolver {
         chosen = { ...image, routers: image.routers.filter((r) => wanted.has(r.name)) };
         const missing = input.chips.filter((c) => !chosen.routers.some((r) => r.name === c));
         if (missing.length > 0)
-          throw new ControlException(ControlErrorCode.RouterNotConfigured, `generation ${number} of fabric ${input.fabricId} configures no chip ${missing.map((m) => `"${m}"`).join(', ')}`);
+          throw new ControlException(
+            ControlErrorCode.RouterNotConfigured,
+            `generation ${number} of fabric ${input.fabricId} configures no chip ${missing.map((m) => `"${m}"`).join(', ')}`,
+          );
       }
       return { generation: number, format: engine.dumpFormat, chips: chosen.routers.length, text: engine.dump(chosen) };
     });

@@ -19,7 +19,10 @@ export class ChipsResolver {
     return placementOf(chip);
   }
 
-  @ResolveField(() => Int, { nullable: true, description: 'BlackWidow: the network slice; -1 for endpoints, which span every slice (null where the family has none).' })
+  @ResolveField(() => Int, {
+    nullable: true,
+    description: 'BlackWidow: the network slice; -1 for endpoints, which span every slice (null where the family has none).',
+  })
   slice(@Parent() chip: Chip): number | null {
     return placementOf(chip).slice ?? null;
   }

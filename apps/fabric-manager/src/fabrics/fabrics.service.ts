@@ -200,7 +200,8 @@ export class FabricsService {
     const file = JSON.parse(fabric.installation) as InstallationFile;
     const createdAt = fabric.createdAt.getTime();
     let cached = this.designs.get(id);
-    if (!cached || cached.createdAt !== createdAt) this.designs.set(id, (cached = { createdAt, design: FABRIC_FAMILY_MODELS[file.family].generateDesign(file.design) }));
+    if (!cached || cached.createdAt !== createdAt)
+      this.designs.set(id, (cached = { createdAt, design: FABRIC_FAMILY_MODELS[file.family].generateDesign(file.design) }));
     return { fabric, file, design: cached.design };
   }
 
@@ -225,7 +226,11 @@ export class FabricsService {
       return q;
     };
     const [rows, total] = await Promise.all([
-      query().andWhere('c.id > :after', { after: decodeCursor(after) }).orderBy('c.id', 'ASC').take(first + 1).getMany(),
+      query()
+        .andWhere('c.id > :after', { after: decodeCursor(after) })
+        .orderBy('c.id', 'ASC')
+        .take(first + 1)
+        .getMany(),
       query().getCount(),
     ]);
     return toConnection(rows, first, total);

@@ -140,7 +140,9 @@ export async function channelLoad(
       if (watchedShare > 0) crossing.push({ source: flow.source, destination: flow.destination, plane, share: watchedShare });
     }
   }
-  const all = forwarding.channels.map((channel) => ({ channel, farEnd: forwarding.peer(channel)!, load: load.get(channelName(channel)) ?? 0 })).filter((c) => c.farEnd);
+  const all = forwarding.channels
+    .map((channel) => ({ channel, farEnd: forwarding.peer(channel)!, load: load.get(channelName(channel)) ?? 0 }))
+    .filter((c) => c.farEnd);
   const maximum = all.reduce((m, c) => Math.max(m, c.load), 0);
   const mean = all.length === 0 ? 0 : all.reduce((sum, c) => sum + c.load, 0) / all.length;
   const bins = options.bins ?? 10;

@@ -94,7 +94,10 @@ describe('route analyses on the configuration in force', () => {
     expect(predicted.undeliverable).toBe(0);
     expect(predicted.maximum).toBeGreaterThan(predicted.mean);
     // The agreement is the routing's, not the tolerance's: another permutation's loads are far off.
-    const other = await channelLoad(forwarding, patternFlows({ kind: 'random-permutation' }, endpoints, { endpointsPerRouter: 32 }, 8, 1), { planes: [0], vc: 0 });
+    const other = await channelLoad(forwarding, patternFlows({ kind: 'random-permutation' }, endpoints, { endpointsPerRouter: 32 }, 8, 1), {
+      planes: [0],
+      vc: 0,
+    });
     const otherError = forwarding.channels.reduce((sum, channel) => sum + Math.abs(carried(channel) - loadOf(other, channel)), 0);
     expect(error * 4).toBeLessThan(otherError);
   });

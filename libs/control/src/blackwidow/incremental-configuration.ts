@@ -159,9 +159,7 @@ export class BlackWidowConfigurator {
    */
   verify(computed: ComputedConfiguration): VerificationReport {
     const { next } = computed;
-    return (
-      next.proven.find(computed.faults, next.routed.routers) ?? computed.proveChange?.() ?? proveImage(next.proofBasis, computed.image, computed.faults)
-    );
+    return next.proven.find(computed.faults, next.routed.routers) ?? computed.proveChange?.() ?? proveImage(next.proofBasis, computed.image, computed.faults);
   }
 
   /** Makes a computed configuration, with its verdict, the one the next computation starts from. */

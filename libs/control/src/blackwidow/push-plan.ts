@@ -187,7 +187,8 @@ export function shapedChanges(old: RouterImage, router: RouterImage): RouterChan
       b.portMap.forEach((physical, logical) => {
         if (physical < 0) return;
         const before = a.portMap[logical];
-        if (before !== physical) changes.push({ write: portMapWrite(tiles, logical, physical), was: before >= 0 ? portMapWrite(tiles, logical, before) : undefined });
+        if (before !== physical)
+          changes.push({ write: portMapWrite(tiles, logical, physical), was: before >= 0 ? portMapWrite(tiles, logical, before) : undefined });
       });
     }
     if (a.table !== b.table) {

@@ -9,7 +9,14 @@ type Image = { routers: { name: string }[] };
 function engineProving(verdicts: { incremental: boolean; full: boolean }) {
   const calls: string[] = [];
   const verdict = (ok: boolean): VerificationReport =>
-    ({ ok, violations: ok ? [] : [{ kind: 'loop', message: 'a loop' }], pairsProven: 0, endpointsProven: 0, states: 0, maxHops: 0 }) as unknown as VerificationReport;
+    ({
+      ok,
+      violations: ok ? [] : [{ kind: 'loop', message: 'a loop' }],
+      pairsProven: 0,
+      endpointsProven: 0,
+      states: 0,
+      maxHops: 0,
+    }) as unknown as VerificationReport;
   const engine: RoutingEngine<Image> = {
     name: 'test',
     compute: (faults, options) => {

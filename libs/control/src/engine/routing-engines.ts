@@ -53,6 +53,11 @@ export function routingEngineOf(family: string): RoutingEngineEntry {
 /** The engine a generation records as its maker, by that name. */
 export function routingEngineNamed(name: string): RoutingEngineEntry {
   const entry = Object.values(ROUTING_ENGINES).find((e) => e.name === name);
-  if (!entry) throw new Error(`no routing engine is named "${name}" (engines: ${Object.values(ROUTING_ENGINES).map((e) => e.name).join(', ')})`);
+  if (!entry)
+    throw new Error(
+      `no routing engine is named "${name}" (engines: ${Object.values(ROUTING_ENGINES)
+        .map((e) => e.name)
+        .join(', ')})`,
+    );
   return entry;
 }

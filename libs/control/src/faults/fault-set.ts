@@ -97,6 +97,9 @@ export class FaultSet {
 }
 
 /** The fault set of fault records on a fabric as known: a router's ports as many as its chip has. */
-export function faultsOn(chips: ReadonlyMap<string, { readonly portCount: number }>, faults: readonly { kind: string; chip: string; port: number | null }[]): FaultSet {
+export function faultsOn(
+  chips: ReadonlyMap<string, { readonly portCount: number }>,
+  faults: readonly { kind: string; chip: string; port: number | null }[],
+): FaultSet {
   return FaultSet.of(faults, (chip) => chips.get(chip)?.portCount ?? 0);
 }

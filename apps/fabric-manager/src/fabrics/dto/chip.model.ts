@@ -18,7 +18,6 @@ export class ChipModel {
   @Field({ description: 'Chip model, e.g. "YARC".' })
   model!: string;
 
-
   @Field(() => Int, { description: 'Processor number of an endpoint; -1 for routers.' })
   processor!: number;
 
