@@ -18,7 +18,7 @@ describe('first start', () => {
     );
     expect(generations.data!.generations).toEqual([{ number: 1, state: 'pushed' }]);
     const router = await service.gql<{ routerConfiguration: { virtualRouters: { processors: string; rootDetect: { first: number; second: number } }[] } }>(
-      'query($input: RouterConfigurationInput!) { routerConfiguration(input: $input) { virtualRouters { processors rootDetect { first second } } } }',
+      'query($input: RouterConfigurationInput!) { routerConfiguration(input: $input) { ... on BlackWidowRouterConfiguration { virtualRouters { processors rootDetect { first second } } } } }',
       { input: { fabricId: node.id, chip: 's2.r1.8' } },
       key,
     );

@@ -2,11 +2,11 @@
 import { ranges } from '@weft/control/blackwidow/ranges';
 
 export const ROUTER_CONFIGURATION = `query($input: RouterConfigurationInput!) { routerConfiguration(input: $input) {
-  chip generation rank slice downlinks uplinks sidelinks unused outOfService { port designedAs farEnd reason }
-  virtualRouters { tiles processors rootDetect { first second meaning } downRoute { first second meaning } portMap { logical physical }
-    table { entry location mask processors ports portCount } hashBits }
-  link { laneRetryThreshold forwardProgressTimeoutNs leafForwardProgressTimeoutNs maxPacketLength octantRatesGbps }
-  raw { register target value } } }`;
+  chip generation family outOfService { port designedAs farEnd reason } raw { register target value }
+  ... on BlackWidowRouterConfiguration { rank slice downlinks uplinks sidelinks unused
+    virtualRouters { tiles processors rootDetect { first second meaning } downRoute { first second meaning } portMap { logical physical }
+      table { entry location mask processors ports portCount } hashBits }
+    link { laneRetryThreshold forwardProgressTimeoutNs leafForwardProgressTimeoutNs maxPacketLength octantRatesGbps } } } }`;
 
 export interface RouterConfigurationView {
   chip: string;

@@ -24,7 +24,13 @@ import { ControlErrorCode, ControlException } from './control.exception';
 import { ConfigGenerationModel, PushModel } from './dto/control.model';
 import { GenerationImageInput, GenerationImageModel } from './dto/analysis.model';
 import { FabricIdInput } from './dto/fabric-id.input';
-import { GenerationDiffInput, GenerationDiffModel, RouterConfigurationInput, RouterConfigurationModel } from './dto/router-configuration.model';
+import {
+  BlackWidowRouterConfigurationModel,
+  GenerationDiffInput,
+  GenerationDiffModel,
+  RouterConfigurationInput,
+  RouterConfigurationModel,
+} from './dto/router-configuration.model';
 
 /** The configuration history of a fabric: its generations, the pushes that wrote them, each
  * router's registers decoded, and what changed between two generations. */
@@ -71,10 +77,10 @@ export class GenerationsResolver {
     return heavyWork(() => this.decodeRouter(input));
   }
 
-  private async decodeRouter(input: RouterConfigurationInput): Promise<RouterConfigurationModel> {
+  private async decodeRouter(input: RouterConfigurationInput): Promise<BlackWidowRouterConfigurationModel> {
     const { number, image, circumstances } = await this.image(input.fabricId, input.generation);
     const router = image.routers.find((r) => r.name === input.chip);
-    const { design } = await this.fabrics.design(input.fabricId);
+    const { fabric, design } = await this.fabrics.design(input.fabricId);
     if (!router) {
       const why = design.chips.some((c) => c.name === input.chip && c.kind === 'router') ? whyNotConfigured(input.chip, circumstances) : null;
       throw new ControlException(
@@ -85,6 +91,7 @@ export class GenerationsResolver {
     const d = describeRouter(router);
     return {
       ...d,
+      family: fabric.family,
       generation: number,
       outOfService: portsOutOfService(router, design, circumstances),
       virtualRouters: d.virtualRouters.map((vr) => ({

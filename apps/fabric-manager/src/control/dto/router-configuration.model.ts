@@ -1,4 +1,4 @@
-import { Field, Float, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
+import { Field, Float, ID, InputType, Int, InterfaceType, ObjectType } from '@nestjs/graphql';
 import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { IsRowId } from '../../graphql/validators';
 
@@ -163,14 +163,38 @@ export class PortOutOfServiceModel {
   finding!: string | null;
 }
 
-@ObjectType('RouterConfiguration', { description: "A router's registers in one generation, decoded and raw." })
-export class RouterConfigurationModel {
+/** Each family's router configuration type, by family (one row each). */
+const ROUTER_CONFIGURATION_TYPES: Record<string, string> = { blackwidow: 'BlackWidowRouterConfiguration' };
+
+@InterfaceType('RouterConfiguration', {
+  description:
+    "A router's registers in one generation, decoded and raw. Each family's type adds the registers its chips have (… on BlackWidowRouterConfiguration).",
+  resolveType: (value: { family: string }) => ROUTER_CONFIGURATION_TYPES[value.family],
+})
+export abstract class RouterConfigurationModel {
   @Field()
   chip!: string;
 
   @Field(() => Int)
   generation!: number;
 
+  @Field({ description: 'The fabric family, which names the type.' })
+  family!: string;
+
+  @Field(() => [PortOutOfServiceModel], {
+    description: 'Cabled ports this generation leaves unused, each with the fault or discovery finding it was computed around.',
+  })
+  outOfService!: PortOutOfServiceModel[];
+
+  @Field(() => [RawRegisterWriteModel], { description: 'Every register write as the push makes it.' })
+  raw!: RawRegisterWriteModel[];
+}
+
+@ObjectType('BlackWidowRouterConfiguration', {
+  implements: () => [RouterConfigurationModel],
+  description: "A YARC's registers (paper 000 §5, §7): port directions, virtual routers with root detect, down route, port map and table, link settings.",
+})
+export class BlackWidowRouterConfigurationModel extends RouterConfigurationModel {
   @Field(() => Int)
   rank!: number;
 
@@ -189,19 +213,11 @@ export class RouterConfigurationModel {
   @Field()
   unused!: string;
 
-  @Field(() => [PortOutOfServiceModel], {
-    description: 'Cabled ports this generation leaves unused, each with the fault or discovery finding it was computed around.',
-  })
-  outOfService!: PortOutOfServiceModel[];
-
   @Field(() => [VirtualRouterModel])
   virtualRouters!: VirtualRouterModel[];
 
   @Field(() => LinkSettingsModel)
   link!: LinkSettingsModel;
-
-  @Field(() => [RawRegisterWriteModel])
-  raw!: RawRegisterWriteModel[];
 }
 
 @ObjectType('RegisterChange')
