@@ -17,3 +17,5 @@ export * from './traffic/traffic-run';
 export * from './traffic/traffic-request';
 export * from './drill/drill-file';
 export * from './drill/discard-explanations';
+export * from './engine/fabric-engine';
+export * from './chip-models';

@@ -1,6 +1,7 @@
 import { loadInstallationFile } from '@weft/fabric-model';
 import { join } from 'node:path';
 import { configureR15ByHand } from '../yarc/blackwidow-test-config';
+import type { YarcFabricSim } from '../yarc/yarc-fabric-sim';
 import { EmulatorHost } from './emulator-host';
 import type { HostCommand, HostReply } from './protocol';
 
@@ -15,7 +16,8 @@ function host() {
   });
   const installation = loadInstallationFile(join(__dirname, '../../../../fixtures/blackwidow/bw-r1.5-288.json'));
   h.handle({ type: 'attach', fabricId: 1, physical: installation.physical, attachment: 'p0', seed: 1 });
-  configureR15ByHand(h.fabric(1)!.sim);
+  // The spec's own shortcut around a push: the YARC model's registers set by hand.
+  configureR15ByHand(h.fabric(1)!.sim as YarcFabricSim);
   let id = 100;
   const send = (make: (id: number) => HostCommand) => {
     const n = id++;

@@ -4,18 +4,17 @@
  * being served (the worker's event loop stays responsive while traffic runs).
  */
 import type { FabricDesign } from '@weft/fabric-model';
-import type { MaintenanceResult, RegisterValue } from '@weft/fabric-model';
+import type { MaintenanceResult, MaintenanceTransport, RegisterValue } from '@weft/fabric-model';
 import { EmulatedFabric } from '../emulated-fabric';
-import { NS_PER_CYCLE } from '../yarc/yarc-constants';
-import { YarcFabricSim } from '../yarc/yarc-fabric-sim';
-import { YarcMaintenanceController } from '../yarc/yarc-maintenance';
+import { chipModelOf } from '../chip-models';
+import type { FabricEngine } from '../engine/fabric-engine';
 import { FabricStatus, HostCommand, HostReply, packResults, PhysicalFault, unpackRoutes } from './protocol';
 import { BackgroundTraffic, TrafficSession } from '../traffic/traffic-run';
 import { startTraffic, TrafficFabricShape, validateTrafficRequest } from '../traffic/traffic-request';
 
 interface HostedFabric {
-  readonly sim: YarcFabricSim;
-  readonly controller: YarcMaintenanceController;
+  readonly sim: FabricEngine;
+  readonly controller: MaintenanceTransport;
   readonly shape: TrafficFabricShape;
   /** The traffic run in progress (one at a time), and the command to answer when it ends. */
   traffic: { session: TrafficSession; id: number } | null;
@@ -114,10 +113,10 @@ export class EmulatorHost {
         }
         case 'pause-at': {
           const hosted = this.hosted(command.fabricId);
-          const cycle = Math.ceil(command.atNs / NS_PER_CYCLE);
+          const cycle = Math.ceil(command.atNs / hosted.sim.nsPerCycle);
           if (cycle <= hosted.sim.cycle) {
             hosted.paused = true;
-            this.reply({ type: 'paused', id: command.id, emulatedNs: hosted.sim.cycle * NS_PER_CYCLE });
+            this.reply({ type: 'paused', id: command.id, emulatedNs: hosted.sim.cycle * hosted.sim.nsPerCycle });
           } else hosted.pauseAt = { cycle, id: command.id };
           break;
         }
@@ -127,7 +126,7 @@ export class EmulatorHost {
           break;
         case 'embargo': {
           const hosted = this.hosted(command.fabricId);
-          hosted.embargoUntil = Math.max(hosted.embargoUntil, Math.ceil(command.untilNs / NS_PER_CYCLE));
+          hosted.embargoUntil = Math.max(hosted.embargoUntil, Math.ceil(command.untilNs / hosted.sim.nsPerCycle));
           this.reply({ type: 'done', id: command.id });
           break;
         }
@@ -147,9 +146,10 @@ export class EmulatorHost {
 
   private attach(fabricId: number, physical: FabricDesign, attachment: string, seed: number): void {
     const fabric = new EmulatedFabric(physical);
-    const sim = new YarcFabricSim(fabric, seed);
+    const model = chipModelOf(fabric);
+    const sim = model.build(fabric, seed);
     const processor = fabric.design.chips[fabric.chipId(attachment)].processor;
-    const controller = new YarcMaintenanceController(sim, processor);
+    const controller = model.controller(sim, processor);
     controller.onInterrupt((interrupt) => this.reply({ type: 'interrupt', fabricId, interrupt }));
     const processors = physical.chips.filter((c) => c.kind === 'endpoint').length;
     const slices = Number(physical.summary.slices ?? 4);
@@ -165,13 +165,13 @@ export class EmulatorHost {
     });
   }
 
-  private status(fabricId: number, sim: YarcFabricSim): FabricStatus {
+  private status(fabricId: number, sim: FabricEngine): FabricStatus {
     return {
       fabricId,
       chips: sim.fabric.chipCount,
       ports: sim.fabric.portCount,
       cycle: sim.cycle,
-      emulatedNs: sim.cycle * NS_PER_CYCLE,
+      emulatedNs: sim.cycle * sim.nsPerCycle,
       books: sim.packets.books(),
     };
   }
@@ -218,7 +218,7 @@ export class EmulatorHost {
       }
       if (hosted.pauseAt && sim.cycle >= hosted.pauseAt.cycle) {
         hosted.paused = true;
-        this.reply({ type: 'paused', id: hosted.pauseAt.id, emulatedNs: sim.cycle * NS_PER_CYCLE });
+        this.reply({ type: 'paused', id: hosted.pauseAt.id, emulatedNs: sim.cycle * sim.nsPerCycle });
         hosted.pauseAt = null;
       }
       if (hosted.held.length > 0 && sim.cycle >= hosted.embargoUntil) {
@@ -231,12 +231,12 @@ export class EmulatorHost {
 }
 
 /** Applies a physical fault to an emulated fabric; names that do not exist are errors. */
-export function applyFault(sim: YarcFabricSim, fault: PhysicalFault): void {
+export function applyFault(sim: FabricEngine, fault: PhysicalFault): void {
   const chip = sim.fabric.chipId(fault.chip);
   switch (fault.action) {
     case 'kill-router':
     case 'revive-router':
-      if (sim.chipRouter[chip] < 0) throw new RangeError(`"${fault.chip}" is not a router`);
+      if (!sim.isRouter(chip)) throw new RangeError(`"${fault.chip}" is not a router`);
       if (fault.action === 'kill-router') sim.killRouter(chip);
       else sim.reviveRouter(chip);
       return;
@@ -253,7 +253,7 @@ export function applyFault(sim: YarcFabricSim, fault: PhysicalFault): void {
     case 'stop-accepting':
     case 'resume-accepting': {
       const g = sim.fabric.portIndex(fault.chip, fault.port);
-      if (sim.globalProcessor[g] < 0) throw new RangeError(`"${fault.chip}" is not a processor`);
+      if (sim.endpointAt(g) < 0) throw new RangeError(`"${fault.chip}" is not a processor`);
       sim.setAccepting(g, fault.action !== 'stop-accepting');
       return;
     }

@@ -2,7 +2,7 @@
  * A traffic run as plain data — what an operator asks for over GraphQL, a drill file names, and the
  * service sends to the emulator's worker — validated with every problem named by its path.
  */
-import type { YarcFabricSim } from '../yarc/yarc-fabric-sim';
+import type { FabricEngine } from '../engine/fabric-engine';
 import { makePattern, PATTERN_KINDS, PatternError, PatternSpec, sizeSampler, SizeSpec } from '@weft/fabric-model/traffic/patterns';
 import { BackgroundTraffic, startBatch, startSteadyState, TrafficSession } from './traffic-run';
 
@@ -99,7 +99,7 @@ export function validateTrafficRequest(request: TrafficRequest, shape: TrafficFa
 }
 
 /** Starts a validated request on a fabric. */
-export function startTraffic(sim: YarcFabricSim, request: TrafficRequest, shape: TrafficFabricShape): TrafficSession {
+export function startTraffic(sim: FabricEngine, request: TrafficRequest, shape: TrafficFabricShape): TrafficSession {
   const responses = request.pattern.kind === 'request-response' ? { responses: sizeSampler(request.pattern.responsePhits ?? 19, { min: 4, max: 19 }) } : {};
   const common = {
     ...responses,

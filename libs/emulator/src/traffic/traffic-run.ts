@@ -16,8 +16,7 @@
  */
 import { mulberry32 } from '@weft/fabric-model';
 import { DISCARD_REASONS, FLAG_ADAPTIVE, FLAG_HASH } from '../engine/packet-store';
-import { NS_PER_CYCLE, VCS as NVC } from '../yarc/yarc-constants';
-import type { YarcFabricSim } from '../yarc/yarc-fabric-sim';
+import type { FabricEngine } from '../engine/fabric-engine';
 import { ArrivalWheel } from './arrival-wheel';
 import type { TrafficPattern } from '@weft/fabric-model/traffic/patterns';
 import { LatencyHistogram } from './latency-histogram';
@@ -164,7 +163,7 @@ class Recorder {
   lastSampleAt = 0;
 
   constructor(
-    private readonly sim: YarcFabricSim,
+    private readonly sim: FabricEngine,
     endpoints: number,
     /** Answers a delivered request (request/response traffic). */
     private readonly respond: ((packet: number) => void) | null = null,
@@ -182,7 +181,7 @@ class Recorder {
     this.intervalLatency += latency;
     if (this.measuring) {
       this.deliveredPhits += p.length[packet];
-      const source = this.sim.globalProcessor[p.source[packet]];
+      const source = this.sim.endpointAt(p.source[packet]);
       if (source >= 0) this.deliveredPhitsBySource[source] += p.length[packet];
     }
     if (p.tag[packet] === SAMPLE_TAG) {
@@ -211,7 +210,7 @@ interface Injector {
   /** Creates one packet from `source` on `slice`; -1 when the pattern gives it nothing to send. */
   packet(source: number, slice: number, tag: number): number;
   /** The random stream of each of the fabric's independent parts (its slices): each part's
-   * traffic is drawn from its own, so that the parts can run apart (YarcFabricSim.runWindowed). */
+   * traffic is drawn from its own, so that the parts can run apart (FabricEngine.runWindowed). */
   readonly streams: readonly (() => number)[];
   /** The part of `source`'s port on `slice`. */
   partOf(source: number, slice: number): number;
@@ -220,13 +219,13 @@ interface Injector {
 /** Part p's stream: the run's seed for part 0 (so a fabric of one part draws what it always has). */
 const streamSeed = (seed: number, part: number): number => (seed + Math.imul(part, 0x9e3779b9)) | 0;
 
-function injector(sim: YarcFabricSim, spec: TrafficSpec): Injector {
+function injector(sim: FabricEngine, spec: TrafficSpec): Injector {
   const streams = Array.from({ length: sim.parts }, (_, part) => mulberry32(streamSeed(spec.seed, part)));
-  const partOf = (source: number, slice: number) => sim.partOfPort(sim.processorPort[source * 4 + slice]);
+  const partOf = (source: number, slice: number) => sim.partOfPort(sim.endpointPort(source, slice));
   const endpoints = endpointCount(sim);
   const sources = spec.sources ?? Array.from({ length: endpoints }, (_, i) => i);
-  for (const s of spec.slices) if (!(s >= 0 && s < 4 && sim.processorPort[sources[0] * 4 + s] >= 0)) throw new RangeError(`the fabric has no slice ${s}`);
-  const capacity = sim.linkRateOf(sim.processorPort[sources[0] * 4 + spec.slices[0]]);
+  for (const s of spec.slices) if (!(s >= 0 && s < 4 && sim.endpointPort(sources[0], s) >= 0)) throw new RangeError(`the fabric has no slice ${s}`);
+  const capacity = sim.linkRateOf(sim.endpointPort(sources[0], spec.slices[0]));
   const vc = spec.vc ?? 0;
   const adaptive = spec.adaptive ?? 0;
   return {
@@ -247,22 +246,22 @@ function injector(sim: YarcFabricSim, spec: TrafficSpec): Injector {
 
 /** The response to a delivered request: from its destination back to its source, same slice, VC 1,
  * adaptive; drawn from that slice's part's stream. */
-function responder(sim: YarcFabricSim, spec: TrafficSpec, inj: Injector): ((packet: number) => void) | null {
+function responder(sim: FabricEngine, spec: TrafficSpec, inj: Injector): ((packet: number) => void) | null {
   const size = spec.responses;
   if (!size) return null;
   return (packet) => {
     const p = sim.packets;
     const g = p.source[packet];
-    const source = sim.globalProcessor[g];
+    const source = sim.endpointAt(g);
     const slice = g - sim.fabric.portBase[sim.fabric.portOwner(g)];
     const random = inj.streams[inj.partOf(p.destination[packet], slice)];
     sim.inject(p.destination[packet], slice, source, size(random), 1, FLAG_ADAPTIVE, Math.floor(random() * 0x8000), p.tag[packet]);
   };
 }
 
-function endpointCount(sim: YarcFabricSim): number {
+function endpointCount(sim: FabricEngine): number {
   let n = 0;
-  for (let g = 0; g < sim.globalProcessor.length; g++) if (sim.globalProcessor[g] >= n) n = sim.globalProcessor[g] + 1;
+  for (let g = 0; g < sim.portCount; g++) if (sim.endpointAt(g) >= n) n = sim.endpointAt(g) + 1;
   return n;
 }
 
@@ -280,7 +279,7 @@ export interface TrafficSession {
 }
 
 /** Whether any packet of the labelled sample is still alive (the store counts them). */
-function sampleAlive(sim: YarcFabricSim): boolean {
+function sampleAlive(sim: FabricEngine): boolean {
   return sim.packets.taggedInFlight > 0;
 }
 
@@ -292,7 +291,7 @@ class Arrivals {
   tag = 0;
 
   constructor(
-    private readonly sim: YarcFabricSim,
+    private readonly sim: FabricEngine,
     private readonly spec: TrafficSpec & { readonly load: number },
     private readonly inj: Injector,
     /** Counts the packets made into its interval. */
@@ -333,7 +332,7 @@ abstract class RunBase {
   protected readonly start: number;
 
   constructor(
-    protected readonly sim: YarcFabricSim,
+    protected readonly sim: FabricEngine,
     spec: TrafficSpec,
   ) {
     this.inj = injector(sim, spec);
@@ -348,7 +347,7 @@ abstract class RunBase {
   }
 
   /** Whether a part's share of the labelled packets has drained: a run that ends when the last of
-   * them goes lets the parts run apart up to that cycle (see YarcFabricSim.runWindowed). */
+   * them goes lets the parts run apart up to that cycle (see FabricEngine.runWindowed). */
   protected readonly partDrained = (part: number): boolean => this.sim.packets.taggedInFlightByGroup[part] === 0;
 }
 
@@ -368,7 +367,7 @@ class SteadyStateSession extends RunBase implements TrafficSession {
   private portsAfter: Float64Array | null = null;
 
   constructor(
-    sim: YarcFabricSim,
+    sim: FabricEngine,
     private readonly spec: SteadyStateSpec,
   ) {
     super(sim, spec);
@@ -474,7 +473,7 @@ class BatchSession extends RunBase implements TrafficSession {
   private static readonly INTERVAL = 500;
 
   constructor(
-    sim: YarcFabricSim,
+    sim: FabricEngine,
     private readonly spec: BatchSpec,
   ) {
     super(sim, spec);
@@ -563,7 +562,7 @@ export class BackgroundTraffic extends RunBase implements TrafficSession {
   private drained = false;
 
   constructor(
-    sim: YarcFabricSim,
+    sim: FabricEngine,
     private readonly spec: BackgroundSpec,
   ) {
     super(sim, spec);
@@ -586,7 +585,7 @@ export class BackgroundTraffic extends RunBase implements TrafficSession {
   }
 
   mark(label: string): void {
-    this.markers.push({ cycle: this.sim.cycle - this.start, ns: (this.sim.cycle - this.start) * NS_PER_CYCLE, label });
+    this.markers.push({ cycle: this.sim.cycle - this.start, ns: (this.sim.cycle - this.start) * this.sim.nsPerCycle, label });
     this.sim.packets.nextDiscardEpoch();
   }
 
@@ -635,11 +634,11 @@ export class BackgroundTraffic extends RunBase implements TrafficSession {
   }
 }
 
-export function startSteadyState(sim: YarcFabricSim, spec: SteadyStateSpec): TrafficSession {
+export function startSteadyState(sim: FabricEngine, spec: SteadyStateSpec): TrafficSession {
   return new SteadyStateSession(sim, spec);
 }
 
-export function startBatch(sim: YarcFabricSim, spec: BatchSpec): TrafficSession {
+export function startBatch(sim: FabricEngine, spec: BatchSpec): TrafficSession {
   return new BatchSession(sim, spec);
 }
 
@@ -648,20 +647,21 @@ const toEnd = (session: TrafficSession) => {
   return session.report();
 };
 
-export function runSteadyState(sim: YarcFabricSim, spec: SteadyStateSpec): TrafficReport {
+export function runSteadyState(sim: FabricEngine, spec: SteadyStateSpec): TrafficReport {
   return toEnd(startSteadyState(sim, spec));
 }
 
-export function runBatch(sim: YarcFabricSim, spec: BatchSpec): TrafficReport {
+export function runBatch(sim: FabricEngine, spec: BatchSpec): TrafficReport {
   return toEnd(startBatch(sim, spec));
 }
 
-function bookkeeping(sim: YarcFabricSim) {
+function bookkeeping(sim: FabricEngine) {
   const p = sim.packets;
   return { created: p.created, delivered: p.delivered, discarded: Float64Array.from(p.discarded), inFlight: p.inFlight };
 }
 
-function utilisation(sim: YarcFabricSim, before: Float64Array, after: Float64Array, cycles: number): TrafficReport['utilisation'] {
+function utilisation(sim: FabricEngine, before: Float64Array, after: Float64Array, cycles: number): TrafficReport['utilisation'] {
+  const NVC = sim.vcs;
   const ports = before.length / NVC;
   const byVc = new Array<number>(NVC).fill(0);
   let busyPorts = 0;
@@ -694,7 +694,7 @@ function utilisation(sim: YarcFabricSim, before: Float64Array, after: Float64Arr
   return { meanBusyPort: busyPorts > 0 ? busySum / busyPorts : 0, maxPort: max, byVc: byVc.map((n) => (total > 0 ? n / total : 0)), busiest };
 }
 
-function latencyStats(latencies: LatencyHistogram): LatencyStats {
+function latencyStats(latencies: LatencyHistogram, nsPerCycle: number): LatencyStats {
   const mean = latencies.count ? latencies.sum / latencies.count : 0;
   const p50 = latencies.quantile(0.5);
   const p99 = latencies.quantile(0.99);
@@ -704,15 +704,15 @@ function latencyStats(latencies: LatencyHistogram): LatencyStats {
     p50Cycles: p50,
     p99Cycles: p99,
     maxCycles: latencies.max,
-    meanNs: mean * NS_PER_CYCLE,
-    p50Ns: p50 * NS_PER_CYCLE,
-    p99Ns: p99 * NS_PER_CYCLE,
-    maxNs: latencies.max * NS_PER_CYCLE,
+    meanNs: mean * nsPerCycle,
+    p50Ns: p50 * nsPerCycle,
+    p99Ns: p99 * nsPerCycle,
+    maxNs: latencies.max * nsPerCycle,
   };
 }
 
 function report(
-  sim: YarcFabricSim,
+  sim: FabricEngine,
   mode: TrafficReport['mode'],
   spec: TrafficSpec,
   r: {
@@ -753,7 +753,7 @@ function report(
     warmupCycles: r.warmupCycles,
     warmupSettled: r.warmupSettled,
     measuredCycles: r.measuredCycles,
-    latency: latencyStats(r.recorder.latencies),
+    latency: latencyStats(r.recorder.latencies, sim.nsPerCycle),
     fairness: {
       min: Math.min(...perSource),
       max: Math.max(...perSource),
@@ -767,7 +767,7 @@ function report(
   };
 }
 
-function discardRecords(sim: YarcFabricSim, start: number): DiscardRecord[] {
+function discardRecords(sim: FabricEngine, start: number): DiscardRecord[] {
   return sim.packets
     .takeDiscardLedger()
     .map((e) => {
@@ -779,8 +779,8 @@ function discardRecords(sim: YarcFabricSim, start: number): DiscardRecord[] {
         port: chip >= 0 ? e.port - sim.fabric.portBase[chip] : -1,
         destination: e.destination,
         count: e.count,
-        firstNs: (e.firstCycle - start) * NS_PER_CYCLE,
-        lastNs: (e.lastCycle - start) * NS_PER_CYCLE,
+        firstNs: (e.firstCycle - start) * sim.nsPerCycle,
+        lastNs: (e.lastCycle - start) * sim.nsPerCycle,
       };
     })
     .sort(
@@ -815,7 +815,7 @@ export interface SweepReport {
  * Latency against offered load: a steady-state run per load, each on a fresh fabric from `fabric`
  * (so no run inherits another's queues). Stops after the first saturated load.
  */
-export function runSweep(fabric: () => YarcFabricSim, spec: Omit<SteadyStateSpec, 'load'>, loads: readonly number[]): SweepReport {
+export function runSweep(fabric: () => FabricEngine, spec: Omit<SteadyStateSpec, 'load'>, loads: readonly number[]): SweepReport {
   const points: SweepPoint[] = [];
   let saturationLoad: number | null = null;
   for (const load of [...loads].sort((a, b) => a - b)) {

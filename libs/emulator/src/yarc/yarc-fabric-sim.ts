@@ -12,6 +12,7 @@
  * the row within the column at the subswitch; the output port arbitrates between its 8 column
  * buffers and the two VCs.
  */
+import type { FabricEngine } from '../engine/fabric-engine';
 import type { InterruptKind } from '@weft/fabric-model';
 import { keyedDraw } from '@weft/fabric-model';
 import { EmulatedFabric } from '../emulated-fabric';
@@ -264,7 +265,11 @@ export interface DeliveryRecord {
   (packet: number, cycle: number): void;
 }
 
-export class YarcFabricSim {
+export class YarcFabricSim implements FabricEngine {
+  /** The YARC clock (paper 000 §4: 800 MHz). */
+  readonly nsPerCycle = NS_PER_CYCLE;
+  /** VCs per port (requests and responses). */
+  readonly vcs = NVC;
   readonly regs: YarcRegisterFile;
   readonly packets = new PacketStore(4096);
   readonly pool = new SegmentPool(8192, this.packets);
@@ -645,6 +650,24 @@ export class YarcFabricSim {
   /** Port g's part; 0 for no port (g < 0), whose packets are discarded as they are made. */
   partOfPort(g: number): number {
     return g >= 0 ? this.linkPart[g] : 0;
+  }
+
+  /** The port processor `endpoint` sends into slice `plane` by (-1: none). */
+  endpointPort(endpoint: number, plane: number): number {
+    return this.processorPort[endpoint * 4 + plane] ?? -1;
+  }
+
+  /** The processor whose port global port `g` is (-1: a router's). */
+  endpointAt(g: number): number {
+    return this.globalProcessor[g];
+  }
+
+  get portCount(): number {
+    return this.globalProcessor.length;
+  }
+
+  isRouter(chip: number): boolean {
+    return this.chipRouter[chip] >= 0;
   }
 
   /**
