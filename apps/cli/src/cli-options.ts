@@ -1,8 +1,7 @@
 // What the weft command's files share: output, argument parsers, the options every command that
 // talks to the service takes, and its client.
 import { InvalidArgumentError, Option } from 'commander';
-import { adminKeyFile, readAdminKeyFile } from '../../fabric-manager/src/auth/admin-key-file';
-import { DEFAULT_DATABASE } from '../../fabric-manager/src/config/store-location';
+import { adminKeyFile, DEFAULT_DATABASE, readAdminKeyFile } from '../../fabric-manager/src/public-api';
 import { ServiceClient } from './graphql-client';
 
 export const out = (text: string) => process.stdout.write(`${text}\n`);

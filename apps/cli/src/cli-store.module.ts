@@ -1,8 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { AuthModule } from '../../fabric-manager/src/auth/auth.module';
-import { ConfigModule } from '../../fabric-manager/src/config/config.module';
-import { WeftConfig } from '../../fabric-manager/src/config/weft-config';
-import { DatabaseModule } from '../../fabric-manager/src/database/database.module';
+import { AuthModule, ConfigModule, DatabaseModule, WeftConfig } from '../../fabric-manager/src/store-api';
 
 /** The store alone, for commands that work on the database file directly (keys, migrations). */
 @Module({})

@@ -3,7 +3,7 @@ import { checkDrillTargets, DRILL_FORMAT, DrillFileError, validateDrillFile } fr
 import { InstallationFileError, loadInstallationFile } from '@weft/fabric-model';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FIXTURES_ROOT } from '../../fabric-manager/src/config/store-location';
+import { FIXTURES_ROOT } from '../../fabric-manager/src/public-api';
 
 /** What a file checked out as: a one-line summary, or every problem found in it. */
 export type FileCheck = { ok: true; summary: string } | { ok: false; problems: string[] };

@@ -3,8 +3,7 @@
 // model are loaded by the commands that use them (store-commands.ts, fixture-commands.ts).
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { Role } from '../../fabric-manager/src/auth/role';
-import { StartupError } from '../../fabric-manager/src/config/store-location';
+import { Role, StartupError } from '../../fabric-manager/src/public-api';
 import { addAnalysisCommands } from './analysis-commands';
 import { databaseOption, fabricOption, keyOption, out, positiveInt, serviceClient, urlOption } from './cli-options';
 import { DrillProgress } from './drill-progress';

@@ -3,11 +3,8 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
-import { AuditService } from '../../fabric-manager/src/audit/audit.service';
-import { ApiKeysService } from '../../fabric-manager/src/auth/api-keys.service';
-import { Role } from '../../fabric-manager/src/auth/role';
-import { loadWeftConfig } from '../../fabric-manager/src/config/weft-config';
-import { dataSourceOptions } from '../../fabric-manager/src/database/data-source-options';
+import { Role } from '../../fabric-manager/src/public-api';
+import { ApiKeysService, AuditService, dataSourceOptions, loadWeftConfig } from '../../fabric-manager/src/store-api';
 import { CliStoreModule } from './cli-store.module';
 
 function storeConfig(database: string | undefined) {
