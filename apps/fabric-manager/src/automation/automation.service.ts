@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { faultsOn, indexKnownFabric, InterruptRecord, triageInterrupts, TriageDecision } from '@weft/control';
+import { faultsOn, indexKnownFabric, InterruptRecord, routingEngineOf, TriageDecision } from '@weft/control';
 import { Repository } from 'typeorm';
 import { ConfigGeneration } from '../config-generations/config-generation.entity';
 import { WeftConfig } from '../config/weft-config';
@@ -136,7 +136,8 @@ export class AutomationService implements OnModuleInit, OnModuleDestroy {
     if (!configured) return;
     const known = await this.control.knownFabric(fabricId);
     const active = await this.faults.active(fabricId);
-    const decisions = await triageInterrupts(batch, this.transports.transport(fabricId), {
+    // The family's own triage (the engine registry's row for the fabric's family).
+    const decisions = await routingEngineOf(known.design.family).triage(batch, this.transports.transport(fabricId), {
       known,
       faults: faultsOn(indexKnownFabric(known).chips, active),
       interruptFaults: active.filter((f) => f.source === 'interrupt'),

@@ -9,7 +9,8 @@ import type { KnownFabric } from '../discovery/known-fabric';
 import type { ConfigurationImage } from '../blackwidow/blackwidow-engine';
 import { blackWidowForwarding } from '../blackwidow/blackwidow-forwarding';
 import { dumpImage, IMAGE_TEXT_FORMAT } from '../blackwidow/image-text';
-import type { MaintenanceTransport } from '../maintenance-transport';
+import type { InterruptRecord, MaintenanceTransport } from '../maintenance-transport';
+import { triageInterrupts, TriageContext, TriageDecision } from '../automation/fault-triage';
 import { BlackWidowRoutingEngine } from '../blackwidow/blackwidow-routing-engine';
 import { planPush, PushPlan, ReconcileReport, reconcileImage } from '../blackwidow/push-plan';
 import type { ChipImages } from './image-delta';
@@ -26,6 +27,9 @@ export interface RoutingEngineEntry {
   reconcile(transport: MaintenanceTransport, image: ChipImages): Promise<ReconcileReport>;
   /** The family's reading of one of its images: what each chip does with a packet. */
   forwarding(known: KnownFabric, image: ChipImages): Forwarding;
+  /** The family's triage: what a batch of interrupts means (probing through the transport where
+   * an interrupt alone cannot tell), as faults to declare or clear. */
+  triage(interrupts: readonly InterruptRecord[], transport: MaintenanceTransport, context: TriageContext): Promise<TriageDecision[]>;
   /** An image as readable text (its golden form), and the format's name. */
   dump(image: ChipImages): string;
   readonly dumpFormat: string;
@@ -35,6 +39,7 @@ export const ROUTING_ENGINES: Readonly<Record<FabricFamily, RoutingEngineEntry>>
   blackwidow: {
     name: 'blackwidow',
     create: (known) => new BlackWidowRoutingEngine(known) as unknown as RoutingEngine,
+    triage: triageInterrupts,
     plan: (held, next) => planPush(held as ConfigurationImage | null, next as ConfigurationImage),
     reconcile: (transport, image) => reconcileImage(transport, image as ConfigurationImage),
     forwarding: (known, image) => blackWidowForwarding(known, image as ConfigurationImage),
