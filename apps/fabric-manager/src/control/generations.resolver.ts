@@ -9,12 +9,12 @@ import { PushRecord } from '../config-generations/push-record.entity';
 import {
   ConfigurationImage,
   describeRouter,
-  diffRouter,
   GenerationCircumstances,
   portsOutOfService,
   RouterDiff,
   routerPairs,
   target,
+  routingEngineNamed,
   routingEngineOf,
   whyNotConfigured,
 } from '@weft/control';
@@ -51,10 +51,10 @@ export class GenerationsResolver {
   private async image(
     fabricId: number,
     number?: number,
-  ): Promise<{ id: number; number: number; image: ConfigurationImage; circumstances: GenerationCircumstances | null }> {
+  ): Promise<{ id: number; number: number; engine: string; image: ConfigurationImage; circumstances: GenerationCircumstances | null }> {
     await this.fabrics.get(fabricId); // names a missing fabric as such
     const where = number === undefined ? { fabricId, state: 'pushed' } : { fabricId, number };
-    const row = await this.generationRows.findOne({ where, order: { number: 'DESC' }, select: { id: true, number: true, circumstances: true } });
+    const row = await this.generationRows.findOne({ where, order: { number: 'DESC' }, select: { id: true, number: true, engine: true, circumstances: true } });
     if (!row) {
       throw new ControlException(
         ControlErrorCode.GenerationNotFound,
@@ -64,6 +64,7 @@ export class GenerationsResolver {
     return {
       id: row.id,
       number: row.number,
+      engine: row.engine,
       image: await this.images.read<ConfigurationImage>(fabricId, row.number),
       circumstances: row.circumstances ? (JSON.parse(row.circumstances) as GenerationCircumstances) : null,
     };
@@ -120,7 +121,9 @@ export class GenerationsResolver {
     const key = `${from.id}/${to.id}`;
     let made = this.diffs.find((d) => d.key === key);
     if (!made) {
-      made = { key, routers: mapInSlices(routerPairs(from.image, to.image), ([chip, old, now]) => diffRouter(chip, old, now)) };
+      // In the chip's terms of the engine that made the newer generation.
+      const engine = routingEngineNamed(to.engine);
+      made = { key, routers: mapInSlices(routerPairs(from.image, to.image), ([chip, old, now]) => engine.diffChip(chip, old, now)) };
       this.diffs.unshift(made);
       this.diffs.length = Math.min(this.diffs.length, 4);
     }

@@ -6,8 +6,9 @@
 import type { FabricFamily } from '@weft/fabric-model';
 import type { Forwarding } from '../analysis/forwarding';
 import type { KnownFabric } from '../discovery/known-fabric';
-import type { ConfigurationImage } from '../blackwidow/blackwidow-engine';
+import type { ConfigurationImage, RouterImage } from '../blackwidow/blackwidow-engine';
 import { blackWidowForwarding } from '../blackwidow/blackwidow-forwarding';
+import { diffRouter, RouterDiff } from '../blackwidow/describe';
 import { dumpImage, IMAGE_TEXT_FORMAT } from '../blackwidow/image-text';
 import type { InterruptRecord, MaintenanceTransport } from '../maintenance-transport';
 import { triageInterrupts, TriageContext, TriageDecision } from '../automation/fault-triage';
@@ -30,6 +31,8 @@ export interface RoutingEngineEntry {
   /** The family's triage: what a batch of interrupts means (probing through the transport where
    * an interrupt alone cannot tell), as faults to declare or clear. */
   triage(interrupts: readonly InterruptRecord[], transport: MaintenanceTransport, context: TriageContext): Promise<TriageDecision[]>;
+  /** Register by register, in the chip's terms, what differs between a chip's images (undefined: nothing; an image missing: not configured). */
+  diffChip(chip: string, before: ChipImages['routers'][number] | undefined, after: ChipImages['routers'][number] | undefined): RouterDiff | undefined;
   /** An image as readable text (its golden form), and the format's name. */
   dump(image: ChipImages): string;
   readonly dumpFormat: string;
@@ -40,6 +43,7 @@ export const ROUTING_ENGINES: Readonly<Record<FabricFamily, RoutingEngineEntry>>
     name: 'blackwidow',
     create: (known) => new BlackWidowRoutingEngine(known) as unknown as RoutingEngine,
     triage: triageInterrupts,
+    diffChip: (chip, before, after) => diffRouter(chip, before as RouterImage | undefined, after as RouterImage | undefined),
     plan: (held, next) => planPush(held as ConfigurationImage | null, next as ConfigurationImage),
     reconcile: (transport, image) => reconcileImage(transport, image as ConfigurationImage),
     forwarding: (known, image) => blackWidowForwarding(known, image as ConfigurationImage),
