@@ -26,11 +26,10 @@ export class AnalysisResolver {
   routeTrace(@Args('input') input: RouteTraceInput): Promise<RouteTraceModel> {
     return heavyWork(async () => {
       const trace = await this.analysis.trace(input);
-      const names = new Map((await this.analysis.inForce(input.fabricId)).forwarding.endpoints.map((e) => [e.number, e.name]));
       return {
         generation: trace.generation,
-        source: names.get(trace.source)!,
-        destination: names.get(trace.destination)!,
+        source: trace.nameOf(trace.source),
+        destination: trace.nameOf(trace.destination),
         plane: trace.plane,
         outcome: trace.outcome,
         reason: trace.reason,
@@ -47,7 +46,6 @@ export class AnalysisResolver {
   channelLoad(@Args('input') input: ChannelLoadInput): Promise<ChannelLoadReportModel> {
     return heavyWork(async () => {
       const report = await this.analysis.load(input);
-      const names = new Map((await this.analysis.inForce(input.fabricId)).forwarding.endpoints.map((e) => [e.number, e.name]));
       return {
         generation: report.generation,
         pattern: report.pattern,
@@ -58,7 +56,7 @@ export class AnalysisResolver {
         undeliverable: report.undeliverable,
         histogram: [...report.histogram],
         top: report.loads.slice(0, input.top).map((l) => ({ channel: channelName(l.channel), farEnd: channelName(l.farEnd), load: l.load })),
-        crossing: report.crossing.map((c) => ({ ...c, source: names.get(c.source)!, destination: names.get(c.destination)! })),
+        crossing: report.crossing.map((c) => ({ ...c, source: report.nameOf(c.source), destination: report.nameOf(c.destination) })),
       };
     });
   }

@@ -8,6 +8,7 @@ import {
   DependencyReport,
   Flow,
   Forwarding,
+  patternFlowBound,
   patternFlows,
   RouteTrace,
   routingEngineOf,
@@ -28,6 +29,17 @@ import { ControlService } from './control.service';
  * holding a core for minutes (a uniform pattern on the 32K fabric is a billion flows).
  */
 export const ANALYSIS_WORK_LIMIT = 20_000_000;
+
+/** What an analysis was made on: the generation in force, and its endpoints' names by number. */
+interface InForce {
+  readonly generation: number;
+  readonly nameOf: (endpoint: number) => string;
+}
+
+function nameOf(forwarding: Forwarding): (endpoint: number) => string {
+  const names = new Map(forwarding.endpoints.map((e) => [e.number, e.name]));
+  return (endpoint) => names.get(endpoint) ?? String(endpoint);
+}
 
 const invalid = (message: string) => new ControlException(ControlErrorCode.AnalysisInvalid, message);
 
@@ -74,21 +86,15 @@ export class AnalysisService {
     return asked && asked.length > 0 ? [...new Set(asked)] : [...forwarding.planes];
   }
 
-  async trace(input: {
-    fabricId: number;
-    source: string;
-    destination: string;
-    plane: number;
-    vc: number;
-    hashBits?: number;
-  }): Promise<RouteTrace & { generation: number }> {
+  async trace(input: { fabricId: number; source: string; destination: string; plane: number; vc: number; hashBits?: number }): Promise<RouteTrace & InForce> {
     const { number, forwarding } = await this.inForce(input.fabricId);
     const source = this.endpoint(forwarding, input.source, 'source');
     const destination = this.endpoint(forwarding, input.destination, 'destination');
     if (source === destination) throw invalid('source and destination are the same endpoint');
     this.planes(forwarding, [input.plane]);
     if (!forwarding.vcs.includes(input.vc)) throw invalid(`the fabric has no VC ${input.vc} (VCs: ${forwarding.vcs.join(', ')})`);
-    return { generation: number, ...traceRoute(forwarding, source, destination, { plane: input.plane, vc: input.vc, hashBits: input.hashBits ?? null }) };
+    const trace = traceRoute(forwarding, source, destination, { plane: input.plane, vc: input.vc, hashBits: input.hashBits ?? null });
+    return { generation: number, nameOf: nameOf(forwarding), ...trace };
   }
 
   async load(input: {
@@ -101,7 +107,7 @@ export class AnalysisService {
     planes?: number[];
     vc: number;
     crossing?: { chip: string; port: number };
-  }): Promise<ChannelLoadReport & { generation: number; pattern: string; flows: number }> {
+  }): Promise<ChannelLoadReport & InForce & { pattern: string; flows: number }> {
     if ((input.pattern === undefined) === (input.matrix === undefined))
       throw invalid('give exactly one of "pattern" (a named pattern) or "matrix" (a traffic matrix)');
     const { number, forwarding } = await this.inForce(input.fabricId);
@@ -115,6 +121,12 @@ export class AnalysisService {
         throw invalid(`unknown pattern "${kind}" (patterns: ${PATTERN_KINDS.filter((k) => k !== 'matrix').join(', ')})`);
       spec = { ...(input.patternParameters ?? {}), kind } as PatternSpec;
     }
+    if (!forwarding.vcs.includes(input.vc)) throw invalid(`the fabric has no VC ${input.vc} (VCs: ${forwarding.vcs.join(', ')})`);
+    const bound = patternFlowBound(spec, endpoints.length, input.draws) * planes.length;
+    if (bound > ANALYSIS_WORK_LIMIT)
+      throw invalid(
+        `up to ${bound} flows over ${planes.length} planes is more than one analysis takes on (${ANALYSIS_WORK_LIMIT}); ask for fewer planes or a sparser pattern (a permutation)`,
+      );
     let flows: Flow[];
     try {
       flows = patternFlows(spec, endpoints, { endpointsPerRouter: Math.min(32, endpoints.length) }, input.seed, input.draws);
@@ -122,13 +134,9 @@ export class AnalysisService {
       if (error instanceof PatternError) throw invalid(error.message);
       throw error;
     }
-    if (flows.length * planes.length > ANALYSIS_WORK_LIMIT)
-      throw invalid(
-        `${flows.length} flows in ${planes.length} planes is more than one analysis takes on (${ANALYSIS_WORK_LIMIT}); ask for fewer planes or a sparser pattern (a permutation)`,
-      );
     if (input.crossing && !forwarding.peer(input.crossing)) throw invalid(`${input.crossing.chip}:${input.crossing.port} is not a live channel of this fabric`);
     const report = await channelLoad(forwarding, flows, { planes, vc: input.vc, crossing: input.crossing, pace: takeTurn });
-    return { generation: number, pattern: spec.kind, flows: flows.length, ...report };
+    return { generation: number, nameOf: nameOf(forwarding), pattern: spec.kind, flows: flows.length, ...report };
   }
 
   async dependencies(input: { fabricId: number; vcs?: number[] }): Promise<DependencyReport & { generation: number }> {

@@ -37,6 +37,14 @@ export interface ChannelLoadReport {
   readonly crossing: readonly { readonly source: number; readonly destination: number; readonly plane: number; readonly share: number }[];
 }
 
+/** The most flows patternFlows makes of a pattern: known before any is made, so that a pattern too
+ * large to analyse (uniform random on 32K endpoints: a billion flows) is refused without building it. */
+export function patternFlowBound(spec: PatternSpec, endpoints: number, draws: number): number {
+  if (spec.kind === 'uniform-random' || spec.kind === 'request-response' || spec.kind === 'all-to-all') return endpoints * (endpoints - 1);
+  if (spec.kind === 'matrix') return spec.weights.reduce((n, row) => n + (Array.isArray(row) ? row.length : 0), 0);
+  return endpoints * draws;
+}
+
 /** Flows of a named pattern: exact expectations where the pattern is uniform, else averaged over
  * `draws` seeded draws of each source's destination (a random permutation: `draws` permutations). */
 export function patternFlows(spec: PatternSpec, endpoints: readonly number[], context: Omit<PatternContext, 'endpoints'>, seed: number, draws: number): Flow[] {

@@ -8,7 +8,7 @@ import { discoverFabric } from '../discovery/discovery-sweep';
 import type { KnownFabric } from '../discovery/known-fabric';
 import { matchDesign } from '../discovery/match-design';
 import { channelDependencies } from './channel-dependencies';
-import { channelLoad, patternFlows } from './channel-load';
+import { channelLoad, patternFlowBound, patternFlows } from './channel-load';
 import { ChipPort, channelName, Forwarding } from './forwarding';
 import { traceRoute } from './route-trace';
 
@@ -100,6 +100,17 @@ describe('route analyses on the configuration in force', () => {
     });
     const otherError = forwarding.channels.reduce((sum, channel) => sum + Math.abs(carried(channel) - loadOf(other, channel)), 0);
     expect(error * 4).toBeLessThan(otherError);
+  });
+
+  it('know how many flows a pattern makes before making them, so that one too large to analyse is refused unbuilt', () => {
+    const endpoints = Array.from({ length: 288 }, (_, i) => i);
+    const context = { endpointsPerRouter: 32 };
+    expect(patternFlows({ kind: 'uniform-random' }, endpoints, context, 1, 1)).toHaveLength(patternFlowBound({ kind: 'uniform-random' }, 288, 1));
+    expect(patternFlows({ kind: 'random-permutation' }, endpoints, context, 1, 3).length).toBeLessThanOrEqual(
+      patternFlowBound({ kind: 'random-permutation' }, 288, 3),
+    );
+    // Uniform random traffic on the 32K fabric: a billion flows, known without building one.
+    expect(patternFlowBound({ kind: 'uniform-random' }, 32_768, 1)).toBe(32_768 * 32_767);
   });
 
   it('prove the configured BlackWidow routing free of channel-dependency cycles (bw-r1.5-288)', async () => {
