@@ -217,6 +217,11 @@ describe('the weft command line', () => {
     expect(load.code).toBe(0);
     expect(load.stdout).toMatch(/^random-permutation, \d+ flows \(generation 1\): \d+ channels, load max \d\.\d{3}, mean \d\.\d{3}\n/);
     expect(load.stdout.split('busiest channels:\n')[1].trim().split('\n')).toHaveLength(3);
+    // A plane that is not a number is refused by the command, saying so.
+    expect(await as('load', 'random-permutation', '--fabric', fabric, '--plane', 'x')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("argument 'x' is invalid. must be a whole number"),
+    });
 
     // A matrix file with a negative entry is refused with its row and column.
     const matrixFile = join(service.dir, 'bad-matrix.txt');

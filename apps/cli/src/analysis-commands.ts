@@ -92,7 +92,10 @@ export function addAnalysisCommands(program: Command, routes: Command, config: C
     .addOption(fabricOption())
     .option('--seed <n>', 'seed of a random pattern', wholeNumber, 1)
     .option('--draws <n>', 'draws of a random pattern to average over (1–64)', positiveInt, 1)
-    .option('--plane <n...>', 'planes the traffic is offered in (default: all)')
+    .option('--plane <n...>', 'planes the traffic is offered in (default: all)', (value: string, previous: number[] | undefined) => [
+      ...(previous ?? []),
+      wholeNumber(value),
+    ])
     .option('--top <n>', 'busiest channels to list', positiveInt, 20)
     .addOption(new Option('--crossing <chip:port>', 'also list the flows that cross this channel').argParser(channelEnd))
     .addOption(urlOption())
@@ -104,14 +107,14 @@ export function addAnalysisCommands(program: Command, routes: Command, config: C
           fabric: number;
           seed: number;
           draws: number;
-          plane?: string[];
+          plane?: number[];
           top: number;
           crossing?: { chip: string; port: number };
           url: string;
           key?: string;
         },
       ) => {
-        const planes = options.plane?.map((p) => wholeNumber(p));
+        const planes = options.plane;
         const source = existsSync(pattern) ? { matrix: readMatrix(pattern) } : { pattern };
         const { channelLoad: r } = await serviceClient(options).request<{
           channelLoad: {
