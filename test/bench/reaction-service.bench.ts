@@ -7,7 +7,8 @@
  * same as a subscriber to the event stream over graphql-ws sees it (while the service computes,
  * events it has stored wait to be sent, so the subscriber sees the interrupt late); and
  * `injectedToPushedMs` adds the emulated fabric's time to notice the fault. Each run cuts a
- * different R1–R2 cable (or kills a different R2) and the repair that follows is measured beside it.
+ * different R1–R2 cable (or kills a different R2); the repair that follows (the cable restored, the
+ * router revived) is measured beside it as `repairMs`.
  */
 import { Client, createClient } from 'graphql-ws';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -153,10 +154,11 @@ async function reactTo(fault: PhysicalFault, interruptKind: string): Promise<Mea
   };
 }
 
-function cableCut(fixture: string, runs: number): Benchmark {
+/** A fault and its repair, each measured to the push of the generation it causes; run k takes the k-th fault. */
+function faultAndRepair(what: string, fixture: string, runs: number, faults: (s: Setup, run: number) => [PhysicalFault, PhysicalFault]): Benchmark {
   let run = 0;
   return {
-    name: `reaction through the service: one R1–R2 cable cut, interrupt → generation pushed, ${fixture}`,
+    name: `reaction through the service: ${what}, interrupt → generation pushed, ${fixture}`,
     parameters: { fixture },
     isolated: true,
     warmup: 1,
@@ -165,32 +167,30 @@ function cableCut(fixture: string, runs: number): Benchmark {
     teardown: down,
     run: async () => {
       collectGarbage();
-      const cable = setup!.cables[run++ % setup!.cables.length];
-      const cut = await reactTo({ action: 'cut-link', ...cable }, 'LINK_DOWN');
-      const repair = await reactTo({ action: 'restore-link', ...cable }, 'LINK_UP');
-      return { ...cut, repairMs: repair.ms, repairWrites: repair.writes, fullConfigurationMs: setup!.configureMs };
+      const [fault, repair] = faults(setup!, run++);
+      const broken = await reactTo(fault, 'LINK_DOWN');
+      const repaired = await reactTo(repair, 'LINK_UP');
+      return { ...broken, repairMs: repaired.ms, repairWrites: repaired.writes, fullConfigurationMs: setup!.configureMs };
     },
   };
 }
 
-function routerDeath(fixture: string, runs: number): Benchmark {
-  let run = 0;
-  return {
-    name: `reaction through the service: one R2 router dies, interrupt → generation pushed, ${fixture}`,
-    parameters: { fixture },
-    isolated: true,
-    warmup: 1,
-    runs,
-    setup: () => up(fixture),
-    teardown: down,
-    run: async () => {
-      collectGarbage();
-      const chip = setup!.r2[run++ % setup!.r2.length];
-      const dead = await reactTo({ action: 'kill-router', chip }, 'LINK_DOWN');
-      const revived = await reactTo({ action: 'revive-router', chip }, 'LINK_UP');
-      return { ...dead, reviveMs: revived.ms, reviveWrites: revived.writes, fullConfigurationMs: setup!.configureMs };
-    },
-  };
-}
+const cableCut = (fixture: string, runs: number) =>
+  faultAndRepair('one R1–R2 cable cut', fixture, runs, (s, run) => {
+    const cable = s.cables[run % s.cables.length];
+    return [
+      { action: 'cut-link', ...cable },
+      { action: 'restore-link', ...cable },
+    ];
+  });
+
+const routerDeath = (fixture: string, runs: number) =>
+  faultAndRepair('one R2 router dies', fixture, runs, (s, run) => {
+    const chip = s.r2[run % s.r2.length];
+    return [
+      { action: 'kill-router', chip },
+      { action: 'revive-router', chip },
+    ];
+  });
 
 export const benchmarks: Benchmark[] = [cableCut('bw-r3.5-32k', 5), routerDeath('bw-r3.5-32k', 3)];
