@@ -59,7 +59,7 @@ export function imageDelta<I extends ChipImages>(parent: I, next: I): { delta: I
   return { delta, chips: patched.length + added.length + removed.length };
 }
 
-/** The image `delta` makes of `parent` (which is left as it was: patched chips are copies). */
+/** The image `delta` makes of `parent` (which is left as it was: patched chips are copies; the delta's values may be taken over). */
 export function applyImageDelta<I extends ChipImages>(parent: I, delta: ImageDelta): I {
   if (delta.format !== 'weft-image-delta/1') throw new Error(`not an image delta: format ${String(delta.format)}`);
   const chips = new Map<string, { name: string }>(parent.routers.map((r) => [r.name, r]));
@@ -67,7 +67,9 @@ export function applyImageDelta<I extends ChipImages>(parent: I, delta: ImageDel
   for (const { chip, patch } of delta.patched) {
     const old = chips.get(chip);
     if (!old) throw new Error(`the delta patches chip "${chip}", which its parent image does not configure`);
-    chips.set(chip, applyPatch(deepClone(old) as object, deepClone(patch) as Operation[], true, false).newDocument as { name: string });
+    // The patch is applied (and validated: a corrupt delta is refused) to a copy of the parent's
+    // chip, which it may change in place; the parent is left as it was.
+    chips.set(chip, applyPatch(deepClone(old) as object, patch as Operation[], true, true).newDocument as { name: string });
   }
   for (const chip of delta.added) chips.set(chip.name, chip);
   const order = delta.order ?? impliedOrder(parent, delta.removed, delta.added);
