@@ -40,9 +40,7 @@ describe('route analyses on the configuration in force', () => {
     sim.drain(1e6);
     let hops = 0;
     samples.forEach((s, i) => {
-      const emulated = (sim.packets.traces.get(ids[i]) ?? [])
-        .filter((e) => e.stage === 'link')
-        .map((e) => `${sim.fabric.chipNames[e.chip]}:${e.port} vc ${e.vc}`);
+      const emulated = (sim.packets.trace(ids[i]) ?? []).filter((e) => e.stage === 'link').map((e) => `${sim.fabric.chipNames[e.chip]}:${e.port} vc ${e.vc}`);
       const trace = traceRoute(forwarding, s.source, s.destination, { plane: s.slice, vc: s.vc, hashBits: s.hashBits });
       expect(trace.outcome).toBe('delivered');
       const traced = [trace.injection!, ...trace.hops.map((h) => ({ chip: h.chip, port: h.outPort }))].map((c) => `${channelName(c)} vc ${s.vc}`);

@@ -36,9 +36,9 @@ describe('BlackWidow routing engine: discover → compute → push → traffic',
     const { sim } = await configure('bw-r1.5-288');
     let wrongHops = 0;
     sim.onDeliver = (p) => {
-      const src = sim.globalProcessor[sim.packets.source[p]];
-      const dst = sim.packets.destination[p];
-      if (sim.packets.hops[p] !== (src >> 5 === dst >> 5 ? 1 : 2)) wrongHops++;
+      const src = sim.globalProcessor[sim.packets.source(p)];
+      const dst = sim.packets.destination(p);
+      if (sim.packets.hops(p) !== (src >> 5 === dst >> 5 ? 1 : 2)) wrongHops++;
     };
     const before = sim.packets.delivered;
     for (let slice = 0; slice < 4; slice++) {
@@ -62,9 +62,9 @@ describe('BlackWidow routing engine: discover → compute → push → traffic',
     ]);
     let wrongHops = 0;
     sim.onDeliver = (p) => {
-      const src = sim.globalProcessor[sim.packets.source[p]];
-      const dst = sim.packets.destination[p];
-      if (sim.packets.hops[p] !== (src >> 5 === dst >> 5 ? 1 : 3)) wrongHops++;
+      const src = sim.globalProcessor[sim.packets.source(p)];
+      const dst = sim.packets.destination(p);
+      if (sim.packets.hops(p) !== (src >> 5 === dst >> 5 ? 1 : 3)) wrongHops++;
     };
     const random = mulberry32(3);
     const before = sim.packets.delivered;

@@ -6,9 +6,9 @@
  * the chip model's folder names the chip.
  */
 import type { EmulatedFabric } from '../emulated-fabric';
-import type { PacketStore } from './packet-store';
+import type { FabricPackets } from './fabric-packets';
 
-/** Called with each delivered packet (its id in the packet store) and the cycle it arrived. */
+/** Called with each delivered packet (its handle, see FabricPackets) and the cycle it arrived. */
 export type DeliveryListener = (packet: number, cycle: number) => void;
 
 export interface FabricEngine {
@@ -19,7 +19,7 @@ export interface FabricEngine {
   readonly nsPerCycle: number;
   /** VCs (or traffic classes) of every port, as the per-port counters are laid out. */
   readonly vcs: number;
-  readonly packets: PacketStore;
+  readonly packets: FabricPackets;
   /** Independent parts of the fabric (BlackWidow: its slices), which runWindowed runs apart. */
   readonly parts: number;
   onDeliver: DeliveryListener;
@@ -32,7 +32,7 @@ export interface FabricEngine {
   /** Runs `cycles`, the parts apart `window` cycles at a time where nothing acts across them. */
   runWindowed(cycles: number, window: number, beforeCycle: (part: number, cycle: number) => void, partDone?: (part: number) => boolean): number;
 
-  /** Queues a packet at endpoint `source`'s port into `plane`; returns its id. */
+  /** Queues a packet at endpoint `source`'s port into `plane`; returns its handle (FabricPackets). */
   inject(source: number, plane: number, destination: number, length: number, vc: number, flags: number, hashBits: number, tag?: number): number;
   /** The global port endpoint `endpoint` sends into `plane` by (-1: none). */
   endpointPort(endpoint: number, plane: number): number;

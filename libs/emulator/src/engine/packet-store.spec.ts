@@ -46,19 +46,6 @@ describe('PacketStore', () => {
     expect(store.takeDiscardLedger()).toEqual([]);
   });
 
-  it('counts labelled packets in flight per group of their source ports', () => {
-    const store = new PacketStore(4);
-    store.setGroups(Uint8Array.from([0, 1, 1, 2]), 3);
-    const a = store.allocate(0, 1, 4, 0, 0, 0, 0, 1);
-    store.allocate(0, 2, 4, 0, 0, 0, 0, 1);
-    store.allocate(0, 3, 4, 0, 0, 0, 0, 0); // unlabelled
-    store.allocate(0, -1, 4, 0, 0, 0, 0, 1); // no source port: group 0
-    expect(Array.from(store.taggedInFlightByGroup)).toEqual([1, 2, 0]);
-    store.discard(a, DiscardReason.LinkDown, -1, 0);
-    expect(Array.from(store.taggedInFlightByGroup)).toEqual([1, 1, 0]);
-    expect(() => store.setGroups(new Uint8Array(4), 1)).toThrow(/labelled packets are in flight/);
-  });
-
   it("gives an ended packet's id out again only once no buffer entry holds any of its phits", () => {
     // A packet cut by a dead link ends at its destination while a router still drains its rest.
     const store = new PacketStore(4);

@@ -98,13 +98,9 @@ export class PacketStore {
   readonly discarded = new Float64Array(DISCARD_REASONS.length);
   inFlight = 0;
   /** Packets in flight with a positive tag (a measurement's labelled packets): a run asks whether
-   * its sample has drained without scanning the store. Maintenance packets carry -1, untagged 0. */
+   * its sample has drained without scanning the store (a fabric keeps a store per part, so this
+   * is also a part's share). Maintenance packets carry -1, untagged 0. */
   taggedInFlight = 0;
-  /** The same, per group of source ports (a fabric's independent parts, see `setGroups`), so that
-   * a part run on its own can tell when its share of the sample has drained. */
-  taggedInFlightByGroup = new Int32Array(1);
-  /** Each source port's group (null: every packet in group 0). */
-  private portGroup: Uint8Array | null = null;
   /** Per-packet traces (FLAG_TRACE), by packet id: where each traced packet was at which cycle. A
    * trace stays after its packet ends, until its id is given to another traced packet. */
   readonly traces = new Map<number, TraceEvent[]>();
@@ -155,19 +151,6 @@ export class PacketStore {
     this.capacity = capacity;
   }
 
-  /** Puts the packets of each source port g into group portGroup[g] (packets with no source port,
-   * into group 0) for taggedInFlightByGroup. Only while no labelled packet is in flight. */
-  setGroups(portGroup: Uint8Array, groups: number): void {
-    if (this.taggedInFlight > 0) throw new Error('the groups of source ports cannot change while labelled packets are in flight');
-    this.portGroup = portGroup;
-    this.taggedInFlightByGroup = new Int32Array(groups);
-  }
-
-  private groupOf(id: number): number {
-    const source = this.source[id];
-    return source >= 0 && this.portGroup !== null ? this.portGroup[source] : 0;
-  }
-
   allocate(destination: number, source: number, length: number, vc: number, flags: number, hashBits: number, now: number, tag: number): number {
     let id: number;
     if (this.freeCount > 0) id = this.freeList[--this.freeCount];
@@ -194,10 +177,7 @@ export class PacketStore {
     if (flags & FLAG_TRACE) this.traces.set(id, []);
     this.created++;
     this.inFlight++;
-    if (tag > 0) {
-      this.taggedInFlight++;
-      this.taggedInFlightByGroup[this.groupOf(id)]++;
-    }
+    if (tag > 0) this.taggedInFlight++;
     return id;
   }
 
@@ -270,10 +250,7 @@ export class PacketStore {
   private release(id: number): void {
     if (this.state[id] === STATE_FREE || this.state[id] === STATE_ENDED) throw new Error(`packet ${id} ended twice`);
     this.inFlight--;
-    if (this.tag[id] > 0) {
-      this.taggedInFlight--;
-      this.taggedInFlightByGroup[this.groupOf(id)]--;
-    }
+    if (this.tag[id] > 0) this.taggedInFlight--;
     if (this.segments[id] > 0) this.state[id] = STATE_ENDED;
     else this.free(id);
   }
@@ -360,11 +337,11 @@ export class PacketQueues {
   readonly head: Int32Array;
   readonly tail: Int32Array;
   readonly size: Int32Array;
-  total = 0;
 
   constructor(
     count: number,
-    private readonly packets: PacketStore,
+    /** The store of the packets queued (a fabric's part's: see YarcFabricSim's bind). */
+    public packets: PacketStore,
   ) {
     this.head = new Int32Array(count).fill(-1);
     this.tail = new Int32Array(count).fill(-1);
@@ -378,7 +355,6 @@ export class PacketQueues {
     else this.packets.queueNext[t] = packet;
     this.tail[queue] = packet;
     this.size[queue]++;
-    this.total++;
   }
 
   shift(queue: number): number {
@@ -387,7 +363,6 @@ export class PacketQueues {
     this.head[queue] = n;
     if (n < 0) this.tail[queue] = -1;
     this.size[queue]--;
-    this.total--;
     return p;
   }
 }

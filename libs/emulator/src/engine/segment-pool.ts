@@ -286,7 +286,8 @@ export class BufferQueues {
 
   constructor(
     readonly count: number,
-    private readonly pool: SegmentPool,
+    /** The pool of the entries queued (a fabric's part's: see YarcFabricSim's bind). */
+    public pool: SegmentPool,
     timed = false,
   ) {
     this.recordShift = timed ? TIMED_SHIFT : PLAIN_SHIFT;

@@ -58,8 +58,8 @@ export class StageQueue {
   /** Cycles ahead a wake-up may lie: the requested horizon rounded up to a power of two (a
    * cycle's slot is a mask); a later one is kept at the horizon and the visit then re-arms it. */
   readonly horizon: number;
-  /** Stages with a wake-up pending. */
-  pending = 0;
+  /** Per part, its stages with a wake-up pending. */
+  private readonly pendingOf: Int32Array;
   private readonly mask: number;
   private readonly horizonBits: number;
   /** One 16-byte record per stage: times[s << 1 | F_STAMP] is the cycle it was queued for, or that
@@ -68,10 +68,11 @@ export class StageQueue {
   /** Per part and slot (part << horizonBits | slot): first block, last block, int32s used in the
    * last (see SLOT_SHIFT). */
   private readonly slots: Int32Array;
-  /** The blocks (see BLOCK_SHIFT), pooled: those of no slot form a free list through B_NEXT. A
-   * pool that runs out doubles. */
-  private blocks: Int32Array;
-  private freeBlock = -1;
+  /** The blocks (see BLOCK_SHIFT), pooled per part (a part run on a thread of its own takes
+   * blocks from no other part's pool): those of no slot form a free list through B_NEXT. A pool
+   * that runs out doubles. */
+  private readonly blocks: Int32Array[];
+  private readonly freeBlock: Int32Array;
   /** sortReady's bitmap of the stages being sorted, a bit per stage, and its summary, a bit per
    * word of the bitmap that has one set (made on the first sort that needs them: most queues are
    * never sorted). Both are all zero between sorts. */
@@ -107,8 +108,17 @@ export class StageQueue {
       this.slots[(slot << SLOT_SHIFT) | S_FIRST] = -1;
       this.slots[(slot << SLOT_SHIFT) | S_LAST] = -1;
     }
-    this.blocks = new Int32Array(0);
-    this.growBlocks(Math.max(16, this.horizon));
+    this.pendingOf = new Int32Array(parts);
+    this.freeBlock = new Int32Array(parts).fill(-1);
+    this.blocks = Array.from({ length: parts }, () => new Int32Array(0));
+    for (let p = 0; p < parts; p++) this.growBlocks(p, Math.max(16, this.horizon));
+  }
+
+  /** Stages with a wake-up pending. */
+  get pending(): number {
+    let n = 0;
+    for (let p = 0; p < this.pendingOf.length; p++) n += this.pendingOf[p];
+    return n;
   }
 
   /** How many parts the stages fall into. */
@@ -116,15 +126,15 @@ export class StageQueue {
     return this.count.length;
   }
 
-  private growBlocks(count: number): void {
-    const had = this.blocks.length >> BLOCK_SHIFT;
+  private growBlocks(part: number, count: number): void {
+    const had = this.blocks[part].length >> BLOCK_SHIFT;
     const blocks = new Int32Array(count << BLOCK_SHIFT);
-    blocks.set(this.blocks);
+    blocks.set(this.blocks[part]);
     for (let b = count - 1; b >= had; b--) {
-      blocks[(b << BLOCK_SHIFT) | B_NEXT] = this.freeBlock;
-      this.freeBlock = b;
+      blocks[(b << BLOCK_SHIFT) | B_NEXT] = this.freeBlock[part];
+      this.freeBlock[part] = b;
     }
-    this.blocks = blocks;
+    this.blocks[part] = blocks;
   }
 
   /** Wakes `stage` at cycle `at`; `now` is the current cycle and `phase` the one being evaluated. */
@@ -150,29 +160,33 @@ export class StageQueue {
     const pending = times[(stage << RECORD_SHIFT) | F_PENDING];
     if (pending >= 0) {
       if (pending <= at) return;
-    } else this.pending++;
+    } else this.pendingOf[part]++;
     times[(stage << RECORD_SHIFT) | F_PENDING] = at;
-    this.append((part << this.horizonBits) | (at & this.mask), stage);
+    this.append(part, (part << this.horizonBits) | (at & this.mask), stage);
   }
 
-  /** Adds `stage` to the end of `slot`'s list. */
-  private append(slot: number, stage: number): void {
+  /** Adds `stage` to the end of `slot`'s list (a slot of part `part`). */
+  private append(part: number, slot: number, stage: number): void {
     const slots = this.slots;
     const state = slot << SLOT_SHIFT;
     let last = slots[state | S_LAST];
     let fill = slots[state | S_FILL];
+    let blocks = this.blocks[part];
     if (last < 0 || fill === BLOCK) {
-      if (this.freeBlock < 0) this.growBlocks((this.blocks.length >> BLOCK_SHIFT) * 2);
-      const block = this.freeBlock;
-      this.freeBlock = this.blocks[(block << BLOCK_SHIFT) | B_NEXT];
-      this.blocks[(block << BLOCK_SHIFT) | B_NEXT] = -1;
+      if (this.freeBlock[part] < 0) {
+        this.growBlocks(part, (blocks.length >> BLOCK_SHIFT) * 2);
+        blocks = this.blocks[part];
+      }
+      const block = this.freeBlock[part];
+      this.freeBlock[part] = blocks[(block << BLOCK_SHIFT) | B_NEXT];
+      blocks[(block << BLOCK_SHIFT) | B_NEXT] = -1;
       if (last < 0) slots[state | S_FIRST] = block;
-      else this.blocks[(last << BLOCK_SHIFT) | B_NEXT] = block;
+      else blocks[(last << BLOCK_SHIFT) | B_NEXT] = block;
       slots[state | S_LAST] = block;
       last = block;
       fill = 1;
     }
-    this.blocks[(last << BLOCK_SHIFT) | fill] = stage;
+    blocks[(last << BLOCK_SHIFT) | fill] = stage;
     slots[state | S_FILL] = fill + 1;
   }
 
@@ -191,10 +205,11 @@ export class StageQueue {
     slots[state | S_FIRST] = -1;
     slots[state | S_LAST] = -1;
     const times = this.times;
-    const blocks = this.blocks;
+    const blocks = this.blocks[part];
     const ready = this.ready;
     const start = this.start[part];
     let count = this.count[part];
+    let fired = 0;
     let block = first;
     for (;;) {
       const at = block << BLOCK_SHIFT;
@@ -204,7 +219,7 @@ export class StageQueue {
         // Passed over where an earlier wake-up replaced this one.
         if (times[(stage << RECORD_SHIFT) | F_PENDING] !== now) continue;
         times[(stage << RECORD_SHIFT) | F_PENDING] = -1;
-        this.pending--;
+        fired++;
         if (times[(stage << RECORD_SHIFT) | F_STAMP] !== now) {
           times[(stage << RECORD_SHIFT) | F_STAMP] = now;
           ready[start + count++] = stage;
@@ -214,9 +229,10 @@ export class StageQueue {
       block = blocks[at | B_NEXT];
     }
     this.count[part] = count;
-    // The slot's blocks go back to the pool as one chain.
-    blocks[(last << BLOCK_SHIFT) | B_NEXT] = this.freeBlock;
-    this.freeBlock = first;
+    this.pendingOf[part] -= fired;
+    // The slot's blocks go back to the part's pool as one chain.
+    blocks[(last << BLOCK_SHIFT) | B_NEXT] = this.freeBlock[part];
+    this.freeBlock[part] = first;
   }
 
   /** Part `part`'s stages are being visited (in this queue's phase or an earlier one). */

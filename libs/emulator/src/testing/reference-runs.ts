@@ -20,7 +20,7 @@ export interface RunRecord {
 export function recordRun(sim: YarcFabricSim, scenario: (sim: YarcFabricSim) => void): RunRecord {
   const delivered = new Map<number, number>();
   const interrupts: string[] = [];
-  sim.onDeliver = (p, cycle) => delivered.set(sim.packets.tag[p], cycle);
+  sim.onDeliver = (p, cycle) => delivered.set(sim.packets.tag(p), cycle);
   sim.onInterrupt = (kind, cycle, chip, port) => interrupts.push(`${kind} ${cycle} ${sim.fabric.chipNames[chip]}:${port}`);
   scenario(sim);
   return { delivered, interrupts, books: sim.packets.books(), retransmissions: sim.retransmissions };

@@ -136,7 +136,7 @@ function faultyRun(c: SoakCase, processors: number, slices: number, everyStageEv
       controllerSink(...interrupt);
     };
     sim.onDeliver = (p, cycle) => {
-      if (sim.packets.flags[p] & FLAG_TRACE) problems.push(...wrongDestination(sim, p));
+      if (sim.packets.flags(p) & FLAG_TRACE) problems.push(...wrongDestination(sim, p));
       recordDelivery(p, cycle);
     };
     // A router port that leads to processor p (slice 0): a route [0, port] reads p's interface.
@@ -216,11 +216,11 @@ function windowedRun(c: SoakCase, processors: number, slices: number, windowed: 
 
 /** Where traced packet p was delivered, if not at its destination processor. */
 function wrongDestination(sim: YarcFabricSim, p: number): string[] {
-  const events = sim.packets.traces.get(p) ?? [];
+  const events = sim.packets.trace(p) ?? [];
   const last = events[events.length - 1];
   const at = last?.stage === 'delivered' ? sim.globalProcessor[sim.fabric.portBase[last.chip] + last.port] : -1;
-  const destination = sim.packets.destination[p];
-  return at === destination ? [] : [`traced packet ${sim.packets.tag[p]} for processor ${destination} was delivered at ${at}`];
+  const destination = sim.packets.destination(p);
+  return at === destination ? [] : [`traced packet ${sim.packets.tag(p)} for processor ${destination} was delivered at ${at}`];
 }
 
 /** Row and column buffers of randomly chosen tiles holding more phits than they have room for. */

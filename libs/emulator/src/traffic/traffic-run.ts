@@ -172,9 +172,12 @@ class Recorder {
     sim.onDeliver = (packet, cycle) => this.delivered(packet, cycle);
   }
 
-  private delivered(packet: number, cycle: number): void {
-    const p = this.sim.packets;
-    if (this.respond && p.vc[packet] === 0) this.respond(packet);
+  private delivered(handle: number, cycle: number): void {
+    const { stores } = this.sim.packets;
+    const part = handle % stores.length;
+    const p = stores[part];
+    const packet = (handle - part) / stores.length;
+    if (this.respond && p.vc[packet] === 0) this.respond(handle);
     const latency = cycle - p.createdAt[packet];
     this.intervalDelivered++;
     this.intervalPhits += p.length[packet];
@@ -251,11 +254,12 @@ function responder(sim: FabricEngine, spec: TrafficSpec, inj: Injector): ((packe
   if (!size) return null;
   return (packet) => {
     const p = sim.packets;
-    const g = p.source[packet];
+    const g = p.source(packet);
     const source = sim.endpointAt(g);
     const slice = g - sim.fabric.portBase[sim.fabric.portOwner(g)];
-    const random = inj.streams[inj.partOf(p.destination[packet], slice)];
-    sim.inject(p.destination[packet], slice, source, size(random), 1, FLAG_ADAPTIVE, Math.floor(random() * 0x8000), p.tag[packet]);
+    const destination = p.destination(packet);
+    const random = inj.streams[inj.partOf(destination, slice)];
+    sim.inject(destination, slice, source, size(random), 1, FLAG_ADAPTIVE, Math.floor(random() * 0x8000), p.tag(packet));
   };
 }
 
@@ -348,7 +352,7 @@ abstract class RunBase {
 
   /** Whether a part's share of the labelled packets has drained: a run that ends when the last of
    * them goes lets the parts run apart up to that cycle (see FabricEngine.runWindowed). */
-  protected readonly partDrained = (part: number): boolean => this.sim.packets.taggedInFlightByGroup[part] === 0;
+  protected readonly partDrained = (part: number): boolean => this.sim.packets.taggedInFlightOf(part) === 0;
 }
 
 const injectNothing = (): void => undefined;

@@ -34,10 +34,10 @@ describe('YARC fabric, cycle by cycle', () => {
     const sim = r15(288, 4, 288);
     const hops = new Map<number, number>();
     sim.onDeliver = (p) => {
-      const src = sim.globalProcessor[sim.packets.source[p]];
-      const dst = sim.packets.destination[p];
+      const src = sim.globalProcessor[sim.packets.source(p)];
+      const dst = sim.packets.destination(p);
       const expected = src >> 5 === dst >> 5 ? 1 : 2;
-      hops.set(expected === sim.packets.hops[p] ? 0 : 1, (hops.get(expected === sim.packets.hops[p] ? 0 : 1) ?? 0) + 1);
+      hops.set(expected === sim.packets.hops(p) ? 0 : 1, (hops.get(expected === sim.packets.hops(p) ? 0 : 1) ?? 0) + 1);
     };
     for (let slice = 0; slice < 4; slice++) {
       for (let s = 0; s < 288; s++) for (let d = 0; d < 288; d++) if (s !== d) sim.inject(s, slice, d, 4, 0, FLAG_HASH, (s * 7 + d) & 0x7fff);
@@ -100,7 +100,7 @@ describe('YARC fabric faults (§7.7)', () => {
     const run = () => {
       const sim = r15(96, 1, 5);
       const log: number[] = [];
-      sim.onDeliver = (p, cycle) => log.push(cycle, sim.packets.destination[p]);
+      sim.onDeliver = (p, cycle) => log.push(cycle, sim.packets.destination(p));
       for (let i = 0; i < 500; i++) sim.inject(i % 96, 0, (i * 37 + 11) % 96, 4 + (i % 16), i % 2, i % 3 === 0 ? 2 : FLAG_HASH, i);
       sim.drain(100_000);
       return log;
@@ -196,7 +196,7 @@ describe('YARC fabric faults (§7.7)', () => {
           sim.setSoftErrorRate(sim.routerChip[r], 0.02);
         }
       const delivered = new Map<number, number>();
-      sim.onDeliver = (p, cycle) => delivered.set(sim.packets.tag[p], cycle);
+      sim.onDeliver = (p, cycle) => delivered.set(sim.packets.tag(p), cycle);
       const streams = [0, 1, 2, 3].map((part) => mulberry32(40 + part));
       const parts: number[] = [];
       const beforeCycle = (part: number, cycle: number) => {

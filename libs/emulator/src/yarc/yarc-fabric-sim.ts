@@ -41,6 +41,7 @@ import {
   SEGMENT_WORD_SHIFT,
   SegmentPool,
 } from '../engine/segment-pool';
+import { FabricPackets } from '../engine/fabric-packets';
 import { StageQueue } from '../engine/stage-queue';
 import { TimingWheel } from '../engine/timing-wheel';
 import {
@@ -271,8 +272,20 @@ export class YarcFabricSim implements FabricEngine {
   /** VCs per port (requests and responses). */
   readonly vcs = NVC;
   readonly regs: YarcRegisterFile;
-  readonly packets = new PacketStore(4096);
-  readonly pool = new SegmentPool(8192, this.packets);
+  /** The packets of every part, as the rest of the emulator sees them (handles, the books). */
+  readonly packets: FabricPackets;
+  /**
+   * Each part's own packets, buffer entries, drain records and counters (PartWorld): a part run on
+   * a thread of its own allocates from nothing another part uses. `world`, `store` and `pool` are
+   * the bound part's (see bind): the stages of a part touch only its own packets, so the hot code
+   * reads them from fields as it would a fabric's single store.
+   */
+  private readonly worlds: PartWorld[];
+  private world!: PartWorld;
+  private store!: PacketStore;
+  pool!: SegmentPool;
+  /** The part bound (see bind). */
+  private bound = -1;
   cycle = 0;
 
   /** Dense router and endpoint numbering over the fabric's chips. */
@@ -387,9 +400,7 @@ export class YarcFabricSim implements FabricEngine {
    * to lend. It starts small, so that the tests holding this evaluation to the reference mode go
    * through its growing and its lending again.
    */
-  private drainPairs = new Int32Array(4 * DRAIN_SLOT_INTS);
-  private drainOwner = new Int32Array(4).fill(-1);
-  private drainNext = 0;
+  private drainPairs!: Int32Array;
   /** Endpoint receive side: busy until, the cycle its last run took its last phit, and whether a
    * maintenance packet taken whole waits at the head of a receive buffer to be answered. */
   private readonly recvBusy: Float64Array;
@@ -399,7 +410,6 @@ export class YarcFabricSim implements FabricEngine {
   readonly laneBitErrorRate: Float64Array;
   readonly laneRetries: Uint32Array;
   readonly laneMask: Uint8Array;
-  retransmissions = 0;
   /** Routers that have stopped responding (fault injection): black holes behind dead links. */
   readonly routerDead: Uint8Array;
   /** Per router: probability that a packet passing through is corrupted (soft error, §4.3). */
@@ -438,7 +448,18 @@ export class YarcFabricSim implements FabricEngine {
   everyStageEveryCycle = false;
 
   /** Phits moved across links (a phit entering a router or an endpoint is one phit-hop). */
-  phitHops = 0;
+  get phitHops(): number {
+    let n = 0;
+    for (const world of this.worlds) n += world.phitHops;
+    return n;
+  }
+
+  /** Copies replayed by go-back-N after a bad CRC. */
+  get retransmissions(): number {
+    let n = 0;
+    for (const world of this.worlds) n += world.retransmissions;
+    return n;
+  }
   onInterrupt: InterruptSink = () => undefined;
   onDeliver: DeliveryRecord = () => undefined;
 
@@ -480,10 +501,14 @@ export class YarcFabricSim implements FabricEngine {
       }
     }
 
+    const { routerPart, parts } = independentParts(fabric, this.chipRouter, this.tileGlobal);
+    this.worlds = Array.from({ length: parts }, () => new PartWorld());
+    this.packets = new FabricPackets(this.worlds.map((w) => w.packets));
+    const { pool } = this.worlds[0];
     const channels = R * NPORTS * 8;
-    this.ib = new BufferQueues(R * NPORTS * NVC, this.pool);
-    this.rb = new BufferQueues(channels * NVC, this.pool, true);
-    this.cb = new BufferQueues(channels * NVC, this.pool);
+    this.ib = new BufferQueues(R * NPORTS * NVC, pool);
+    this.rb = new BufferQueues(channels * NVC, pool, true);
+    this.cb = new BufferQueues(channels * NVC, pool);
     this.cbMask = new Uint16Array(R * NPORTS);
     this.outRR = new Uint8Array(R * NPORTS);
     this.rowBusRR = new Uint8Array(R * NPORTS);
@@ -513,12 +538,11 @@ export class YarcFabricSim implements FabricEngine {
         this.portI32[(g << P_I32_SHIFT) | (P_CREDITS + v)] = downstreamIsEndpoint ? ENDPOINT_RECEIVE_PHITS : INPUT_BUFFER_PHITS_PER_VC;
     }
 
-    this.receive = new BufferQueues(ports * NVC, this.pool);
+    this.receive = new BufferQueues(ports * NVC, pool);
     this.accepting = new Uint8Array(ports).fill(1);
     // A go-back-N replay waits two link latencies; everything else is closer. Later wakes (the
     // forward-progress timer) are re-armed when they come due.
     const horizon = 3 * maxLatency + 128;
-    const { routerPart, parts } = independentParts(fabric, this.chipRouter, this.tileGlobal);
     this.linkPart = new Uint8Array(ports);
     for (let g = 0; g < ports; g++) {
       // An endpoint's port goes with the router it is cabled to.
@@ -533,7 +557,6 @@ export class YarcFabricSim implements FabricEngine {
     this.links = new StageQueue(ports, horizon, PHASE_LINKS, this.linkPart);
     this.columns = new StageQueue(channels, horizon, PHASE_COLUMNS, columnPart);
     this.rows = new StageQueue(R * NPORTS, horizon, PHASE_ROWS, rowPart);
-    this.packets.setGroups(this.linkPart, parts);
     this.partDoneAt = new Float64Array(parts);
     this.rowBusy = new Float64Array(R * NPORTS);
     this.chipAnswers = new Uint8Array(R * NPORTS);
@@ -558,7 +581,36 @@ export class YarcFabricSim implements FabricEngine {
     for (let g = 0; g < ports; g++) this.laneMask[g] = (1 << fabric.activeLanes[g]) - 1;
     this.routerDead = new Uint8Array(R);
     this.softErrorRate = new Float64Array(R);
-    this.sources = new PacketQueues(ports * NVC, this.packets);
+    this.sources = new PacketQueues(ports * NVC, this.worlds[0].packets);
+    this.bind(0);
+  }
+
+  /** Binds part p's world: the store, pool and drain records its stages use. */
+  private bind(p: number): void {
+    if (p === this.bound) return;
+    const world = this.worlds[p];
+    this.bound = p;
+    this.world = world;
+    this.store = world.packets;
+    this.pool = world.pool;
+    this.drainPairs = world.drainPairs;
+    this.ib.pool = world.pool;
+    this.rb.pool = world.pool;
+    this.cb.pool = world.pool;
+    this.receive.pool = world.pool;
+    this.sources.packets = world.packets;
+  }
+
+  /** Raises an interrupt; the bound part stays bound whatever the sink does. */
+  private interrupt(kind: InterruptKind, cycle: number, chip: number, port: number, vc: number, details?: Record<string, unknown>): void {
+    const part = this.bound;
+    this.onInterrupt(kind, cycle, chip, port, vc, details);
+    this.bind(part);
+  }
+
+  /** The handle (FabricPackets) of the bound part's packet `id`. */
+  private handleOf(id: number): number {
+    return id * this.worlds.length + this.bound;
   }
 
   /**
@@ -610,11 +662,12 @@ export class YarcFabricSim implements FabricEngine {
     const g = this.processorPort[source * 4 + slice];
     if (this.windowPart >= 0 && g >= 0 && this.linkPart[g] !== this.windowPart)
       throw new Error(`processor ${source}'s slice ${slice} port is not in part ${this.windowPart}, which runWindowed is running on its own`);
-    const id = this.packets.allocate(destination, g, length, vc, flags, hashBits, this.cycle, tag);
+    this.bind(this.partOfPort(g));
+    const id = this.store.allocate(destination, g, length, vc, flags, hashBits, this.cycle, tag);
     if (g < 0 || this.fabric.peer[g] < 0 || this.fabric.activeLanes[g] === 0) {
-      this.packets.state[id] = STATE_IN_NETWORK;
-      this.packets.discard(id, DiscardReason.Unreachable, g, this.cycle);
-      return id;
+      this.store.state[id] = STATE_IN_NETWORK;
+      this.store.discard(id, DiscardReason.Unreachable, g, this.cycle);
+      return this.handleOf(id);
     }
     this.sources.push((g << VC_SHIFT) | vc, id);
     // The sender takes it up when it is free. While the tail of the last copy is still being
@@ -622,12 +675,7 @@ export class YarcFabricSim implements FabricEngine {
     const busy = this.txF64[(g << TX_F64_SHIFT) | TX_BUSY];
     const serializing = busy > this.cycle && this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] < 0 && !this.discarding[g];
     this.wakeLink(g, serializing ? busy : this.cycle);
-    return id;
-  }
-
-  /** Packets waiting in source queues (injected by traffic, not yet in the network). */
-  queued(): number {
-    return this.sources.total;
+    return this.handleOf(id);
   }
 
   /** A processor stops or resumes taking phits from its receive buffers (fault injection). */
@@ -736,6 +784,7 @@ export class YarcFabricSim implements FabricEngine {
    * whose end the part is done and returns the cycle it stopped at (-1: not done). */
   private runPart(p: number, from: number, until: number, beforeCycle: (part: number, cycle: number) => void, partDone?: (part: number) => boolean): number {
     this.windowPart = p;
+    this.bind(p);
     for (let t = from; t < until; t++) {
       this.cycle = t;
       beforeCycle(p, t);
@@ -816,12 +865,18 @@ export class YarcFabricSim implements FabricEngine {
     const now = this.cycle;
     this.phase = PHASE_EVENTS;
     const { wheels } = this;
-    for (let p = 0; p < wheels.length; p++) this.fireEvents(p, now);
+    for (let p = 0; p < wheels.length; p++) {
+      this.bind(p);
+      this.fireEvents(p, now);
+    }
     if (this.workCount > 0) this.runChipWork(now);
     if (this.onTick !== null) this.onTick(now);
     if (this.everyStageEveryCycle) this.wakeEveryStage(now);
     // The parts never act on each other within a cycle: each is evaluated on its own.
-    for (let p = 0; p < wheels.length; p++) this.evaluate(p, now);
+    for (let p = 0; p < wheels.length; p++) {
+      this.bind(p);
+      this.evaluate(p, now);
+    }
     this.phase = PHASE_EVENTS;
     this.cycle = now + 1;
   }
@@ -955,6 +1010,8 @@ export class YarcFabricSim implements FabricEngine {
    */
   bufferPhits(kind: 'row' | 'column', b: number, cycle: number): number {
     const queues = kind === 'row' ? this.rb : this.cb;
+    // The buffer's entries are its router's part's.
+    this.bind(this.linkPart[this.tileGlobal[b >> 4]]);
     const pool = this.pool;
     let phits = 0;
     if (kind === 'row') {
@@ -1028,7 +1085,7 @@ export class YarcFabricSim implements FabricEngine {
         this.recvHeld[g] = 0;
         for (let v = 0; v < NVC; v++) {
           const s = this.receive.headOf((g << VC_SHIFT) | v);
-          if (s >= 0 && pool.sentOutOf(s) === this.packets.length[pool.packetOf(s)]) this.finishReceive(g, v, this.recvLast[g], now);
+          if (s >= 0 && pool.sentOutOf(s) === this.store.length[pool.packetOf(s)]) this.finishReceive(g, v, this.recvLast[g], now);
         }
       }
       if (this.accepting[g]) {
@@ -1052,8 +1109,8 @@ export class YarcFabricSim implements FabricEngine {
           // The packet is delivered with the cycle its tail is taken. A maintenance packet is
           // answered only once that cycle has come (the next visit).
           const packet = pool.packetOf(s);
-          if (taken + n === this.packets.length[packet]) {
-            if (this.packets.flags[packet] & FLAG_SOURCE_ROUTED) this.recvHeld[g] = 1;
+          if (taken + n === this.store.length[packet]) {
+            if (this.store.flags[packet] & FLAG_SOURCE_ROUTED) this.recvHeld[g] = 1;
             else this.finishReceive(g, v, now + n - 1, now);
           }
           wake = this.receiveNextWake(g, now + n);
@@ -1075,14 +1132,14 @@ export class YarcFabricSim implements FabricEngine {
           const q = (g << VC_SHIFT) | v;
           if (this.sources.size[q] === 0) continue;
           const head = this.sources.head[q];
-          if (this.portI32[portVcI32(q, P_CREDITS)] < this.packets.length[head]) {
+          if (this.portI32[portVcI32(q, P_CREDITS)] < this.store.length[head]) {
             this.portI32[portVcI32(q, P_CREDIT_WAIT)] = 1; // the credit return wakes it
             continue;
           }
           this.sources.shift(q);
-          this.portI32[portVcI32(q, P_CREDITS)] -= this.packets.length[head];
-          this.packets.state[head] = STATE_IN_NETWORK;
-          this.packets.enteredAt[head] = now;
+          this.portI32[portVcI32(q, P_CREDITS)] -= this.store.length[head];
+          this.store.state[head] = STATE_IN_NETWORK;
+          this.store.enteredAt[head] = now;
           this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] = head;
           this.txI32[(g << TX_I32_SHIFT) | TX_SOURCE] = -1;
           this.startCopy(g, now, ENDPOINT_INJECT_CYCLES);
@@ -1109,9 +1166,9 @@ export class YarcFabricSim implements FabricEngine {
       const q = (g << VC_SHIFT) | v;
       while (this.sources.size[q] > 0) {
         const p = this.sources.shift(q);
-        this.packets.state[p] = STATE_IN_NETWORK;
+        this.store.state[p] = STATE_IN_NETWORK;
         this.forgetMessage(p);
-        this.packets.discard(p, this.discardReason[g] || DiscardReason.LinkDown, g, this.cycle);
+        this.store.discard(p, this.discardReason[g] || DiscardReason.LinkDown, g, this.cycle);
       }
     }
   }
@@ -1125,7 +1182,7 @@ export class YarcFabricSim implements FabricEngine {
       if (s < 0 || pool.routeOf(s) === -2) continue;
       const taken = pool.sentOutOf(s);
       let t = NEVER;
-      if (taken === this.packets.length[pool.packetOf(s)]) t = after;
+      if (taken === this.store.length[pool.packetOf(s)]) t = after;
       else if (taken < pool.sentInOf(s)) t = max(after, pool.usable(s, taken));
       if (t < at) at = t;
     }
@@ -1136,17 +1193,22 @@ export class YarcFabricSim implements FabricEngine {
   private finishReceive(g: number, v: number, cycle: number, now: number): void {
     const packet = this.pool.packetOf(this.receive.headOf((g << VC_SHIFT) | v));
     this.receive.shift((g << VC_SHIFT) | v);
-    const flags = this.packets.flags[packet];
+    const flags = this.store.flags[packet];
     if (flags & (FLAG_SOFT_ERROR | FLAG_LINK_LOST)) {
       // §4.3: the destination's interface discards a packet marked bad.
       this.forgetMessage(packet);
-      this.packets.discard(packet, flags & FLAG_LINK_LOST ? DiscardReason.LinkDown : DiscardReason.SoftError, g, cycle);
+      this.store.discard(packet, flags & FLAG_LINK_LOST ? DiscardReason.LinkDown : DiscardReason.SoftError, g, cycle);
       return;
     }
     if (flags & FLAG_TRACE) this.trace(packet, this.fabric.portOwner(g), g - this.fabric.portBase[this.fabric.portOwner(g)], v, 'delivered', cycle);
     if (flags & FLAG_SOURCE_ROUTED) this.endpointMaintenance(g, packet, now);
-    else this.onDeliver(packet, cycle);
-    this.packets.deliver(packet);
+    else {
+      // Whatever the listener does (a response injected elsewhere), this part goes on bound.
+      const part = this.bound;
+      this.onDeliver(this.handleOf(packet), cycle);
+      this.bind(part);
+    }
+    this.store.deliver(packet);
   }
 
   // ---------------------------------------------------------------- output ports
@@ -1200,13 +1262,13 @@ export class YarcFabricSim implements FabricEngine {
         this.dropAtDeadPort(tile, candidate, s, packet, g, now);
         return;
       }
-      if (this.portI32[(g << P_I32_SHIFT) | (P_CREDITS + v)] < this.packets.length[packet]) {
+      if (this.portI32[(g << P_I32_SHIFT) | (P_CREDITS + v)] < this.store.length[packet]) {
         this.portI32[(g << P_I32_SHIFT) | (P_CREDIT_WAIT + v)] = 1;
         this.checkForwardProgress(r, tile - r * NPORTS, g, v, now);
         continue;
       }
       this.portF64[(g << P_F64_SHIFT) | (P_BLOCKED + v)] = -1;
-      this.portI32[(g << P_I32_SHIFT) | (P_CREDITS + v)] -= this.packets.length[packet];
+      this.portI32[(g << P_I32_SHIFT) | (P_CREDITS + v)] -= this.store.length[packet];
       this.outRR[tile] = (c + 1) & 15;
       this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] = packet;
       this.txI32[(g << TX_I32_SHIFT) | TX_SOURCE] = candidate;
@@ -1229,9 +1291,9 @@ export class YarcFabricSim implements FabricEngine {
     // Room appears in the column buffer at once, and either VC of its channel may be waiting for
     // it (they share the buffer, §3).
     this.wakeColumn(buffer >> VC_SHIFT, now);
-    if (taken === this.packets.length[packet]) {
+    if (taken === this.store.length[packet]) {
       this.shiftColumnBuffer(buffer);
-      this.packets.discard(packet, this.discardReason[g] || DiscardReason.LinkDown, g, now);
+      this.store.discard(packet, this.discardReason[g] || DiscardReason.LinkDown, g, now);
     }
     // A visit drops from one column buffer, the first in round-robin order with a phit to drop;
     // the next cycle's visit looks at them all again, as a visit every cycle would.
@@ -1241,12 +1303,12 @@ export class YarcFabricSim implements FabricEngine {
   /** Starts a copy of port g's packet on the link; whether its CRC will fail is decided now. */
   private startCopy(g: number, now: number, stages: number): void {
     const packet = this.txI32[(g << TX_I32_SHIFT) | TX_PACKET];
-    const v = this.packets.vc[packet];
+    const v = this.store.vc[packet];
     const peer = this.fabric.peer[g];
     const peerTile = this.globalTile[peer];
     const down = this.pool.allocate(packet, now, stages + this.portI32[(g << P_I32_SHIFT) | P_LATENCY]);
     const errorProne = this.portI32[(g << P_I32_SHIFT) | P_ERROR_PRONE] !== 0;
-    const bad = errorProne && keyedDraw(this.seed, DRAW_BAD_COPY, g, now) < this.copyErrorProbability(g, this.packets.length[packet]) ? 1 : 0;
+    const bad = errorProne && keyedDraw(this.seed, DRAW_BAD_COPY, g, now) < this.copyErrorProbability(g, this.store.length[packet]) ? 1 : 0;
     if (bad) this.pool.setRoute(down, -2); // held at the receiver until its bad CRC is seen
     if (peerTile >= 0) this.ib.push((peerTile << VC_SHIFT) | v, down);
     else this.receive.push((peer << VC_SHIFT) | v, down);
@@ -1254,7 +1316,7 @@ export class YarcFabricSim implements FabricEngine {
     this.txI32[(g << TX_I32_SHIFT) | TX_SENT] = bad << TX_BAD_SHIFT;
     this.txF64[(g << TX_F64_SHIFT) | TX_ACC] = 0;
     this.txF64[(g << TX_F64_SHIFT) | TX_ACC_TIME] = now - 1;
-    if (this.packets.flags[packet] & FLAG_TRACE) {
+    if (this.store.flags[packet] & FLAG_TRACE) {
       const chip = this.fabric.portOwner(g);
       this.trace(packet, chip, g - this.fabric.portBase[chip], v, 'link', now, bad ? 'copy will fail its CRC' : undefined);
     }
@@ -1262,10 +1324,10 @@ export class YarcFabricSim implements FabricEngine {
 
   /** Records a step of a traced packet (FLAG_TRACE). */
   private trace(packet: number, chip: number, port: number, vc: number, stage: TraceEvent['stage'], cycle: number, detail?: string): void {
-    let events = this.packets.traces.get(packet);
+    let events = this.store.traces.get(packet);
     if (!events) {
       events = [];
-      this.packets.traces.set(packet, events);
+      this.store.traces.set(packet, events);
     }
     events.push({ cycle, chip, port, vc, stage, detail });
   }
@@ -1295,7 +1357,7 @@ export class YarcFabricSim implements FabricEngine {
     const ti = g << TX_I32_SHIFT;
     const tf = g << TX_F64_SHIFT;
     const packet = txI32[ti | TX_PACKET];
-    const length = this.packets.length[packet];
+    const length = this.store.length[packet];
     if (this.fabric.activeLanes[g] === 0 || txI32[ti | TX_DOWN] <= DOWN_CUT) {
       this.abortOnDeadLink(g, now, packet, length);
       return;
@@ -1411,8 +1473,8 @@ export class YarcFabricSim implements FabricEngine {
     txF64[tf | TX_ACC_TIME] = c - 1;
     const n = k - first;
     txI32[ti | TX_SENT] = (sentWord & ~TX_SENT_BITS) | k;
-    this.phitHops += n;
-    const v = this.packets.vc[packet];
+    this.world.phitHops += n;
+    const v = this.store.vc[packet];
     this.portF64[(g << P_F64_SHIFT) | (P_PHITS + v)] += n;
     const peer = this.fabric.peer[g];
     const peerTile = this.globalTile[peer];
@@ -1462,39 +1524,41 @@ export class YarcFabricSim implements FabricEngine {
   private drainSlotOf(g: number): number {
     const held = this.txI32[(g << TX_I32_SHIFT) | TX_DRAIN] >> DRAIN_COUNT_BITS;
     if (held > 0) return held - 1;
-    const slots = this.drainOwner.length;
-    let slot = this.drainNext;
+    const world = this.world;
+    const slots = world.drainOwner.length;
+    let slot = world.drainNext;
     for (let tried = 0; ; tried++, slot++) {
       if (tried === slots) {
         slot = this.growDrain();
         break;
       }
       if (slot === slots) slot = 0;
-      const owner = this.drainOwner[slot];
+      const owner = world.drainOwner[slot];
       if (owner < 0) break;
-      // Only a link of the same part: another part may be at another cycle (runWindowed).
-      if (this.linkPart[owner] === this.linkPart[g] && this.txF64[(owner << TX_F64_SHIFT) | TX_DRAIN_LAST] <= this.cycle) {
+      // The slots are the part's own: its links are at its cycle (runWindowed).
+      if (this.txF64[(owner << TX_F64_SHIFT) | TX_DRAIN_LAST] <= this.cycle) {
         // Its last phit has left: its record can say nothing more.
         this.txI32[(owner << TX_I32_SHIFT) | TX_DRAIN] = 0;
         this.txI32[(owner << TX_I32_SHIFT) | TX_DRAIN_BUFFER] = -1;
         break;
       }
     }
-    this.drainOwner[slot] = g;
-    this.drainNext = slot + 1;
+    world.drainOwner[slot] = g;
+    world.drainNext = slot + 1;
     this.txI32[(g << TX_I32_SHIFT) | TX_DRAIN] = (slot + 1) << DRAIN_COUNT_BITS;
     return slot;
   }
 
   /** Doubles the drain-record pool; the first new slot. */
   private growDrain(): number {
-    const slots = this.drainOwner.length;
+    const world = this.world;
+    const slots = world.drainOwner.length;
     const pairs = new Int32Array(2 * slots * DRAIN_SLOT_INTS);
-    pairs.set(this.drainPairs);
+    pairs.set(world.drainPairs);
     const owner = new Int32Array(2 * slots).fill(-1);
-    owner.set(this.drainOwner);
-    this.drainPairs = pairs;
-    this.drainOwner = owner;
+    owner.set(world.drainOwner);
+    this.drainPairs = world.drainPairs = pairs;
+    world.drainOwner = owner;
     return slots;
   }
 
@@ -1510,11 +1574,11 @@ export class YarcFabricSim implements FabricEngine {
     // The receiver drops the copy and sends no VC ack; the sender's timer runs out and it replays
     // the packet from its send buffer.
     this.dropBadCopy(g);
-    this.retransmissions++;
+    this.world.retransmissions++;
     this.countRetry(g, now);
     if (this.fabric.activeLanes[g] === 0) {
       this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] = -1;
-      this.packets.discard(packet, DiscardReason.LinkDown, g, now);
+      this.store.discard(packet, DiscardReason.LinkDown, g, now);
       return;
     }
     this.txResumeAt[g] = last + 2 * this.portI32[(g << P_I32_SHIFT) | P_LATENCY] + 8;
@@ -1542,13 +1606,13 @@ export class YarcFabricSim implements FabricEngine {
         this.dropBadCopy(g);
         this.txI32[(g << TX_I32_SHIFT) | TX_DOWN] = DOWN_DROPPED;
       } else {
-        this.packets.flags[packet] |= FLAG_LINK_LOST;
+        this.store.flags[packet] |= FLAG_LINK_LOST;
         const missing = length - pool.sentInOf(down);
         if (missing > 0) {
           pool.send(down, now, missing);
           const peerTile = this.globalTile[this.fabric.peer[g]];
           if (peerTile >= 0) {
-            this.ib.fill((peerTile << VC_SHIFT) | this.packets.vc[packet], missing);
+            this.ib.fill((peerTile << VC_SHIFT) | this.store.vc[packet], missing);
             this.wakeRow(peerTile, now + pool.delayOf(down));
           } else this.wakeLink(this.fabric.peer[g], now + pool.delayOf(down));
         }
@@ -1575,13 +1639,13 @@ export class YarcFabricSim implements FabricEngine {
     this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] = -1;
     this.txI32[(g << TX_I32_SHIFT) | TX_DOWN] = -1;
     this.wakeLink(g, now + 1);
-    if (!continuesDownstream) this.packets.discard(packet, this.discardReason[g] || DiscardReason.LinkDown, g, now);
+    if (!continuesDownstream) this.store.discard(packet, this.discardReason[g] || DiscardReason.LinkDown, g, now);
   }
 
   private dropBadCopy(g: number): void {
     const down = this.txI32[(g << TX_I32_SHIFT) | TX_DOWN];
     const packet = this.txI32[(g << TX_I32_SHIFT) | TX_PACKET];
-    const v = this.packets.vc[packet];
+    const v = this.store.vc[packet];
     const peer = this.fabric.peer[g];
     const peerTile = this.globalTile[peer];
     const phits = this.pool.sentInOf(down);
@@ -1629,7 +1693,7 @@ export class YarcFabricSim implements FabricEngine {
     this.refreshLink(g);
     const chip = this.fabric.portOwner(g);
     const port = g - this.fabric.portBase[chip];
-    this.onInterrupt('LANE_DECOMMISSIONED', now, chip, port, -1, { lane, retries, lanesLeft: this.fabric.activeLanes[g] });
+    this.interrupt('LANE_DECOMMISSIONED', now, chip, port, -1, { lane, retries, lanesLeft: this.fabric.activeLanes[g] });
     if (this.fabric.activeLanes[g] === 0) this.takeDown(g, now);
   }
 
@@ -1643,7 +1707,7 @@ export class YarcFabricSim implements FabricEngine {
       this.discarding[end] = 1;
       this.discardReason[end] = DiscardReason.LinkDown;
       const chip = this.fabric.portOwner(end);
-      if (this.chipRouter[chip] >= 0) this.onInterrupt('LINK_DOWN', now, chip, end - this.fabric.portBase[chip], -1);
+      if (this.chipRouter[chip] >= 0) this.interrupt('LINK_DOWN', now, chip, end - this.fabric.portBase[chip], -1);
       this.wake(end);
     }
   }
@@ -1695,7 +1759,7 @@ export class YarcFabricSim implements FabricEngine {
         this.wake(end);
       }
       const peerChip = this.fabric.portOwner(peer);
-      if (this.chipRouter[peerChip] >= 0) this.onInterrupt('LINK_DOWN', this.cycle, peerChip, peer - this.fabric.portBase[peerChip], -1);
+      if (this.chipRouter[peerChip] >= 0) this.interrupt('LINK_DOWN', this.cycle, peerChip, peer - this.fabric.portBase[peerChip], -1);
     }
     for (let p = 0; p < NPORTS; p++) this.wake(this.tileGlobal[r * NPORTS + p]);
   }
@@ -1726,7 +1790,7 @@ export class YarcFabricSim implements FabricEngine {
       this.refreshLink(end);
       if (this.discardReason[end] === DiscardReason.LinkDown) this.discarding[end] = 0;
       const chip = this.fabric.portOwner(end);
-      if (wasDown && this.chipRouter[chip] >= 0) this.onInterrupt('LINK_UP', this.cycle, chip, end - this.fabric.portBase[chip], -1);
+      if (wasDown && this.chipRouter[chip] >= 0) this.interrupt('LINK_UP', this.cycle, chip, end - this.fabric.portBase[chip], -1);
       this.wake(end);
     }
   }
@@ -1741,7 +1805,7 @@ export class YarcFabricSim implements FabricEngine {
     if (now >= due) {
       this.discarding[g] = 1;
       this.discardReason[g] = DiscardReason.ForwardProgressTimeout;
-      this.onInterrupt('FORWARD_PROGRESS_TIMEOUT', now, this.routerChip[r], o, v);
+      this.interrupt('FORWARD_PROGRESS_TIMEOUT', now, this.routerChip[r], o, v);
       this.wakeLink(g, now + 1);
     } else this.wakeLink(g, due);
   }
@@ -1845,7 +1909,7 @@ export class YarcFabricSim implements FabricEngine {
       }
       // Every run of a traced packet, with the input whose row buffer it leaves: a run's phits
       // leave from `now` on, one per cycle but where it waited.
-      if (this.packets.flags[packet] & FLAG_TRACE)
+      if (this.store.flags[packet] & FLAG_TRACE)
         this.trace(packet, this.routerChip[r], tileOut - base, v, 'column-buffer', now, `from row ${row}, input ${input}, ${n} phits`);
       this.chI32[ch | CH_STATE] &= ~(1 << (CH_WAIT_SHIFT + v));
       const down = this.cb.tailOf(cbv);
@@ -1866,7 +1930,7 @@ export class YarcFabricSim implements FabricEngine {
         const at = this.rowNextWake(base + input, max(now, this.rowBusy[base + input]));
         if (at !== NEVER) this.wakeRow(base + input, at);
       }
-      if (taken + n === this.packets.length[packet]) {
+      if (taken + n === this.store.length[packet]) {
         this.shiftRowBuffer(r, rbIndex, now);
         this.chI32[ch | CH_OWNERS] &= ~(0xff << (8 * v));
       }
@@ -2029,7 +2093,7 @@ export class YarcFabricSim implements FabricEngine {
         continue;
       }
       const packet = pool.packetOf(seg);
-      const length = this.packets.length[packet];
+      const length = this.store.length[packet];
       if (out >= NPORTS) {
         // Discarded at the head of the input queue: the phits are dropped as they arrive.
         let n = taken;
@@ -2040,7 +2104,7 @@ export class YarcFabricSim implements FabricEngine {
           if (out === CONSUME) this.consumeMaintenance(r, i, packet, now);
           this.finishInput(r, tile, ibIndex, seg, v, now, out !== CONSUME);
           // A maintenance request ends at the chip it was addressed to: delivered.
-          if (out === CONSUME) this.packets.deliver(packet);
+          if (out === CONSUME) this.store.deliver(packet);
           if (this.ib.headOf(ibIndex) >= 0 && now + 1 < wakeAt) wakeAt = now + 1;
         } else if (n < sent) {
           const next = pool.usable(seg, n);
@@ -2063,7 +2127,7 @@ export class YarcFabricSim implements FabricEngine {
         const wasEmpty = this.rb.headOf(rbIndex) < 0;
         this.rb.push(rbIndex, down);
         if (wasEmpty) this.chI32[(((r * NPORTS + out) * 8 + (i >> 3)) << CH_I32_SHIFT) | CH_STATE] |= 1 << (((i & 7) << 1) | v);
-        if (this.packets.flags[packet] & FLAG_TRACE) this.trace(packet, this.routerChip[r], i, v, 'row-buffer', now, `column ${out & 7}`);
+        if (this.store.flags[packet] & FLAG_TRACE) this.trace(packet, this.routerChip[r], i, v, 'row-buffer', now, `column ${out & 7}`);
       }
       const down = this.rb.tailOf(rbIndex);
       // As on the column channel, the run goes on while the column channel's committed run keeps
@@ -2169,15 +2233,15 @@ export class YarcFabricSim implements FabricEngine {
   private routeHead(r: number, i: number, v: number, seg: number, now: number): void {
     const d = this.decision;
     const packet = this.pool.packetOf(seg);
-    const flags = this.packets.flags[packet];
+    const flags = this.store.flags[packet];
     if (this.routerDead[r]) {
-      this.routeErrors.set(packet, DiscardReason.RouterDead);
+      this.world.routeErrors.set(packet, DiscardReason.RouterDead);
       this.pool.setRoute(seg, NPORTS);
       return;
     }
-    if (this.packets.length[packet] > this.regs.maxPacketLength[r]) {
+    if (this.store.length[packet] > this.regs.maxPacketLength[r]) {
       // §4.3: the LCB clips a packet longer than the programmed maximum and marks it bad.
-      this.routeErrors.set(packet, DiscardReason.Clipped);
+      this.world.routeErrors.set(packet, DiscardReason.Clipped);
       this.pool.setRoute(seg, NPORTS);
       return;
     }
@@ -2186,15 +2250,15 @@ export class YarcFabricSim implements FabricEngine {
       !(flags & FLAG_SOFT_ERROR) &&
       keyedDraw(this.seed, DRAW_SOFT_ERROR, ((r * NPORTS + i) << VC_SHIFT) | v, now) < this.softErrorRate[r]
     ) {
-      this.packets.flags[packet] |= FLAG_SOFT_ERROR;
-      this.onInterrupt('SOFT_ERROR', now, this.routerChip[r], i, v, { destination: this.packets.destination[packet] });
+      this.store.flags[packet] |= FLAG_SOFT_ERROR;
+      this.interrupt('SOFT_ERROR', now, this.routerChip[r], i, v, { destination: this.store.destination[packet] });
     }
     if (flags & FLAG_TRACE) this.trace(packet, this.routerChip[r], i, v, 'input-buffer', now, `routed at the head of the input queue`);
     if (flags & FLAG_SOURCE_ROUTED) {
       this.routeSourceRouted(r, i, seg, packet);
       return;
     }
-    routeYarc(this.regs, r, i, this.packets.destination[packet], this.packets.hashBits[packet], (flags & FLAG_HASH) !== 0, (flags & FLAG_ADAPTIVE) !== 0, d);
+    routeYarc(this.regs, r, i, this.store.destination[packet], this.store.hashBits[packet], (flags & FLAG_HASH) !== 0, (flags & FLAG_ADAPTIVE) !== 0, d);
     let port = -1;
     if (d.kind === ROUTE_PORT) port = d.port;
     else if (d.kind === ROUTE_ADAPTIVE) port = this.chooseAdaptive(r, i, d.portsLo, d.portsHi, now);
@@ -2204,10 +2268,10 @@ export class YarcFabricSim implements FabricEngine {
       return;
     }
     const g = this.tileGlobal[r * NPORTS + port];
-    this.packets.hops[packet]++;
+    this.store.hops[packet]++;
     if (this.discarding[g]) {
       // The port has been shut (link down, forward-progress timeout): discard here (§7.7).
-      this.routeErrors.set(packet, this.discardReason[g] || DiscardReason.LinkDown);
+      this.world.routeErrors.set(packet, this.discardReason[g] || DiscardReason.LinkDown);
       this.pool.setRoute(seg, NPORTS);
     } else this.pool.setRoute(seg, port);
   }
@@ -2219,18 +2283,16 @@ export class YarcFabricSim implements FabricEngine {
     this.ib.shift(ibIndex);
     const g = this.tileGlobal[tile];
     const upstream = this.fabric.peer[g];
-    const local = (this.packets.flags[packet] & FLAG_LOCAL) !== 0;
-    if (upstream >= 0 && !local) this.returnCredits(upstream, v, this.packets.length[packet], at + this.portI32[(g << P_I32_SHIFT) | P_LATENCY]);
+    const local = (this.store.flags[packet] & FLAG_LOCAL) !== 0;
+    if (upstream >= 0 && !local) this.returnCredits(upstream, v, this.store.length[packet], at + this.portI32[(g << P_I32_SHIFT) | P_LATENCY]);
     // Only the input buffer the chip put it in was free of credits; every later one is not.
-    if (local) this.packets.flags[packet] &= ~FLAG_LOCAL;
-    if (discarded) this.packets.discard(packet, this.pendingReason(packet), g, at);
+    if (local) this.store.flags[packet] &= ~FLAG_LOCAL;
+    if (discarded) this.store.discard(packet, this.pendingReason(packet), g, at);
   }
 
-  private readonly routeErrors = new Map<number, number>();
-
   private pendingReason(packet: number): DiscardReason {
-    const reason = this.routeErrors.get(packet);
-    this.routeErrors.delete(packet);
+    const reason = this.world.routeErrors.get(packet);
+    this.world.routeErrors.delete(packet);
     return reason ?? DiscardReason.NoRoute;
   }
 
@@ -2241,11 +2303,11 @@ export class YarcFabricSim implements FabricEngine {
     if (kind === ROUTE_DOWNWARD_VIOLATION) reason = DiscardReason.DownwardInvariant;
     else if (kind === ROUTE_ILLEGAL_MODULUS) reason = DiscardReason.IllegalModulus;
     else if (kind === ROUTE_NO_MATCH || kind === ROUTE_DOWN_UNMAPPED) reason = DiscardReason.NoRoute;
-    this.routeErrors.set(packet, reason);
+    this.world.routeErrors.set(packet, reason);
     if (reason === DiscardReason.DownwardInvariant || reason === DiscardReason.IllegalModulus) {
-      this.onInterrupt('CONFIGURATION_ERROR', this.cycle, this.routerChip[r], i, v, {
+      this.interrupt('CONFIGURATION_ERROR', this.cycle, this.routerChip[r], i, v, {
         reason: reason === DiscardReason.DownwardInvariant ? 'downward invariant' : 'illegal port count for the hash modulo',
-        destination: this.packets.destination[packet],
+        destination: this.store.destination[packet],
       });
     }
   }
@@ -2313,15 +2375,22 @@ export class YarcFabricSim implements FabricEngine {
    * written past its end: packet ids taken by traffic leave gaps, and a write far past the end
    * would turn the list into a dictionary (slow elements). */
   private keepMessage(id: number, message: MaintenanceMessage): void {
-    while (this.maintenance.length <= id) this.maintenance.push(undefined);
-    if (this.maintenance[id] === undefined) this.maintenanceInFlight++;
-    this.maintenance[id] = message;
+    const key = this.handleOf(id);
+    while (this.maintenance.length <= key) this.maintenance.push(undefined);
+    if (this.maintenance[key] === undefined) this.maintenanceInFlight++;
+    this.maintenance[key] = message;
+  }
+
+  /** The message the bound part's packet `id` carries. */
+  private messageOf(id: number): MaintenanceMessage | undefined {
+    return this.maintenance[this.handleOf(id)];
   }
 
   /** Packet `id` carries no maintenance message any more (answered, delivered or discarded). */
   private forgetMessage(id: number): void {
-    if (this.maintenance[id] === undefined) return;
-    this.maintenance[id] = undefined;
+    const key = this.handleOf(id);
+    if (this.maintenance[key] === undefined) return;
+    this.maintenance[key] = undefined;
     this.maintenanceInFlight--;
   }
 
@@ -2331,35 +2400,36 @@ export class YarcFabricSim implements FabricEngine {
   /** Sends a maintenance request from endpoint port `g` along `route` (router output ports) from
    * its element `from` on. */
   sendMaintenance(g: number, route: readonly number[], message: MaintenanceMessage, from = 0): number {
-    const id = this.packets.allocate(0, g, maintenancePacketPhits(message), 0, FLAG_SOURCE_ROUTED, 0, this.cycle, -1);
+    this.bind(this.partOfPort(g));
+    const id = this.store.allocate(0, g, maintenancePacketPhits(message), 0, FLAG_SOURCE_ROUTED, 0, this.cycle, -1);
     this.keepMessage(id, message);
-    this.packets.setSourceRoute(id, route, from);
+    this.store.setSourceRoute(id, route, from);
     if (this.fabric.peer[g] < 0 || this.fabric.activeLanes[g] === 0) {
-      this.packets.state[id] = STATE_IN_NETWORK;
+      this.store.state[id] = STATE_IN_NETWORK;
       this.forgetMessage(id);
-      this.packets.discard(id, DiscardReason.Unreachable, g, this.cycle);
-      return id;
+      this.store.discard(id, DiscardReason.Unreachable, g, this.cycle);
+      return this.handleOf(id);
     }
     this.sources.push(g * NVC, id);
     this.wakeLink(g, this.cycle);
-    return id;
+    return this.handleOf(id);
   }
 
   /** A source-routed packet takes the next port of its route vector; when the vector is used up,
    * this chip is the destination and its maintenance block takes the packet. */
   private routeSourceRouted(r: number, i: number, seg: number, packet: number): void {
-    this.packets.hops[packet]++;
-    const port = this.packets.nextSourceHop(packet, i);
+    this.store.hops[packet]++;
+    const port = this.store.nextSourceHop(packet, i);
     if (port < 0) {
       this.pool.setRoute(seg, CONSUME);
       return;
     }
     const g = port < NPORTS ? this.tileGlobal[r * NPORTS + port] : -1;
     if (g < 0 || this.fabric.peer[g] < 0) {
-      this.routeErrors.set(packet, DiscardReason.NoRoute);
+      this.world.routeErrors.set(packet, DiscardReason.NoRoute);
       this.pool.setRoute(seg, NPORTS);
     } else if (this.discarding[g] || this.fabric.activeLanes[g] === 0) {
-      this.routeErrors.set(packet, this.discardReason[g] || DiscardReason.LinkDown);
+      this.world.routeErrors.set(packet, this.discardReason[g] || DiscardReason.LinkDown);
       this.pool.setRoute(seg, NPORTS);
     } else this.pool.setRoute(seg, port);
   }
@@ -2367,11 +2437,11 @@ export class YarcFabricSim implements FabricEngine {
   /** The chip takes a request addressed to it; its answer, going back the way the request came,
    * is created now and sent once the access has been executed. */
   private consumeMaintenance(r: number, inPort: number, packet: number, now: number): void {
-    const message = this.maintenance[packet];
+    const message = this.messageOf(packet);
     this.forgetMessage(packet);
     if (!message) return;
-    const response = this.packets.allocate(0, -1, 4, 1, FLAG_SOURCE_ROUTED | FLAG_LOCAL, 0, now, -1);
-    this.packets.setReturnRoute(response, packet);
+    const response = this.store.allocate(0, -1, 4, 1, FLAG_SOURCE_ROUTED | FLAG_LOCAL, 0, now, -1);
+    this.store.setReturnRoute(response, packet);
     this.keepMessage(response, message);
     if (this.workCount === this.workDue.length) this.growWork();
     const k = (this.workHead + this.workCount++) & (this.workDue.length - 1);
@@ -2408,17 +2478,19 @@ export class YarcFabricSim implements FabricEngine {
       this.workHead = (this.workHead + 1) & mask;
       this.workCount--;
       const router = (tile / NPORTS) | 0;
-      const response = this.executeOnRouter(router, this.maintenance[id]!, tile - router * NPORTS);
-      this.packets.length[id] = maintenancePacketPhits(response);
-      this.packets.createdAt[id] = now;
-      this.packets.state[id] = STATE_IN_NETWORK;
-      this.packets.enteredAt[id] = now;
+      // The answer was made by the tile's part, when the request arrived.
+      this.bind(this.linkPart[this.tileGlobal[tile]]);
+      const response = this.executeOnRouter(router, this.messageOf(id)!, tile - router * NPORTS);
+      this.store.length[id] = maintenancePacketPhits(response);
+      this.store.createdAt[id] = now;
+      this.store.state[id] = STATE_IN_NETWORK;
+      this.store.enteredAt[id] = now;
       this.keepMessage(id, response);
       this.chipAnswers[tile]--;
       const seg = this.pool.allocate(id, now, 0);
-      this.pool.send(seg, now, this.packets.length[id]);
+      this.pool.send(seg, now, this.store.length[id]);
       this.ib.push((tile << VC_SHIFT) | 1, seg);
-      this.ib.fill((tile << VC_SHIFT) | 1, this.packets.length[id]);
+      this.ib.fill((tile << VC_SHIFT) | 1, this.store.length[id]);
       // Its head is routed once it has been through the input stages, as any arrival's is.
       this.wakeRow(tile, now + INPUT_STAGES);
     }
@@ -2478,11 +2550,13 @@ export class YarcFabricSim implements FabricEngine {
   /** A maintenance packet reached a processor: a response for the controller, or a request the
    * processor's interface answers (its identity) back along the reverse route. */
   private endpointMaintenance(g: number, packet: number, now: number): void {
-    const message = this.maintenance[packet];
+    const message = this.messageOf(packet);
     this.forgetMessage(packet);
     if (!message) return;
     if (message.op === 'response') {
+      const part = this.bound;
       this.onMaintenance(message, g, now);
+      this.bind(part);
       return;
     }
     const chip = this.fabric.portOwner(g);
@@ -2491,9 +2565,9 @@ export class YarcFabricSim implements FabricEngine {
       message.register === 'identity'
         ? answerTo(message, [this.serials[chip], MODEL_PROCESSOR, 4, g - this.fabric.portBase[chip], processor])
         : answerTo(message, [], 'no-such-register', `a processor interface answers only "identity"`);
-    const id = this.packets.allocate(0, g, maintenancePacketPhits(response), 1, FLAG_SOURCE_ROUTED, 0, now, -1);
+    const id = this.store.allocate(0, g, maintenancePacketPhits(response), 1, FLAG_SOURCE_ROUTED, 0, now, -1);
     this.keepMessage(id, response);
-    this.packets.setReturnRoute(id, packet);
+    this.store.setReturnRoute(id, packet);
     this.sources.push((g << VC_SHIFT) | 1, id);
     this.wakeLink(g, now);
   }
@@ -2549,4 +2623,21 @@ function independentParts(fabric: EmulatedFabric, chipRouter: Int32Array, tileGl
     routerPart[r] = partOfRoot.get(top)!;
   }
   return { routerPart, parts: max(1, min(partOfRoot.size, MAX_PARTS)) };
+}
+
+/**
+ * What one independent part of the fabric allocates and counts on its own: its packets, its buffer
+ * entries, its links' drain records (see drainPairs) and its counters. Nothing of one part's world
+ * is touched while another part runs, so the parts can run apart — in windows, or on threads.
+ */
+class PartWorld {
+  readonly packets = new PacketStore(4096);
+  readonly pool = new SegmentPool(8192, this.packets);
+  drainPairs = new Int32Array(4 * DRAIN_SLOT_INTS);
+  drainOwner = new Int32Array(4).fill(-1);
+  drainNext = 0;
+  phitHops = 0;
+  retransmissions = 0;
+  /** Why a packet routed to the discard port is discarded (see raiseRouteError), by packet id. */
+  readonly routeErrors = new Map<number, number>();
 }

@@ -13,7 +13,7 @@ describe('YARC faults and diagnostics', () => {
     const sim = r15(64);
     const id = sim.inject(2, 0, 45, 6, 1, FLAG_TRACE, 0);
     sim.drain(10_000);
-    const lines = sim.describeTrace(sim.packets.traces.get(id)!);
+    const lines = sim.describeTrace(sim.packets.trace(id)!);
     expect(lines.map((l) => l.replace(/^[\d.]+ ns \(cycle \d+\) /, ''))).toEqual([
       'link p2:0 vc1',
       'input-buffer s0.r1.0:2 vc1 — routed at the head of the input queue',
@@ -35,7 +35,7 @@ describe('YARC faults and diagnostics', () => {
     const second = sim.inject(3, 0, 10, 4, 1, FLAG_TRACE, 0);
     expect(second).toBe(first); // the freed id is given out again
     sim.drain(10_000);
-    const lines = sim.describeTrace(sim.packets.traces.get(second)!);
+    const lines = sim.describeTrace(sim.packets.trace(second)!);
     expect(lines[0]).toMatch(/ link p3:0 vc1$/);
     expect(lines.filter((l) => / delivered /.test(l))).toEqual([expect.stringMatching(/ delivered p10:0 vc1$/)]);
   });

@@ -20,7 +20,7 @@ function sidelinks(sim: YarcFabricSim): number[] {
 function keepTraces(sim: YarcFabricSim, onDeliver: (cycle: number) => void = () => undefined): TraceEvent[][] {
   const traces: TraceEvent[][] = [];
   sim.onDeliver = (p, cycle) => {
-    traces.push(sim.packets.traces.get(p)!);
+    traces.push(sim.packets.trace(p)!);
     onDeliver(cycle);
   };
   return traces;
@@ -53,7 +53,9 @@ describe('YARC flow control (§4.2)', () => {
     const router = sim.fabric.chipId('s0.r1.0');
     const toStopped = sim.globalTile[sim.fabric.peer[stopped]] % 64;
     const started = () =>
-      [...sim.packets.traces.values()].filter((events) => events.some((e) => e.stage === 'link' && e.chip === router && e.port === toStopped)).length;
+      sim.packets.stores
+        .flatMap((store) => [...store.traces.values()])
+        .filter((events) => events.some((e) => e.stage === 'link' && e.chip === router && e.port === toStopped)).length;
     expect(started()).toBe(Math.floor(256 / 19));
     expect(sim.packets.books()).toMatchObject({ delivered: 0, inFlight: 40, balanced: true });
     sim.setAccepting(stopped, true);

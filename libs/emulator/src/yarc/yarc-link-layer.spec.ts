@@ -18,7 +18,7 @@ describe('link control block (§4.3, §7.7)', () => {
       sim.setLaneBitErrorRate(sidelink(sim), lane, 3e-3);
     }
     const seen = new Map<number, number>();
-    sim.onDeliver = (p) => seen.set(sim.packets.tag[p], (seen.get(sim.packets.tag[p]) ?? 0) + 1);
+    sim.onDeliver = (p) => seen.set(sim.packets.tag(p), (seen.get(sim.packets.tag(p)) ?? 0) + 1);
     for (let i = 0; i < 2000; i++) sim.inject(i % 2 === 0 ? 0 : (i % 31) + 1, 0, 32 + (i % 32), 4 + (i % 16), 0, FLAG_HASH, i, i);
     sim.drain(2_000_000);
     expect(sim.retransmissions).toBeGreaterThan(100);

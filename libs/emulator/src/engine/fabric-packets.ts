@@ -1,0 +1,161 @@
+/**
+ * The packets of a whole fabric, as the rest of the emulator sees them. A fabric keeps a packet
+ * store per independent part (see FabricEngine.parts), so that a part run on a thread of its own
+ * allocates ids, counts its books and frees its entries without touching another part's: ids are
+ * a part's own. Outside the engine a packet is named by a handle, `id * parts + part`, which is
+ * the id itself on a fabric of one part. The books are the sum of the parts'.
+ */
+import { DISCARD_REASONS, DiscardLedgerEntry, PacketStore, TraceEvent } from './packet-store';
+
+export interface PacketBooks {
+  created: number;
+  delivered: number;
+  discarded: Record<string, number>;
+  inFlight: number;
+  balanced: boolean;
+}
+
+export class FabricPackets {
+  constructor(
+    /** Each part's store. */
+    readonly stores: readonly PacketStore[],
+  ) {}
+
+  get parts(): number {
+    return this.stores.length;
+  }
+
+  /** The handle of part `part`'s packet `id`. */
+  handle(part: number, id: number): number {
+    return id * this.stores.length + part;
+  }
+
+  partOf(handle: number): number {
+    return handle % this.stores.length;
+  }
+
+  idOf(handle: number): number {
+    return Math.floor(handle / this.stores.length);
+  }
+
+  private storeOf(handle: number): PacketStore {
+    return this.stores[handle % this.stores.length];
+  }
+
+  tag(handle: number): number {
+    return this.storeOf(handle).tag[this.idOf(handle)];
+  }
+
+  destination(handle: number): number {
+    return this.storeOf(handle).destination[this.idOf(handle)];
+  }
+
+  /** The global port it was injected at (-1: none). */
+  source(handle: number): number {
+    return this.storeOf(handle).source[this.idOf(handle)];
+  }
+
+  length(handle: number): number {
+    return this.storeOf(handle).length[this.idOf(handle)];
+  }
+
+  vc(handle: number): number {
+    return this.storeOf(handle).vc[this.idOf(handle)];
+  }
+
+  flags(handle: number): number {
+    return this.storeOf(handle).flags[this.idOf(handle)];
+  }
+
+  hops(handle: number): number {
+    return this.storeOf(handle).hops[this.idOf(handle)];
+  }
+
+  createdAt(handle: number): number {
+    return this.storeOf(handle).createdAt[this.idOf(handle)];
+  }
+
+  /** The cycle it left its source queue (-1: not yet). */
+  enteredAt(handle: number): number {
+    return this.storeOf(handle).enteredAt[this.idOf(handle)];
+  }
+
+  /** A traced packet's trace (FLAG_TRACE), kept until its id is given to another traced packet. */
+  trace(handle: number): TraceEvent[] | undefined {
+    return this.storeOf(handle).traces.get(this.idOf(handle));
+  }
+
+  /** Labelled packets (tag > 0) of part `part` in flight. */
+  taggedInFlightOf(part: number): number {
+    return this.stores[part].taggedInFlight;
+  }
+
+  private sum(field: 'created' | 'delivered' | 'deliveredPhits' | 'inFlight' | 'taggedInFlight' | 'totalDiscarded'): number {
+    let n = 0;
+    for (const store of this.stores) n += store[field];
+    return n;
+  }
+
+  get created(): number {
+    return this.sum('created');
+  }
+
+  get delivered(): number {
+    return this.sum('delivered');
+  }
+
+  get deliveredPhits(): number {
+    return this.sum('deliveredPhits');
+  }
+
+  get inFlight(): number {
+    return this.sum('inFlight');
+  }
+
+  get taggedInFlight(): number {
+    return this.sum('taggedInFlight');
+  }
+
+  get totalDiscarded(): number {
+    return this.sum('totalDiscarded');
+  }
+
+  /** Discards by reason (index: DiscardReason). */
+  get discarded(): Float64Array {
+    const out = new Float64Array(DISCARD_REASONS.length);
+    for (const store of this.stores) for (let i = 0; i < out.length; i++) out[i] += store.discarded[i];
+    return out;
+  }
+
+  /** The books: every created packet is delivered, discarded with a reason, or still in flight. */
+  books(): PacketBooks {
+    const discarded: Record<string, number> = {};
+    const byReason = this.discarded;
+    DISCARD_REASONS.forEach((name, i) => {
+      if (byReason[i] > 0) discarded[name] = byReason[i];
+    });
+    const created = this.created;
+    const delivered = this.delivered;
+    const inFlight = this.inFlight;
+    return { created, delivered, discarded, inFlight, balanced: created === delivered + this.totalDiscarded + inFlight };
+  }
+
+  /** Opens every part's discard ledger (PacketStore.openDiscardLedger). */
+  openDiscardLedger(): void {
+    for (const store of this.stores) store.openDiscardLedger();
+  }
+
+  nextDiscardEpoch(): void {
+    for (const store of this.stores) store.nextDiscardEpoch();
+  }
+
+  /**
+   * The parts' ledgers as one, and closed. The parts never share an entry (an entry is of one
+   * port, and a port is of one part); they are listed by epoch, then first cycle, reason, port and
+   * destination, an order that does not depend on which part ran when.
+   */
+  takeDiscardLedger(): DiscardLedgerEntry[] {
+    const entries = this.stores.flatMap((store) => store.takeDiscardLedger());
+    return entries.sort((a, b) => a.epoch - b.epoch || a.firstCycle - b.firstCycle || a.reason - b.reason || a.port - b.port || a.destination - b.destination);
+  }
+}
