@@ -28,7 +28,7 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', console: 'readonly', fetch: 'readonly' } },
   },
   {
-    files: ['apps/cli/bin/*.js', 'apps/**/*.js', 'test/**/*.js'],
+    files: ['apps/cli/bin/*.js', 'apps/**/*.js', 'libs/**/*.js', 'scripts/**/*.js', 'test/**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly', __dirname: 'readonly', module: 'readonly' } },
   },
 );

@@ -1,6 +1,9 @@
 import { join } from 'node:path';
-import { loadInstallationFile, mulberry32 } from '@weft/fabric-model';
+import { loadInstallationFile, RandomStreams } from '@weft/fabric-model';
+import { configureBlackWidow, designAsDiscovered, planPush } from '@weft/control';
 import { ArrivalWheel, EmulatedFabric, FLAG_HASH, NS_PER_CYCLE, YarcFabricSim, configureR15ByHand } from '@weft/emulator';
+import { uniformTraffic } from '@weft/emulator/parallel/part-programs';
+import { PartThreads } from '@weft/emulator/parallel/part-threads';
 import { Benchmark, collectGarbage, timed } from './harness';
 import { NativeSkeleton, recordArrivals } from './native-skeleton';
 import { StageSkeleton } from './stage-skeleton';
@@ -39,10 +42,11 @@ function uniformArrivals(
   inject: (source: number, slice: number, destination: number) => void,
 ): (part: number, now: number) => void {
   const probability = (load * sim.linkRateOf(sim.processorPort[0])) / packetPhits;
-  const streams = Array.from({ length: sim.parts }, (_, part) => mulberry32(7 + part));
+  const streams = RandomStreams.seeded(Array.from({ length: sim.parts }, (_, part) => 7 + part));
+  const draws = Array.from({ length: sim.parts }, (_, part) => streams.stream(part));
   const partOfPort = Uint8Array.from({ length: processors * 4 }, (_, k) => sim.partOfPort(sim.processorPort[k]));
   const arrivals = new ArrivalWheel(probability, partOfPort, streams, start);
-  let random = streams[0];
+  let random = draws[0];
   const arrive = (k: number) => {
     const p = k >> 2;
     let d = Math.floor(random() * (processors - 1));
@@ -50,7 +54,7 @@ function uniformArrivals(
     inject(p, k & 3, d);
   };
   return (part: number, now: number) => {
-    random = streams[part];
+    random = draws[part];
     arrivals.due(part, now, arrive);
   };
 }
@@ -176,7 +180,69 @@ function compiledSkeleton(load: number, fixture = 'bw-r1.5-288', processors = 28
   };
 }
 
+/**
+ * A fixture's emulated fabric configured by the BlackWidow routing engine, its registers written by
+ * address (YarcFabricSim.accessByAddress) instead of by maintenance packets: the workload is the
+ * traffic, not the push (a 32K push takes most of a minute).
+ */
+function configuredByEngine(fixture: string): YarcFabricSim {
+  const installation = loadInstallationFile(join(fixtures, `${fixture}.json`));
+  const sim = new YarcFabricSim(new EmulatedFabric(installation.physical));
+  const { image } = configureBlackWidow(designAsDiscovered(installation.expected, installation.file.maintenanceAttachment));
+  for (const phase of planPush(null, image).phases)
+    for (const write of phase.writes) {
+      const answer = sim.accessByAddress(sim.fabric.chipId(write.router), {
+        requestId: 0,
+        op: 'write',
+        register: write.register,
+        index: write.indices[0],
+        indices: write.indices,
+        value: write.value,
+      });
+      if (answer.error) throw new Error(`${write.router} ${write.register}: ${answer.error} ${answer.detail ?? ''}`);
+    }
+  return sim;
+}
+
+/**
+ * Parts in parallel (issue 35, capability 6): the 32K-processor fabric's four slices under uniform
+ * random traffic (the uniform-traffic part program) on one thread and on two (PartThreads), the
+ * wall-clock phit-hops per second of each; the deliveries are the same either way (part-threads.spec).
+ * Each measured run goes on from where the last left the fabric.
+ */
+function parallelParts(threads: number, load = 0.1, cycles = 200): Benchmark {
+  let sim: YarcFabricSim;
+  let runner: PartThreads;
+  return {
+    name: `emulator: bw-r3.5-32k, uniform random, offered load ${load}, the four slices on ${threads} thread${threads === 1 ? '' : 's'}`,
+    parameters: { fixture: 'bw-r3.5-32k', load, cycles, threads, window: WINDOW },
+    warmup: 1,
+    runs: 3,
+    isolated: true,
+    setup: () => {
+      sim = configuredByEngine('bw-r3.5-32k');
+      runner = new PartThreads(threads);
+    },
+    run: async () => {
+      const program = uniformTraffic(sim, { load, packetPhits: 4, endpoints: 32_768, planes: [0, 1, 2, 3], vc: 0, seed: 7, record: false });
+      const hopsBefore = sim.phitHops;
+      const cyclesBefore = sim.cycle;
+      const { ms } = await timed(() => runner.runWindowed(sim, cycles, WINDOW, program));
+      const phitHops = sim.phitHops - hopsBefore;
+      return {
+        ms,
+        phitHopsPerSecond: (phitHops / ms) * 1000,
+        simulatedNsPerSecond: ((sim.cycle - cyclesBefore) * NS_PER_CYCLE * 1000) / ms,
+        inFlight: sim.packets.inFlight,
+      };
+    },
+    teardown: () => runner.close(),
+  };
+}
+
 export const benchmarks: Benchmark[] = [
+  parallelParts(1),
+  parallelParts(2),
   uniformRandom(0.1),
   uniformRandom(0.5),
   uniformRandom(0.9),

@@ -87,7 +87,7 @@ describe('the weft command line', () => {
     // NestJS nor TypeORM nor the fabric model.
     const root = join(__dirname, '../..');
     const script = `
-      require(${JSON.stringify(join(root, 'apps/fabric-manager/src/ts-register.js'))});
+      require(${JSON.stringify(join(root, 'scripts/ts-register.js'))});
       const { runCli } = require(${JSON.stringify(join(root, 'apps/cli/src/main.ts'))});
       process.stderr.write = () => true;
       runCli(['node', 'weft', 'fabrics', 'list', '--url', 'http://127.0.0.1:9', '--key', 'k']).then((code) => {

@@ -13,7 +13,7 @@ const root = join(__dirname, '../..');
 
 /** The service in a process of its own (from sources), so that the test can kill it outright. */
 async function startServiceProcess(databasePath: string): Promise<{ child: ChildProcess; url: string; key: string; out: string }> {
-  const child = spawn(process.execPath, ['-r', join(root, 'apps/fabric-manager/src/ts-register.js'), join(root, 'apps/fabric-manager/src/main.ts')], {
+  const child = spawn(process.execPath, ['-r', join(root, 'scripts/ts-register.js'), join(root, 'apps/fabric-manager/src/main.ts')], {
     env: {
       ...process.env,
       WEFT_DATABASE: databasePath,

@@ -5,6 +5,8 @@
  * cabling only through the maintenance transport.
  */
 import type { FabricDesign } from '@weft/fabric-model';
+import { shared } from './engine/shared-memory';
+import { walkedState } from './engine/shared-state';
 
 export class EmulatedFabric {
   /** Chip names by dense chip id. */
@@ -25,16 +27,16 @@ export class EmulatedFabric {
   constructor(readonly design: FabricDesign) {
     const chips = design.chips;
     this.chipNames = chips.map((c) => c.name);
-    this.portBase = new Int32Array(chips.length + 1);
+    this.portBase = shared(Int32Array, chips.length + 1);
     for (let c = 0; c < chips.length; c++) {
       this.chipIndex.set(chips[c].name, c);
       this.portBase[c + 1] = this.portBase[c] + chips[c].portCount;
     }
     const ports = this.portBase[chips.length];
-    this.peer = new Int32Array(ports).fill(-1);
-    this.rateGbps = new Float32Array(ports);
-    this.lengthMeters = new Float32Array(ports);
-    this.activeLanes = new Uint8Array(ports);
+    this.peer = shared(Int32Array, ports).fill(-1);
+    this.rateGbps = shared(Float32Array, ports);
+    this.lengthMeters = shared(Float32Array, ports);
+    this.activeLanes = shared(Uint8Array, ports);
     for (const cable of design.cables) {
       const a = this.portIndex(cable.a.chip, cable.a.port);
       const b = this.portIndex(cable.b.chip, cable.b.port);
@@ -83,3 +85,5 @@ export class EmulatedFabric {
     return this.portBase.byteLength + this.peer.byteLength + this.rateGbps.byteLength + this.lengthMeters.byteLength + this.activeLanes.byteLength;
   }
 }
+
+walkedState(EmulatedFabric, ['design', 'chipNames', 'chipIndex']);

@@ -10,6 +10,45 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
+/**
+ * Several mulberry32 streams (the same sequence as `mulberry32(seed)` each) whose states sit in one
+ * array, so that the array can be shared memory: a fabric's independent parts each draw from a
+ * stream of their own, on whichever thread runs the part, and the draws go on where they left off
+ * whichever thread draws next (the emulator's parallel parts).
+ */
+export class RandomStreams {
+  constructor(
+    /** Each stream's state (a mulberry32 seed, advanced by every draw). */
+    readonly states: Uint32Array,
+  ) {}
+
+  /** Streams seeded with `seeds`, their states in shared memory. */
+  static seeded(seeds: readonly number[]): RandomStreams {
+    const states = new Uint32Array(new SharedArrayBuffer(4 * seeds.length));
+    seeds.forEach((seed, i) => (states[i] = seed >>> 0));
+    return new RandomStreams(states);
+  }
+
+  get count(): number {
+    return this.states.length;
+  }
+
+  /** Stream i's next draw in [0, 1). */
+  draw(i: number): number {
+    const a = (this.states[i] + 0x6d2b79f5) >>> 0;
+    this.states[i] = a;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  /** Stream i as a function. */
+  stream(i: number): () => number {
+    return () => this.draw(i);
+  }
+}
+
 /** Fisher–Yates shuffle of `items[from, to)` in place. */
 export function shuffleRange<T>(items: T[], from: number, to: number, random: () => number): void {
   for (let i = to - 1; i > from; i--) {

@@ -6,7 +6,12 @@
  * the chip model's folder names the chip.
  */
 import type { EmulatedFabric } from '../emulated-fabric';
+import type { InterruptKind } from '@weft/fabric-model';
 import type { FabricPackets } from './fabric-packets';
+import type { SharedState } from './shared-state';
+
+/** Told of each interrupt a chip raises: its kind, cycle, chip (index in the fabric), port and VC (-1: none). */
+export type InterruptListener = (kind: InterruptKind, cycle: number, chip: number, port: number, vc: number, details?: Record<string, unknown>) => void;
 
 /** Called with each delivered packet (its handle, see FabricPackets) and the cycle it arrived. */
 export type DeliveryListener = (packet: number, cycle: number) => void;
@@ -22,7 +27,10 @@ export interface FabricEngine {
   readonly packets: FabricPackets;
   /** Independent parts of the fabric (BlackWidow: its slices), which runWindowed runs apart. */
   readonly parts: number;
+  /** The seed of the fabric's own draws (bit errors, soft errors). */
+  readonly seed: number;
   onDeliver: DeliveryListener;
+  onInterrupt: InterruptListener;
 
   step(): void;
   /** Nothing in flight, nothing pending. */
@@ -31,6 +39,24 @@ export interface FabricEngine {
   drain(limit: number): number;
   /** Runs `cycles`, the parts apart `window` cycles at a time where nothing acts across them. */
   runWindowed(cycles: number, window: number, beforeCycle: (part: number, cycle: number) => void, partDone?: (part: number) => boolean): number;
+
+  /**
+   * Part p alone, from cycle `from` up to `until` (see runWindowed); with `partDone`, stops after
+   * the first cycle at whose end the part is done and returns that cycle (-1: not done). For a
+   * runner that runs the parts on threads (parallel-parts.ts), which calls advanceTo when every
+   * part has reached the same cycle.
+   */
+  runPart(p: number, from: number, until: number, beforeCycle: (part: number, cycle: number) => void, partDone?: (part: number) => boolean): number;
+  advanceTo(cycle: number): void;
+  /** Whether the parts can run apart now (nothing acts across them). */
+  partsIndependent(): boolean;
+  /** Set when an error left the parts at different cycles: the fabric refuses to run on. */
+  skewed: string | null;
+  /** The fabric's state for a thread that built the same fabric (shared-state.ts), and part p's alone. */
+  sharedState(): SharedState;
+  adoptSharedState(state: SharedState): void;
+  partState(p: number): SharedState;
+  adoptPartState(p: number, state: SharedState): void;
 
   /** Queues a packet at endpoint `source`'s port into `plane`; returns its handle (FabricPackets). */
   inject(source: number, plane: number, destination: number, length: number, vc: number, flags: number, hashBits: number, tag?: number): number;

@@ -5,6 +5,8 @@
  * — created = delivered + discarded by reason + in flight — are kept here, so nothing can
  * disappear without a recorded reason.
  */
+import { shared } from './shared-memory';
+import { walkedState } from './shared-state';
 
 export const FLAG_HASH = 1; // h: hash the optional hash bits (paper 000 §4.1)
 export const FLAG_ADAPTIVE = 2; // a: route adaptively
@@ -95,7 +97,7 @@ export class PacketStore {
   created = 0;
   delivered = 0;
   deliveredPhits = 0;
-  readonly discarded = new Float64Array(DISCARD_REASONS.length);
+  readonly discarded = shared(Float64Array, DISCARD_REASONS.length);
   inFlight = 0;
   /** Packets in flight with a positive tag (a measurement's labelled packets): a run asks whether
    * its sample has drained without scanning the store (a fabric keeps a store per part, so this
@@ -127,25 +129,25 @@ export class PacketStore {
       if (old) fresh.set(old as unknown as ArrayLike<number>);
       return fresh;
     };
-    this.destination = copy(this.destination, (n) => new Int32Array(n));
-    this.source = copy(this.source, (n) => new Int32Array(n));
-    this.length = copy(this.length, (n) => new Uint8Array(n));
-    this.vc = copy(this.vc, (n) => new Uint8Array(n));
-    this.flags = copy(this.flags, (n) => new Uint8Array(n));
-    this.hashBits = copy(this.hashBits, (n) => new Uint16Array(n));
-    this.createdAt = copy(this.createdAt, (n) => new Float64Array(n));
-    this.enteredAt = copy(this.enteredAt, (n) => new Float64Array(n));
-    this.hops = copy(this.hops, (n) => new Uint8Array(n));
-    this.state = copy(this.state, (n) => new Uint8Array(n));
-    this.tag = copy(this.tag, (n) => new Int32Array(n));
-    this.queueNext = copy(this.queueNext, (n) => new Int32Array(n));
-    this.segments = copy(this.segments, (n) => new Int32Array(n));
-    this.routeLength = copy(this.routeLength, (n) => new Uint8Array(n));
-    this.routePosition = copy(this.routePosition, (n) => new Uint8Array(n));
-    this.routePorts = copy(this.routePorts, (n) => new Uint8Array(n * ROUTE_SLOTS));
-    this.backLength = copy(this.backLength, (n) => new Uint8Array(n));
-    this.backPorts = copy(this.backPorts, (n) => new Uint8Array(n * ROUTE_SLOTS));
-    const free = new Int32Array(capacity);
+    this.destination = copy(this.destination, (n) => shared(Int32Array, n));
+    this.source = copy(this.source, (n) => shared(Int32Array, n));
+    this.length = copy(this.length, (n) => shared(Uint8Array, n));
+    this.vc = copy(this.vc, (n) => shared(Uint8Array, n));
+    this.flags = copy(this.flags, (n) => shared(Uint8Array, n));
+    this.hashBits = copy(this.hashBits, (n) => shared(Uint16Array, n));
+    this.createdAt = copy(this.createdAt, (n) => shared(Float64Array, n));
+    this.enteredAt = copy(this.enteredAt, (n) => shared(Float64Array, n));
+    this.hops = copy(this.hops, (n) => shared(Uint8Array, n));
+    this.state = copy(this.state, (n) => shared(Uint8Array, n));
+    this.tag = copy(this.tag, (n) => shared(Int32Array, n));
+    this.queueNext = copy(this.queueNext, (n) => shared(Int32Array, n));
+    this.segments = copy(this.segments, (n) => shared(Int32Array, n));
+    this.routeLength = copy(this.routeLength, (n) => shared(Uint8Array, n));
+    this.routePosition = copy(this.routePosition, (n) => shared(Uint8Array, n));
+    this.routePorts = copy(this.routePorts, (n) => shared(Uint8Array, n * ROUTE_SLOTS));
+    this.backLength = copy(this.backLength, (n) => shared(Uint8Array, n));
+    this.backPorts = copy(this.backPorts, (n) => shared(Uint8Array, n * ROUTE_SLOTS));
+    const free = shared(Int32Array, capacity);
     if (this.freeList) free.set(this.freeList.subarray(0, this.freeCount));
     this.freeList = free;
     this.capacity = capacity;
@@ -343,9 +345,9 @@ export class PacketQueues {
     /** The store of the packets queued (a fabric's part's: see YarcFabricSim's bind). */
     public packets: PacketStore,
   ) {
-    this.head = new Int32Array(count).fill(-1);
-    this.tail = new Int32Array(count).fill(-1);
-    this.size = new Int32Array(count);
+    this.head = shared(Int32Array, count).fill(-1);
+    this.tail = shared(Int32Array, count).fill(-1);
+    this.size = shared(Int32Array, count);
   }
 
   push(queue: number, packet: number): void {
@@ -366,3 +368,7 @@ export class PacketQueues {
     return p;
   }
 }
+
+walkedState(PacketStore);
+// A queue's store is its part's, bound by the fabric (see YarcFabricSim's bind).
+walkedState(PacketQueues, ['packets']);

@@ -1,4 +1,6 @@
 /** Most phits a packet may have (the LCB clips longer ones, paper 000 §4.3). */
+import { shared } from './shared-memory';
+import { walkedState } from './shared-state';
 export const MAX_PACKET_PHITS = 32;
 
 /**
@@ -72,9 +74,9 @@ export class SegmentPool {
   }
 
   private grow(capacity: number): void {
-    const buffer = new ArrayBuffer(capacity * WORDS * 4);
+    const buffer = new SharedArrayBuffer(capacity * WORDS * 4);
     const words = new Int32Array(buffer);
-    const overflow = new Int32Array(capacity * MAX_PACKET_PHITS);
+    const overflow = shared(Int32Array, capacity * MAX_PACKET_PHITS);
     if (this.words) {
       words.set(this.words);
       overflow.set(this.overflow);
@@ -291,7 +293,7 @@ export class BufferQueues {
     timed = false,
   ) {
     this.recordShift = timed ? TIMED_SHIFT : PLAIN_SHIFT;
-    const bytes = new ArrayBuffer((count << this.recordShift) * 4);
+    const bytes = new SharedArrayBuffer((count << this.recordShift) * 4);
     this.record = new Int32Array(bytes);
     this.times = timed ? new Float64Array(bytes) : null;
     for (let b = 0; b < count; b++) {
@@ -378,3 +380,7 @@ export class BufferQueues {
     return s;
   }
 }
+
+// The owner and a queue's pool are its part's, bound by the fabric (see YarcFabricSim's bind).
+walkedState(SegmentPool, ['owner']);
+walkedState(BufferQueues, ['pool']);

@@ -1,4 +1,6 @@
 import { wheelSlots } from './timing-wheel';
+import { SharedState, walkedState } from './shared-state';
+import { shared } from './shared-memory';
 
 // A module constant, not a global look-up per call (see yarc-fabric-sim.ts).
 const { clz32 } = Math;
@@ -89,29 +91,38 @@ export class StageQueue {
     /** Each stage's part (all in part 0 if not given). */
     partOf?: Uint8Array,
   ) {
-    this.partOf = partOf ?? new Uint8Array(size);
+    this.partOf = partOf ?? shared(Uint8Array, size);
     if (this.partOf.length !== size) throw new RangeError(`${this.partOf.length} parts given for ${size} stages`);
     let parts = 1;
     for (let s = 0; s < size; s++) parts = Math.max(parts, this.partOf[s] + 1);
-    this.count = new Int32Array(parts);
-    this.start = new Int32Array(parts);
+    this.count = shared(Int32Array, parts);
+    this.start = shared(Int32Array, parts);
     for (let s = 0; s < size; s++) if (this.partOf[s] + 1 < parts) this.start[this.partOf[s] + 1]++;
     for (let p = 1; p < parts; p++) this.start[p] += this.start[p - 1];
-    this.doneAt = new Float64Array(parts).fill(-Infinity);
-    this.ready = new Int32Array(size);
-    this.times = new Float64Array(size << RECORD_SHIFT).fill(-1);
+    this.doneAt = shared(Float64Array, parts).fill(-Infinity);
+    this.ready = shared(Int32Array, size);
+    this.times = shared(Float64Array, size << RECORD_SHIFT).fill(-1);
     this.horizon = wheelSlots(horizon);
     this.mask = this.horizon - 1;
     this.horizonBits = 31 - Math.clz32(this.horizon);
-    this.slots = new Int32Array((parts * this.horizon) << SLOT_SHIFT);
+    this.slots = shared(Int32Array, (parts * this.horizon) << SLOT_SHIFT);
     for (let slot = 0; slot < parts * this.horizon; slot++) {
       this.slots[(slot << SLOT_SHIFT) | S_FIRST] = -1;
       this.slots[(slot << SLOT_SHIFT) | S_LAST] = -1;
     }
-    this.pendingOf = new Int32Array(parts);
-    this.freeBlock = new Int32Array(parts).fill(-1);
-    this.blocks = Array.from({ length: parts }, () => new Int32Array(0));
+    this.pendingOf = shared(Int32Array, parts);
+    this.freeBlock = shared(Int32Array, parts).fill(-1);
+    this.blocks = Array.from({ length: parts }, () => shared(Int32Array, 0));
     for (let p = 0; p < parts; p++) this.growBlocks(p, Math.max(16, this.horizon));
+  }
+
+  /** Part p's block pool, which its thread may have grown (the rest of the queue is in shared memory). */
+  partState(p: number): SharedState {
+    return { blocks: this.blocks[p] };
+  }
+
+  adoptPartState(p: number, state: SharedState): void {
+    this.blocks[p] = state.blocks as Int32Array;
   }
 
   /** Stages with a wake-up pending. */
@@ -128,7 +139,7 @@ export class StageQueue {
 
   private growBlocks(part: number, count: number): void {
     const had = this.blocks[part].length >> BLOCK_SHIFT;
-    const blocks = new Int32Array(count << BLOCK_SHIFT);
+    const blocks = shared(Int32Array, count << BLOCK_SHIFT);
     blocks.set(this.blocks[part]);
     for (let b = count - 1; b >= had; b--) {
       blocks[(b << BLOCK_SHIFT) | B_NEXT] = this.freeBlock[part];
@@ -309,3 +320,6 @@ function insertionSort(a: Int32Array, base: number, n: number): void {
     a[j + 1] = v;
   }
 }
+
+// The part being evaluated and the sort's scratch space are each thread's own.
+walkedState(StageQueue, ['active', 'sortBits', 'sortSummary']);

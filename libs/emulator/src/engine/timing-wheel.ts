@@ -1,4 +1,6 @@
 /** An entry's record: four int32s, of which the last is spare (a power of two: indices by shift). */
+import { shared } from './shared-memory';
+import { walkedState } from './shared-state';
 const ENTRY_SHIFT = 2;
 const E_A = 0;
 const E_B = 1;
@@ -26,13 +28,13 @@ export class TimingWheel {
   constructor(horizon: number, initial = 1024) {
     this.horizon = wheelSlots(horizon);
     this.mask = this.horizon - 1;
-    this.slotHead = new Int32Array(this.horizon).fill(-1);
-    this.entries = new Int32Array(0);
+    this.slotHead = shared(Int32Array, this.horizon).fill(-1);
+    this.entries = shared(Int32Array, 0);
     this.grow(initial);
   }
 
   private grow(capacity: number): void {
-    const entries = new Int32Array(capacity << ENTRY_SHIFT);
+    const entries = shared(Int32Array, capacity << ENTRY_SHIFT);
     entries.set(this.entries);
     for (let i = capacity - 1; i >= this.capacity; i--) {
       entries[(i << ENTRY_SHIFT) | E_NEXT] = this.free;
@@ -83,3 +85,5 @@ export class TimingWheel {
 export function wheelSlots(horizon: number): number {
   return 1 << (32 - Math.clz32(Math.max(2, horizon) - 1));
 }
+
+walkedState(TimingWheel);

@@ -1,11 +1,11 @@
-import { mulberry32 } from '@weft/fabric-model';
+import { RandomStreams } from '@weft/fabric-model';
 import { ArrivalWheel } from './arrival-wheel';
 
 /** Arrivals on 8 ports in two parts over `cycles` cycles, the parts visited cycle by cycle or
  * each for the whole stretch on end: (cycle, port) per arrival, part by part. */
 function arrivals(probability: number, cycles: number, apart: boolean): [number, number][][] {
   const partOfPort = Uint8Array.from([0, 1, 0, 1, 0, 1, 0, 1]);
-  const streams = [mulberry32(3), mulberry32(4)];
+  const streams = RandomStreams.seeded([3, 4]);
   const wheel = new ArrivalWheel(probability, partOfPort, streams, 100);
   const seen: [number, number][][] = [[], []];
   const visit = (part: number, t: number) => wheel.due(part, t, (k) => seen[part].push([t, k]));
@@ -32,7 +32,9 @@ describe('ArrivalWheel', () => {
   });
 
   it('refuses a chance outside (0, 1] and a port in a part without a stream', () => {
-    expect(() => new ArrivalWheel(0, new Uint8Array(2), [mulberry32(1)], 0)).toThrow(/in \(0, 1\], got 0/);
-    expect(() => new ArrivalWheel(0.5, Uint8Array.from([0, 1]), [mulberry32(1)], 0)).toThrow(/port 1 is in part 1, but there are random streams for 1 parts/);
+    expect(() => new ArrivalWheel(0, new Uint8Array(2), RandomStreams.seeded([1]), 0)).toThrow(/in \(0, 1\], got 0/);
+    expect(() => new ArrivalWheel(0.5, Uint8Array.from([0, 1]), RandomStreams.seeded([1]), 0)).toThrow(
+      /port 1 is in part 1, but there are random streams for 1 parts/,
+    );
   });
 });

@@ -1,3 +1,13 @@
+import type { RandomStreams } from '@weft/fabric-model';
+import { shared } from '../engine/shared-memory';
+
+export interface ArrivalWheelState {
+  readonly first: Int32Array;
+  readonly last: Int32Array;
+  readonly nextPort: Int32Array;
+  readonly next: Float64Array;
+}
+
 /** Slots of an arrival wheel: a port whose next packet is further ahead waits in the last slot
  * and is put back when it comes round. */
 const SLOTS = 4096;
@@ -28,20 +38,32 @@ export class ArrivalWheel {
     private readonly probability: number,
     /** Each port's part. */
     private readonly partOfPort: Uint8Array,
-    /** Each part's random stream. */
-    private readonly streams: readonly (() => number)[],
+    /** Each part's random stream (stream p for part p). */
+    private readonly streams: RandomStreams,
     now: number,
+    /** The state of a wheel made before (the same probability, ports and streams), taken over as
+     * it stands: another thread's view of the same wheel, over the same shared memory. */
+    state?: ArrivalWheelState,
   ) {
     if (!(probability > 0 && probability <= 1)) throw new RangeError(`the chance of an arrival per cycle must be in (0, 1], got ${probability}`);
     for (let k = 0; k < partOfPort.length; k++)
-      if (partOfPort[k] >= streams.length)
-        throw new RangeError(`port ${k} is in part ${partOfPort[k]}, but there are random streams for ${streams.length} parts`);
+      if (partOfPort[k] >= streams.count)
+        throw new RangeError(`port ${k} is in part ${partOfPort[k]}, but there are random streams for ${streams.count} parts`);
     this.logMiss = Math.log(1 - probability);
-    this.first = new Int32Array(streams.length * SLOTS).fill(-1);
-    this.last = new Int32Array(streams.length * SLOTS).fill(-1);
-    this.nextPort = new Int32Array(partOfPort.length).fill(-1);
-    this.next = new Float64Array(partOfPort.length);
+    if (state) {
+      ({ first: this.first, last: this.last, nextPort: this.nextPort, next: this.next } = state);
+      return;
+    }
+    this.first = shared(Int32Array, streams.count * SLOTS).fill(-1);
+    this.last = shared(Int32Array, streams.count * SLOTS).fill(-1);
+    this.nextPort = shared(Int32Array, partOfPort.length).fill(-1);
+    this.next = shared(Float64Array, partOfPort.length);
     for (let k = 0; k < partOfPort.length; k++) this.schedule(k, now, now + this.gap(partOfPort[k]) - 1);
+  }
+
+  /** The wheel's state, in shared memory (see the constructor's `state`). */
+  get state(): ArrivalWheelState {
+    return { first: this.first, last: this.last, nextPort: this.nextPort, next: this.next };
   }
 
   /**
@@ -72,7 +94,7 @@ export class ArrivalWheel {
   /** Cycles until a port of part `part` sends its next packet: geometric, at least 1. */
   private gap(part: number): number {
     if (this.probability >= 1) return 1;
-    return 1 + Math.floor(Math.log(1 - this.streams[part]()) / this.logMiss);
+    return 1 + Math.floor(Math.log(1 - this.streams.draw(part)) / this.logMiss);
   }
 
   private schedule(port: number, now: number, at: number): void {

@@ -14,7 +14,7 @@
  * port and VC utilisation, a time series per interval, and the books (injected = delivered +
  * discarded by reason + in flight).
  */
-import { mulberry32 } from '@weft/fabric-model';
+import { mulberry32, RandomStreams } from '@weft/fabric-model';
 import { DISCARD_REASONS, FLAG_ADAPTIVE, FLAG_HASH } from '../engine/packet-store';
 import type { FabricEngine } from '../engine/fabric-engine';
 import { ArrivalWheel } from './arrival-wheel';
@@ -214,7 +214,9 @@ interface Injector {
   packet(source: number, slice: number, tag: number): number;
   /** The random stream of each of the fabric's independent parts (its slices): each part's
    * traffic is drawn from its own, so that the parts can run apart (FabricEngine.runWindowed). */
-  readonly streams: readonly (() => number)[];
+  readonly streams: RandomStreams;
+  /** Each part's stream as a function. */
+  readonly random: readonly (() => number)[];
   /** The part of `source`'s port on `slice`. */
   partOf(source: number, slice: number): number;
 }
@@ -223,7 +225,8 @@ interface Injector {
 const streamSeed = (seed: number, part: number): number => (seed + Math.imul(part, 0x9e3779b9)) | 0;
 
 function injector(sim: FabricEngine, spec: TrafficSpec): Injector {
-  const streams = Array.from({ length: sim.parts }, (_, part) => mulberry32(streamSeed(spec.seed, part)));
+  const streams = RandomStreams.seeded(Array.from({ length: sim.parts }, (_, part) => streamSeed(spec.seed, part)));
+  const random = Array.from({ length: sim.parts }, (_, part) => streams.stream(part));
   const partOf = (source: number, slice: number) => sim.partOfPort(sim.endpointPort(source, slice));
   const endpoints = endpointCount(sim);
   const sources = spec.sources ?? Array.from({ length: endpoints }, (_, i) => i);
@@ -235,14 +238,15 @@ function injector(sim: FabricEngine, spec: TrafficSpec): Injector {
     sources,
     capacity,
     streams,
+    random,
     partOf,
     packet: (source, slice, tag) => {
-      const random = streams[partOf(source, slice)];
-      const destination = spec.pattern.destination(source, random);
+      const draw = random[partOf(source, slice)];
+      const destination = spec.pattern.destination(source, draw);
       if (destination < 0) return -1;
-      const length = spec.size(random);
-      const flags = !spec.responses && adaptive > 0 && random() < adaptive ? FLAG_ADAPTIVE : FLAG_HASH;
-      return sim.inject(source, slice, destination, length, vc, flags, Math.floor(random() * 0x8000), tag);
+      const length = spec.size(draw);
+      const flags = !spec.responses && adaptive > 0 && draw() < adaptive ? FLAG_ADAPTIVE : FLAG_HASH;
+      return sim.inject(source, slice, destination, length, vc, flags, Math.floor(draw() * 0x8000), tag);
     },
   };
 }
@@ -258,7 +262,7 @@ function responder(sim: FabricEngine, spec: TrafficSpec, inj: Injector): ((packe
     const source = sim.endpointAt(g);
     const slice = g - sim.fabric.portBase[sim.fabric.portOwner(g)];
     const destination = p.destination(packet);
-    const random = inj.streams[inj.partOf(destination, slice)];
+    const random = inj.random[inj.partOf(destination, slice)];
     sim.inject(destination, slice, source, size(random), 1, FLAG_ADAPTIVE, Math.floor(random() * 0x8000), p.tag(packet));
   };
 }

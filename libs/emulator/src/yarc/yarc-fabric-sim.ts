@@ -12,7 +12,7 @@
  * the row within the column at the subswitch; the output port arbitrates between its 8 column
  * buffers and the two VCs.
  */
-import type { FabricEngine } from '../engine/fabric-engine';
+import type { FabricEngine, InterruptListener } from '../engine/fabric-engine';
 import type { InterruptKind } from '@weft/fabric-model';
 import { keyedDraw } from '@weft/fabric-model';
 import { EmulatedFabric } from '../emulated-fabric';
@@ -42,6 +42,7 @@ import {
   SegmentPool,
 } from '../engine/segment-pool';
 import { FabricPackets } from '../engine/fabric-packets';
+import { exportState, importState, SharedState, walkedState } from '../engine/shared-state';
 import { StageQueue } from '../engine/stage-queue';
 import { TimingWheel } from '../engine/timing-wheel';
 import {
@@ -72,6 +73,7 @@ import {
   RouteDecision,
   routeYarc,
 } from './yarc-routing';
+import { shared, sharedFrom } from '../engine/shared-memory';
 
 // The hot paths reach these through module constants, not the global object: inside a vm
 // context (Jest's test environment) every global look-up is an intercepted property access, and
@@ -258,9 +260,7 @@ export function chipSerial(name: string): number {
   return h >>> 0;
 }
 
-export interface InterruptSink {
-  (kind: InterruptKind, cycle: number, chip: number, port: number, vc: number, details?: Record<string, unknown>): void;
-}
+export type InterruptSink = InterruptListener;
 
 export interface DeliveryRecord {
   (packet: number, cycle: number): void;
@@ -428,9 +428,9 @@ export class YarcFabricSim implements FabricEngine {
    * arrival tile, answer packet); the request waits in the answer packet's `maintenance` slot.
    * Typed, not a list of objects: a 32K discovery queues half a million accesses.
    */
-  private workDue = new Float64Array(64);
-  private workTile = new Int32Array(64);
-  private workAnswer = new Int32Array(64);
+  private workDue = shared(Float64Array, 64);
+  private workTile = shared(Int32Array, 64);
+  private workAnswer = shared(Int32Array, 64);
   private workHead = 0;
   private workCount = 0;
   /** Serial number of every chip (identity register). */
@@ -471,18 +471,18 @@ export class YarcFabricSim implements FabricEngine {
     const routers: number[] = [];
     const endpoints: number[] = [];
     chips.forEach((c, i) => (c.kind === 'router' ? routers : endpoints).push(i));
-    this.routerChip = Int32Array.from(routers);
-    this.endpointChip = Int32Array.from(endpoints);
-    this.chipRouter = new Int32Array(chips.length).fill(-1);
-    this.chipEndpoint = new Int32Array(chips.length).fill(-1);
+    this.routerChip = sharedFrom(Int32Array, routers);
+    this.endpointChip = sharedFrom(Int32Array, endpoints);
+    this.chipRouter = shared(Int32Array, chips.length).fill(-1);
+    this.chipEndpoint = shared(Int32Array, chips.length).fill(-1);
     routers.forEach((c, r) => (this.chipRouter[c] = r));
     endpoints.forEach((c, e) => (this.chipEndpoint[c] = e));
     const R = routers.length;
     const ports = fabric.portCount;
     this.regs = new YarcRegisterFile(R);
-    this.tileGlobal = new Int32Array(R * NPORTS);
-    this.globalTile = new Int32Array(ports).fill(-1);
-    this.globalProcessor = new Int32Array(ports).fill(-1);
+    this.tileGlobal = shared(Int32Array, R * NPORTS);
+    this.globalTile = shared(Int32Array, ports).fill(-1);
+    this.globalProcessor = shared(Int32Array, ports).fill(-1);
     for (let r = 0; r < R; r++) {
       for (let p = 0; p < NPORTS; p++) {
         const g = fabric.portBase[routers[r]] + p;
@@ -492,7 +492,7 @@ export class YarcFabricSim implements FabricEngine {
     }
     let maxProcessor = -1;
     for (const c of endpoints) maxProcessor = max(maxProcessor, chips[c].processor);
-    this.processorPort = new Int32Array((maxProcessor + 1) * 4).fill(-1);
+    this.processorPort = shared(Int32Array, (maxProcessor + 1) * 4).fill(-1);
     for (const c of endpoints) {
       for (let p = 0; p < chips[c].portCount; p++) {
         const g = fabric.portBase[c] + p;
@@ -509,22 +509,22 @@ export class YarcFabricSim implements FabricEngine {
     this.ib = new BufferQueues(R * NPORTS * NVC, pool);
     this.rb = new BufferQueues(channels * NVC, pool, true);
     this.cb = new BufferQueues(channels * NVC, pool);
-    this.cbMask = new Uint16Array(R * NPORTS);
-    this.outRR = new Uint8Array(R * NPORTS);
-    this.rowBusRR = new Uint8Array(R * NPORTS);
-    this.adaptiveColumnRR = new Uint8Array(R * NPORTS);
-    this.adaptiveRowRR = new Uint8Array(R * NPORTS * 8);
-    const channelRecords = new ArrayBuffer(channels * CH_RECORD_BYTES);
+    this.cbMask = shared(Uint16Array, R * NPORTS);
+    this.outRR = shared(Uint8Array, R * NPORTS);
+    this.rowBusRR = shared(Uint8Array, R * NPORTS);
+    this.adaptiveColumnRR = shared(Uint8Array, R * NPORTS);
+    this.adaptiveRowRR = shared(Uint8Array, R * NPORTS * 8);
+    const channelRecords = new SharedArrayBuffer(channels * CH_RECORD_BYTES);
     this.chF64 = new Float64Array(channelRecords);
     this.chI32 = new Int32Array(channelRecords);
-    this.rowWait = new Uint8Array(channels * NVC);
+    this.rowWait = shared(Uint8Array, channels * NVC);
 
-    const portRecords = new ArrayBuffer(ports * PORT_RECORD_BYTES);
+    const portRecords = new SharedArrayBuffer(ports * PORT_RECORD_BYTES);
     this.portF64 = new Float64Array(portRecords);
     this.portI32 = new Int32Array(portRecords);
     for (let g = 0; g < ports; g++) for (let v = 0; v < NVC; v++) this.portF64[(g << P_F64_SHIFT) | (P_BLOCKED + v)] = -1;
-    this.discarding = new Uint8Array(ports);
-    this.discardReason = new Uint8Array(ports);
+    this.discarding = shared(Uint8Array, ports);
+    this.discardReason = shared(Uint8Array, ports);
     let maxLatency = 1;
     for (let g = 0; g < ports; g++) {
       const peer = fabric.peer[g];
@@ -539,29 +539,32 @@ export class YarcFabricSim implements FabricEngine {
     }
 
     this.receive = new BufferQueues(ports * NVC, pool);
-    this.accepting = new Uint8Array(ports).fill(1);
+    this.accepting = shared(Uint8Array, ports).fill(1);
     // A go-back-N replay waits two link latencies; everything else is closer. Later wakes (the
     // forward-progress timer) are re-armed when they come due.
     const horizon = 3 * maxLatency + 128;
-    this.linkPart = new Uint8Array(ports);
+    this.linkPart = shared(Uint8Array, ports);
     for (let g = 0; g < ports; g++) {
       // An endpoint's port goes with the router it is cabled to.
       const tile = this.globalTile[g] >= 0 ? this.globalTile[g] : fabric.peer[g] >= 0 ? this.globalTile[fabric.peer[g]] : -1;
       this.linkPart[g] = tile >= 0 ? routerPart[(tile / NPORTS) | 0] : 0;
     }
-    const columnPart = new Uint8Array(channels);
+    const columnPart = shared(Uint8Array, channels);
     for (let c = 0; c < channels; c++) columnPart[c] = routerPart[(c / (NPORTS * 8)) | 0];
-    const rowPart = new Uint8Array(R * NPORTS);
+    const rowPart = shared(Uint8Array, R * NPORTS);
     for (let t = 0; t < R * NPORTS; t++) rowPart[t] = routerPart[(t / NPORTS) | 0];
     this.wheels = Array.from({ length: parts }, () => new TimingWheel(horizon));
     this.links = new StageQueue(ports, horizon, PHASE_LINKS, this.linkPart);
     this.columns = new StageQueue(channels, horizon, PHASE_COLUMNS, columnPart);
     this.rows = new StageQueue(R * NPORTS, horizon, PHASE_ROWS, rowPart);
-    this.partDoneAt = new Float64Array(parts);
-    this.rowBusy = new Float64Array(R * NPORTS);
-    this.chipAnswers = new Uint8Array(R * NPORTS);
-    this.serials = Uint32Array.from(chips.map((c) => chipSerial(c.name)));
-    const linkRecords = new ArrayBuffer(ports * TX_RECORD_BYTES);
+    this.partDoneAt = shared(Float64Array, parts);
+    this.rowBusy = shared(Float64Array, R * NPORTS);
+    this.chipAnswers = shared(Uint8Array, R * NPORTS);
+    this.serials = sharedFrom(
+      Uint32Array,
+      chips.map((c) => chipSerial(c.name)),
+    );
+    const linkRecords = new SharedArrayBuffer(ports * TX_RECORD_BYTES);
     this.txF64 = new Float64Array(linkRecords);
     this.txI32 = new Int32Array(linkRecords);
     for (let g = 0; g < ports; g++) {
@@ -571,16 +574,16 @@ export class YarcFabricSim implements FabricEngine {
       this.txI32[(g << TX_I32_SHIFT) | TX_DRAIN_BUFFER] = -1;
       this.txF64[(g << TX_F64_SHIFT) | TX_DRAIN_LAST] = -1;
     }
-    this.txResumeAt = new Float64Array(ports);
-    this.recvBusy = new Float64Array(ports);
-    this.recvLast = new Float64Array(ports);
-    this.recvHeld = new Uint8Array(ports);
-    this.laneBitErrorRate = new Float64Array(ports * LANES);
-    this.laneRetries = new Uint32Array(ports * LANES);
-    this.laneMask = new Uint8Array(ports);
+    this.txResumeAt = shared(Float64Array, ports);
+    this.recvBusy = shared(Float64Array, ports);
+    this.recvLast = shared(Float64Array, ports);
+    this.recvHeld = shared(Uint8Array, ports);
+    this.laneBitErrorRate = shared(Float64Array, ports * LANES);
+    this.laneRetries = shared(Uint32Array, ports * LANES);
+    this.laneMask = shared(Uint8Array, ports);
     for (let g = 0; g < ports; g++) this.laneMask[g] = (1 << fabric.activeLanes[g]) - 1;
-    this.routerDead = new Uint8Array(R);
-    this.softErrorRate = new Float64Array(R);
+    this.routerDead = shared(Uint8Array, R);
+    this.softErrorRate = shared(Float64Array, R);
     this.sources = new PacketQueues(ports * NVC, this.worlds[0].packets);
     this.bind(0);
   }
@@ -611,6 +614,49 @@ export class YarcFabricSim implements FabricEngine {
   /** The handle (FabricPackets) of the bound part's packet `id`. */
   private handleOf(id: number): number {
     return id * this.worlds.length + this.bound;
+  }
+
+  // ---------------------------------------------------------------- threads (parallel-parts.ts)
+  /** The whole fabric's state, for a thread that built the same fabric to take over. */
+  sharedState(): SharedState {
+    return exportState(this);
+  }
+
+  adoptSharedState(state: SharedState): void {
+    importState(this, state);
+    this.rebind();
+  }
+
+  /** What part p's run changed that is not in shared memory, or was moved in it (grown). */
+  partState(p: number): SharedState {
+    return {
+      world: exportState(this.worlds[p]),
+      wheel: exportState(this.wheels[p]),
+      links: this.links.partState(p),
+      columns: this.columns.partState(p),
+      rows: this.rows.partState(p),
+    };
+  }
+
+  adoptPartState(p: number, state: SharedState): void {
+    importState(this.worlds[p], state.world as SharedState);
+    importState(this.wheels[p], state.wheel as SharedState);
+    this.links.adoptPartState(p, state.links as SharedState);
+    this.columns.adoptPartState(p, state.columns as SharedState);
+    this.rows.adoptPartState(p, state.rows as SharedState);
+    this.rebind();
+  }
+
+  /** The parts have all run up to `cycle` (each on its own, see runPart). */
+  advanceTo(cycle: number): void {
+    this.cycle = cycle;
+  }
+
+  /** Binds the bound part afresh (its world's fields may have been replaced). */
+  private rebind(): void {
+    const part = max(0, this.bound);
+    this.bound = -1;
+    this.bind(part);
   }
 
   /**
@@ -782,7 +828,7 @@ export class YarcFabricSim implements FabricEngine {
 
   /** Runs part p from cycle `from` up to `until`; with `partDone`, stops after the first cycle at
    * whose end the part is done and returns the cycle it stopped at (-1: not done). */
-  private runPart(p: number, from: number, until: number, beforeCycle: (part: number, cycle: number) => void, partDone?: (part: number) => boolean): number {
+  runPart(p: number, from: number, until: number, beforeCycle: (part: number, cycle: number) => void, partDone?: (part: number) => boolean): number {
     this.windowPart = p;
     this.bind(p);
     for (let t = from; t < until; t++) {
@@ -829,7 +875,7 @@ export class YarcFabricSim implements FabricEngine {
    * controller's per-cycle tick, maintenance packets and the chips' work on them, the reference
    * evaluation. (Bit and soft errors do not: each is drawn for its own port and cycle.)
    */
-  private partsIndependent(): boolean {
+  partsIndependent(): boolean {
     return this.onTick === null && this.workCount === 0 && !this.everyStageEveryCycle && this.maintenanceInFlight === 0;
   }
 
@@ -1553,9 +1599,9 @@ export class YarcFabricSim implements FabricEngine {
   private growDrain(): number {
     const world = this.world;
     const slots = world.drainOwner.length;
-    const pairs = new Int32Array(2 * slots * DRAIN_SLOT_INTS);
+    const pairs = shared(Int32Array, 2 * slots * DRAIN_SLOT_INTS);
     pairs.set(world.drainPairs);
-    const owner = new Int32Array(2 * slots).fill(-1);
+    const owner = shared(Int32Array, 2 * slots).fill(-1);
     owner.set(world.drainOwner);
     this.drainPairs = world.drainPairs = pairs;
     world.drainOwner = owner;
@@ -2454,9 +2500,9 @@ export class YarcFabricSim implements FabricEngine {
   /** Doubles the ring of register accesses, oldest first from slot 0. */
   private growWork(): void {
     const size = this.workDue.length;
-    const due = new Float64Array(2 * size);
-    const tile = new Int32Array(2 * size);
-    const answer = new Int32Array(2 * size);
+    const due = shared(Float64Array, 2 * size);
+    const tile = shared(Int32Array, 2 * size);
+    const answer = shared(Int32Array, 2 * size);
     for (let j = 0; j < size; j++) {
       const k = (this.workHead + j) & (size - 1);
       due[j] = this.workDue[k];
@@ -2494,6 +2540,17 @@ export class YarcFabricSim implements FabricEngine {
       // Its head is routed once it has been through the input stages, as any arrival's is.
       this.wakeRow(tile, now + INPUT_STAGES);
     }
+  }
+
+  /**
+   * One register access on router `chip` by its address, executed at once, as over an out-of-band
+   * control network (a JTAG chain) rather than by a maintenance packet: for a benchmark's or a
+   * test's fabric configured without carrying the push. The answer is the chip's.
+   */
+  accessByAddress(chip: number, message: MaintenanceMessage): MaintenanceMessage {
+    const r = this.chipRouter[chip] ?? -1;
+    if (r < 0) throw new RangeError(`chip ${chip} is not a router`);
+    return this.executeOnRouter(r, message, -1);
   }
 
   private executeOnRouter(r: number, message: MaintenanceMessage, arrivalPort: number): MaintenanceMessage {
@@ -2633,11 +2690,30 @@ function independentParts(fabric: EmulatedFabric, chipRouter: Int32Array, tileGl
 class PartWorld {
   readonly packets = new PacketStore(4096);
   readonly pool = new SegmentPool(8192, this.packets);
-  drainPairs = new Int32Array(4 * DRAIN_SLOT_INTS);
-  drainOwner = new Int32Array(4).fill(-1);
+  drainPairs = shared(Int32Array, 4 * DRAIN_SLOT_INTS);
+  drainOwner = shared(Int32Array, 4).fill(-1);
   drainNext = 0;
   phitHops = 0;
   retransmissions = 0;
   /** Why a packet routed to the discard port is discarded (see raiseRouteError), by packet id. */
   readonly routeErrors = new Map<number, number>();
 }
+
+walkedState(PartWorld);
+walkedState(YarcFabricSim, [
+  // The part bound, and what the binding put in fields (see bind).
+  'bound',
+  'world',
+  'store',
+  'pool',
+  'drainPairs',
+  // The thread's own run: where in a cycle and a window it is.
+  'phase',
+  'windowPart',
+  'windowCycles',
+  'skewed',
+  // Scratch space, the handles' view, and the maintenance messages (never in flight while parts run apart).
+  'decision',
+  'packets',
+  'maintenance',
+]);

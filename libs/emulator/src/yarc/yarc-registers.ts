@@ -5,6 +5,8 @@
  * routers (§7.4) by giving each tile its own masks.
  */
 import { CACHE_LINE_WRITE_PHITS, HASH_BITS, PORTS, PORT_UNUSED, TABLE_ENTRIES } from './yarc-constants';
+import { shared } from '../engine/shared-memory';
+import { walkedState } from '../engine/shared-state';
 
 /** A routing-table entry's record: 4 words (see YarcRegisterFile.table). TABLE_MATCH holds the
  * location in its low 16 bits and the mask in its high 16. */
@@ -45,18 +47,18 @@ export class YarcRegisterFile {
 
   constructor(readonly routers: number) {
     const tiles = routers * PORTS;
-    this.rootLocation = new Uint16Array(tiles);
-    this.rootMask = new Uint16Array(tiles);
-    this.downShift = new Uint8Array(tiles);
-    this.downMask = new Uint16Array(tiles);
-    this.portMap = new Uint8Array(tiles * PORTS);
-    this.table = new Uint32Array((tiles * TABLE_ENTRIES) << TABLE_SHIFT);
-    this.hashSelect = new Uint16Array(tiles).fill((1 << 8) - 1);
-    this.portDirection = new Uint8Array(tiles).fill(PORT_UNUSED);
-    this.laneRetryThreshold = new Uint16Array(tiles).fill(16);
-    this.forwardProgressTimer = new Uint32Array(tiles).fill(80_000);
-    this.maxPacketLength = new Uint8Array(routers).fill(CACHE_LINE_WRITE_PHITS);
-    this.octantRateGbps = new Float32Array(routers * 8).fill(6.25);
+    this.rootLocation = shared(Uint16Array, tiles);
+    this.rootMask = shared(Uint16Array, tiles);
+    this.downShift = shared(Uint8Array, tiles);
+    this.downMask = shared(Uint16Array, tiles);
+    this.portMap = shared(Uint8Array, tiles * PORTS);
+    this.table = shared(Uint32Array, (tiles * TABLE_ENTRIES) << TABLE_SHIFT);
+    this.hashSelect = shared(Uint16Array, tiles).fill((1 << 8) - 1);
+    this.portDirection = shared(Uint8Array, tiles).fill(PORT_UNUSED);
+    this.laneRetryThreshold = shared(Uint16Array, tiles).fill(16);
+    this.forwardProgressTimer = shared(Uint32Array, tiles).fill(80_000);
+    this.maxPacketLength = shared(Uint8Array, routers).fill(CACHE_LINE_WRITE_PHITS);
+    this.octantRateGbps = shared(Float32Array, routers * 8).fill(6.25);
   }
 
   /** Power-on values of one router's registers: nothing routes until software configures it. */
@@ -134,3 +136,5 @@ export function hashWindow(from: number): number {
   for (let b = 0; b < 8; b++) mask |= 1 << ((from + b) % HASH_BITS);
   return mask;
 }
+
+walkedState(YarcRegisterFile);
