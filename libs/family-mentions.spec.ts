@@ -33,6 +33,8 @@ const WHY: Record<string, string> = {
   'libs/emulator/src/engine/fabric-engine.ts': "comments give YarcFabricSim and BlackWidow's slices as the examples",
   'libs/emulator/src/emulated-fabric.ts': 'a comment gives YARC as the example chip',
   'libs/emulator/src/engine/stage-queue.ts': "a comment gives YARC's stages as the example",
+  'libs/emulator/src/parallel/part-programs.ts': "a comment gives BlackWidow's slices as the example of planes",
+  'libs/emulator/src/parallel/part-threads.ts': "a comment gives BlackWidow's four slices as the example of parts",
   'libs/emulator/src/host/emulator-host.ts':
     "fault injection names lanes and slices in YARC's and BlackWidow's terms (a lane 0..2); the fabric itself is built through the chip-model registry",
   'libs/emulator/src/index.ts': "the library's index exports the YARC chip model",
