@@ -20,6 +20,8 @@ async function weft(...args: string[]): Promise<{ code: number; stdout: string; 
 }
 
 describe('the weft command line', () => {
+  // Each command is a Node process of its own, and the analyses' scenario runs a dozen of them.
+  jest.setTimeout(30_000);
   let service: TestService;
   beforeAll(async () => (service = await TestService.start()));
   afterAll(() => service.stop());

@@ -6,31 +6,15 @@ import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ConfigGeneration } from '../config-generations/config-generation.entity';
 import { GenerationImages } from '../config-generations/generation-images.service';
 import { PushRecord } from '../config-generations/push-record.entity';
-import {
-  ConfigurationImage,
-  describeRouter,
-  GenerationCircumstances,
-  portsOutOfService,
-  RouterDiff,
-  routerPairs,
-  target,
-  routingEngineNamed,
-  routingEngineOf,
-  whyNotConfigured,
-} from '@weft/control';
+import { ChipImages, GenerationCircumstances, RouterDiff, routerPairs, routingEngineNamed, routingEngineOf, whyNotConfigured } from '@weft/control';
 import { heavyWork, mapInSlices, OperationCost } from '../graphql/operation-cost';
 import { FabricsService } from '../fabrics/fabrics.service';
 import { ControlErrorCode, ControlException } from './control.exception';
 import { ConfigGenerationModel, PushModel } from './dto/control.model';
 import { GenerationImageInput, GenerationImageModel } from './dto/analysis.model';
 import { FabricIdInput } from './dto/fabric-id.input';
-import {
-  BlackWidowRouterConfigurationModel,
-  GenerationDiffInput,
-  GenerationDiffModel,
-  RouterConfigurationInput,
-  RouterConfigurationModel,
-} from './dto/router-configuration.model';
+import { presentRouterConfiguration } from './router-configurations';
+import { GenerationDiffInput, GenerationDiffModel, RouterConfigurationInput, RouterConfigurationModel } from './dto/router-configuration.model';
 
 /** The configuration history of a fabric: its generations, the pushes that wrote them, each
  * router's registers decoded, and what changed between two generations. */
@@ -51,7 +35,7 @@ export class GenerationsResolver {
   private async image(
     fabricId: number,
     number?: number,
-  ): Promise<{ id: number; number: number; engine: string; image: ConfigurationImage; circumstances: GenerationCircumstances | null }> {
+  ): Promise<{ id: number; number: number; engine: string; image: ChipImages; circumstances: GenerationCircumstances | null }> {
     await this.fabrics.get(fabricId); // names a missing fabric as such
     const where = number === undefined ? { fabricId, state: 'pushed' } : { fabricId, number };
     const row = await this.generationRows.findOne({ where, order: { number: 'DESC' }, select: { id: true, number: true, engine: true, circumstances: true } });
@@ -65,7 +49,7 @@ export class GenerationsResolver {
       id: row.id,
       number: row.number,
       engine: row.engine,
-      image: await this.images.read<ConfigurationImage>(fabricId, row.number),
+      image: await this.images.read<ChipImages>(fabricId, row.number),
       circumstances: row.circumstances ? (JSON.parse(row.circumstances) as GenerationCircumstances) : null,
     };
   }
@@ -78,33 +62,19 @@ export class GenerationsResolver {
     return heavyWork(() => this.decodeRouter(input));
   }
 
-  private async decodeRouter(input: RouterConfigurationInput): Promise<BlackWidowRouterConfigurationModel> {
-    const { number, image, circumstances } = await this.image(input.fabricId, input.generation);
-    const router = image.routers.find((r) => r.name === input.chip);
-    const { fabric, design } = await this.fabrics.design(input.fabricId);
-    if (!router) {
+  private async decodeRouter(input: RouterConfigurationInput): Promise<RouterConfigurationModel> {
+    const { number, engine, image, circumstances } = await this.image(input.fabricId, input.generation);
+    const chip = image.routers.find((r) => r.name === input.chip);
+    const { design } = await this.fabrics.design(input.fabricId);
+    if (!chip) {
       const why = design.chips.some((c) => c.name === input.chip && c.kind === 'router') ? whyNotConfigured(input.chip, circumstances) : null;
       throw new ControlException(
         ControlErrorCode.RouterNotConfigured,
         `generation ${number} of fabric ${input.fabricId} configures no router "${input.chip}"${why ? `: ${why}` : ''}`,
       );
     }
-    const d = describeRouter(router);
-    return {
-      ...d,
-      family: fabric.family,
-      generation: number,
-      outOfService: portsOutOfService(router, design, circumstances),
-      virtualRouters: d.virtualRouters.map((vr) => ({
-        ...vr,
-        rootDetect: { first: vr.rootDetect.location, second: vr.rootDetect.mask, meaning: vr.rootDetect.meaning },
-        downRoute: { first: vr.downRoute.shift, second: vr.downRoute.mask, meaning: vr.downRoute.meaning },
-        portMap: [...vr.portMap],
-        table: [...vr.table],
-      })),
-      link: { ...d.link, octantRatesGbps: [...d.link.octantRatesGbps] },
-      raw: d.raw.map((w) => ({ register: w.register, target: target(w), value: [...w.value] })),
-    };
+    // Decoded by the engine that made the generation, presented as its family's GraphQL type.
+    return presentRouterConfiguration(routingEngineNamed(engine).decodeChip(chip, design, circumstances), number);
   }
 
   @Query(() => GenerationDiffModel, {

@@ -124,7 +124,10 @@ export interface RouterDiff {
 
 /** Each router of either image with its image in both (undefined where an image has none), in
  * `next`'s order and then the routers only `previous` configures: the units a diff is made of. */
-export function* routerPairs(previous: ConfigurationImage, next: ConfigurationImage): Generator<[string, RouterImage | undefined, RouterImage | undefined]> {
+export function* routerPairs<R extends { readonly name: string }>(
+  previous: { readonly routers: readonly R[] },
+  next: { readonly routers: readonly R[] },
+): Generator<[string, R | undefined, R | undefined]> {
   const before = new Map(previous.routers.map((r) => [r.name, r]));
   for (const router of next.routers) yield [router.name, before.get(router.name), router];
   const names = new Set(next.routers.map((r) => r.name));

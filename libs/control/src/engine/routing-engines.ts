@@ -3,12 +3,13 @@
  * table of its engines). A family arrives as one row here: what the service needs of its engine
  * beyond computing images — for now its reading of an image for the route analyses.
  */
-import type { FabricFamily } from '@weft/fabric-model';
+import type { FabricDesign, FabricFamily } from '@weft/fabric-model';
 import type { Forwarding } from '../analysis/forwarding';
 import type { KnownFabric } from '../discovery/known-fabric';
 import type { ConfigurationImage, RouterImage } from '../blackwidow/blackwidow-engine';
 import { blackWidowForwarding } from '../blackwidow/blackwidow-forwarding';
-import { diffRouter, RouterDiff } from '../blackwidow/describe';
+import { describeRouter, diffRouter, RouterDescription, RouterDiff } from '../blackwidow/describe';
+import { GenerationCircumstances, portsOutOfService, PortOutOfService } from '../blackwidow/out-of-service';
 import { dumpImage, IMAGE_TEXT_FORMAT } from '../blackwidow/image-text';
 import type { InterruptRecord, MaintenanceTransport } from '../maintenance-transport';
 import { triageInterrupts, TriageContext, TriageDecision } from '../automation/fault-triage';
@@ -16,6 +17,13 @@ import { BlackWidowRoutingEngine } from '../blackwidow/blackwidow-routing-engine
 import { planPush, PushPlan, ReconcileReport, reconcileImage } from '../blackwidow/push-plan';
 import type { ChipImages } from './image-delta';
 import type { RoutingEngine } from './routing-engine';
+
+/** One chip of an image decoded for display, in its family's terms: a member per family. */
+export type DecodedChip = {
+  readonly family: 'blackwidow';
+  readonly router: RouterDescription;
+  readonly outOfService: readonly PortOutOfService[];
+};
 
 export interface RoutingEngineEntry {
   /** The name a generation records as the engine that produced it. */
@@ -33,6 +41,8 @@ export interface RoutingEngineEntry {
   triage(interrupts: readonly InterruptRecord[], transport: MaintenanceTransport, context: TriageContext): Promise<TriageDecision[]>;
   /** Register by register, in the chip's terms, what differs between a chip's images (undefined: nothing; an image missing: not configured). */
   diffChip(chip: string, before: ChipImages['routers'][number] | undefined, after: ChipImages['routers'][number] | undefined): RouterDiff | undefined;
+  /** One chip of an image decoded for display, with why each of its ports the design cables is out of service. */
+  decodeChip(chip: ChipImages['routers'][number], design: FabricDesign, circumstances: GenerationCircumstances | null): DecodedChip;
   /** An image as readable text (its golden form), and the format's name. */
   dump(image: ChipImages): string;
   readonly dumpFormat: string;
@@ -44,6 +54,11 @@ export const ROUTING_ENGINES: Readonly<Record<FabricFamily, RoutingEngineEntry>>
     create: (known) => new BlackWidowRoutingEngine(known) as unknown as RoutingEngine,
     triage: triageInterrupts,
     diffChip: (chip, before, after) => diffRouter(chip, before as RouterImage | undefined, after as RouterImage | undefined),
+    decodeChip: (chip, design, circumstances) => ({
+      family: 'blackwidow',
+      router: describeRouter(chip as RouterImage),
+      outOfService: portsOutOfService(chip as RouterImage, design, circumstances),
+    }),
     plan: (held, next) => planPush(held as ConfigurationImage | null, next as ConfigurationImage),
     reconcile: (transport, image) => reconcileImage(transport, image as ConfigurationImage),
     forwarding: (known, image) => blackWidowForwarding(known, image as ConfigurationImage),
