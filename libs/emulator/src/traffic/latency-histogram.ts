@@ -6,6 +6,15 @@
  * percentile, the same sum for the mean — which an HDR histogram's rounded buckets would not, and
  * the reports are held to their previous values.
  */
+/** A histogram's counts as plain data (LatencyHistogram.take). */
+export interface LatencyCounts {
+  readonly counts: Float64Array;
+  readonly beyond: readonly number[];
+  readonly count: number;
+  readonly sum: number;
+  readonly max: number;
+}
+
 export class LatencyHistogram {
   /** Latencies up to this many cycles are counted per value (21 ms at 1.25 ns a cycle); longer ones,
    * a pathology, are kept one by one. */
@@ -26,6 +35,30 @@ export class LatencyHistogram {
     this.count++;
     this.sum += cycles;
     if (cycles > this.max) this.max = cycles;
+  }
+
+  /** The counts as plain data (the arrays are the histogram's own until it changes). */
+  peek(): LatencyCounts {
+    return { counts: this.counts, beyond: this.beyond, count: this.count, sum: this.sum, max: this.max };
+  }
+
+  /** The counts as plain data (to hand to another thread), and the histogram emptied. */
+  take(): LatencyCounts {
+    const taken = { counts: this.counts, beyond: [...this.beyond], count: this.count, sum: this.sum, max: this.max };
+    this.counts = new Float64Array(1024);
+    this.beyond.length = 0;
+    this.count = this.sum = this.max = 0;
+    return taken;
+  }
+
+  /** Adds another histogram's counts (taken with `take`) to this one's. */
+  absorb(other: LatencyCounts): void {
+    if (other.counts.length > this.counts.length) this.grow(other.counts.length - 1);
+    for (let v = 0; v < other.counts.length; v++) this.counts[v] += other.counts[v];
+    for (const cycles of other.beyond) this.beyond.push(cycles);
+    this.count += other.count;
+    this.sum += other.sum;
+    if (other.max > this.max) this.max = other.max;
   }
 
   /** The value at rank ⌊q · count⌋ of the latencies in ascending order (0 when there are none). */

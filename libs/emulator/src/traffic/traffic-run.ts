@@ -19,7 +19,7 @@ import { DISCARD_REASONS, FLAG_ADAPTIVE, FLAG_HASH } from '../engine/packet-stor
 import type { FabricEngine } from '../engine/fabric-engine';
 import { ArrivalWheel } from './arrival-wheel';
 import type { TrafficPattern } from '@weft/fabric-model/traffic/patterns';
-import { LatencyHistogram } from './latency-histogram';
+import { LatencyCounts, LatencyHistogram } from './latency-histogram';
 
 const SAMPLE_TAG = 1;
 /** Links listed by name in a report's utilisation. */
@@ -147,20 +147,66 @@ export interface TrafficReport {
   readonly discards: readonly DiscardRecord[];
 }
 
-/** Measures what happens to packets from the moment they are created. */
-class Recorder {
-  readonly latencies = new LatencyHistogram();
-  readonly hops = new Map<number, number>();
+/** What one part's arrivals and deliveries came to, as plain data (a part run on another thread
+ * hands its own over, PartRecord.take). */
+export interface PartRecordState {
+  readonly latencies: LatencyCounts;
+  readonly hops: ReadonlyMap<number, number>;
   readonly deliveredPhitsBySource: Float64Array;
+  readonly deliveredPhits: number;
+  readonly intervalDelivered: number;
+  readonly intervalPhits: number;
+  readonly intervalLatency: number;
+  readonly intervalInjected: number;
+  readonly lastSampleAt: number;
+}
+
+/** One part's share of what a run measures: every figure is a count or a sum (or a latest
+ * cycle), so the parts' shares add up to the run's whatever order they were made in. */
+class PartRecord {
+  latencies = new LatencyHistogram();
+  hops = new Map<number, number>();
+  deliveredPhitsBySource: Float64Array;
   deliveredPhits = 0;
   intervalDelivered = 0;
   intervalPhits = 0;
   intervalLatency = 0;
   intervalInjected = 0;
-  measuring = false;
-  /** Cycle at which the last labelled packet arrived (the latest: with the parts run apart,
-   * deliveries are reported part by part, their cycles going back as each part's window starts). */
+  /** Cycle at which the part's last labelled packet arrived. */
   lastSampleAt = 0;
+
+  constructor(private readonly endpoints: number) {
+    this.deliveredPhitsBySource = new Float64Array(endpoints);
+  }
+
+  /** The share as plain data, and the record emptied. */
+  take(): PartRecordState {
+    const taken: PartRecordState = { ...this, latencies: this.latencies.take(), hops: this.hops, deliveredPhitsBySource: this.deliveredPhitsBySource };
+    this.hops = new Map();
+    this.deliveredPhitsBySource = new Float64Array(this.endpoints);
+    this.deliveredPhits = this.intervalDelivered = this.intervalPhits = this.intervalLatency = this.intervalInjected = this.lastSampleAt = 0;
+    return taken;
+  }
+
+  /** Adds another record's share (taken on another thread) to this one's. */
+  absorb(other: PartRecordState): void {
+    this.latencies.absorb(other.latencies);
+    for (const [hops, n] of other.hops) this.hops.set(hops, (this.hops.get(hops) ?? 0) + n);
+    for (let s = 0; s < other.deliveredPhitsBySource.length; s++) this.deliveredPhitsBySource[s] += other.deliveredPhitsBySource[s];
+    this.deliveredPhits += other.deliveredPhits;
+    this.intervalDelivered += other.intervalDelivered;
+    this.intervalPhits += other.intervalPhits;
+    this.intervalLatency += other.intervalLatency;
+    this.intervalInjected += other.intervalInjected;
+    this.lastSampleAt = Math.max(this.lastSampleAt, other.lastSampleAt);
+  }
+}
+
+/** Measures what happens to packets from the moment they are created: a record per part of the
+ * fabric (each part's deliveries and arrivals go to its own), summed for the report. */
+class Recorder {
+  readonly parts: PartRecord[];
+  measuring = false;
 
   constructor(
     private readonly sim: FabricEngine,
@@ -168,42 +214,75 @@ class Recorder {
     /** Answers a delivered request (request/response traffic). */
     private readonly respond: ((packet: number) => void) | null = null,
   ) {
-    this.deliveredPhitsBySource = new Float64Array(endpoints);
-    sim.onDeliver = (packet, cycle) => this.delivered(packet, cycle);
+    this.parts = Array.from({ length: sim.parts }, () => new PartRecord(endpoints));
+    sim.onDeliver = this.delivered;
   }
 
-  private delivered(handle: number, cycle: number): void {
+  readonly delivered = (handle: number, cycle: number): void => {
     const { stores } = this.sim.packets;
     const part = handle % stores.length;
     const p = stores[part];
+    const record = this.parts[part];
     const packet = (handle - part) / stores.length;
     if (this.respond && p.vc[packet] === 0) this.respond(handle);
     const latency = cycle - p.createdAt[packet];
-    this.intervalDelivered++;
-    this.intervalPhits += p.length[packet];
-    this.intervalLatency += latency;
+    record.intervalDelivered++;
+    record.intervalPhits += p.length[packet];
+    record.intervalLatency += latency;
     if (this.measuring) {
-      this.deliveredPhits += p.length[packet];
+      record.deliveredPhits += p.length[packet];
       const source = this.sim.endpointAt(p.source[packet]);
-      if (source >= 0) this.deliveredPhitsBySource[source] += p.length[packet];
+      if (source >= 0) record.deliveredPhitsBySource[source] += p.length[packet];
     }
     if (p.tag[packet] === SAMPLE_TAG) {
-      if (cycle > this.lastSampleAt) this.lastSampleAt = cycle;
-      this.latencies.record(latency);
-      this.hops.set(p.hops[packet], (this.hops.get(p.hops[packet]) ?? 0) + 1);
+      if (cycle > record.lastSampleAt) record.lastSampleAt = cycle;
+      record.latencies.record(latency);
+      record.hops.set(p.hops[packet], (record.hops.get(p.hops[packet]) ?? 0) + 1);
     }
+  };
+
+  get deliveredPhits(): number {
+    return this.parts.reduce((n, r) => n + r.deliveredPhits, 0);
+  }
+
+  get deliveredPhitsBySource(): Float64Array {
+    const sum = new Float64Array(this.parts[0].deliveredPhitsBySource.length);
+    for (const r of this.parts) for (let s = 0; s < sum.length; s++) sum[s] += r.deliveredPhitsBySource[s];
+    return sum;
+  }
+
+  /** Latencies of the labelled packets, every part's. */
+  get latencies(): LatencyHistogram {
+    const all = new LatencyHistogram();
+    for (const r of this.parts) all.absorb(r.latencies.peek());
+    return all;
+  }
+
+  /** Routers crossed → labelled packets, every part's. */
+  get hops(): Map<number, number> {
+    const all = new Map<number, number>();
+    for (const r of this.parts) for (const [hops, n] of r.hops) all.set(hops, (all.get(hops) ?? 0) + n);
+    return all;
+  }
+
+  /** Cycle at which the last labelled packet arrived (the latest of the parts'). */
+  get lastSampleAt(): number {
+    return this.parts.reduce((at, r) => Math.max(at, r.lastSampleAt), 0);
   }
 
   point(cycle: number, interval: number, sources: number, capacity: number): IntervalPoint {
-    const point = {
-      cycle,
-      injected: this.intervalInjected,
-      delivered: this.intervalDelivered,
-      accepted: this.intervalPhits / (interval * sources * capacity),
-      meanLatencyCycles: this.intervalDelivered > 0 ? this.intervalLatency / this.intervalDelivered : 0,
-    };
-    this.intervalInjected = this.intervalDelivered = this.intervalPhits = this.intervalLatency = 0;
-    return point;
+    let injected = 0;
+    let delivered = 0;
+    let phits = 0;
+    let latency = 0;
+    for (const r of this.parts) {
+      injected += r.intervalInjected;
+      delivered += r.intervalDelivered;
+      phits += r.intervalPhits;
+      latency += r.intervalLatency;
+      r.intervalInjected = r.intervalDelivered = r.intervalPhits = r.intervalLatency = 0;
+    }
+    return { cycle, injected, delivered, accepted: phits / (interval * sources * capacity), meanLatencyCycles: delivered > 0 ? latency / delivered : 0 };
   }
 }
 
@@ -323,13 +402,19 @@ class Arrivals {
     return this.spec.slices[k % this.spec.slices.length];
   }
 
+  /** The part whose arrivals are being made. */
+  private part = 0;
+
   private readonly arrive = (k: number): void => {
-    if (this.inj.packet(this.sourceOf(k), this.sliceOf(k), this.tag) >= 0) this.recorder.intervalInjected++;
+    if (this.inj.packet(this.sourceOf(k), this.sliceOf(k), this.tag) >= 0) this.recorder.parts[this.part].intervalInjected++;
   };
 
   /** Creates part `part`'s packets of this cycle, before the part evaluates it: runWindowed's
    * beforeCycle. */
-  readonly beforeCycle = (part: number): void => this.wheel.due(part, this.sim.cycle, this.arrive);
+  readonly beforeCycle = (part: number): void => {
+    this.part = part;
+    this.wheel.due(part, this.sim.cycle, this.arrive);
+  };
 }
 
 /** What every kind of run keeps: its injector, its recorder, the books and the time it started. */
@@ -490,7 +575,7 @@ class BatchSession extends RunBase implements TrafficSession {
     for (const s of this.inj.sources)
       for (const slice of spec.slices) for (let k = 0; k < spec.packets; k++) if (this.inj.packet(s, slice, SAMPLE_TAG) >= 0) injected++;
     this.recorder.measuring = true;
-    this.recorder.intervalInjected = injected;
+    this.recorder.parts[0].intervalInjected = injected;
   }
 
   get finished(): boolean {
