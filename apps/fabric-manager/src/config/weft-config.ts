@@ -90,6 +90,15 @@ export class WeftConfig {
   @Max(19)
   WEFT_EMULATOR_NICE: number = 10;
 
+  /** Threads a traffic run on an emulated fabric runs the fabric's independent parts on (BlackWidow:
+   * its four slices), the emulator's own included; 0: one per processor core. The run is the same,
+   * packet for packet, on any number. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(64)
+  WEFT_EMULATOR_THREADS: number = 0;
+
   /** Print the first admin key on an empty store (tests turn this off to keep output clean). */
   @IsOptional()
   @IsIn(['true', 'false'])

@@ -38,10 +38,11 @@ export class EmulatorClient {
     });
   }
 
-  /** `nice`: the worker thread's niceness (Linux schedules threads apart; see emulator-worker.ts). */
-  static start(nice = 0): Promise<EmulatorClient> {
+  /** `nice`: the worker thread's niceness (Linux schedules threads apart; see emulator-worker.ts);
+   * `threads`: how many threads a traffic run's parts use, the worker's own included. */
+  static start(nice = 0, threads = 1): Promise<EmulatorClient> {
     const entry = workerEntry();
-    const worker = new Worker(entry.file, { workerData: { ...entry.workerData, nice } });
+    const worker = new Worker(entry.file, { workerData: { ...entry.workerData, nice, threads } });
     const client = new EmulatorClient(worker);
     return new Promise((resolve, reject) => {
       worker.once('error', reject);

@@ -8,6 +8,7 @@ import { Fabric } from '../fabrics/fabric.entity';
 import { FabricTransports } from '../transport/fabric-transports';
 import { EmulatorClient } from './emulator-client';
 import { WeftConfig } from '../config/weft-config';
+import { availableParallelism } from 'node:os';
 
 type AttachListener = (fabricId: number, transport: MaintenanceTransport) => (() => void) | void;
 
@@ -34,7 +35,8 @@ export class EmulatorService extends FabricTransports implements OnModuleInit, O
   }
 
   async onModuleInit(): Promise<void> {
-    this.client = await EmulatorClient.start(this.config?.WEFT_EMULATOR_NICE ?? 0);
+    const threads = this.config?.WEFT_EMULATOR_THREADS || availableParallelism();
+    this.client = await EmulatorClient.start(this.config?.WEFT_EMULATOR_NICE ?? 0, threads);
   }
 
   onAttached(listener: AttachListener): () => void {

@@ -11,6 +11,7 @@ import type { FabricEngine } from '../engine/fabric-engine';
 import { FabricStatus, HostCommand, HostReply, packResults, PhysicalFault, unpackRoutes } from './protocol';
 import { BackgroundTraffic, TrafficSession } from '../traffic/traffic-run';
 import { startTraffic, TrafficFabricShape, validateTrafficRequest } from '../traffic/traffic-request';
+import { PartThreads } from '../parallel/part-threads';
 
 interface HostedFabric {
   readonly sim: FabricEngine;
@@ -33,10 +34,17 @@ export class EmulatorHost {
   private readonly fabrics = new Map<number, HostedFabric>();
   private scheduled = false;
 
+  /** Threads a traffic run's parts run on (none: one thread). */
+  private readonly partThreads: PartThreads | null;
+
   constructor(
     private readonly reply: (message: HostReply) => void,
     private readonly defer: (work: () => void) => void = (work) => setImmediate(work),
-  ) {}
+    /** Threads for a fabric's parts during traffic runs, this one included (see PartThreads). */
+    threads = 1,
+  ) {
+    this.partThreads = threads > 1 ? new PartThreads(threads) : null;
+  }
 
   handle(command: HostCommand): void {
     try {
@@ -95,7 +103,7 @@ export class EmulatorHost {
           if (hosted.traffic) throw new Error(`a traffic run is already running on fabric ${command.fabricId}`);
           const problems = validateTrafficRequest(command.request, hosted.shape);
           if (problems.length > 0) throw new Error(`invalid traffic request: ${problems.join('; ')}`);
-          hosted.traffic = { session: startTraffic(hosted.sim, command.request, hosted.shape), id: command.id };
+          hosted.traffic = { session: startTraffic(hosted.sim, command.request, hosted.shape, this.partThreads ?? undefined), id: command.id };
           break;
         }
         case 'traffic-stop': {

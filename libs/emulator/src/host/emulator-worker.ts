@@ -17,6 +17,7 @@ if (nice !== undefined && nice !== 0) {
     // Not permitted here (a lower niceness needs privileges): the worker runs at the service's.
   }
 }
-const host = new EmulatorHost((message) => port.postMessage(message, transferables(message)));
+const threads = (workerData as { threads?: number } | null)?.threads ?? 1;
+const host = new EmulatorHost((message) => port.postMessage(message, transferables(message)), undefined, threads);
 port.on('message', (command: HostCommand) => host.handle(command));
 port.postMessage({ type: 'ready' });

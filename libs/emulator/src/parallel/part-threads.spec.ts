@@ -3,6 +3,8 @@ import type { FabricEngine } from '../engine/fabric-engine';
 import { handConfiguredR15 } from '../yarc/blackwidow-test-config';
 import type { YarcFabricSim } from '../yarc/yarc-fabric-sim';
 import { uniformTraffic } from './part-programs';
+import { startTraffic, TrafficRequest } from '../traffic/traffic-request';
+import type { TrafficReport } from '../traffic/traffic-run';
 import { PartThreads } from './part-threads';
 
 /** What a run did that threads must not change: every delivery's cycle by tag, the interrupts, the books. */
@@ -40,8 +42,8 @@ describe('parts in parallel (issue 35, capability 6)', () => {
     threads.push(one, two);
     const a = fabric();
     const b = fabric();
-    const alone = runDigest(a, one, 3_000);
-    const apart = runDigest(b, two, 3_000);
+    const alone = runDigest(a, one, 2_000);
+    const apart = runDigest(b, two, 2_000);
     expect(alone.deliveries).toBeGreaterThan(10_000);
     expect(alone.interrupts).toBeGreaterThan(0);
     expect(apart).toEqual(alone);
@@ -51,5 +53,46 @@ describe('parts in parallel (issue 35, capability 6)', () => {
     expect(runDigest(b, one, b.cycle + 1_000)).toEqual(runDigest(a, one, a.cycle + 1_000));
     // And a second run on two threads again (the thread has the fabric already).
     expect(runDigest(b, two, b.cycle + 1_000)).toEqual(runDigest(a, one, a.cycle + 1_000));
+  });
+
+  it.each<[string, TrafficRequest]>([
+    [
+      'a steady-state run of request-response traffic (the responses made on the part threads)',
+      {
+        mode: 'steady-state',
+        pattern: { kind: 'request-response', responsePhits: 4 },
+        packetPhits: 4,
+        slices: [0, 1, 2, 3],
+        seed: 5,
+        load: 0.2,
+        warmup: { min: 1_000, max: 3_000 },
+        sampleCycles: 1_000,
+        drainLimit: 5_000,
+        interval: 500,
+      },
+    ],
+    [
+      'a batch of all-to-all traffic (a pattern that keeps a turn per source)',
+      { mode: 'batch', pattern: { kind: 'all-to-all' }, packetPhits: 8, slices: [0, 1, 2, 3], seed: 9, packets: 20 },
+    ],
+  ])('reports %s on two threads as on one', (_name, request) => {
+    const two = new PartThreads(2);
+    threads.push(two);
+    const shape = { endpoints: 288, slices: 4, endpointsPerRouter: 32 };
+    const run = (runner?: PartThreads): TrafficReport => {
+      const sim = handConfiguredR15(288, { slices: 4, portSeed: 288 });
+      const session = startTraffic(sim, request, shape, runner);
+      while (!session.advance(2_000));
+      // The fabric takes a second run after it (a batch's packets are made on this thread, into every part).
+      const again = startTraffic(sim, { ...request, mode: 'batch', packets: 2, pattern: { kind: 'random-permutation' } }, shape, runner);
+      while (!again.advance(2_000));
+      expect(again.report().books).toMatchObject({ balanced: true });
+      return session.report();
+    };
+    const alone = run();
+    expect(alone.latency.count).toBeGreaterThan(1_000);
+    expect(alone.books).toMatchObject({ balanced: true });
+    expect(alone.saturated).toBe(false);
+    expect(run(two)).toEqual(alone);
   });
 });

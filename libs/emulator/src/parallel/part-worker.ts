@@ -13,6 +13,8 @@ import { buildPartProgram } from './part-program';
 import type { PartProgram } from './part-program';
 import { PartCommand, PartInterrupt, PartReply } from './part-protocol';
 import './part-programs';
+// Registers the traffic runs' program.
+import '../traffic/traffic-request';
 
 const { port, control } = workerData as { port: MessagePort; control: Int32Array };
 // The main thread waits without an event loop: it learns of the thread's end from the control word.

@@ -4,7 +4,18 @@
  */
 import type { FabricEngine } from '../engine/fabric-engine';
 import { makePattern, PATTERN_KINDS, PatternError, PatternSpec, sizeSampler, SizeSpec } from '@weft/fabric-model/traffic/patterns';
-import { BackgroundTraffic, startBatch, startSteadyState, TrafficSession } from './traffic-run';
+import {
+  BackgroundTraffic,
+  startBatch,
+  startSteadyState,
+  TRAFFIC_PROGRAM,
+  trafficPartProgram,
+  TrafficProgramArgs,
+  TrafficSession,
+  TrafficSpec,
+} from './traffic-run';
+import { registerPartProgram } from '../parallel/part-program';
+import type { PartThreads } from '../parallel/part-threads';
 
 export interface TrafficRequest {
   /** background: injects at `load` until stopped (a drill's traffic), then drains. */
@@ -98,25 +109,44 @@ export function validateTrafficRequest(request: TrafficRequest, shape: TrafficFa
   return problems;
 }
 
-/** Starts a validated request on a fabric. */
-export function startTraffic(sim: FabricEngine, request: TrafficRequest, shape: TrafficFabricShape): TrafficSession {
+/** The spec of a validated request on a fabric of `shape`: each part of the fabric makes its own
+ * pattern (TrafficSpec.patternForPart), so the run is the same on one thread or many. */
+export function trafficSpecOf(request: TrafficRequest, shape: TrafficFabricShape): TrafficSpec & { readonly load?: number } {
   const responses = request.pattern.kind === 'request-response' ? { responses: sizeSampler(request.pattern.responsePhits ?? 19, { min: 4, max: 19 }) } : {};
-  const common = {
+  const patternForPart = () => makePattern(request.pattern, { endpoints: shape.endpoints, endpointsPerRouter: shape.endpointsPerRouter }, request.seed);
+  return {
     ...responses,
-    pattern: makePattern(request.pattern, { endpoints: shape.endpoints, endpointsPerRouter: shape.endpointsPerRouter }, request.seed),
+    pattern: patternForPart(),
+    patternForPart,
     size: sizeSampler(request.packetPhits, { min: 4, max: 19 }),
     slices: request.slices,
     seed: request.seed,
     adaptive: request.adaptive,
+    load: request.load,
   };
-  if (request.mode === 'batch') return startBatch(sim, { ...common, packets: request.packets!, limit: request.limit ?? 10_000_000 });
-  if (request.mode === 'background') return new BackgroundTraffic(sim, { ...common, load: request.load!, interval: request.interval ?? 1_000 });
-  return startSteadyState(sim, {
-    ...common,
-    load: request.load!,
-    warmup: request.warmup ?? { min: 2_000, max: 50_000 },
-    sampleCycles: request.sampleCycles ?? 10_000,
-    drainLimit: request.drainLimit ?? 100_000,
-    interval: request.interval ?? 1_000,
-  });
 }
+
+/** Starts a validated request on a fabric; with `runner`, the fabric's parts run on its threads. */
+export function startTraffic(sim: FabricEngine, request: TrafficRequest, shape: TrafficFabricShape, runner?: PartThreads): TrafficSession {
+  const common = trafficSpecOf(request, shape);
+  const threads = runner && runner.threads > 1 ? { runner, request, shape } : null;
+  if (request.mode === 'batch') return startBatch(sim, { ...common, packets: request.packets!, limit: request.limit ?? 10_000_000 }, threads);
+  if (request.mode === 'background') return new BackgroundTraffic(sim, { ...common, load: request.load!, interval: request.interval ?? 1_000 }, threads);
+  return startSteadyState(
+    sim,
+    {
+      ...common,
+      load: request.load!,
+      warmup: request.warmup ?? { min: 2_000, max: 50_000 },
+      sampleCycles: request.sampleCycles ?? 10_000,
+      drainLimit: request.drainLimit ?? 100_000,
+      interval: request.interval ?? 1_000,
+    },
+    threads,
+  );
+}
+
+registerPartProgram(TRAFFIC_PROGRAM, (engine, args) => {
+  const { request, shape } = args as unknown as { request: TrafficRequest; shape: TrafficFabricShape };
+  return trafficPartProgram(engine, trafficSpecOf(request, shape), args as unknown as TrafficProgramArgs);
+});

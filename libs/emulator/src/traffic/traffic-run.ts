@@ -17,7 +17,10 @@
 import { mulberry32, RandomStreams } from '@weft/fabric-model';
 import { DISCARD_REASONS, FLAG_ADAPTIVE, FLAG_HASH } from '../engine/packet-store';
 import type { FabricEngine } from '../engine/fabric-engine';
-import { ArrivalWheel } from './arrival-wheel';
+import { ArrivalWheel, ArrivalWheelState } from './arrival-wheel';
+import type { SharedState } from '../engine/shared-state';
+import type { PartProgram } from '../parallel/part-program';
+import type { PartThreads } from '../parallel/part-threads';
 import type { TrafficPattern } from '@weft/fabric-model/traffic/patterns';
 import { LatencyCounts, LatencyHistogram } from './latency-histogram';
 
@@ -27,6 +30,10 @@ const BUSIEST_LINKS = 10;
 
 export interface TrafficSpec {
   readonly pattern: TrafficPattern;
+  /** Makes the pattern afresh: each part of the fabric then draws from one of its own, so that a
+   * pattern that keeps state (all-to-all's turn per source) runs the same on one thread or many.
+   * Without it, the parts share `pattern`. */
+  readonly patternForPart?: () => TrafficPattern;
   /** Packet length in phits for each new packet. */
   readonly size: (random: () => number) => number;
   /** Injection ports (BlackWidow: network slices) that carry the traffic. */
@@ -303,8 +310,13 @@ interface Injector {
 /** Part p's stream: the run's seed for part 0 (so a fabric of one part draws what it always has). */
 const streamSeed = (seed: number, part: number): number => (seed + Math.imul(part, 0x9e3779b9)) | 0;
 
-function injector(sim: FabricEngine, spec: TrafficSpec): Injector {
-  const streams = RandomStreams.seeded(Array.from({ length: sim.parts }, (_, part) => streamSeed(spec.seed, part)));
+/** The run's injector; `streams`: the run's streams as another thread left them (see RandomStreams). */
+function injector(
+  sim: FabricEngine,
+  spec: TrafficSpec,
+  streams = RandomStreams.seeded(Array.from({ length: sim.parts }, (_, part) => streamSeed(spec.seed, part))),
+): Injector {
+  const patterns = Array.from({ length: sim.parts }, () => spec.patternForPart?.() ?? spec.pattern);
   const random = Array.from({ length: sim.parts }, (_, part) => streams.stream(part));
   const partOf = (source: number, slice: number) => sim.partOfPort(sim.endpointPort(source, slice));
   const endpoints = endpointCount(sim);
@@ -320,8 +332,9 @@ function injector(sim: FabricEngine, spec: TrafficSpec): Injector {
     random,
     partOf,
     packet: (source, slice, tag) => {
-      const draw = random[partOf(source, slice)];
-      const destination = spec.pattern.destination(source, draw);
+      const part = partOf(source, slice);
+      const draw = random[part];
+      const destination = patterns[part].destination(source, draw);
       if (destination < 0) return -1;
       const length = spec.size(draw);
       const flags = !spec.responses && adaptive > 0 && draw() < adaptive ? FLAG_ADAPTIVE : FLAG_HASH;
@@ -383,6 +396,8 @@ class Arrivals {
     private readonly inj: Injector,
     /** Counts the packets made into its interval. */
     private readonly recorder: Recorder,
+    /** The wheel as the run's other thread left it (see ArrivalWheel). */
+    wheel?: ArrivalWheelState,
   ) {
     if (!(spec.load > 0 && spec.load <= 1)) throw new RangeError(`offered load must be in (0, 1], got ${spec.load}`);
     let meanSize = 0;
@@ -391,7 +406,11 @@ class Arrivals {
     const ports = inj.sources.length * spec.slices.length;
     const partOfPort = new Uint8Array(ports);
     for (let k = 0; k < ports; k++) partOfPort[k] = inj.partOf(this.sourceOf(k), this.sliceOf(k));
-    this.wheel = new ArrivalWheel(probability, partOfPort, inj.streams, sim.cycle);
+    this.wheel = new ArrivalWheel(probability, partOfPort, inj.streams, sim.cycle, wheel);
+  }
+
+  get wheelState(): ArrivalWheelState {
+    return this.wheel.state;
   }
 
   private sourceOf(k: number): number {
@@ -427,6 +446,8 @@ abstract class RunBase {
   constructor(
     protected readonly sim: FabricEngine,
     spec: TrafficSpec,
+    /** Threads to run the fabric's parts on, and the request the run was made from (each thread makes the run's traffic from it). */
+    private readonly threads: TrafficThreads | null = null,
   ) {
     this.inj = injector(sim, spec);
     this.recorder = new Recorder(sim, endpointCount(sim), responder(sim, spec, this.inj));
@@ -442,6 +463,78 @@ abstract class RunBase {
   /** Whether a part's share of the labelled packets has drained: a run that ends when the last of
    * them goes lets the parts run apart up to that cycle (see FabricEngine.runWindowed). */
   protected readonly partDrained = (part: number): boolean => this.sim.packets.taggedInFlightOf(part) === 0;
+
+  /**
+   * Runs up to `span` cycles, the fabric's parts apart (runWindowed), each making its own arrivals
+   * (none without `arrivals`); `untilDrained`: ending in the cycle the last labelled packet goes.
+   * With threads, each part on its own (PartThreads), the same cycle for cycle. The cycles run.
+   */
+  protected runApart(span: number, arrivals: Arrivals | null, untilDrained: boolean): number {
+    const beforeCycle = arrivals?.beforeCycle ?? injectNothing;
+    const partDone = untilDrained ? this.partDrained : undefined;
+    if (this.threads === null) return this.sim.runWindowed(span, span, beforeCycle, partDone);
+    const args: TrafficProgramArgs = {
+      request: this.threads.request,
+      shape: this.threads.shape,
+      streams: this.inj.streams.states,
+      wheel: arrivals?.wheelState ?? null,
+      tag: arrivals?.tag ?? 0,
+      measuring: this.recorder.measuring,
+      untilDrained,
+    };
+    return this.threads.runner.runWindowed(this.sim, span, span, {
+      spec: { name: TRAFFIC_PROGRAM, args: args as unknown as SharedState },
+      beforeCycle,
+      partDone,
+      onDeliver: this.recorder.delivered,
+      adoptPart: (part, state) => this.recorder.parts[part].absorb(state as PartRecordState),
+    });
+  }
+}
+
+/** Threads for a run's parts (see RunBase.runApart), and what each needs to make the run's traffic. */
+export interface TrafficThreads {
+  readonly runner: PartThreads;
+  /** The run's request and the fabric's shape, as startTraffic was given them. */
+  readonly request: unknown;
+  readonly shape: unknown;
+}
+
+/** The part program of a traffic run on another thread (traffic-program.ts builds it there). */
+export const TRAFFIC_PROGRAM = 'traffic-run';
+
+export interface TrafficProgramArgs {
+  readonly request: unknown;
+  readonly shape: unknown;
+  /** The run's random streams and arrival wheel, in shared memory (no wheel: no arrivals). */
+  readonly streams: Uint32Array;
+  readonly wheel: ArrivalWheelState | null;
+  readonly tag: number;
+  readonly measuring: boolean;
+  readonly untilDrained: boolean;
+}
+
+/**
+ * A traffic run's part program on another thread: its injector, arrivals and recorder made again
+ * from the run's spec over the run's streams and wheel in shared memory; each part hands back what
+ * it recorded (PartRecord.take), which the run's own recorder adds to its part's.
+ */
+export function trafficPartProgram(sim: FabricEngine, spec: TrafficSpec & { readonly load?: number }, args: TrafficProgramArgs): PartProgram {
+  const inj = injector(sim, spec, new RandomStreams(args.streams));
+  const recorder = new Recorder(sim, endpointCount(sim), responder(sim, spec, inj));
+  recorder.measuring = args.measuring;
+  let arrivals: Arrivals | null = null;
+  if (args.wheel !== null) {
+    arrivals = new Arrivals(sim, spec as TrafficSpec & { readonly load: number }, inj, recorder, args.wheel);
+    arrivals.tag = args.tag;
+  }
+  return {
+    spec: { name: TRAFFIC_PROGRAM, args: args as unknown as SharedState },
+    beforeCycle: arrivals?.beforeCycle ?? injectNothing,
+    partDone: args.untilDrained ? (part) => sim.packets.taggedInFlightOf(part) === 0 : undefined,
+    onDeliver: recorder.delivered,
+    exportPart: (part) => recorder.parts[part].take(),
+  };
 }
 
 const injectNothing = (): void => undefined;
@@ -462,8 +555,9 @@ class SteadyStateSession extends RunBase implements TrafficSession {
   constructor(
     sim: FabricEngine,
     private readonly spec: SteadyStateSpec,
+    threads: TrafficThreads | null = null,
   ) {
-    super(sim, spec);
+    super(sim, spec, threads);
     this.arrivals = new Arrivals(sim, spec, this.inj, this.recorder);
   }
 
@@ -531,7 +625,7 @@ class SteadyStateSession extends RunBase implements TrafficSession {
    * arrivals; while the sample drains, to the cycle its last packet goes at most. The cycles run. */
   private runSpan(span: number): number {
     const { sim, spec, inj, recorder } = this;
-    const ran = sim.runWindowed(span, span, this.arrivals.beforeCycle, this.phase === 'drain' ? this.partDrained : undefined);
+    const ran = this.runApart(span, this.arrivals, this.phase === 'drain');
     if ((sim.cycle - this.start) % spec.interval === 0)
       this.series.push(recorder.point(sim.cycle - this.start, spec.interval, inj.sources.length * spec.slices.length, inj.capacity));
     return ran;
@@ -568,8 +662,9 @@ class BatchSession extends RunBase implements TrafficSession {
   constructor(
     sim: FabricEngine,
     private readonly spec: BatchSpec,
+    threads: TrafficThreads | null = null,
   ) {
-    super(sim, spec);
+    super(sim, spec, threads);
     this.portsBefore = sim.portPhits();
     let injected = 0;
     for (const s of this.inj.sources)
@@ -590,7 +685,7 @@ class BatchSession extends RunBase implements TrafficSession {
       // packet if it goes first.
       const at = sim.cycle - this.start;
       const span = Math.max(1, Math.min(left, BatchSession.INTERVAL - (at % BatchSession.INTERVAL), spec.limit - at));
-      left -= sim.runWindowed(span, span, injectNothing, this.partDrained);
+      left -= this.runApart(span, null, true);
       const elapsed = sim.cycle - this.start;
       if (elapsed % BatchSession.INTERVAL === 0) this.series.push(this.recorder.point(elapsed, BatchSession.INTERVAL, sources, this.inj.capacity));
       if (!sampleAlive(sim)) this.done = this.completed = true;
@@ -657,8 +752,9 @@ export class BackgroundTraffic extends RunBase implements TrafficSession {
   constructor(
     sim: FabricEngine,
     private readonly spec: BackgroundSpec,
+    threads: TrafficThreads | null = null,
   ) {
-    super(sim, spec);
+    super(sim, spec, threads);
     this.recorder.measuring = true;
     this.portsBefore = sim.portPhits();
     this.arrivals = new Arrivals(sim, spec, this.inj, this.recorder);
@@ -689,10 +785,10 @@ export class BackgroundTraffic extends RunBase implements TrafficSession {
       // To the end of the interval, the parts apart (runWindowed); once stopped, to the drain's
       // limit at most, ending in the cycle the last packet goes.
       let span = Math.min(left, spec.interval - ((sim.cycle - this.start) % spec.interval));
-      if (this.stoppedAt < 0) left -= sim.runWindowed(span, span, this.arrivals.beforeCycle);
+      if (this.stoppedAt < 0) left -= this.runApart(span, this.arrivals, false);
       else {
         span = Math.max(1, Math.min(span, this.stoppedAt + this.drainLimit - sim.cycle));
-        left -= sim.runWindowed(span, span, injectNothing, this.partDrained);
+        left -= this.runApart(span, null, true);
       }
       const elapsed = sim.cycle - this.start;
       if (elapsed % spec.interval === 0) this.series.push(recorder.point(elapsed, spec.interval, sources, inj.capacity));
@@ -727,12 +823,12 @@ export class BackgroundTraffic extends RunBase implements TrafficSession {
   }
 }
 
-export function startSteadyState(sim: FabricEngine, spec: SteadyStateSpec): TrafficSession {
-  return new SteadyStateSession(sim, spec);
+export function startSteadyState(sim: FabricEngine, spec: SteadyStateSpec, threads: TrafficThreads | null = null): TrafficSession {
+  return new SteadyStateSession(sim, spec, threads);
 }
 
-export function startBatch(sim: FabricEngine, spec: BatchSpec): TrafficSession {
-  return new BatchSession(sim, spec);
+export function startBatch(sim: FabricEngine, spec: BatchSpec, threads: TrafficThreads | null = null): TrafficSession {
+  return new BatchSession(sim, spec, threads);
 }
 
 const toEnd = (session: TrafficSession) => {

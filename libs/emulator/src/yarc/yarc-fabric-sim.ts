@@ -831,15 +831,20 @@ export class YarcFabricSim implements FabricEngine {
   runPart(p: number, from: number, until: number, beforeCycle: (part: number, cycle: number) => void, partDone?: (part: number) => boolean): number {
     this.windowPart = p;
     this.bind(p);
-    for (let t = from; t < until; t++) {
-      this.cycle = t;
-      beforeCycle(p, t);
-      this.fireEvents(p, t);
-      this.evaluate(p, t);
-      this.windowCycles++;
-      if (partDone !== undefined && partDone(p)) return t + 1;
+    try {
+      for (let t = from; t < until; t++) {
+        this.cycle = t;
+        beforeCycle(p, t);
+        this.fireEvents(p, t);
+        this.evaluate(p, t);
+        this.windowCycles++;
+        if (partDone !== undefined && partDone(p)) return t + 1;
+      }
+      return -1;
+    } finally {
+      // Outside a part's run, a packet may be injected anywhere.
+      this.windowPart = -1;
     }
-    return -1;
   }
 
   private allParts(test: (part: number) => boolean): boolean {
