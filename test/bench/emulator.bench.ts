@@ -4,6 +4,8 @@ import { configureBlackWidow, designAsDiscovered, planPush } from '@weft/control
 import { ArrivalWheel, EmulatedFabric, FLAG_HASH, NS_PER_CYCLE, YarcFabricSim, configureR15ByHand } from '@weft/emulator';
 import { uniformTraffic } from '@weft/emulator/parallel/part-programs';
 import { PartThreads } from '@weft/emulator/parallel/part-threads';
+import { startTraffic, TrafficRequest } from '@weft/emulator/traffic/traffic-request';
+import type { TrafficSession } from '@weft/emulator/traffic/traffic-run';
 import { Benchmark, collectGarbage, timed } from './harness';
 import { NativeSkeleton, recordArrivals } from './native-skeleton';
 import { StageSkeleton } from './stage-skeleton';
@@ -240,9 +242,41 @@ function parallelParts(threads: number, load = 0.1, cycles = 200): Benchmark {
   };
 }
 
+/**
+ * The service's traffic runs on threads (WEFT_EMULATOR_THREADS): a background run of uniform random
+ * traffic at load 0.4 on the 1024-processor R2 fabric's four slices, as the emulator host starts
+ * it (startTraffic from a request), advanced 2000 cycles a measured run, on one thread and on two.
+ */
+function trafficRunThreads(threads: number, fixture = 'bw-r2-1024', processors = 1024): Benchmark {
+  let sim: YarcFabricSim;
+  let runner: PartThreads;
+  let session: TrafficSession;
+  return {
+    name: `emulator: a traffic run (background, uniform random 0.4) on ${fixture}, its slices on ${threads} thread${threads === 1 ? '' : 's'}`,
+    parameters: { fixture, load: 0.4, cycles: 2_000, threads },
+    warmup: 1,
+    runs: 3,
+    isolated: true,
+    setup: () => {
+      sim = configuredByEngine(fixture);
+      runner = new PartThreads(threads);
+      const request: TrafficRequest = { mode: 'background', pattern: { kind: 'uniform-random' }, packetPhits: 4, slices: [0, 1, 2, 3], seed: 3, load: 0.4 };
+      session = startTraffic(sim, request, { endpoints: processors, slices: 4, endpointsPerRouter: 32 }, runner);
+    },
+    run: async () => {
+      const hopsBefore = sim.phitHops;
+      const { ms } = await timed(() => session.advance(2_000));
+      return { ms, phitHopsPerSecond: ((sim.phitHops - hopsBefore) / ms) * 1000, inFlight: sim.packets.inFlight };
+    },
+    teardown: () => runner.close(),
+  };
+}
+
 export const benchmarks: Benchmark[] = [
   parallelParts(1),
   parallelParts(2),
+  trafficRunThreads(1),
+  trafficRunThreads(2),
   uniformRandom(0.1),
   uniformRandom(0.5),
   uniformRandom(0.9),
