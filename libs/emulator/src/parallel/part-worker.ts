@@ -4,6 +4,8 @@
  * window, as the main thread says. Every command is answered, errors included, and the answer is
  * signalled on the control word, since the main thread waits for it without an event loop.
  */
+// First: the main thread must learn of this thread's end whatever ends it.
+import './part-worker-guard';
 import { workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import { EmulatedFabric } from '../emulated-fabric';
@@ -17,11 +19,6 @@ import './part-programs';
 import '../traffic/traffic-request';
 
 const { port, control } = workerData as { port: MessagePort; control: Int32Array };
-// The main thread waits without an event loop: it learns of the thread's end from the control word.
-process.on('exit', () => {
-  Atomics.store(control, 1, 1);
-  Atomics.notify(control, 0);
-});
 
 const engines = new Map<number, FabricEngine>();
 let run: { engine: FabricEngine; parts: readonly number[]; program: PartProgram; interrupts: PartInterrupt[]; window: number; part: number } | null = null;
