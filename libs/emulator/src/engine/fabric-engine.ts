@@ -43,7 +43,7 @@ export interface FabricEngine {
   /**
    * Part p alone, from cycle `from` up to `until` (see runWindowed); with `partDone`, stops after
    * the first cycle at whose end the part is done and returns that cycle (-1: not done). For a
-   * runner that runs the parts on threads (parallel-parts.ts), which calls advanceTo when every
+   * runner that runs the parts on threads (parallel/part-threads.ts), which calls advanceTo when every
    * part has reached the same cycle.
    */
   runPart(p: number, from: number, until: number, beforeCycle: (part: number, cycle: number) => void, partDone?: (part: number) => boolean): number;

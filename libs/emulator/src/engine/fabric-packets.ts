@@ -15,6 +15,9 @@ export interface PacketBooks {
   balanced: boolean;
 }
 
+/** The per-packet fields a handle reads (PacketStore's arrays). */
+type PacketField = 'tag' | 'destination' | 'source' | 'length' | 'vc' | 'flags' | 'hops' | 'createdAt' | 'enteredAt';
+
 export class FabricPackets {
   constructor(
     /** Each part's store. */
@@ -42,43 +45,22 @@ export class FabricPackets {
     return this.stores[handle % this.stores.length];
   }
 
-  tag(handle: number): number {
-    return this.storeOf(handle).tag[this.idOf(handle)];
+  /** A packet's field, read from its part's store. */
+  private field(name: PacketField, handle: number): number {
+    return this.storeOf(handle)[name][this.idOf(handle)];
   }
 
-  destination(handle: number): number {
-    return this.storeOf(handle).destination[this.idOf(handle)];
-  }
-
+  tag = (handle: number): number => this.field('tag', handle);
+  destination = (handle: number): number => this.field('destination', handle);
   /** The global port it was injected at (-1: none). */
-  source(handle: number): number {
-    return this.storeOf(handle).source[this.idOf(handle)];
-  }
-
-  length(handle: number): number {
-    return this.storeOf(handle).length[this.idOf(handle)];
-  }
-
-  vc(handle: number): number {
-    return this.storeOf(handle).vc[this.idOf(handle)];
-  }
-
-  flags(handle: number): number {
-    return this.storeOf(handle).flags[this.idOf(handle)];
-  }
-
-  hops(handle: number): number {
-    return this.storeOf(handle).hops[this.idOf(handle)];
-  }
-
-  createdAt(handle: number): number {
-    return this.storeOf(handle).createdAt[this.idOf(handle)];
-  }
-
+  source = (handle: number): number => this.field('source', handle);
+  length = (handle: number): number => this.field('length', handle);
+  vc = (handle: number): number => this.field('vc', handle);
+  flags = (handle: number): number => this.field('flags', handle);
+  hops = (handle: number): number => this.field('hops', handle);
+  createdAt = (handle: number): number => this.field('createdAt', handle);
   /** The cycle it left its source queue (-1: not yet). */
-  enteredAt(handle: number): number {
-    return this.storeOf(handle).enteredAt[this.idOf(handle)];
-  }
+  enteredAt = (handle: number): number => this.field('enteredAt', handle);
 
   /** A traced packet's trace (FLAG_TRACE), kept until its id is given to another traced packet. */
   trace(handle: number): TraceEvent[] | undefined {

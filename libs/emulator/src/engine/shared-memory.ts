@@ -1,6 +1,6 @@
 /**
  * The fabric's state lives in shared memory (SharedArrayBuffer), so that its independent parts can
- * run on threads of their own over the same arrays (parallel-parts.ts). A typed array over shared
+ * run on threads of their own over the same arrays (parallel/part-threads.ts). A typed array over shared
  * memory reads and writes as fast as one over private memory; only what one thread keeps for itself
  * (scratch space, see StageQueue.sortReady) is private.
  */

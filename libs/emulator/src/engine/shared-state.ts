@@ -1,5 +1,5 @@
 /**
- * A fabric's state, handed from one thread to another (parallel-parts.ts). The typed arrays are in
+ * A fabric's state, handed from one thread to another (parallel/part-threads.ts). The typed arrays are in
  * shared memory (shared-memory.ts), so handing one over hands over a view of the same memory; what
  * is not — a count, a free-list head, a map of traces — is copied. The receiving thread has built
  * the same objects from the same design; it takes the state over field by field, in place, so that

@@ -89,14 +89,14 @@ export class PartThreads {
     engine.onDeliver = program.onDeliver ?? (() => undefined);
     const parts = engine.parts;
     const threads = Math.min(this.threads, parts);
-    if (threads === 1 || !engine.partsIndependent()) {
+    // A fabric left skewed by an earlier failure goes this way too: runWindowed refuses it, saying why.
+    if (threads === 1 || !engine.partsIndependent() || engine.skewed !== null) {
       try {
         return engine.runWindowed(cycles, window, program.beforeCycle, program.partDone);
       } finally {
         engine.onDeliver = saved.deliver;
       }
     }
-    if (engine.skewed !== null) return engine.runWindowed(0, 1, program.beforeCycle); // refuses, saying why
     const own = (t: number) => Array.from({ length: parts }, (_, p) => p).filter((p) => p % threads === t);
     const mine = own(0);
     const others = this.others.slice(0, threads - 1);

@@ -188,7 +188,17 @@ class PartRecord {
 
   /** The share as plain data, and the record emptied. */
   take(): PartRecordState {
-    const taken: PartRecordState = { ...this, latencies: this.latencies.take(), hops: this.hops, deliveredPhitsBySource: this.deliveredPhitsBySource };
+    const taken: PartRecordState = {
+      latencies: this.latencies.take(),
+      hops: this.hops,
+      deliveredPhitsBySource: this.deliveredPhitsBySource,
+      deliveredPhits: this.deliveredPhits,
+      intervalDelivered: this.intervalDelivered,
+      intervalPhits: this.intervalPhits,
+      intervalLatency: this.intervalLatency,
+      intervalInjected: this.intervalInjected,
+      lastSampleAt: this.lastSampleAt,
+    };
     this.hops = new Map();
     this.deliveredPhitsBySource = new Float64Array(this.endpoints);
     this.deliveredPhits = this.intervalDelivered = this.intervalPhits = this.intervalLatency = this.intervalInjected = this.lastSampleAt = 0;
@@ -226,11 +236,11 @@ class Recorder {
   }
 
   readonly delivered = (handle: number, cycle: number): void => {
-    const { stores } = this.sim.packets;
-    const part = handle % stores.length;
-    const p = stores[part];
+    const packets = this.sim.packets;
+    const part = packets.partOf(handle);
+    const p = packets.stores[part];
     const record = this.parts[part];
-    const packet = (handle - part) / stores.length;
+    const packet = packets.idOf(handle);
     if (this.respond && p.vc[packet] === 0) this.respond(handle);
     const latency = cycle - p.createdAt[packet];
     record.intervalDelivered++;

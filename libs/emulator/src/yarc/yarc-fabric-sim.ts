@@ -613,10 +613,10 @@ export class YarcFabricSim implements FabricEngine {
 
   /** The handle (FabricPackets) of the bound part's packet `id`. */
   private handleOf(id: number): number {
-    return id * this.worlds.length + this.bound;
+    return this.packets.handle(this.bound, id);
   }
 
-  // ---------------------------------------------------------------- threads (parallel-parts.ts)
+  // ---------------------------------------------------------------- threads (parallel/part-threads.ts)
   /** The whole fabric's state, for a thread that built the same fabric to take over. */
   sharedState(): SharedState {
     return exportState(this);
@@ -818,8 +818,6 @@ export class YarcFabricSim implements FabricEngine {
         if (this.windowCycles > 0) this.skewed = error instanceof Error ? error.message : String(error);
         this.cycle = from;
         throw error;
-      } finally {
-        this.windowPart = -1;
       }
       if (all) break;
     }
