@@ -32,13 +32,15 @@ const WHY: Record<string, string> = {
   'libs/emulator/src/chip-models.ts': 'the registry of chip models',
   'libs/emulator/src/engine/fabric-engine.ts': "comments give YarcFabricSim and BlackWidow's slices as the examples",
   'libs/emulator/src/emulated-fabric.ts': 'a comment gives YARC as the example chip',
+  'libs/emulator/src/engine/link-engine.ts':
+    "comments give YARC's link control block (paper 000), which the link layer implements, and its buffers as the examples",
+  'libs/emulator/src/engine/parted-engine.ts': "a comment gives BlackWidow's four slices as the example of independent parts",
   'libs/emulator/src/engine/stage-queue.ts': "a comment gives YARC's stages as the example",
   'libs/emulator/src/parallel/part-programs.ts': "a comment gives BlackWidow's slices as the example of planes",
   'libs/emulator/src/parallel/part-threads.ts': "a comment gives BlackWidow's four slices as the example of parts",
   'libs/emulator/src/host/emulator-host.ts':
     "fault injection names lanes and slices in YARC's and BlackWidow's terms (a lane 0..2); the fabric itself is built through the chip-model registry",
   'libs/emulator/src/index.ts': "the library's index exports the YARC chip model",
-  'libs/emulator/src/testing/reference-runs.ts': 'records runs of YarcFabricSim, the one chip model so far',
   'libs/emulator/src/testing/soak.ts': 'the soak drives a BlackWidow fabric, the one family so far',
   'libs/emulator/src/traffic/latency-histogram.ts': "the rank of a percentile, not a router's",
   'libs/emulator/src/traffic/traffic-request.ts': `traffic requests choose BlackWidow slices and check YARC's packet sizes; behind the engine interface ${NOT_YET}`,

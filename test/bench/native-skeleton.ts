@@ -82,9 +82,9 @@ export class NativeSkeleton {
     drainCycles: number,
     runs: [RecordedArrivals, RecordedArrivals],
   ): void {
-    const { fabric, globalTile, tileGlobal, regs } = sim;
+    const { fabric, globalRouterPort, routerPortGlobal, regs } = sim;
     const P = fabric.portCount;
-    const T = tileGlobal.length;
+    const T = routerPortGlobal.length;
     // The C program reads the register file in this layout (4 words per table entry, stage-skeleton.c).
     if (regs.portMap.length !== T * PORTS || regs.table.length !== (T * TABLE_ENTRIES) << TABLE_SHIFT || TABLE_SHIFT !== 2)
       throw new Error('the register file is not laid out as the compiled stage skeleton reads it');
@@ -119,9 +119,9 @@ export class NativeSkeleton {
       ints(header),
       ints(fabric.peer),
       ints(latency),
-      ints(globalTile),
+      ints(globalRouterPort),
       Buffer.from(rate.buffer),
-      ints(tileGlobal),
+      ints(routerPortGlobal),
       ints(regs.portDirection),
       ints(regs.rootLocation),
       ints(regs.rootMask),

@@ -135,7 +135,7 @@ export class StageSkeleton {
   private now = 0;
 
   constructor(private readonly sim: YarcFabricSim) {
-    const { fabric, globalTile } = sim;
+    const { fabric, globalRouterPort } = sim;
     this.tiles = sim.routerChip.length * TILES_PER_ROUTER;
     this.ports = fabric.portCount;
     this.peer = fabric.peer;
@@ -157,7 +157,7 @@ export class StageSkeleton {
       if (this.peer[g] < 0) continue;
       this.rate[g] = sim.linkRateOf(g);
       this.latency[g] = sim.linkLatencyOf(g);
-      const room = globalTile[this.peer[g]] >= 0 ? INPUT_BUFFER_PHITS_PER_VC : ENDPOINT_RECEIVE_PHITS;
+      const room = globalRouterPort[this.peer[g]] >= 0 ? INPUT_BUFFER_PHITS_PER_VC : ENDPOINT_RECEIVE_PHITS;
       this.credits[2 * g] = room;
       this.credits[2 * g + 1] = room;
     }
@@ -334,7 +334,7 @@ export class StageSkeleton {
         this.wake(COLUMN, channel, now + ROW_DELAY);
       }
       this.rowBusy[tile] = now + length;
-      const g = this.sim.tileGlobal[tile];
+      const g = this.sim.routerPortGlobal[tile];
       this.schedule(now + length + this.latency[g], (((this.peer[g] << 1) | v) << KIND_BITS) | CREDIT, length);
       this.rowRR[tile] = (v + 1) & 1;
       if (this.head[this.ibBase + 2 * tile] >= 0 || this.head[this.ibBase + 2 * tile + 1] >= 0) wakeAt = now + length;
@@ -391,7 +391,7 @@ export class StageSkeleton {
       this.columnsHolding[outTile] |= 1 << ((row << 1) | v);
       this.channelBusy[channel] = now + length;
       this.channelRR[channel] = (c + 1) & 15;
-      this.wake(OUTPUT, this.sim.tileGlobal[outTile], now + COLUMN_DELAY);
+      this.wake(OUTPUT, this.sim.routerPortGlobal[outTile], now + COLUMN_DELAY);
       if (this.want[channel] !== 0) wakeAt = now + length;
       break;
     }
@@ -402,7 +402,7 @@ export class StageSkeleton {
   private stepOutput(g: number): void {
     const now = this.now;
     if (now < this.linkBusy[g]) return this.wake(OUTPUT, g, this.linkBusy[g]);
-    const tile = this.sim.globalTile[g];
+    const tile = this.sim.globalRouterPort[g];
     if (tile < 0) {
       const q = this.srcBase + 2 * g;
       const p = this.head[q];
@@ -459,7 +459,7 @@ export class StageSkeleton {
     this.phitHops += length;
     const far = this.peer[g];
     const at = now + OUTPUT_STAGES + this.latency[g] + cycles - 1;
-    const farTile = this.sim.globalTile[far];
+    const farTile = this.sim.globalRouterPort[far];
     if (farTile >= 0) this.schedule(at, (farTile << KIND_BITS) | ARRIVE, p);
     else {
       this.delivered++;

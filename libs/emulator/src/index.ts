@@ -19,3 +19,6 @@ export * from './drill/drill-file';
 export * from './drill/discard-explanations';
 export * from './engine/fabric-engine';
 export * from './chip-models';
+export * from './engine/maintenance-message';
+export * from './engine/parted-engine';
+export * from './engine/link-engine';

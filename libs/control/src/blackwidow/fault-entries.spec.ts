@@ -49,7 +49,7 @@ describe('fault entries (§5.1, §7.7)', () => {
     const { sim, image, verdict, report, matched } = await brokenR2((s) => {
       // Cable from s0.r1.5's uplink to an R2 virtual router is cut.
       const r = s.chipRouter[s.fabric.chipId('s0.r1.5')];
-      const uplink = [...Array(32).keys()].map((k) => s.tileGlobal[r * 64 + 32 + k]).find((g) => s.fabric.peer[g] >= 0)!;
+      const uplink = [...Array(32).keys()].map((k) => s.routerPortGlobal[r * 64 + 32 + k]).find((g) => s.fabric.peer[g] >= 0)!;
       s.cutLink(uplink);
     });
     expect(matched.findings.map((f) => f.kind)).toEqual(['missing-cable']);

@@ -2,8 +2,9 @@
  * What the rest of the emulator — the host, traffic runs, drills, the soak — may ask of an emulated
  * fabric (issue 35, capability 2): run control (cycles, parts run apart in windows), injection and
  * delivery at the endpoints, the books, per-port counters, and fault injection. A chip model
- * (chip-models.ts) builds one for a fabric of its chips; YARC's is YarcFabricSim. Nothing outside
- * the chip model's folder names the chip.
+ * (chip-models.ts) builds one for a fabric of its chips, as a class that extends the engine's link
+ * layer (link-engine.ts), itself over the run control (parted-engine.ts); YARC's is YarcFabricSim.
+ * Nothing outside the chip model's folder names the chip.
  */
 import type { EmulatedFabric } from '../emulated-fabric';
 import type { InterruptKind } from '@weft/fabric-model';

@@ -342,7 +342,7 @@ export class PacketQueues {
 
   constructor(
     count: number,
-    /** The store of the packets queued (a fabric's part's: see YarcFabricSim's bind). */
+    /** The store of the packets queued (a fabric's part's: see PartedEngine's bind). */
     public packets: PacketStore,
   ) {
     this.head = shared(Int32Array, count).fill(-1);
@@ -370,5 +370,5 @@ export class PacketQueues {
 }
 
 walkedState(PacketStore);
-// A queue's store is its part's, bound by the fabric (see YarcFabricSim's bind).
+// A queue's store is its part's, bound by the fabric (see PartedEngine's bind).
 walkedState(PacketQueues, ['packets']);

@@ -288,7 +288,7 @@ export class BufferQueues {
 
   constructor(
     readonly count: number,
-    /** The pool of the entries queued (a fabric's part's: see YarcFabricSim's bind). */
+    /** The pool of the entries queued (a fabric's part's: see PartedEngine's bind). */
     public pool: SegmentPool,
     timed = false,
   ) {
@@ -381,6 +381,6 @@ export class BufferQueues {
   }
 }
 
-// The owner and a queue's pool are its part's, bound by the fabric (see YarcFabricSim's bind).
+// The owner and a queue's pool are its part's, bound by the fabric (see PartedEngine's bind).
 walkedState(SegmentPool, ['owner']);
 walkedState(BufferQueues, ['pool']);

@@ -16,13 +16,21 @@ export type SharedState = { readonly [field: string]: unknown };
 const WALKED = new Map<object, ReadonlySet<string>>();
 const NESTED = '__walked';
 
-/** Objects of `type` are walked field by field; `own` fields stay each thread's own. */
+/** Objects of `type` are walked field by field; `own` fields stay each thread's own (with those its walked ancestors name). */
 export function walkedState(type: abstract new (...args: never[]) => object, own: readonly string[] = []): void {
   WALKED.set(type.prototype as object, new Set(own));
 }
 
+/** The fields of `value` that stay its thread's own — its class's and every walked ancestor's —
+ * or undefined when its class is not walked. */
 function ownFields(value: object): ReadonlySet<string> | undefined {
-  return WALKED.get(Object.getPrototypeOf(value) as object);
+  let proto = Object.getPrototypeOf(value) as object | null;
+  const own = proto === null ? undefined : WALKED.get(proto);
+  if (own === undefined) return undefined;
+  const all = new Set(own);
+  for (proto = Object.getPrototypeOf(proto) as object | null; proto !== null; proto = Object.getPrototypeOf(proto) as object | null)
+    for (const field of WALKED.get(proto) ?? []) all.add(field);
+  return all;
 }
 
 /** The state of `value` (an object of a walked class), to hand to another thread. */

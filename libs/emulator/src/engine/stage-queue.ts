@@ -2,7 +2,7 @@ import { wheelSlots } from './timing-wheel';
 import { SharedState, walkedState } from './shared-state';
 import { shared } from './shared-memory';
 
-// A module constant, not a global look-up per call (see yarc-fabric-sim.ts).
+// A module constant, not a global look-up per call (see link-engine.ts).
 const { clz32 } = Math;
 
 /** A stage's record: two float64s (16 bytes), the cycle it was queued for and its pending wake-up. */
@@ -31,7 +31,7 @@ const S_FILL = 2;
  * Stages belong to parts: sets of stages that never act on each other within a cycle (the
  * fabric's independent networks). Each part has its own slots and its own stretch of `ready`, so
  * that its stages can be evaluated on their own — part after part within a cycle, or a part for
- * many cycles on end while its state stays in the cache (see YarcFabricSim.runWindowed). A stage of
+ * many cycles on end while its state stays in the cache (see PartedEngine.runWindowed). A stage of
  * a part already evaluated this cycle that is woken for "now" waits for the next cycle.
  *
  * A wake-up later than one already pending is not kept: the stage's owner must re-arm it on every

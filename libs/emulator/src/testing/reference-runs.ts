@@ -1,23 +1,23 @@
 /**
  * Holding sleeping stages to the reference evaluation (specs and the soak): a scenario run twice,
  * once as the fabric normally runs and once visiting every stage every cycle
- * (`YarcFabricSim.everyStageEveryCycle`), and what the two did, compared.
+ * (`PartedEngine.everyStageEveryCycle`), for any chip model, and what the two did, compared.
  */
 import { createHash } from 'node:crypto';
-import type { YarcFabricSim } from '../yarc/yarc-fabric-sim';
+import type { PartedEngine } from '../engine/parted-engine';
 
 export interface RunRecord {
   /** Each delivered packet's delivery cycle, by tag. */
   readonly delivered: Map<number, number>;
   /** Every interrupt, as `kind cycle chip:port`. */
   readonly interrupts: string[];
-  readonly books: ReturnType<YarcFabricSim['packets']['books']>;
+  readonly books: ReturnType<PartedEngine['packets']['books']>;
   readonly retransmissions: number;
 }
 
 /** Runs `scenario` (traffic, faults, the drain) on `sim` and records what it did; the scenario must
  * leave `onDeliver` and `onInterrupt` to the record, or call on what they were. */
-export function recordRun(sim: YarcFabricSim, scenario: (sim: YarcFabricSim) => void): RunRecord {
+export function recordRun<E extends PartedEngine>(sim: E, scenario: (sim: E) => void): RunRecord {
   const delivered = new Map<number, number>();
   const interrupts: string[] = [];
   sim.onDeliver = (p, cycle) => delivered.set(sim.packets.tag(p), cycle);
@@ -41,7 +41,7 @@ export function digestOf(record: RunRecord): string {
 
 /** Runs `scenario` on a fabric from `build`, sleeping and then visiting every stage every cycle
  * (see recordRun). */
-export function runSleepingAndReference(build: () => YarcFabricSim, scenario: (sim: YarcFabricSim) => void): [RunRecord, RunRecord] {
+export function runSleepingAndReference<E extends PartedEngine>(build: () => E, scenario: (sim: E) => void): [RunRecord, RunRecord] {
   const run = (everyStageEveryCycle: boolean): RunRecord => {
     const sim = build();
     sim.everyStageEveryCycle = everyStageEveryCycle;

@@ -140,7 +140,7 @@ function faultyRun(c: SoakCase, processors: number, slices: number, everyStageEv
       recordDelivery(p, cycle);
     };
     // A router port that leads to processor p (slice 0): a route [0, port] reads p's interface.
-    const portTo = (p: number) => sim.globalTile[sim.fabric.peer[sim.processorPort[p * 4]]] % 64;
+    const portTo = (p: number) => sim.globalRouterPort[sim.fabric.peer[sim.endpointPort(p, 0)]] % 64;
     let tag = 1;
     for (let round = 0; round < c.rounds; round++) {
       const cycles = 50 + pick(2_000);
@@ -189,7 +189,7 @@ function windowedRun(c: SoakCase, processors: number, slices: number, windowed: 
     const draw = streams[part];
     for (let p = 0; p < processors; p++)
       for (let s = 0; s < slices; s++) {
-        if (sim.partOfPort(sim.processorPort[p * 4 + s]) !== part || draw() >= rate) continue;
+        if (sim.partOfPort(sim.endpointPort(p, s)) !== part || draw() >= rate) continue;
         const d = (p + 1 + Math.floor(draw() * (processors - 1))) % processors;
         const f = draw();
         const flags = f < 0.5 ? FLAG_HASH : f < 0.8 ? FLAG_ADAPTIVE : 0;
@@ -262,7 +262,7 @@ class RandomFaults {
     const lane = pick(3);
     const bitErrorRate = BIT_ERROR_RATES[pick(BIT_ERROR_RATES.length)];
     const router = sim.routerChip[pick(sim.routerChip.length)];
-    const endpoint = sim.processorPort[pick(this.processors) * 4 + pick(this.slices)];
+    const endpoint = sim.endpointPort(pick(this.processors), pick(this.slices));
     const on = random() < 0.4;
     if (kind < 0.15) {
       if (this.errors) sim.setLaneBitErrorRate(g, lane, bitErrorRate);
@@ -283,7 +283,7 @@ class RandomFaults {
       for (let lane = 0; lane < 3; lane++) sim.setLaneBitErrorRate(g, lane, 0);
       sim.restoreLink(g);
     }
-    for (let p = 0; p < this.processors; p++) for (let s = 0; s < this.slices; s++) sim.setAccepting(sim.processorPort[p * 4 + s], true);
+    for (let p = 0; p < this.processors; p++) for (let s = 0; s < this.slices; s++) sim.setAccepting(sim.endpointPort(p, s), true);
   }
 
   private reviveRouters(): void {

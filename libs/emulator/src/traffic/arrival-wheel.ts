@@ -17,7 +17,7 @@ const MASK = SLOTS - 1;
  * Bernoulli arrivals, drawn as geometric gaps: each injection port draws the cycle of its next
  * packet and waits on a wheel, so that a lightly loaded fabric does not pay a random draw per
  * port per cycle (a fabric of 288 processors has 1152 of them). Ports belong to parts — a
- * fabric's independent networks (YarcFabricSim.runWindowed) — and each part has its own wheel and
+ * fabric's independent networks (PartedEngine.runWindowed) — and each part has its own wheel and
  * its own stream, so that a part's arrivals can be made while it runs apart from the others and
  * are the same whichever way the parts are run.
  */

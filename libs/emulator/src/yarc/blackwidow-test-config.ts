@@ -26,7 +26,7 @@ export function configureR15ByHand(sim: YarcFabricSim): void {
         logicalToPhysical[processor & 31] = p;
         sim.regs.portDirection[r * PORTS + p] = PORT_DOWNLINK;
       } else {
-        const peerTile = sim.globalTile[peer];
+        const peerTile = sim.globalRouterPort[peer];
         const peerChip = sim.routerChip[(peerTile / PORTS) | 0];
         const peerSubtree = Number(chips[peerChip].name.split('.')[2]);
         sidelinks.set(peerSubtree, [...(sidelinks.get(peerSubtree) ?? []), p]);

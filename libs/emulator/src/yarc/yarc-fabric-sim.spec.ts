@@ -17,7 +17,9 @@ describe('YARC fabric, cycle by cycle', () => {
       sim.inject(0, 0, 40, length, 0, 0, 0);
       sim.drain(10_000);
       const g0 = sim.processorPort[0];
-      const side = [...Array(64).keys()].map((p) => sim.tileGlobal[p]).find((g) => sim.fabric.peer[g] >= 0 && sim.globalProcessor[sim.fabric.peer[g]] < 0)!;
+      const side = [...Array(64).keys()]
+        .map((p) => sim.routerPortGlobal[p])
+        .find((g) => sim.fabric.peer[g] >= 0 && sim.globalProcessor[sim.fabric.peer[g]] < 0)!;
       const latencies = [sim.linkLatencyOf(g0), sim.linkLatencyOf(side), sim.linkLatencyOf(sim.processorPort[40 * 4])];
       // The last phit is consumed at the head's latency plus serialization; within one cycle of
       // rounding, since a 3-lane port carries 0.977 phits per core cycle.
@@ -60,7 +62,7 @@ describe('YARC fabric faults (§7.7)', () => {
     for (let i = 0; i < 50; i++) sim.inject(1, 0, 9, 4, 0, 0, 0);
     sim.drain(200_000);
     const books = sim.packets.books();
-    const routerPort = sim.globalTile[sim.fabric.peer[stuck]] % 64;
+    const routerPort = sim.globalRouterPort[sim.fabric.peer[stuck]] % 64;
     expect(interrupts).toEqual([`FORWARD_PROGRESS_TIMEOUT s0.r1.0:${routerPort}`]);
     expect(books.balanced).toBe(true);
     expect(books.discarded.ForwardProgressTimeout).toBeGreaterThan(0);
@@ -89,7 +91,7 @@ describe('YARC fabric faults (§7.7)', () => {
   it('discards packets for a port that has been shut down, naming the link as the reason', () => {
     const sim = r15(64);
     for (let g = 0; g < sim.fabric.portCount; g++) {
-      if (sim.globalTile[g] >= 0 && sim.fabric.peer[g] >= 0 && sim.globalProcessor[sim.fabric.peer[g]] < 0) sim.discarding[g] = 1;
+      if (sim.globalRouterPort[g] >= 0 && sim.fabric.peer[g] >= 0 && sim.globalProcessor[sim.fabric.peer[g]] < 0) sim.discarding[g] = 1;
     }
     for (let i = 0; i < 10; i++) sim.inject(i, 0, 40 + i, 4, 0, FLAG_HASH, i);
     sim.drain(10_000);
@@ -192,7 +194,7 @@ describe('YARC fabric faults (§7.7)', () => {
       if (errors === 'bit') for (const slice of [1, 2]) sim.setLaneBitErrorRate(sim.processorPort[5 * 4 + slice], 0, 2e-4);
       if (errors === 'soft')
         for (const part of [1, 2]) {
-          const r = [...sim.routerChip.keys()].find((r) => sim.partOfPort(sim.tileGlobal[r * 64]) === part)!;
+          const r = [...sim.routerChip.keys()].find((r) => sim.partOfPort(sim.routerPortGlobal[r * 64]) === part)!;
           sim.setSoftErrorRate(sim.routerChip[r], 0.02);
         }
       const delivered = new Map<number, number>();
@@ -237,7 +239,7 @@ describe('YARC fabric faults (§7.7)', () => {
   it('refuses, while it runs the slices apart, a packet injected into a slice other than the one running, and will not run on once a slice has run ahead', () => {
     const sim = r15(64, 4);
     const other = (part: number) => [0, 1, 2, 3].find((slice) => sim.partOfPort(sim.processorPort[slice]) !== part)!;
-    expect(() => sim.runWindowed(10, 8, (part) => sim.inject(0, other(part), 5, 4, 0, FLAG_HASH, 5))).toThrow(/slice \d port is not in part \d/);
+    expect(() => sim.runWindowed(10, 8, (part) => sim.inject(0, other(part), 5, 4, 0, FLAG_HASH, 5))).toThrow(/plane \d is not in part \d/);
     expect(sim.packets.books()).toMatchObject({ created: 0 });
     // Refused before any slice ran a cycle: the fabric runs on as before.
     expect(sim.skewed).toBeNull();

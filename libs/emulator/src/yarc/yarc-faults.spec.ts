@@ -140,13 +140,16 @@ describe('YARC faults and diagnostics', () => {
       return sim;
     };
     const [sleeping, everyCycle] = runSleepingAndReference(build, (sim) => {
-      const sidelink = sim.tileGlobal[router(sim, 's0.r1.0') * 64 + 40];
+      const sidelink = sim.routerPortGlobal[router(sim, 's0.r1.0') * 64 + 40];
       const stalled = sim.processorPort[50 * 4];
       const corrupting = sim.routerChip[router(sim, 's0.r1.1')];
       const dying = sim.routerChip[router(sim, 's0.r1.2')];
       const drill = new Map<number, () => void>([
         [300, () => sim.cutLink(sidelink)],
-        [600, () => [sim.processorPort[7 * 4], sim.tileGlobal[router(sim, 's0.r1.1') * 64 + 33]].forEach((g, lane) => sim.setLaneBitErrorRate(g, lane, 5e-4))],
+        [
+          600,
+          () => [sim.processorPort[7 * 4], sim.routerPortGlobal[router(sim, 's0.r1.1') * 64 + 33]].forEach((g, lane) => sim.setLaneBitErrorRate(g, lane, 5e-4)),
+        ],
         [900, () => sim.setAccepting(stalled, false)],
         [1_200, () => sim.setSoftErrorRate(corrupting, 0.01)],
         [1_800, () => sim.killRouter(dying)],

@@ -51,7 +51,7 @@ describe('YARC flow control (§4.2)', () => {
     // The processor's receive buffer holds 256 phits per VC: 13 whole 19-phit packets, never a
     // 14th in part.
     const router = sim.fabric.chipId('s0.r1.0');
-    const toStopped = sim.globalTile[sim.fabric.peer[stopped]] % 64;
+    const toStopped = sim.globalRouterPort[sim.fabric.peer[stopped]] % 64;
     const started = () =>
       sim.packets.stores
         .flatMap((store) => [...store.traces.values()])

@@ -5,7 +5,7 @@ import { YarcFabricSim } from './yarc-fabric-sim';
 const r15 = (processors: number, seed = 1) => handConfiguredR15(processors, { seed });
 
 /** The port of s0.r1.0 that carries sidelink k to s0.r1.1 (ports 32.. in design order). */
-const sidelink = (sim: YarcFabricSim, k = 0) => sim.tileGlobal[sim.chipRouter[sim.fabric.chipId('s0.r1.0')] * 64 + 32 + k];
+const sidelink = (sim: YarcFabricSim, k = 0) => sim.routerPortGlobal[sim.chipRouter[sim.fabric.chipId('s0.r1.0')] * 64 + 32 + k];
 
 describe('link control block (§4.3, §7.7)', () => {
   it('recovers from bit errors by go-back-N: every packet delivered exactly once', () => {

@@ -1,7 +1,8 @@
 import { defaultCableLengths, generateBlackWidowDesign } from '@weft/fabric-model';
 import { EmulatedFabric } from '../emulated-fabric';
 import { configureR15ByHand } from './blackwidow-test-config';
-import { chipSerial, maintenancePacketPhits, YarcFabricSim } from './yarc-fabric-sim';
+import { chipSerial } from '../engine/maintenance-message';
+import { maintenancePacketPhits, YarcFabricSim } from './yarc-fabric-sim';
 import type { MaintenanceResult, RegisterValue } from '@weft/fabric-model';
 import { READ_PART, runUntilSettled, YarcMaintenanceController } from './yarc-maintenance';
 import { MODEL_PROCESSOR, MODEL_YARC } from './yarc-register-map';
@@ -16,10 +17,10 @@ describe('maintenance packets (source routed, §4.1)', () => {
   it('reads the identity of the first router of each slice, and of a processor two hops away', async () => {
     const { sim, controller } = fabric();
     const first = await runUntilSettled(sim, controller.read([1], 'identity'));
-    expect(first).toMatchObject({ ok: true, value: [chipSerial('s1.r1.0'), MODEL_YARC, 64, sim.globalTile[sim.fabric.peer[sim.processorPort[1]]] % 64] });
+    expect(first).toMatchObject({ ok: true, value: [chipSerial('s1.r1.0'), MODEL_YARC, 64, sim.globalRouterPort[sim.fabric.peer[sim.processorPort[1]]] % 64] });
     // From s0.r1.0, leave by the port p5 is cabled to: the processor answers with its number.
     const g = sim.processorPort[5 * 4 + 0];
-    const routerPort = sim.globalTile[sim.fabric.peer[g]] % 64;
+    const routerPort = sim.globalRouterPort[sim.fabric.peer[g]] % 64;
     const processor = await runUntilSettled(sim, controller.read([0, routerPort], 'identity'));
     expect(processor).toMatchObject({ ok: true, value: [chipSerial('p5'), MODEL_PROCESSOR, 4, 0, 5] });
     expect(processor.latencyNs).toBeGreaterThan(2 * 31.25);
@@ -50,10 +51,10 @@ describe('maintenance packets (source routed, §4.1)', () => {
   it('reads many chips in one call, a few outstanding at a time, answering each route in order — refused and lost ones included', async () => {
     const { sim, controller } = fabric(0);
     // Port 32 of s0.r1.0 is its sidelink to s0.r1.1 (design order); cut it, so that read times out.
-    const cut = sim.tileGlobal[sim.chipRouter[sim.fabric.chipId('s0.r1.0')] * 64 + 32];
+    const cut = sim.routerPortGlobal[sim.chipRouter[sim.fabric.chipId('s0.r1.0')] * 64 + 32];
     sim.fabric.activeLanes[cut] = 0;
     sim.discarding[cut] = 1;
-    const processorPort = (p: number) => sim.globalTile[sim.fabric.peer[sim.processorPort[p * 4]]] % 64;
+    const processorPort = (p: number) => sim.globalRouterPort[sim.fabric.peer[sim.processorPort[p * 4]]] % 64;
     const routes = [[0, processorPort(5)], [1], [0, ...new Array(17).fill(32)], [0, 32], [0, processorPort(9)], [0]];
     // Requests outstanding when each one is sent (the new one not yet counted).
     const outstanding: number[] = [];
@@ -74,7 +75,7 @@ describe('maintenance packets (source routed, §4.1)', () => {
 
   it('keeps a request waiting for its timeout while thousands of later ones are answered', async () => {
     const { sim, controller } = fabric(0);
-    const cut = sim.tileGlobal[sim.chipRouter[sim.fabric.chipId('s0.r1.0')] * 64 + 32];
+    const cut = sim.routerPortGlobal[sim.chipRouter[sim.fabric.chipId('s0.r1.0')] * 64 + 32];
     sim.fabric.activeLanes[cut] = 0;
     sim.discarding[cut] = 1;
     const lost = controller.read([0, 32], 'identity');
@@ -88,7 +89,7 @@ describe('maintenance packets (source routed, §4.1)', () => {
   it("hands a readMany's results over in parts, in route order, while later reads are still in flight", async () => {
     const { sim, controller } = fabric(0);
     // A timeout early on holds every later part back until it comes: parts are in order.
-    const cut = sim.tileGlobal[sim.chipRouter[sim.fabric.chipId('s0.r1.0')] * 64 + 32];
+    const cut = sim.routerPortGlobal[sim.chipRouter[sim.fabric.chipId('s0.r1.0')] * 64 + 32];
     sim.fabric.activeLanes[cut] = 0;
     sim.discarding[cut] = 1;
     const routes = [[0, 32], ...new Array<number[]>(READ_PART + 1000).fill([1])];
@@ -137,7 +138,7 @@ describe('maintenance packets (source routed, §4.1)', () => {
   it('times out a read of a chip behind a dead link, and the lost packet is in the books', async () => {
     const { sim, controller } = fabric(0);
     // Sidelink from s0.r1.0 to s0.r1.1 leaves by port 32 in design order; cut it.
-    const g = sim.tileGlobal[sim.chipRouter[sim.fabric.chipId('s0.r1.0')] * 64 + 32];
+    const g = sim.routerPortGlobal[sim.chipRouter[sim.fabric.chipId('s0.r1.0')] * 64 + 32];
     sim.fabric.activeLanes[g] = 0;
     sim.discarding[g] = 1;
     const result = await runUntilSettled(sim, controller.read([0, 32], 'identity'));
@@ -158,12 +159,12 @@ describe('maintenance packets (source routed, §4.1)', () => {
   it('sets an octant data rate (§4.4): the eight links of the octant slow down at both ends', async () => {
     const { sim, controller } = fabric(0);
     const r = sim.chipRouter[sim.fabric.chipId('s0.r1.0')];
-    const sidelink = sim.tileGlobal[r * 64 + 33];
+    const sidelink = sim.routerPortGlobal[r * 64 + 33];
     const full = sim.linkRateOf(sidelink);
     expect(await runUntilSettled(sim, controller.write([0], 'octantRate', 4, [3.125]))).toMatchObject({ ok: true });
     expect(sim.linkRateOf(sidelink)).toBeCloseTo(full / 2, 6);
     expect(sim.linkRateOf(sim.fabric.peer[sidelink])).toBeCloseTo(full / 2, 6);
-    expect(sim.linkRateOf(sim.tileGlobal[r * 64 + 40])).toBeCloseTo(full, 6);
+    expect(sim.linkRateOf(sim.routerPortGlobal[r * 64 + 40])).toBeCloseTo(full, 6);
     expect(await runUntilSettled(sim, controller.write([0], 'octantRate', 4, [4]))).toMatchObject({ ok: false, reason: 'rejected' });
   });
 });

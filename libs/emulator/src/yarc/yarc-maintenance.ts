@@ -7,7 +7,8 @@
 import type { InterruptRecord, MaintenanceResult, MaintenanceTransport, RegisterValue, SourceRoute } from '@weft/fabric-model';
 import { ROUTE_VECTOR_HOPS } from '../engine/packet-store';
 import { NS_PER_CYCLE } from './yarc-constants';
-import { MaintenanceMessage, YarcFabricSim } from './yarc-fabric-sim';
+import type { MaintenanceMessage } from '../engine/maintenance-message';
+import { YarcFabricSim } from './yarc-fabric-sim';
 
 /** Settles a single request (read or write) with its result. */
 type Resolver = (result: MaintenanceResult<never>) => void;
