@@ -35,7 +35,6 @@ const WHY: Record<string, string> = {
   'libs/emulator/src/engine/link-engine.ts':
     "comments give YARC's link control block (paper 000), which the link layer implements, and its buffers as the examples",
   'libs/emulator/src/engine/parted-engine.ts': "a comment gives BlackWidow's four slices as the example of independent parts",
-  'libs/emulator/src/engine/stage-queue.ts': "a comment gives YARC's stages as the example",
   'libs/emulator/src/parallel/part-programs.ts': "a comment gives BlackWidow's slices as the example of planes",
   'libs/emulator/src/parallel/part-threads.ts': "a comment gives BlackWidow's four slices as the example of parts",
   'libs/emulator/src/host/emulator-host.ts':
