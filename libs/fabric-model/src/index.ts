@@ -9,3 +9,6 @@ export * from './installation/json-syntax';
 export * from './maintenance/maintenance-transport';
 export * from './traffic/patterns';
 export * from './families';
+export * from './torus/torus';
+export * from './chips/bgl-node';
+export * from './bgl/route-override-table';
