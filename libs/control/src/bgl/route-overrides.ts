@@ -39,6 +39,27 @@ import {
   TABLE_HEADER_WORDS,
   Torus,
 } from '@weft/fabric-model';
+import {
+  BOX_DOWN,
+  BOX_FLIP,
+  BOX_MIN,
+  BOX_UP,
+  EQ_DOWN,
+  EQ_S,
+  EQ_S_NODES,
+  EQ_T,
+  EQ_T_NODES,
+  EQ_UP,
+  FaultCoordinates,
+  INTERVAL_MASKS,
+  meets3,
+  meetsStatic,
+  SEG_DOWN,
+  SEG_FLIP,
+  SEG_MIN,
+  SEG_UP,
+  SOURCE_MASKS,
+} from './cell-masks';
 import type { TorusFaults } from './torus-faults';
 
 export interface RouteOverridePolicy {
@@ -64,39 +85,20 @@ export interface RouteOverrides {
   readonly figures: { readonly entries: number; readonly hardCells: number; readonly searchedDestinations: number };
 }
 
-const MAX_INTERVALS = 64;
-
-/** Scratch, allocated once at an upper bound (STYLE.md). */
-class Scratch {
-  readonly starts = [new Int32Array(MAX_INTERVALS), new Int32Array(MAX_INTERVALS), new Int32Array(MAX_INTERVALS)];
-  readonly lengths = [new Int32Array(MAX_INTERVALS), new Int32Array(MAX_INTERVALS), new Int32Array(MAX_INTERVALS)];
+/** A grid of destination intervals per dimension and its masks, allocated once at an upper bound (STYLE.md). */
+class Grid {
+  readonly starts: Int32Array[];
+  readonly lengths: Int32Array[];
   readonly counts = new Int32Array(3);
-  readonly mask = [new Uint8Array(MAX_INTERVALS), new Uint8Array(MAX_INTERVALS), new Uint8Array(MAX_INTERVALS)];
-  keys = new Int32Array(MAX_INTERVALS * MAX_INTERVALS * MAX_INTERVALS);
-  done = new Uint8Array(MAX_INTERVALS * MAX_INTERVALS * MAX_INTERVALS);
-}
+  readonly keys: Int32Array;
+  readonly done: Uint8Array;
 
-/**
- * The fault coordinates as flat arrays for the arc tests: nodes (x, y, z), links (x, y, z,
- * dimension, sign) by the node they leave.
- */
-class FaultCoordinates {
-  readonly nodeCount: number;
-  readonly node: Int32Array;
-  readonly linkCount: number;
-  readonly link: Int32Array;
-
-  constructor(torus: Torus, faults: TorusFaults) {
-    this.nodeCount = faults.nodes.length;
-    this.node = new Int32Array(3 * this.nodeCount);
-    faults.nodes.forEach((n, i) => this.node.set(torus.coordinates(n), 3 * i));
-    this.linkCount = faults.links.length;
-    this.link = new Int32Array(5 * this.linkCount);
-    faults.links.forEach((l, i) => {
-      this.link.set(torus.coordinates(l.node), 5 * i);
-      this.link[5 * i + 3] = l.direction >> 1;
-      this.link[5 * i + 4] = (l.direction & 1) === 0 ? 1 : -1;
-    });
+  /** For a torus: no dimension has more intervals than coordinates. */
+  constructor(torus: Torus) {
+    this.starts = torus.shape.map((k) => new Int32Array(k));
+    this.lengths = torus.shape.map((k) => new Int32Array(k));
+    this.keys = new Int32Array(torus.size);
+    this.done = new Uint8Array(torus.size);
   }
 }
 
@@ -117,8 +119,16 @@ const ALL_LEGS: readonly number[] = (() => {
 export class RouteOverrideCompiler {
   private readonly f: FaultCoordinates;
   /** The grid a source's destinations are cut into, and the finer one of a hard cell. */
-  private readonly coarse = new Scratch();
-  private readonly fine = new Scratch();
+  private readonly coarse: Grid;
+  private readonly fine: Grid;
+  /** Per dimension, the interval masks for every source and destination coordinate, and the
+   * source masks for every source coordinate (cell-masks.ts). */
+  private readonly masks: Int32Array[];
+  private readonly sourceMasks: Int32Array[];
+  /** Where the current source's masks start, per dimension. */
+  private readonly maskAt = [0, 0, 0];
+  private readonly sourceAt = [0, 0, 0];
+  private readonly W: number;
   /** The best first leg to every relay from the source searched last (searchEach). */
   private searchSource = -1;
   private readonly firstLeg: Int32Array;
@@ -139,6 +149,24 @@ export class RouteOverrideCompiler {
     readonly policy: RouteOverridePolicy = DEFAULT_ROUTE_OVERRIDE_POLICY,
   ) {
     this.f = new FaultCoordinates(torus, faults);
+    this.W = this.f.words;
+    this.coarse = new Grid(torus);
+    this.fine = new Grid(torus);
+    // The masks depend on a dimension's source and destination coordinates only: all of them,
+    // once (k² intervals per dimension), instead of per source.
+    this.masks = [0, 1, 2].map((d) => {
+      const k = torus.shape[d];
+      const all = Int32Array.from({ length: k }, (_, i) => i);
+      const out = new Int32Array(k * k * INTERVAL_MASKS * this.W);
+      for (let sd = 0; sd < k; sd++) this.f.intervalMasks(torus, d, sd, all, k, out.subarray(sd * k * INTERVAL_MASKS * this.W));
+      return out;
+    });
+    this.sourceMasks = [0, 1, 2].map((d) => {
+      const k = torus.shape[d];
+      const out = new Int32Array(k * SOURCE_MASKS * this.W);
+      for (let sd = 0; sd < k; sd++) this.f.sourceMasks(torus, d, sd, out.subarray(sd * SOURCE_MASKS * this.W));
+      return out;
+    });
     this.firstLeg = new Int32Array(torus.size);
     this.firstHops = new Int32Array(torus.size);
   }
@@ -155,64 +183,69 @@ export class RouteOverrideCompiler {
     const words = [this.policy.relayPenaltyHops, 0];
     if (this.faults.empty) return words;
     const torus = this.torus;
+    const W = this.W;
     const sc = torus.coordinates(s);
     const grid = this.coarse;
-    const { starts, counts, mask, keys, done } = grid;
-    for (let d = 0; d < 3; d++) this.cutDimension(grid, d, torus.shape[d], sourceBreakpoints(sc[d], torus.shape[d]), sc[d], torus.shape[d]);
+    const { starts, counts, keys, done } = grid;
+    const sm = this.sourceMasks;
+    const so = this.sourceAt;
+    for (let d = 0; d < 3; d++) {
+      this.cutDimension(grid, d, torus.shape[d], sourceBreakpoints(sc[d], torus.shape[d]), sc[d], torus.shape[d]);
+      this.maskAt[d] = sc[d] * torus.shape[d] * INTERVAL_MASKS * W;
+      so[d] = sc[d] * SOURCE_MASKS * W;
+    }
     const [nx, ny, nz] = counts;
-    const cells = nx * ny * nz;
-    keys.fill(0, 0, cells);
-    done.fill(0, 0, cells);
-    // The fault shadows: destinations whose minimal hint box holds a fault.
-    for (let i = 0; i < this.f.nodeCount + this.f.linkCount; i++) {
-      let any = true;
-      for (let d = 0; d < 3 && any; d++) {
-        any = false;
-        for (let j = 0; j < counts[d]; j++) {
-          mask[d][j] = this.inShadow(i, d, sc[d], starts[d][j]) ? 1 : 0;
-          if (mask[d][j]) any = true;
-        }
-      }
-      if (!any) continue;
-      for (let z = 0; z < nz; z++) {
-        if (!mask[2][z]) continue;
-        for (let y = 0; y < ny; y++) {
-          if (!mask[1][y]) continue;
-          for (let x = 0; x < nx; x++) if (mask[0][x]) keys[x + nx * (y + ny * z)] = 1;
-        }
-      }
-    }
-    // Decide each shadowed cell by one destination in it: static minimal (key 1) or hard (key 2).
+    const [mx, my, mz] = this.masks;
+    const stride = INTERVAL_MASKS * W;
+    const [ax, ay, az] = this.maskAt;
+    keys.fill(0, 0, nx * ny * nz);
+    done.fill(0, 0, nx * ny * nz);
+    // Each cell inside a fault's shadow (its minimal hint box holds a fault) is decided by one of
+    // its destinations: static minimal (key 1) or hard (key 2).
     const hard: number[] = [];
-    for (let c = 0; c < cells; c++) {
-      if (keys[c] === 0) continue;
-      const x = c % nx;
-      const y = Math.floor(c / nx) % ny;
-      const z = Math.floor(c / (nx * ny));
-      this.t[0] = starts[0][x];
-      this.t[1] = starts[1][y];
-      this.t[2] = starts[2][z];
-      if (!this.legBlocked(DYNAMIC_MINIMAL, sc, this.t)) keys[c] = 0;
-      else if (!this.legBlocked(STATIC_MINIMAL, sc, this.t)) keys[c] = 1;
-      else {
-        keys[c] = 2;
-        hard.push(x, y, z);
-      }
-    }
+    for (let z = 0; z < nz; z++)
+      for (let y = 0; y < ny; y++)
+        for (let x = 0; x < nx; x++) {
+          const ox = ax + starts[0][x] * stride;
+          const oy = ay + starts[1][y] * stride;
+          const oz = az + starts[2][z] * stride;
+          if (!meets3(W, mx, ox + BOX_MIN * W, my, oy + BOX_MIN * W, mz, oz + BOX_MIN * W)) continue;
+          const c = x + nx * (y + ny * z);
+          const blocked = meetsStatic(
+            W,
+            mx,
+            ox + SEG_MIN * W,
+            my,
+            oy + SEG_MIN * W,
+            mz,
+            oz + SEG_MIN * W,
+            sm[1],
+            so[1] + EQ_S * W,
+            sm[2],
+            so[2] + EQ_S * W,
+            mx,
+            ox + EQ_T * W,
+            my,
+            oy + EQ_T * W,
+          );
+          if (!blocked) keys[c] = 1;
+          else {
+            keys[c] = -1;
+            hard.push(x, y, z);
+          }
+        }
     // Hard cells first: their entries are written before the merged static boxes, which may then
-    // grow over them (the first entry holding a destination decides).
+    // grow over them (-1: decided already; the first entry holding a destination decides).
     for (let i = 0; i < hard.length; i += 3) {
       this.hardCells++;
       this.hardCell(s, sc, hard[i], hard[i + 1], hard[i + 2], words);
     }
-    // Static minimal boxes: hard cells count as matching (they are decided by earlier entries).
-    for (let c = 0; c < cells; c++) if (keys[c] === 2) keys[c] = -1;
     mergeBoxes(nx, ny, nz, keys, done, (key, x0, x1, y0, y1, z0, z1) => {
-      if (key !== 1) return;
       this.pushBox(words, grid, x0, x1, y0, y1, z0, z1);
       words.push(1, STATIC_MINIMAL, NO_SECOND_LEG, 0, 0, 0);
       words[1]++;
       this.entries++;
+      void key;
     });
     return words;
   }
@@ -244,7 +277,7 @@ export class RouteOverrideCompiler {
           this.t[2] = starts[2][z];
           // A dead destination is a cell of its own (faults' coordinates cut the grid): unreachable.
           const dead = this.faults.deadNode[torus.index(this.t[0], this.t[1], this.t[2])] === 1;
-          const list = dead ? [] : this.candidates(s, sc, this.t);
+          const list = dead ? [] : this.candidates(s, sc, this.t, x, y, z);
           const key = dead ? 'dead' : list.join(',');
           let id = listKeys.get(key);
           if (id === undefined) {
@@ -264,84 +297,189 @@ export class RouteOverrideCompiler {
         return;
       }
       this.pushBox(words, grid, x0, x1, y0, y1, z0, z1);
-      words.push(list.length / CANDIDATE_WORDS, ...list);
+      words.push((list.length / CANDIDATE_WORDS) | 0, ...list);
       words[1]++;
       this.entries++;
     });
     for (const [x0, x1, y0, y1, z0, z1] of searches) this.searchEach(s, sc, grid, x0, x1, y0, y1, z0, z1, words);
   }
 
-  /** The valid candidates for destination `t` in a hard cell, as candidate words (empty: none). */
-  private candidates(s: number, sc: number[], t: number[]): number[] {
+  /**
+   * The valid candidates for destination `t` (the start of fine cell x, y, z) in a hard cell, as
+   * candidate words (empty: none), tested on the fine grid's masks.
+   */
+  private candidates(s: number, sc: number[], t: number[], x: number, y: number, z: number): number[] {
     const torus = this.torus;
+    const W = this.W;
+    const stride = INTERVAL_MASKS * W;
+    const m = this.masks;
+    const sm = this.sourceMasks;
+    const so = this.sourceAt;
+    const at = [this.maskAt[0] + t[0] * stride, this.maskAt[1] + t[1] * stride, this.maskAt[2] + t[2] * stride];
+    void x;
+    void y;
+    void z;
     const out: number[] = [];
     // Direct routes with software-chosen directions: flip any moving dimension to the long way.
-    const moving = [0, 1, 2].filter((d) => t[d] !== sc[d]);
-    for (let flips = 1; flips < 1 << moving.length; flips++) {
+    const box = [BOX_MIN, BOX_MIN, BOX_MIN];
+    const seg = [SEG_MIN, SEG_MIN, SEG_MIN];
+    for (let flips = 1; flips < 8; flips++) {
+      let moves = true;
       const dirs = [DIRECTION_MINIMAL, DIRECTION_MINIMAL, DIRECTION_MINIMAL];
-      moving.forEach((d, i) => {
-        if (flips & (1 << i)) dirs[d] = torus.minimalSign(d, sc[d], t[d]) > 0 ? DIRECTION_MINUS : DIRECTION_PLUS;
-      });
-      const dynamic = legWord(LEG_DYNAMIC, dirs);
-      if (!this.legBlocked(dynamic, sc, t)) out.push(dynamic, NO_SECOND_LEG, 0, 0, 0);
-      else {
-        const fixed = legWord(LEG_STATIC, dirs);
-        if (!this.legBlocked(fixed, sc, t)) out.push(fixed, NO_SECOND_LEG, 0, 0, 0);
+      for (let d = 0; d < 3; d++) {
+        const flip = (flips & (1 << d)) !== 0;
+        if (flip && t[d] === sc[d]) moves = false;
+        box[d] = flip ? BOX_FLIP : BOX_MIN;
+        seg[d] = flip ? SEG_FLIP : SEG_MIN;
+        if (flip) dirs[d] = torus.minimalSign(d, sc[d], t[d]) > 0 ? DIRECTION_MINUS : DIRECTION_PLUS;
       }
+      if (!moves) continue;
+      if (!meets3(W, m[0], at[0] + box[0] * W, m[1], at[1] + box[1] * W, m[2], at[2] + box[2] * W))
+        out.push(legWord(LEG_DYNAMIC, dirs), NO_SECOND_LEG, 0, 0, 0);
+      else if (
+        !meetsStatic(
+          W,
+          m[0],
+          at[0] + seg[0] * W,
+          m[1],
+          at[1] + seg[1] * W,
+          m[2],
+          at[2] + seg[2] * W,
+          sm[1],
+          so[1] + EQ_S * W,
+          sm[2],
+          so[2] + EQ_S * W,
+          m[0],
+          at[0] + EQ_T * W,
+          m[1],
+          at[1] + EQ_T * W,
+        )
+      )
+        out.push(legWord(LEG_STATIC, dirs), NO_SECOND_LEG, 0, 0, 0);
     }
-    // Relays of fixed shapes, minimal legs; the cheapest valid one (the node compares it with the
-    // direct routes above per destination).
+    // Relays of fixed shapes with minimal legs; the cheapest valid one (the node compares it with
+    // the direct routes above per destination).
     let best: number[] | undefined;
     let bestCost = Infinity;
-    const tryRelay = (relay: number[], bases: number[], offsets: number[]) => {
-      const rNode = torus.index(relay[0], relay[1], relay[2]);
-      if (
-        this.faults.deadNode[rNode] ||
-        (relay[0] === sc[0] && relay[1] === sc[1] && relay[2] === sc[2]) ||
-        (relay[0] === t[0] && relay[1] === t[1] && relay[2] === t[2])
-      )
-        return;
-      for (const first of [DYNAMIC_MINIMAL, STATIC_MINIMAL]) {
-        if (this.legBlocked(first, sc, relay)) continue;
-        for (const second of [DYNAMIC_MINIMAL, STATIC_MINIMAL]) {
-          if (this.legBlocked(second, relay, t)) continue;
-          const cost = this.minimalHops(sc, relay) + this.minimalHops(relay, t);
-          if (cost < bestCost) {
-            bestCost = cost;
-            best = [first, second, ...bases.map((base, d) => relayWord(base, offsets[d]))];
-          }
-          return;
-        }
-      }
-    };
-    // A corner: the destination's coordinates in some dimensions, the source's in the others.
+    const minimal = this.minimalHops(sc, t);
+    // A corner: the destination's coordinates in the dimensions of `subset`, the source's in the
+    // others (the route then takes the dimensions in another order).
+    const bx = [0, 0, 0];
+    const ba = [0, 0, 0];
+    const sx = [0, 0, 0];
+    const sa = [0, 0, 0];
     for (let subset = 1; subset < 7; subset++) {
-      const bases = [0, 1, 2].map((d) => (subset & (1 << d) ? RELAY_FROM_DESTINATION : RELAY_FROM_SOURCE));
-      tryRelay(
-        [0, 1, 2].map((d) => (subset & (1 << d) ? t[d] : sc[d])),
-        bases,
-        [0, 0, 0],
-      );
+      let relayLive = true;
+      const rc = [0, 1, 2].map((d) => (subset & (1 << d) ? t[d] : sc[d]));
+      if (this.faults.deadNode[torus.index(rc[0], rc[1], rc[2])]) relayLive = false;
+      if (!relayLive || minimal >= bestCost) continue;
+      // First leg s → r: moving in the subset's dimensions (minimal box), at s's coordinate elsewhere.
+      const first = this.firstOf(subset, at, m, sm, bx, ba, sx, sa, true);
+      if (first < 0) continue;
+      const second = this.firstOf(subset, at, m, sm, bx, ba, sx, sa, false);
+      if (second < 0) continue;
+      bestCost = minimal;
+      best = [first, second, ...[0, 1, 2].map((d) => relayWord(subset & (1 << d) ? RELAY_FROM_DESTINATION : RELAY_FROM_SOURCE, 0))];
     }
-    // A neighbour of the source.
+    // A neighbour of the source: one hop, then a minimal leg from there.
     for (let dir = 0; dir < 6; dir++) {
       const d = dir >> 1;
-      const sign = (dir & 1) === 0 ? 1 : -1;
+      const up = (dir & 1) === 0;
       if (!this.faults.linkUsable(s, dir)) continue;
-      const relay = [...sc];
-      relay[d] = (sc[d] + sign + torus.shape[d]) % torus.shape[d];
-      tryRelay(
-        relay,
-        [RELAY_FROM_SOURCE, RELAY_FROM_SOURCE, RELAY_FROM_SOURCE],
-        [0, 1, 2].map((e) => (e === d ? sign : 0)),
+      const rc = [...sc];
+      rc[d] = (sc[d] + (up ? 1 : -1) + torus.shape[d]) % torus.shape[d];
+      if (rc[0] === t[0] && rc[1] === t[1] && rc[2] === t[2]) continue;
+      const cost = 1 + this.minimalHops(rc, t);
+      if (cost >= bestCost) continue;
+      for (let e = 0; e < 3; e++) {
+        bx[e] = e === d ? (up ? BOX_UP : BOX_DOWN) : BOX_MIN;
+        sx[e] = e === d ? (up ? SEG_UP : SEG_DOWN) : SEG_MIN;
+      }
+      let second = -1;
+      if (!meets3(W, m[0], at[0] + bx[0] * W, m[1], at[1] + bx[1] * W, m[2], at[2] + bx[2] * W)) second = DYNAMIC_MINIMAL;
+      else {
+        const eqA = up ? EQ_UP : EQ_DOWN;
+        const blocked = meetsStatic(
+          W,
+          m[0],
+          at[0] + sx[0] * W,
+          m[1],
+          at[1] + sx[1] * W,
+          m[2],
+          at[2] + sx[2] * W,
+          sm[1],
+          so[1] + (d === 1 ? eqA : EQ_S) * W,
+          sm[2],
+          so[2] + (d === 2 ? eqA : EQ_S) * W,
+          m[0],
+          at[0] + EQ_T * W,
+          m[1],
+          at[1] + EQ_T * W,
+        );
+        if (!blocked) second = STATIC_MINIMAL;
+      }
+      if (second < 0) continue;
+      bestCost = cost;
+      // The hop goes the way it was checked: on a ring of two, minimal would take the tie's way.
+      const hop = legWord(
+        LEG_DYNAMIC,
+        [0, 1, 2].map((e) => (e !== d ? DIRECTION_MINIMAL : up ? DIRECTION_PLUS : DIRECTION_MINUS)),
       );
+      best = [hop, second, ...[0, 1, 2].map((e) => relayWord(RELAY_FROM_SOURCE, e === d ? (up ? 1 : -1) : 0))];
     }
     if (best) out.push(...best);
     return out;
   }
 
+  /**
+   * A corner relay's leg, dynamic if it can be, else static, else −1: the first leg (s to the
+   * corner: the subset's dimensions move minimally, the others stay at s) or the second (the corner
+   * to t: the other dimensions move minimally, the subset's stay at t).
+   */
+  private firstOf(
+    subset: number,
+    at: number[],
+    m: Int32Array[],
+    sm: Int32Array[],
+    bx: number[],
+    ba: number[],
+    sx: number[],
+    sa: number[],
+    firstLeg: boolean,
+  ): number {
+    const W = this.W;
+    // Per dimension, the box mask (array 0: interval masks, 1: source masks) and its offset.
+    for (let d = 0; d < 3; d++) {
+      const moving = ((subset & (1 << d)) !== 0) === firstLeg;
+      const atT = (subset & (1 << d)) !== 0;
+      // Box: moving → the minimal arc; staying → the point (at s for the first leg's staying
+      // dimensions, at t for the second's).
+      ba[d] = moving ? 0 : atT ? 0 : 1;
+      bx[d] = moving ? at[d] + BOX_MIN * W : atT ? at[d] + EQ_T * W : this.sourceAt[d] + EQ_S * W;
+      sa[d] = moving ? 0 : atT ? 0 : 1;
+      sx[d] = moving ? at[d] + SEG_MIN * W : atT ? at[d] + EQ_T_NODES * W : this.sourceAt[d] + EQ_S_NODES * W;
+    }
+    const arr = (d: number, which: number) => (which === 0 ? m[d] : sm[d]);
+    if (!meets3(W, arr(0, ba[0]), bx[0], arr(1, ba[1]), bx[1], arr(2, ba[2]), bx[2])) return DYNAMIC_MINIMAL;
+    // Static: the leg's start A is s (first leg) or the corner (second); its end B the corner or t.
+    const aAt = (d: number): [Int32Array, number] => {
+      const atT = (subset & (1 << d)) !== 0;
+      return firstLeg || !atT ? [sm[d], this.sourceAt[d] + EQ_S * W] : [m[d], at[d] + EQ_T * W];
+    };
+    const bAt = (d: number): [Int32Array, number] => {
+      const atT = (subset & (1 << d)) !== 0;
+      return !firstLeg || atT ? [m[d], at[d] + EQ_T * W] : [sm[d], this.sourceAt[d] + EQ_S * W];
+    };
+    const [aY, ay] = aAt(1);
+    const [aZ, az] = aAt(2);
+    const [bX, bxo] = bAt(0);
+    const [bY, byo] = bAt(1);
+    const blocked = meetsStatic(W, arr(0, sa[0]), sx[0], arr(1, sa[1]), sx[1], arr(2, sa[2]), sx[2], aY, ay, aZ, az, bX, bxo, bY, byo);
+    return blocked ? -1 : STATIC_MINIMAL;
+  }
+
   /** Destinations no candidate of the shapes serves: every live relay with every pair of legs. */
-  private searchEach(s: number, sc: number[], grid: Scratch, x0: number, x1: number, y0: number, y1: number, z0: number, z1: number, words: number[]): void {
+  private searchEach(s: number, sc: number[], grid: Grid, x0: number, x1: number, y0: number, y1: number, z0: number, z1: number, words: number[]): void {
     const torus = this.torus;
     const first = this.firstLeg;
     const firstHops = this.firstHops;
@@ -390,13 +528,13 @@ export class RouteOverrideCompiler {
             }
             if (best.length === 0) this.cut.push({ source: s, destination: tNode });
           }
-          words.push(tx, 1, ty, 1, tz, 1, best.length / CANDIDATE_WORDS, ...best);
+          words.push(tx, 1, ty, 1, tz, 1, (best.length / CANDIDATE_WORDS) | 0, ...best);
           words[1]++;
           this.entries++;
         }
   }
 
-  private pushBox(words: number[], grid: Scratch, x0: number, x1: number, y0: number, y1: number, z0: number, z1: number): void {
+  private pushBox(words: number[], grid: Grid, x0: number, x1: number, y0: number, y1: number, z0: number, z1: number): void {
     const ends = [
       [x0, x1],
       [y0, y1],
@@ -413,7 +551,7 @@ export class RouteOverrideCompiler {
    * Cuts the arc of `len` coordinates from `lo` of dimension `d` into intervals at `points` and at
    * every fault's coordinate and the next, in ring order from `lo`, into the scratch grid.
    */
-  private cutDimension(grid: Scratch, d: number, k: number, points: number[], lo: number, len: number): void {
+  private cutDimension(grid: Grid, d: number, k: number, points: number[], lo: number, len: number): void {
     const cuts = new Uint8Array(k);
     cuts[lo] = 1;
     for (const p of points) cuts[((p % k) + k) % k] = 1;
@@ -439,21 +577,6 @@ export class RouteOverrideCompiler {
       lengths[d][n - 1]++;
     }
     counts[d] = n;
-  }
-
-  /** Whether fault `i` (nodes first, then links) is in the minimal hint box from `s` to `t` in dimension `d`. */
-  private inShadow(i: number, d: number, s: number, t: number): boolean {
-    const torus = this.torus;
-    const sign = torus.minimalSign(d, s, t);
-    if (i < this.f.nodeCount) {
-      const c = this.f.node[3 * i + d];
-      return sign === 0 ? c === s : torus.onArc(d, c, s, t, sign);
-    }
-    const l = 5 * (i - this.f.nodeCount);
-    const c = this.f.link[l + d];
-    if (this.f.link[l + 3] !== d) return sign === 0 ? c === s : torus.onArc(d, c, s, t, sign);
-    const linkSign = this.f.link[l + 4];
-    return sign === linkSign && torus.hops(d, s, c, sign) + 1 <= torus.hops(d, s, t, sign);
   }
 
   private legSigns(leg: number, a: ArrayLike<number>, b: ArrayLike<number>): void {

@@ -5,8 +5,15 @@
  * node of the box and every link between box nodes in the leg's directions must be alive; a static
  * leg takes exactly its x, then y, then z path.
  */
-import { legKind, legSign, LEG_DYNAMIC, Torus, torusDirection } from '@weft/fabric-model';
+import * as format from '@weft/fabric-model';
+import type { Torus } from '@weft/fabric-model';
 import type { TorusFaults } from './torus-faults';
+
+// Read once: a module's imports are getters under the test runner's module system.
+const legKind = format.legKind;
+const legSign = format.legSign;
+const LEG_DYNAMIC = format.LEG_DYNAMIC;
+const torusDirection = format.torusDirection;
 
 /** The first fault a leg from `from` to `to` meets, as text, or undefined when it meets none. */
 export function legFault(torus: Torus, faults: TorusFaults, leg: number, from: number, to: number): string | undefined {
@@ -28,27 +35,30 @@ export function legFault(torus: Torus, faults: TorusFaults, leg: number, from: n
 }
 
 function boxFault(torus: Torus, faults: TorusFaults, signs: readonly number[], from: number, to: number): string | undefined {
+  const end = [torus.coordinate(to, 0), torus.coordinate(to, 1), torus.coordinate(to, 2)];
   const arcs = [0, 1, 2].map((d) => {
-    const a = torus.coordinate(from, d);
-    const b = torus.coordinate(to, d);
-    const out = [a];
-    for (let c = a; c !== b;) {
-      c = (c + signs[d] + torus.shape[d]) % torus.shape[d];
+    const k = torus.shape[d];
+    const out = [torus.coordinate(from, d)];
+    for (let c = out[0]; c !== end[d];) {
+      c = (c + signs[d] + k) % k;
       out.push(c);
     }
     return out;
   });
+  const directions = [0, 1, 2].map((d) => torusDirection(d, signs[d]));
+  // Every node of the box alive, and every link it leaves in a direction the leg moves, towards
+  // the next node of the box (whose own life is checked as a node of the box).
   for (const z of arcs[2])
     for (const y of arcs[1])
       for (const x of arcs[0]) {
         const v = torus.index(x, y, z);
         if (faults.deadNode[v]) return `dead node ${torus.name(v)} in the hint box`;
-        const here = [x, y, z];
-        for (let d = 0; d < 3; d++) {
-          if (signs[d] === 0 || here[d] === torus.coordinate(to, d)) continue;
-          const direction = torusDirection(d, signs[d]);
-          if (!faults.linkUsable(v, direction)) return `dead link ${torus.name(v)} ${'xyz'[d]}${signs[d] > 0 ? '+' : '-'} in the hint box`;
-        }
+        if (signs[0] !== 0 && x !== end[0] && faults.deadLink[v * 6 + directions[0]])
+          return `dead link ${torus.name(v)} x${signs[0] > 0 ? '+' : '-'} in the hint box`;
+        if (signs[1] !== 0 && y !== end[1] && faults.deadLink[v * 6 + directions[1]])
+          return `dead link ${torus.name(v)} y${signs[1] > 0 ? '+' : '-'} in the hint box`;
+        if (signs[2] !== 0 && z !== end[2] && faults.deadLink[v * 6 + directions[2]])
+          return `dead link ${torus.name(v)} z${signs[2] > 0 ? '+' : '-'} in the hint box`;
       }
   return undefined;
 }

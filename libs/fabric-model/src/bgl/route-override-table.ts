@@ -86,7 +86,7 @@ export function relayNode(torus: Torus, words: ArrayLike<number>, at: number, s:
   const c = [0, 0, 0];
   for (let d = 0; d < 3; d++) {
     const w = words[at + 2 + d];
-    const base = Math.floor(w / 65536);
+    const base = (w / 65536) | 0;
     const offset = (w % 65536) - 32768;
     const k = torus.shape[d];
     const from = base === RELAY_FROM_SOURCE ? torus.coordinate(s, d) : base === RELAY_FROM_DESTINATION ? torus.coordinate(t, d) : 0;
@@ -108,7 +108,9 @@ export function findEntry(torus: Torus, words: ArrayLike<number>, t: number): nu
   const tx = torus.coordinate(t, 0);
   const ty = torus.coordinate(t, 1);
   const tz = torus.coordinate(t, 2);
-  const [kx, ky, kz] = torus.shape;
+  const kx = torus.kx;
+  const ky = torus.ky;
+  const kz = torus.kz;
   for (let e = 0; e < count; e++) {
     if (inArc(tx, words[at], words[at + 1], kx) && inArc(ty, words[at + 2], words[at + 3], ky) && inArc(tz, words[at + 4], words[at + 5], kz)) return at;
     at += ENTRY_HEADER_WORDS + CANDIDATE_WORDS * words[at + 6];
@@ -160,7 +162,7 @@ export function describeOverrideTable(torus: Torus, words: ArrayLike<number>): s
     return `${legKind(w) === LEG_DYNAMIC ? 'dynamic' : 'static'}${dirs.join('') ? ` ${dirs.join('')}` : ''}`;
   };
   const relay = (w: number, d: number) => {
-    const base = Math.floor(w / 65536);
+    const base = (w / 65536) | 0;
     const offset = (w % 65536) - 32768;
     if (base === RELAY_ABSOLUTE) return `${offset}`;
     const name = `${base === RELAY_FROM_SOURCE ? 's' : 't'}${'xyz'[d]}`;
