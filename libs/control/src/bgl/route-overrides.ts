@@ -125,6 +125,9 @@ export class RouteOverrideCompiler {
    * source masks for every source coordinate (cell-masks.ts). */
   private readonly masks: Int32Array[];
   private readonly sourceMasks: Int32Array[];
+  /** Per dimension, the coordinates every grid is cut at (each fault's and the next), and scratch. */
+  private readonly faultCuts: Uint8Array[];
+  private readonly cuts: Uint8Array[];
   /** Where the current source's masks start, per dimension. */
   private readonly maskAt = [0, 0, 0];
   private readonly sourceAt = [0, 0, 0];
@@ -150,6 +153,14 @@ export class RouteOverrideCompiler {
   ) {
     this.f = new FaultCoordinates(torus, faults);
     this.W = this.f.words;
+    this.faultCuts = [0, 1, 2].map((d) => {
+      const k = torus.shape[d];
+      const cuts = new Uint8Array(k);
+      for (let i = 0; i < this.f.nodeCount; i++) cuts[this.f.node[3 * i + d]] = cuts[(this.f.node[3 * i + d] + 1) % k] = 1;
+      for (let i = 0; i < this.f.linkCount; i++) cuts[this.f.link[5 * i + d]] = cuts[(this.f.link[5 * i + d] + 1) % k] = 1;
+      return cuts;
+    });
+    this.cuts = torus.shape.map((k) => new Uint8Array(k));
     this.coarse = new Grid(torus);
     this.fine = new Grid(torus);
     // The masks depend on a dimension's source and destination coordinates only: all of them,
@@ -267,29 +278,36 @@ export class RouteOverrideCompiler {
       this.cutDimension(grid, d, k, points, coarse.starts[d][cell[d]], coarse.lengths[d][cell[d]]);
     }
     const [nx, ny, nz] = counts;
+    // The distinct candidate lists of the cell's pieces (few: compared element by element); a
+    // dead destination is a piece of its own (faults' coordinates cut the grid), unreachable.
     const lists: number[][] = [];
-    const listKeys = new Map<string, number>();
+    let deadKey = 0;
     for (let z = 0; z < nz; z++)
       for (let y = 0; y < ny; y++)
         for (let x = 0; x < nx; x++) {
           this.t[0] = starts[0][x];
           this.t[1] = starts[1][y];
           this.t[2] = starts[2][z];
-          // A dead destination is a cell of its own (faults' coordinates cut the grid): unreachable.
-          const dead = this.faults.deadNode[torus.index(this.t[0], this.t[1], this.t[2])] === 1;
-          const list = dead ? [] : this.candidates(s, sc, this.t, x, y, z);
-          const key = dead ? 'dead' : list.join(',');
-          let id = listKeys.get(key);
-          if (id === undefined) {
-            id = lists.length + 1;
-            listKeys.set(key, id);
-            lists.push(list);
+          let id: number;
+          if (this.faults.deadNode[torus.index(this.t[0], this.t[1], this.t[2])] === 1) {
+            if (deadKey === 0) {
+              lists.push([]);
+              deadKey = lists.length;
+            }
+            id = deadKey;
+          } else {
+            const list = this.candidates(s, sc, this.t);
+            id = 0;
+            for (let i = 0; i < lists.length && id === 0; i++) if (i + 1 !== deadKey && sameWords(lists[i], list)) id = i + 1;
+            if (id === 0) {
+              lists.push(list);
+              id = lists.length;
+            }
           }
           keys[x + nx * (y + ny * z)] = id;
         }
     done.fill(0, 0, nx * ny * nz);
     const searches: number[][] = [];
-    const deadKey = listKeys.get('dead');
     mergeBoxes(nx, ny, nz, keys, done, (key, x0, x1, y0, y1, z0, z1) => {
       const list = lists[key - 1];
       if (list.length === 0 && key !== deadKey) {
@@ -308,7 +326,7 @@ export class RouteOverrideCompiler {
    * The valid candidates for destination `t` (the start of fine cell x, y, z) in a hard cell, as
    * candidate words (empty: none), tested on the fine grid's masks.
    */
-  private candidates(s: number, sc: number[], t: number[], x: number, y: number, z: number): number[] {
+  private candidates(s: number, sc: number[], t: number[]): number[] {
     const torus = this.torus;
     const W = this.W;
     const stride = INTERVAL_MASKS * W;
@@ -316,9 +334,6 @@ export class RouteOverrideCompiler {
     const sm = this.sourceMasks;
     const so = this.sourceAt;
     const at = [this.maskAt[0] + t[0] * stride, this.maskAt[1] + t[1] * stride, this.maskAt[2] + t[2] * stride];
-    void x;
-    void y;
-    void z;
     const out: number[] = [];
     // Direct routes with software-chosen directions: flip any moving dimension to the long way.
     const box = [BOX_MIN, BOX_MIN, BOX_MIN];
@@ -552,19 +567,10 @@ export class RouteOverrideCompiler {
    * every fault's coordinate and the next, in ring order from `lo`, into the scratch grid.
    */
   private cutDimension(grid: Grid, d: number, k: number, points: number[], lo: number, len: number): void {
-    const cuts = new Uint8Array(k);
+    const cuts = this.cuts[d];
+    cuts.set(this.faultCuts[d]);
     cuts[lo] = 1;
-    for (const p of points) cuts[((p % k) + k) % k] = 1;
-    for (let i = 0; i < this.f.nodeCount; i++) {
-      const c = this.f.node[3 * i + d];
-      cuts[c] = 1;
-      cuts[(c + 1) % k] = 1;
-    }
-    for (let i = 0; i < this.f.linkCount; i++) {
-      const c = this.f.link[5 * i + d];
-      cuts[c] = 1;
-      cuts[(c + 1) % k] = 1;
-    }
+    for (let i = 0; i < points.length; i++) cuts[((points[i] % k) + k) % k] = 1;
     const { starts, lengths, counts } = grid;
     let n = 0;
     for (let j = 0; j < len; j++) {
@@ -638,6 +644,12 @@ export class RouteOverrideCompiler {
     }
     return false;
   }
+}
+
+function sameWords(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Where the minimal direction from coordinate `c` changes: c itself, c+1, and the half-way point. */
