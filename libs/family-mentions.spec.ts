@@ -12,6 +12,8 @@ const FAMILY_FOLDERS = [
   /^libs\/fabric-model\/src\/blackwidow\//,
   /^libs\/fabric-model\/src\/chips\//,
   /^libs\/emulator\/src\/yarc\//,
+  /^libs\/control\/src\/bgl\//,
+  /^libs\/fabric-model\/src\/bgl\//,
 ];
 /** The words, as domain terms (a JavaScript `.slice(` is not a slice of a fabric). */
 const WORDS = /\b(?:blackwidow|black widow|yarc)\b|(?<![.\w])slices?\b(?!\s*\()|\branks?\b/i;
@@ -47,7 +49,6 @@ const WHY: Record<string, string> = {
   'libs/fabric-model/src/fabric-design.ts': `the design's chips carry BlackWidow's slice and rank; a family-neutral placement is ${NOT_YET}`,
   'libs/fabric-model/src/families.ts': 'the registry of fabric families',
   'libs/fabric-model/src/index.ts': "the library's index exports the BlackWidow family's modules",
-  'libs/fabric-model/src/installation/installation-file.ts': 'installation files name their family; BlackWidow is the only one with a design generator so far',
   'libs/fabric-model/src/maintenance/maintenance-transport.ts': "a comment gives BlackWidow's source routes and slices as the example",
   'libs/fabric-model/src/traffic/patterns.ts': "request/response pairs are BlackWidow's (paper 000 §5.1)",
   'apps/cli/src/analysis-commands.ts': "help text gives BlackWidow's planes and VCs as examples",

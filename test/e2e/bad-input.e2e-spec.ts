@@ -38,7 +38,13 @@ describe('bad input', () => {
   it('an unknown family lists the known ones', async () => {
     const error = firstError(await load({ installation: fixture('invalid/unknown-family.json') }));
     expect(error.extensions.code).toBe('BAD_USER_INPUT');
-    expect(error.extensions.problems).toEqual([{ path: '$.family', message: 'must be one of "blackwidow", got "dragonfly"' }]);
+    expect(error.extensions.problems).toEqual([{ path: '$.family', message: 'must be one of "blackwidow", "bgl", got "dragonfly"' }]);
+  });
+
+  it('a family whose routing engine has not landed is refused before anything is stored', async () => {
+    const error = firstError(await load({ fixture: 'bgl/bgl-midplane-512' }));
+    expect(error.extensions.code).toBe('BAD_USER_INPUT');
+    expect(error.extensions.problems).toEqual([{ path: '$.family', message: 'no routing engine for "bgl" yet' }]);
   });
 
   it('negative sizes are refused with their JSON path', async () => {

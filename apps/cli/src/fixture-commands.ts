@@ -17,10 +17,14 @@ export function checkFixtureFile(file: string): FileCheck {
     const installation = loadInstallationFile(file);
     const s = installation.expected.summary;
     const deviations = installation.file.cabling;
+    const shape =
+      s.shape !== undefined
+        ? `${s.shape} ${s.network} of ${s.nodes} nodes (${s.midplanes} midplane${s.midplanes === 1 ? '' : 's'})`
+        : `${s.network} with ${s.processors} processors, ${s.routers} routers`;
     return {
       ok: true,
       summary:
-        `${installation.file.name}, ${s.network} with ${s.processors} processors, ${s.routers} routers, ${s.cables} cables` +
+        `${installation.file.name}, ${shape}, ${s.cables} cables` +
         `; cabling deviations: ${deviations.missing.length} missing, ${deviations.miswired.length} miswired, ${deviations.extra.length} extra`,
     };
   } catch (error) {

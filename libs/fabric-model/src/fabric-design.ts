@@ -5,13 +5,14 @@
  * applied). Only the emulator ever sees the physical one; the control plane must discover it.
  */
 
-export type FabricFamily = 'blackwidow';
-export const FABRIC_FAMILIES: readonly FabricFamily[] = ['blackwidow'];
+export type FabricFamily = 'blackwidow' | 'bgl';
+export const FABRIC_FAMILIES: readonly FabricFamily[] = ['blackwidow', 'bgl'];
 
 export type ChipKind = 'router' | 'endpoint';
 
-/** What a port is wired to do in the design (paper 000 §5: uplinks, sidelinks, downlinks). */
-export type PortRole = 'down' | 'up' | 'side' | 'injection' | 'unused';
+/** What a port is wired to do in the design (paper 000 §5: uplinks, sidelinks, downlinks; a
+ * torus node's six links, paper 002 §2). */
+export type PortRole = 'down' | 'up' | 'side' | 'injection' | 'torus' | 'unused';
 
 export interface ChipSpec {
   /** Stable, human-readable name, e.g. `s0.r1.3` or `p17`; unique within a fabric. */
@@ -34,6 +35,8 @@ export interface ChipSpec {
    * port belongs to; a whole-chip router has every port in partition 0.
    */
   readonly virtualRouterOf: readonly number[];
+  /** A torus node's coordinates (x, y, z); absent where the family places chips otherwise. */
+  readonly coordinates?: readonly number[];
 }
 
 export interface CableEnd {
@@ -42,7 +45,7 @@ export interface CableEnd {
 }
 
 /** `unplanned` marks a cable that is physically present but not in the expected design. */
-export type CableClass = 'injection' | 'up' | 'side' | 'unplanned';
+export type CableClass = 'injection' | 'up' | 'side' | 'torus' | 'unplanned';
 
 export interface CableSpec {
   /** The lower end: processor for injection cables, the lower-rank router for uplinks. */
@@ -52,8 +55,11 @@ export interface CableSpec {
   readonly lengthMeters: number;
   /** Per-lane signalling rate in Gb/s (paper 000 §4.4: 6.25, 5.0, 3.125, 2.5, 1.5625, 1.25). */
   readonly rateGbps: number;
-  /** Lanes per port (3 on YARC, paper 000 §2.2). */
+  /** Lanes per port (3 on YARC, paper 000 §2.2; one bit-serial lane on BG/L, paper 002 §2). */
   readonly lanes: number;
+  /** Latency where the family's design states it (BG/L: board and cable settings); otherwise the
+   * emulator's chip model derives it from the length. */
+  readonly latencyNs?: number;
 }
 
 export interface FabricDesign {

@@ -4,25 +4,70 @@
  * each chip sits in its fabric in the family's own terms (stored with the chip: BlackWidow's slice
  * and rank; a torus's coordinates; a flattened butterfly's coordinate per dimension).
  */
-import { BlackWidowDesignParams, checkBlackWidowDesign, generateBlackWidowDesign } from './blackwidow/blackwidow-design';
-import type { ChipSpec, FabricDesign, FabricFamily } from './fabric-design';
+import { checkBglDesign, generateBglDesign, BGL_LINK_GBPS } from './bgl/bgl-design';
+import { checkBlackWidowDesign, generateBlackWidowDesign } from './blackwidow/blackwidow-design';
+import { ChipSpec, FabricDesign, FabricFamily, rateForLength, SERDES_RATES_GBPS } from './fabric-design';
 import type { JsonChecker } from './installation/json-checker';
+import type { BlackWidowDesignParams } from './blackwidow/blackwidow-design';
+import type { BglDesignParams } from './bgl/bgl-design';
 
-export interface FabricFamilyModel {
+/** An installation file's design parameters, of whichever family it names. */
+export type FamilyDesignParams = BlackWidowDesignParams | BglDesignParams;
+
+export interface FabricFamilyModel<P extends FamilyDesignParams = FamilyDesignParams> {
   /** The design parameters of an installation file, checked (issues go to the checker). */
-  checkDesign(value: unknown, checker: JsonChecker): BlackWidowDesignParams | undefined;
+  checkDesign(value: unknown, checker: JsonChecker): P | undefined;
   /** The operator's expected design from checked parameters. */
-  generateDesign(parameters: BlackWidowDesignParams): FabricDesign;
+  generateDesign(parameters: P): FabricDesign;
   /** Where a chip sits, by the family's coordinates: stored with the chip, shown and filtered on. */
   placement(chip: ChipSpec): Record<string, number>;
+  /** A design named in a few words for messages ("R1.5", "8×8×8 torus"). */
+  designName(parameters: P): string;
+  /** The signalling of a cable of this length that the file adds or re-lengthens. */
+  linkFor(lengthMeters: number): { rateGbps: number; lanes: number };
+  /** Rates an installation file may set on a link (none: the family's links run at one rate). */
+  readonly linkRates: readonly number[];
+  /** Where the maintenance controller attaches when the file does not say, and the check of what it says. */
+  readonly defaultAttachment: string;
+  checkAttachment(design: FabricDesign, attachment: string): string | undefined;
 }
 
-export const FABRIC_FAMILY_MODELS: Readonly<Record<FabricFamily, FabricFamilyModel>> = {
-  blackwidow: {
-    checkDesign: checkBlackWidowDesign,
-    generateDesign: generateBlackWidowDesign,
-    // Paper 000 §2.2, §7.4: the slice a router belongs to (-1 for processors, which span them all)
-    // and its rank in the Clos (0 for processors).
-    placement: (chip) => ({ slice: chip.slice, rank: chip.rank }),
+const blackwidow: FabricFamilyModel<BlackWidowDesignParams> = {
+  checkDesign: checkBlackWidowDesign,
+  generateDesign: generateBlackWidowDesign,
+  // Paper 000 §2.2, §7.4: the slice a router belongs to (-1 for processors, which span them all)
+  // and its rank in the Clos (0 for processors).
+  placement: (chip) => ({ slice: chip.slice, rank: chip.rank }),
+  designName: (p) => p.network,
+  // §4.4: the rate a passive cable of the length carries, on YARC's three lanes.
+  linkFor: (lengthMeters) => ({ rateGbps: rateForLength(lengthMeters), lanes: 3 }),
+  linkRates: SERDES_RATES_GBPS,
+  // §7.1: the maintenance controller is a processor, reaching the fabric by source-routed packets.
+  defaultAttachment: 'p0',
+  checkAttachment: (design, attachment) => {
+    const chip = design.chips.find((c) => c.name === attachment);
+    if (!chip) return `no chip "${attachment}" in this design`;
+    if (chip.kind !== 'endpoint') return `must be an endpoint (a processor), "${chip.name}" is a ${chip.model} router`;
+    return undefined;
   },
+};
+
+const bgl: FabricFamilyModel<BglDesignParams> = {
+  checkDesign: checkBglDesign,
+  generateDesign: generateBglDesign,
+  // Paper 002 §2: a node's place is its torus coordinates.
+  placement: (chip) => ({ x: chip.coordinates?.[0] ?? -1, y: chip.coordinates?.[1] ?? -1, z: chip.coordinates?.[2] ?? -1 }),
+  designName: (p) => `${p.shape.join('×')} torus`,
+  // §2: every link is one bit-serial lane at the torus clock, whatever its length.
+  linkFor: () => ({ rateGbps: BGL_LINK_GBPS, lanes: 1 }),
+  linkRates: [],
+  // §1: registers are reached over the JTAG control network, not through the torus.
+  defaultAttachment: 'jtag',
+  checkAttachment: (_design, attachment) =>
+    attachment === 'jtag' ? undefined : `BlueGene/L is managed over its JTAG control network (paper 002 §1): the attachment is "jtag", got "${attachment}"`,
+};
+
+export const FABRIC_FAMILY_MODELS: Readonly<Record<FabricFamily, FabricFamilyModel>> = {
+  blackwidow: blackwidow as FabricFamilyModel,
+  bgl: bgl as FabricFamilyModel,
 };

@@ -12,3 +12,4 @@ export * from './families';
 export * from './torus/torus';
 export * from './chips/bgl-node';
 export * from './bgl/route-override-table';
+export * from './bgl/bgl-design';

@@ -11,6 +11,7 @@ import {
 } from '@weft/fabric-model';
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, normalize, relative } from 'node:path';
+import { ROUTING_ENGINES } from '@weft/control';
 import { FIXTURES_ROOT } from '../config/store-location';
 import { DataSource, MoreThan, Repository } from 'typeorm';
 import { batchInsert } from '../database/batch-insert';
@@ -106,6 +107,15 @@ export class FabricsService {
       throw new FabricsException(FabricsErrorCode.FabricNameTaken, `a fabric named "${fabricName}" already exists; delete it or load under another name`);
     }
     const design = installation.expected;
+    // A family whose routing engine has not landed (its design and fixtures come first) could be
+    // stored but never configured: refused before anything is written.
+    if (!ROUTING_ENGINES[design.family]) {
+      throw new FabricsException(
+        FabricsErrorCode.InstallationInvalid,
+        `the ${design.family} family has no routing engine in this service yet, so its fabrics cannot be loaded (families with one: ${Object.keys(ROUTING_ENGINES).join(', ')})`,
+        { source: installation.source, problems: [{ path: '$.family', message: `no routing engine for "${design.family}" yet` }] },
+      );
+    }
     const family = FABRIC_FAMILY_MODELS[design.family];
     const portTotal = design.chips.reduce((n, c) => n + c.portCount, 0);
     // One transaction holds the fabric, its chips, ports and links, and the event that says it was

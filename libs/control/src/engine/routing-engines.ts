@@ -48,7 +48,8 @@ export interface RoutingEngineEntry {
   readonly dumpFormat: string;
 }
 
-export const ROUTING_ENGINES: Readonly<Record<FabricFamily, RoutingEngineEntry>> = {
+/** A family without a row here has no routing engine yet: its fabrics are refused where they would need one. */
+export const ROUTING_ENGINES: Readonly<Partial<Record<FabricFamily, RoutingEngineEntry>>> = {
   blackwidow: {
     name: 'blackwidow',
     create: (known) => new BlackWidowRoutingEngine(known) as unknown as RoutingEngine,
@@ -76,11 +77,11 @@ export function routingEngineOf(family: string): RoutingEngineEntry {
 
 /** The engine a generation records as its maker, by that name. */
 export function routingEngineNamed(name: string): RoutingEngineEntry {
-  const entry = Object.values(ROUTING_ENGINES).find((e) => e.name === name);
+  const entry = Object.values(ROUTING_ENGINES).find((e) => e?.name === name);
   if (!entry)
     throw new Error(
       `no routing engine is named "${name}" (engines: ${Object.values(ROUTING_ENGINES)
-        .map((e) => e.name)
+        .map((e) => e?.name)
         .join(', ')})`,
     );
   return entry;

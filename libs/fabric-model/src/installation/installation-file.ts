@@ -2,9 +2,8 @@
  * The installation file (`fixtures/*.json`, format `weft-installation/1`): a physical fabric
  * installation and the design its operator intends. See fixtures/README.md for the format.
  */
-import type { BlackWidowDesignParams } from '../blackwidow/blackwidow-design';
-import { FABRIC_FAMILY_MODELS } from '../families';
-import { CableEnd, FABRIC_FAMILIES, FabricFamily, SERDES_RATES_GBPS } from '../fabric-design';
+import { FABRIC_FAMILY_MODELS, FamilyDesignParams } from '../families';
+import { CableEnd, FABRIC_FAMILIES, FabricFamily } from '../fabric-design';
 import { JsonChecker } from './json-checker';
 
 export const INSTALLATION_FORMAT = 'weft-installation/1';
@@ -33,7 +32,7 @@ export interface InstallationFile {
   readonly name: string;
   readonly description: string;
   readonly family: FabricFamily;
-  readonly design: BlackWidowDesignParams;
+  readonly design: FamilyDesignParams;
   readonly cabling: {
     readonly missing: readonly CableEnd[];
     readonly miswired: readonly MiswiredCable[];
@@ -97,18 +96,21 @@ export function checkInstallationFile(json: unknown, c: JsonChecker): Installati
       const lengthMeters = o.lengthMeters === undefined ? undefined : c.number(o.lengthMeters, `${path}.lengthMeters`, 0.1, 100);
       let rateGbps: number | undefined;
       if (o.rateGbps !== undefined) {
-        if (typeof o.rateGbps !== 'number' || !SERDES_RATES_GBPS.includes(o.rateGbps)) {
-          c.fail(`${path}.rateGbps`, `must be a SerDes rate (${SERDES_RATES_GBPS.join(', ')} Gb/s), got ${JSON.stringify(o.rateGbps)}`);
+        const rates = family ? FABRIC_FAMILY_MODELS[family].linkRates : [];
+        if (family && rates.length === 0) c.fail(`${path}.rateGbps`, `a ${family} link runs at one rate; it cannot be set`);
+        else if (typeof o.rateGbps !== 'number' || !rates.includes(o.rateGbps)) {
+          c.fail(`${path}.rateGbps`, `must be a SerDes rate (${rates.join(', ')} Gb/s), got ${JSON.stringify(o.rateGbps)}`);
         } else rateGbps = o.rateGbps;
       }
       if (end) links.push({ end, lengthMeters, rateGbps });
     });
   }
 
-  let maintenanceAttachment = 'p0';
+  const defaultAttachment = family ? FABRIC_FAMILY_MODELS[family].defaultAttachment : 'p0';
+  let maintenanceAttachment = defaultAttachment;
   if (root.maintenance !== undefined) {
     const m = c.object(root.maintenance, '$.maintenance', ['attachment']);
-    if (m && m.attachment !== undefined) maintenanceAttachment = c.string(m.attachment, '$.maintenance.attachment', CHIP, 'a chip name') ?? 'p0';
+    if (m && m.attachment !== undefined) maintenanceAttachment = c.string(m.attachment, '$.maintenance.attachment', CHIP, 'a chip name') ?? defaultAttachment;
   }
 
   if (c.issues.length > 0 || !name || description === undefined || !family || !design) return undefined;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { FABRIC_FAMILY_MODELS } from '../families';
-import { CableEnd, CableSpec, ChipSpec, FabricDesign, cableEndKey, rateForLength } from '../fabric-design';
+import { CableEnd, CableSpec, ChipSpec, FabricDesign, cableEndKey } from '../fabric-design';
 import { InstallationFileError } from './installation-error';
 import { InstallationFile, checkInstallationFile } from './installation-file';
 import { JsonChecker } from './json-checker';
@@ -55,14 +55,15 @@ function jsonErrorWhere(text: string, error: Error): string {
 }
 
 export function buildInstallation(file: InstallationFile, source: string): Installation {
-  const expected = FABRIC_FAMILY_MODELS[file.family].generateDesign(file.design);
+  const family = FABRIC_FAMILY_MODELS[file.family];
+  const expected = family.generateDesign(file.design);
   const checker = new JsonChecker();
   const chips = new Map<string, ChipSpec>();
   for (const chip of expected.chips) chips.set(chip.name, chip);
 
   const endExists = (end: CableEnd, path: string): boolean => {
     const chip = chips.get(end.chip);
-    if (!chip) return !checker.fail(`${path}.chip`, `no chip "${end.chip}" in this ${file.design.network} design`) && false;
+    if (!chip) return !checker.fail(`${path}.chip`, `no chip "${end.chip}" in this ${family.designName(file.design)} design`) && false;
     if (end.port >= chip.portCount) {
       return !checker.fail(`${path}.port`, `chip "${end.chip}" has ports 0 to ${chip.portCount - 1}, got ${end.port}`) && false;
     }
@@ -112,8 +113,7 @@ export function buildInstallation(file: InstallationFile, source: string): Insta
       b: x.b,
       cableClass: 'unplanned',
       lengthMeters: x.lengthMeters,
-      rateGbps: rateForLength(x.lengthMeters),
-      lanes: 3,
+      ...family.linkFor(x.lengthMeters),
     });
   });
 
@@ -160,13 +160,17 @@ export function buildInstallation(file: InstallationFile, source: string): Insta
     }
     const cable = physicalCables[index];
     const lengthMeters = link.lengthMeters ?? cable.lengthMeters;
-    physicalCables[index] = { ...cable, lengthMeters, rateGbps: link.rateGbps ?? rateForLength(lengthMeters) };
+    // A new length changes the latency the emulator derives from it (a stated latency goes).
+    const { latencyNs: _stated, ...rest } = cable;
+    physicalCables[index] = {
+      ...(link.lengthMeters === undefined ? cable : rest),
+      lengthMeters,
+      rateGbps: link.rateGbps ?? family.linkFor(lengthMeters).rateGbps,
+    };
   });
 
-  const attachment = chips.get(file.maintenanceAttachment);
-  if (!attachment) checker.fail('$.maintenance.attachment', `no chip "${file.maintenanceAttachment}" in this design`);
-  else if (attachment.kind !== 'endpoint')
-    checker.fail('$.maintenance.attachment', `must be an endpoint (a processor), "${attachment.name}" is a ${attachment.model} router`);
+  const attachmentProblem = family.checkAttachment(expected, file.maintenanceAttachment);
+  if (attachmentProblem) checker.fail('$.maintenance.attachment', attachmentProblem);
 
   if (checker.issues.length > 0) throw new InstallationFileError(source, checker.issues);
   return { source, file, expected, physical: { ...expected, cables: physicalCables } };
