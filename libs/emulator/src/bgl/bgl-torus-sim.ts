@@ -1,0 +1,1032 @@
+/**
+ * The BlueGene/L torus network, node by node, at the level paper 002's own simulator worked at (§3):
+ * time in network cycles (one byte on a link), packets of 32-byte chunks moving by virtual
+ * cut-through, token flow control per VC, the bubble escape with either accounting, the three
+ * arbitration phases, hint bits cleared by the neighbour registers, finite injection and reception
+ * FIFOs drained by the node's software, and the books: every packet is delivered or discarded with
+ * a reason. A packet's transfer is one event at each end, not one per byte: the head is usable at
+ * the next node a link latency and one chunk after its grant (§2: cut-through), its tail frees the
+ * buffer behind it when the whole packet has left, and the link is busy for every byte of it.
+ *
+ * Registers are the node's own (neighbour coordinates, hint cutoffs, the software's route-override
+ * table): a packet goes where they send it, right or wrong. Random choices (ties, SLQ cycles,
+ * in-network cycles) are keyed draws of the seed, the node and the cycle, so that they do not
+ * depend on the order nodes are visited in.
+ */
+import {
+  BGL_ACK_BYTES,
+  BGL_CHUNK_BYTES,
+  BGL_LINKS,
+  BGL_MAX_PACKET_CHUNKS,
+  BGL_NS_PER_CYCLE,
+  BGL_TRAILER_BYTES,
+  BGL_VC_BUBBLE,
+  BGL_VC_PRIORITY,
+  BGL_VCS,
+  chooseRoute,
+  hardwareHintSign,
+  keyedDraw,
+  legDirectionChoice,
+  legKind,
+  LEG_STATIC,
+  NO_SECOND_LEG,
+  relayNode,
+  ROUTE_HARDWARE,
+  ROUTE_UNREACHABLE,
+  DIRECTION_MINUS,
+  DIRECTION_PLUS,
+  InterruptKind,
+  Torus,
+} from '@weft/fabric-model';
+import type { EmulatedFabric } from '../emulated-fabric';
+import { BglSettings, bglSettings } from './bgl-settings';
+import { EventWheel } from './event-wheel';
+
+const EV_HEAD = 1;
+const EV_FREE = 2;
+const EV_FREE_INJECTION = 3;
+const EV_TOKENS = 4;
+const EV_WAKE = 5;
+const EV_RECEIVED = 6;
+const EV_READ_DONE = 7;
+const EV_PATH_DONE = 8;
+
+/** Packet flags. */
+const STATIC = 1;
+const PRIORITY = 2;
+
+/** Draw kinds (keyedDraw). */
+const DRAW_TIE = 1;
+const DRAW_SLQ = 2;
+const DRAW_IN_NETWORK = 3;
+
+/** FIFOs per node: six receivers of four VCs, eight injection, seven reception. */
+const VC_FIFOS = BGL_LINKS * BGL_VCS;
+const INJECTION_FIFOS = 8;
+const RECEPTION_FIFOS = 7;
+/** A reception request's "direction". */
+const TO_RECEPTION = 6;
+
+const NONE = -1;
+
+/** Why a packet was discarded. */
+export const BGL_DISCARD_REASONS = ['unreachable', 'link-down', 'node-died', 'misrouted', 'unconfigured'] as const;
+export type BglDiscardReason = (typeof BGL_DISCARD_REASONS)[number];
+
+export interface SendOptions {
+  /** §2: the high-priority class (its own injection FIFOs, VC and reception FIFO). */
+  readonly priority?: boolean;
+  /** Overrides the node software's table: `dynamic` or `static` routing with the hardware's hints. */
+  readonly routing?: 'table' | 'dynamic' | 'static';
+  /** A number the sender keeps with the packet (a traffic run's class). */
+  readonly tag?: number;
+}
+
+/** One VC of one receiver in a ring the watchdog found waiting on itself. */
+export interface WaitingVc {
+  readonly node: string;
+  readonly port: number;
+  readonly vc: number;
+  /** Chunks held in the VC's buffer, and tokens its upstream sender holds for it. */
+  readonly heldChunks: number;
+  readonly upstreamTokens: number;
+}
+
+export class BglTorusSim {
+  readonly settings: BglSettings;
+  readonly nodes: number;
+  readonly nsPerCycle = BGL_NS_PER_CYCLE;
+  cycle = 0;
+
+  /** The physical cabling: where the link out of node n's port d lands (node and port), and its latency in cycles. */
+  readonly outNode: Int32Array;
+  readonly outPort: Int32Array;
+  readonly latency: Int32Array;
+  /** Each node's place (its personality, §1) and the torus shape it was built for. */
+  readonly torus: Torus;
+  readonly coords: Int32Array;
+  /** The fabric's node at each torus index. */
+  private readonly nodeOfIndex: Int32Array;
+
+  // Registers the control plane writes (-1: not written).
+  readonly neighbourRegister: Int32Array;
+  readonly cutoffPlus: Int32Array;
+  readonly cutoffMinus: Int32Array;
+  readonly routeTables: (Int32Array | null)[];
+
+  // Faults.
+  readonly dead: Uint8Array;
+  readonly linkDown: Uint8Array;
+
+  // Senders: busy until, tokens per downstream VC, tokens owed back upstream per receiver VC.
+  private readonly senderBusy: Float64Array;
+  readonly credits: Int32Array;
+  private readonly owed: Int32Array;
+  private readonly pathsInUse: Int32Array;
+
+  // Queues are linked lists through pNext: VC FIFOs, injection FIFOs, reception FIFOs, and the
+  // software's send queue per node.
+  private readonly vcHead: Int32Array;
+  private readonly vcTail: Int32Array;
+  readonly vcChunks: Int32Array;
+  private readonly vcBusyUntil: Float64Array;
+  private readonly vcEligible: Float64Array;
+  private readonly injHead: Int32Array;
+  private readonly injTail: Int32Array;
+  private readonly injChunks: Int32Array;
+  private readonly injEligible: Float64Array;
+  private readonly rcvHead: Int32Array;
+  private readonly rcvTail: Int32Array;
+  private readonly rcvChunks: Int32Array;
+  private readonly sendHead: Int32Array;
+  private readonly sendTail: Int32Array;
+  private readonly readBusy: Uint8Array;
+  private readonly readNext: Uint8Array;
+  private readonly lastWake: Float64Array;
+
+  // Packets, by id (columns grown on demand; ids reused from a free list).
+  private capacity = 0;
+  private pDst = new Int32Array(0);
+  private pSrc = new Int32Array(0);
+  private pSize = new Int32Array(0);
+  private pHints = new Int32Array(0);
+  private pVc = new Int32Array(0);
+  private pFlags = new Int32Array(0);
+  private pLastDir = new Int32Array(0);
+  private pCharge = new Int32Array(0);
+  private pArrivedOn = new Int32Array(0);
+  private pFinal = new Int32Array(0);
+  private pLeg2 = new Int32Array(0);
+  private pTag = new Int32Array(0);
+  private pNext = new Int32Array(0);
+  private pHops = new Int32Array(0);
+  private pTailAt = new Float64Array(0);
+  private pSentAt = new Float64Array(0);
+  private freeIds: number[] = [];
+  private nextId = 0;
+
+  private readonly wheel = new EventWheel(8192);
+
+  // The books.
+  injected = 0;
+  delivered = 0;
+  readonly discarded = new Map<BglDiscardReason, number>();
+  bytesMoved = 0;
+  /** Packets in VC FIFOs or on links (not in the nodes' FIFOs or send queues). */
+  private inNetwork = 0;
+  private lastProgress = 0;
+  /** The ring the watchdog found, once it fired. */
+  deadlock: WaitingVc[] | null = null;
+
+  onDeliver: (packet: number, cycle: number) => void = () => undefined;
+  onInterrupt: (kind: InterruptKind, cycle: number, node: number, port: number, vc: number, details?: Record<string, unknown>) => void = () => undefined;
+
+  constructor(
+    readonly fabric: EmulatedFabric,
+    readonly seed: number,
+    settings: Partial<BglSettings> = {},
+  ) {
+    this.settings = bglSettings(settings);
+    const chips = fabric.design.chips;
+    this.nodes = chips.length;
+    const n = this.nodes;
+    const shape = [0, 1, 2].map((d) => 1 + Math.max(...chips.map((c) => c.coordinates?.[d] ?? -1)));
+    this.torus = new Torus(shape);
+    this.coords = new Int32Array(3 * n);
+    chips.forEach((c, i) => {
+      if (c.portCount !== BGL_LINKS || !c.coordinates) throw new Error(`chip ${c.name} is not a BG/L node (six links and coordinates)`);
+      this.coords.set(c.coordinates, 3 * i);
+    });
+    this.nodeOfIndex = new Int32Array(this.torus.size).fill(NONE);
+    for (let i = 0; i < n; i++) this.nodeOfIndex[this.torusIndex(i)] = i;
+    this.outNode = new Int32Array(6 * n).fill(NONE);
+    this.outPort = new Int32Array(6 * n).fill(NONE);
+    this.latency = new Int32Array(6 * n);
+    for (let g = 0; g < 6 * n; g++) {
+      const peer = fabric.peer[g];
+      if (peer < 0) continue;
+      this.outNode[g] = (peer / 6) | 0;
+      this.outPort[g] = peer % 6;
+    }
+    for (const cable of fabric.design.cables) {
+      const cycles = Math.max(1, Math.round((cable.latencyNs ?? 10 * BGL_NS_PER_CYCLE) / BGL_NS_PER_CYCLE));
+      this.latency[fabric.portIndex(cable.a.chip, cable.a.port)] = cycles;
+      this.latency[fabric.portIndex(cable.b.chip, cable.b.port)] = cycles;
+    }
+    this.neighbourRegister = new Int32Array(18 * n).fill(NONE);
+    this.cutoffPlus = new Int32Array(3 * n).fill(NONE);
+    this.cutoffMinus = new Int32Array(3 * n).fill(NONE);
+    this.routeTables = new Array<Int32Array | null>(n).fill(null);
+    this.dead = new Uint8Array(n);
+    this.linkDown = new Uint8Array(6 * n);
+    for (let g = 0; g < 6 * n; g++) if (this.outNode[g] === NONE) this.linkDown[g] = 1;
+    this.senderBusy = new Float64Array(6 * n);
+    this.credits = new Int32Array(6 * n * BGL_VCS).fill(this.settings.vcTokens);
+    this.owed = new Int32Array(6 * n * BGL_VCS);
+    this.pathsInUse = new Int32Array(6 * n);
+    this.vcHead = new Int32Array(VC_FIFOS * n).fill(NONE);
+    this.vcTail = new Int32Array(VC_FIFOS * n).fill(NONE);
+    this.vcChunks = new Int32Array(VC_FIFOS * n);
+    this.vcBusyUntil = new Float64Array(VC_FIFOS * n);
+    this.vcEligible = new Float64Array(VC_FIFOS * n);
+    this.injHead = new Int32Array(INJECTION_FIFOS * n).fill(NONE);
+    this.injTail = new Int32Array(INJECTION_FIFOS * n).fill(NONE);
+    this.injChunks = new Int32Array(INJECTION_FIFOS * n);
+    this.injEligible = new Float64Array(INJECTION_FIFOS * n);
+    this.rcvHead = new Int32Array(RECEPTION_FIFOS * n).fill(NONE);
+    this.rcvTail = new Int32Array(RECEPTION_FIFOS * n).fill(NONE);
+    this.rcvChunks = new Int32Array(RECEPTION_FIFOS * n);
+    this.sendHead = new Int32Array(n).fill(NONE);
+    this.sendTail = new Int32Array(n).fill(NONE);
+    this.readBusy = new Uint8Array(n);
+    this.readNext = new Uint8Array(n);
+    this.lastWake = new Float64Array(n).fill(-1);
+    this.grow(1024);
+  }
+
+  // ------------------------------------------------------------------ registers
+  /** Writes the registers a correct configuration holds, from the node's own place: for tests of the node alone (the control plane writes them over the control network). */
+  programMinimalRouting(): void {
+    const torus = this.torus;
+    for (let node = 0; node < this.nodes; node++) {
+      for (let dir = 0; dir < 6; dir++) {
+        const m = torus.neighbour(this.torusIndex(node), dir);
+        for (let d = 0; d < 3; d++) this.neighbourRegister[18 * node + 3 * dir + d] = torus.coordinate(m, d);
+      }
+      for (let d = 0; d < 3; d++) {
+        const k = torus.shape[d];
+        const s = this.coords[3 * node + d];
+        let plus = (k - 1) >> 1;
+        if (k % 2 === 0 && torus.minimalSign(d, s, (s + k / 2) % k) > 0) plus++;
+        this.cutoffPlus[3 * node + d] = (s + plus) % k;
+        this.cutoffMinus[3 * node + d] = (s - (k - 1 - plus) + k) % k;
+      }
+    }
+  }
+
+  /** The node's index in its torus numbering (x fastest) from its coordinates. */
+  private torusIndex(node: number): number {
+    return this.torus.index(this.coords[3 * node], this.coords[3 * node + 1], this.coords[3 * node + 2]);
+  }
+
+  // ------------------------------------------------------------------ the books
+  get inFlight(): number {
+    let discarded = 0;
+    for (const count of this.discarded.values()) discarded += count;
+    return this.injected - this.delivered - discarded;
+  }
+
+  private discard(p: number, reason: BglDiscardReason): void {
+    this.discarded.set(reason, (this.discarded.get(reason) ?? 0) + 1);
+    this.release(p);
+  }
+
+  // ------------------------------------------------------------------ packets
+  private grow(capacity: number): void {
+    const grow32 = (a: Int32Array) => {
+      const b = new Int32Array(capacity);
+      b.set(a);
+      return b;
+    };
+    const grow64 = (a: Float64Array) => {
+      const b = new Float64Array(capacity);
+      b.set(a);
+      return b;
+    };
+    this.pDst = grow32(this.pDst);
+    this.pSrc = grow32(this.pSrc);
+    this.pSize = grow32(this.pSize);
+    this.pHints = grow32(this.pHints);
+    this.pVc = grow32(this.pVc);
+    this.pFlags = grow32(this.pFlags);
+    this.pLastDir = grow32(this.pLastDir);
+    this.pCharge = grow32(this.pCharge);
+    this.pArrivedOn = grow32(this.pArrivedOn);
+    this.pFinal = grow32(this.pFinal);
+    this.pLeg2 = grow32(this.pLeg2);
+    this.pTag = grow32(this.pTag);
+    this.pNext = grow32(this.pNext);
+    this.pHops = grow32(this.pHops);
+    this.pTailAt = grow64(this.pTailAt);
+    this.pSentAt = grow64(this.pSentAt);
+    this.capacity = capacity;
+  }
+
+  private allocate(): number {
+    const reused = this.freeIds.pop();
+    if (reused !== undefined) return reused;
+    if (this.nextId === this.capacity) this.grow(this.capacity * 2);
+    return this.nextId++;
+  }
+
+  private release(p: number): void {
+    this.pSize[p] = 0;
+    this.freeIds.push(p);
+  }
+
+  /** What a delivered packet (its id, valid inside onDeliver) was. */
+  packetSource(p: number): number {
+    return this.pSrc[p];
+  }
+  packetDestination(p: number): number {
+    return this.pDst[p];
+  }
+  packetChunks(p: number): number {
+    return this.pSize[p];
+  }
+  packetTag(p: number): number {
+    return this.pTag[p];
+  }
+  packetHops(p: number): number {
+    return this.pHops[p];
+  }
+  packetSentAt(p: number): number {
+    return this.pSentAt[p];
+  }
+
+  // ------------------------------------------------------------------ the node's software: sending
+  /**
+   * Node `source`'s software sends `chunks` chunks (1–8: 32 to 256 bytes) to node `destination`:
+   * by its route-override table (the hardware's dynamic route where no entry holds the
+   * destination), or as `options.routing` says. Returns the packet's id, or −1 when the software
+   * refused it (recorded as discarded: unreachable, or the node not configured).
+   */
+  send(source: number, destination: number, chunks: number, options: SendOptions = {}): number {
+    if (!Number.isInteger(chunks) || chunks < 1 || chunks > BGL_MAX_PACKET_CHUNKS)
+      throw new RangeError(`a BG/L packet is 1 to 8 chunks of 32 bytes, got ${chunks}`);
+    if (source === destination) throw new RangeError(`node ${source} cannot send a packet to itself over the torus`);
+    if (this.dead[source]) throw new RangeError(`node ${this.fabric.chipNames[source]} is dead and sends nothing`);
+    const p = this.allocate();
+    this.injected++;
+    this.pSrc[p] = source;
+    this.pSize[p] = chunks;
+    this.pFlags[p] = options.priority ? PRIORITY : 0;
+    this.pTag[p] = options.tag ?? 0;
+    this.pHops[p] = 0;
+    this.pFinal[p] = NONE;
+    this.pLeg2[p] = NO_SECOND_LEG;
+    this.pSentAt[p] = this.cycle;
+    const routing = options.routing ?? 'table';
+    let leg = 0;
+    let target = destination;
+    if (routing === 'table') {
+      const table = this.routeTables[source];
+      const at = table ? chooseRoute(this.torus, table, this.torusIndex(source), this.torusIndex(destination)) : ROUTE_HARDWARE;
+      if (at === ROUTE_UNREACHABLE) {
+        this.discard(p, 'unreachable');
+        return NONE;
+      }
+      if (at !== ROUTE_HARDWARE) {
+        leg = table![at];
+        if (table![at + 1] !== NO_SECOND_LEG) {
+          const relay = relayNode(this.torus, table!, at, this.torusIndex(source), this.torusIndex(destination));
+          target = this.nodeAt(relay);
+          this.pFinal[p] = destination;
+          this.pLeg2[p] = table![at + 1];
+        }
+      }
+    } else if (routing === 'static') leg = LEG_STATIC;
+    if (!this.address(p, source, target, leg)) {
+      this.discard(p, 'unconfigured');
+      return NONE;
+    }
+    this.queueSend(source, p);
+    return p;
+  }
+
+  /** The fabric's node at torus index `i`. */
+  private nodeAt(i: number): number {
+    return this.nodeOfIndex[i];
+  }
+
+  /** Sets a packet's destination and hint bits for a leg from `from` to `to`; false when the hardware hint registers are not written. */
+  private address(p: number, from: number, to: number, leg: number): boolean {
+    this.pDst[p] = to;
+    let hints = 0;
+    for (let d = 0; d < 3; d++) {
+      const s = this.coords[3 * from + d];
+      const t = this.coords[3 * to + d];
+      if (s === t) continue;
+      const choice = legDirectionChoice(leg, d);
+      let sign: number;
+      if (choice === DIRECTION_PLUS) sign = 1;
+      else if (choice === DIRECTION_MINUS) sign = -1;
+      else {
+        const plus = this.cutoffPlus[3 * from + d];
+        if (plus < 0) return false;
+        sign = hardwareHintSign(s, t, plus, this.cutoffMinus[3 * from + d], this.torus.shape[d]);
+      }
+      if (sign !== 0) hints |= 1 << (5 - (2 * d + (sign > 0 ? 0 : 1)));
+    }
+    // Registers that hint nothing towards another node would leave the packet where it is.
+    if (hints === 0) return false;
+    this.pHints[p] = hints;
+    if (legKind(leg) === LEG_STATIC) this.pFlags[p] |= STATIC;
+    else this.pFlags[p] &= ~STATIC;
+    this.pLastDir[p] = NONE;
+    this.pVc[p] = NONE;
+    return true;
+  }
+
+  private queueSend(node: number, p: number): void {
+    this.pNext[p] = NONE;
+    if (this.sendTail[node] === NONE) this.sendHead[node] = p;
+    else this.pNext[this.sendTail[node]] = p;
+    this.sendTail[node] = p;
+    this.fillInjection(node);
+  }
+
+  /** Moves packets from the software's send queue into the injection FIFOs while they have room (in order: the software writes them so). */
+  private fillInjection(node: number): void {
+    const limit = this.settings.injectionFifoChunks;
+    while (this.sendHead[node] !== NONE) {
+      const p = this.sendHead[node];
+      const fifo = INJECTION_FIFOS * node + this.injectionFifoOf(p);
+      if (limit !== 0 && this.injChunks[fifo] + this.pSize[p] > limit) return;
+      this.sendHead[node] = this.pNext[p];
+      if (this.sendHead[node] === NONE) this.sendTail[node] = NONE;
+      this.pTailAt[p] = this.cycle;
+      this.pArrivedOn[p] = NONE;
+      const wasEmpty = this.injHead[fifo] === NONE;
+      this.pNext[p] = NONE;
+      if (wasEmpty) this.injHead[fifo] = p;
+      else this.pNext[this.injTail[fifo]] = p;
+      this.injTail[fifo] = p;
+      this.injChunks[fifo] += this.pSize[p];
+      if (wasEmpty) {
+        this.injEligible[fifo] = this.cycle + this.settings.arbitrationLatency;
+        this.wake(node, this.injEligible[fifo]);
+      }
+    }
+  }
+
+  /** §2: two high-priority FIFOs and six normal ones; weft fills a normal one per first direction of the packet's hints, so that one direction's back-pressure stalls only its own FIFO. */
+  private injectionFifoOf(p: number): number {
+    if (this.pFlags[p] & PRIORITY) return p & 1;
+    const hints = this.pHints[p];
+    for (let dir = 0; dir < 6; dir++) if (hints & (1 << (5 - dir))) return 2 + dir;
+    return 2;
+  }
+
+  // ------------------------------------------------------------------ running
+  private wake(node: number, at: number): void {
+    this.wheel.add(this.cycle, at, EV_WAKE, node, 0, 0);
+  }
+
+  /** Runs `cycles` cycles; `beforeCycle` is called at the start of each (to send that cycle's traffic). */
+  run(cycles: number, beforeCycle?: (cycle: number) => void): void {
+    const end = this.cycle + cycles;
+    const wheel = this.wheel;
+    while (this.cycle < end) {
+      const t = this.cycle;
+      beforeCycle?.(t);
+      for (let i = 0; i < wheel.count(t); i += 4) {
+        const data = wheel.bucket(t);
+        this.fire(t, data[i], data[i + 1], data[i + 2], data[i + 3]);
+      }
+      wheel.clear(t);
+      if (this.inNetwork > 0 && t - this.lastProgress > this.settings.watchdogCycles && this.deadlock === null) this.watchdog(t);
+      this.cycle = t + 1;
+    }
+  }
+
+  /** Runs until every packet is delivered or discarded, or `limit` cycles pass; returns the cycles run. */
+  drain(limit: number): number {
+    const start = this.cycle;
+    while (this.inFlight > 0 && this.cycle - start < limit && this.deadlock === null) this.run(1);
+    return this.cycle - start;
+  }
+
+  private fire(t: number, kind: number, a: number, b: number, c: number): void {
+    switch (kind) {
+      case EV_WAKE:
+        if (this.lastWake[a] !== t) {
+          this.lastWake[a] = t;
+          this.arbitrate(a, t);
+        }
+        return;
+      case EV_HEAD:
+        return this.headArrives(t, a, b);
+      case EV_FREE: {
+        // A packet's tail has left VC FIFO `a`: its tokens go back upstream by a token-ack.
+        const node = (a / VC_FIFOS) | 0;
+        this.vcChunks[a] -= b;
+        if (this.dead[node]) return;
+        this.owed[a] += b;
+        this.wake(node, t);
+        return;
+      }
+      case EV_FREE_INJECTION: {
+        const node = (a / INJECTION_FIFOS) | 0;
+        this.injChunks[a] -= b;
+        if (this.dead[node]) return;
+        this.fillInjection(node);
+        this.wake(node, t);
+        return;
+      }
+      case EV_TOKENS:
+        this.credits[a * BGL_VCS + b] += c;
+        this.wake((a / 6) | 0, t);
+        return;
+      case EV_PATH_DONE:
+        this.pathsInUse[a]--;
+        this.wake((a / 6) | 0, t);
+        return;
+      case EV_RECEIVED:
+        return this.received(t, a, b);
+      case EV_READ_DONE:
+        return this.readDone(t, a, b);
+    }
+  }
+
+  /** A packet's head reaches a receiver VC (`fifo`): queued; at the head of the FIFO it asks for arbitration after the pipeline's latency. */
+  private headArrives(t: number, p: number, fifo: number): void {
+    const node = (fifo / VC_FIFOS) | 0;
+    if (this.dead[node]) {
+      this.inNetwork--;
+      this.discard(p, 'node-died');
+      return;
+    }
+    this.pArrivedOn[p] = ((fifo % VC_FIFOS) / BGL_VCS) | 0;
+    this.pNext[p] = NONE;
+    const wasEmpty = this.vcHead[fifo] === NONE;
+    if (wasEmpty) this.vcHead[fifo] = p;
+    else this.pNext[this.vcTail[fifo]] = p;
+    this.vcTail[fifo] = p;
+    this.vcChunks[fifo] += this.pCharge[p];
+    if (wasEmpty) {
+      this.vcEligible[fifo] = Math.max(t + this.settings.arbitrationLatency, this.vcBusyUntil[fifo]);
+      this.wake(node, this.vcEligible[fifo]);
+    }
+  }
+
+  // ------------------------------------------------------------------ arbitration (§2)
+  // Per-evaluation scratch (STYLE.md: allocated once).
+  private readonly rxRequestVc = new Int32Array(6);
+  private readonly rxRequestDir = new Int32Array(6);
+  private readonly rxRequestToVc = new Int32Array(6);
+  private readonly injRequestDir = new Int32Array(INJECTION_FIFOS);
+  private readonly injRequestToVc = new Int32Array(INJECTION_FIFOS);
+  private readonly vcDir = new Int32Array(BGL_VCS);
+  private readonly vcTo = new Int32Array(BGL_VCS);
+  private choiceDir = NONE;
+  private choiceVc = NONE;
+
+  private arbitrate(n: number, t: number): void {
+    if (this.dead[n]) return;
+    const sb = 6 * n;
+    // Phase 3's first rule: token-acks before anything else on a free sender.
+    for (let s = 0; s < 6; s++) {
+      const g = sb + s;
+      if (this.linkDown[g] || this.senderBusy[g] > t) continue;
+      let any = false;
+      for (let v = 0; v < BGL_VCS; v++) if (this.owed[g * BGL_VCS + v] > 0) any = true;
+      if (!any) continue;
+      const busy = t + BGL_ACK_BYTES;
+      this.senderBusy[g] = busy;
+      const upstream = this.outNode[g] * 6 + this.outPort[g];
+      for (let v = 0; v < BGL_VCS; v++) {
+        const tokens = this.owed[g * BGL_VCS + v];
+        if (tokens > 0) this.wheel.add(t, busy + this.latency[g], EV_TOKENS, upstream, v, tokens);
+        this.owed[g * BGL_VCS + v] = 0;
+      }
+      this.bytesMoved += BGL_ACK_BYTES;
+      this.wake(n, busy);
+    }
+    let requested = false;
+    // Phases 1 and 2: each receiver presents at most one request.
+    for (let r = 0; r < 6; r++) {
+      this.rxRequestVc[r] = NONE;
+      const pathsFree = this.pathsInUse[sb + r] < this.settings.paths;
+      let best = NONE;
+      let bestRange = -1;
+      let ties = 0;
+      const slq = keyedDraw(this.seed, DRAW_SLQ, VC_FIFOS * n + r, t) < this.settings.slqFraction;
+      for (let v = 0; v < BGL_VCS; v++) {
+        this.vcDir[v] = NONE;
+        const f = VC_FIFOS * n + r * BGL_VCS + v;
+        const p = this.vcHead[f];
+        if (p === NONE || this.vcEligible[f] > t || this.vcBusyUntil[f] > t) continue;
+        if (!this.decide(n, p, t, r)) continue;
+        if (this.choiceDir !== TO_RECEPTION && !pathsFree) continue;
+        this.vcDir[v] = this.choiceDir;
+        this.vcTo[v] = this.choiceVc;
+        // §2 phase 2: high priority wins; else the fullest by 2-bit range on SLQ cycles, random otherwise.
+        const range = v === BGL_VC_PRIORITY ? 4 : slq ? this.fullnessRange(this.vcChunks[f]) : 0;
+        if (range > bestRange) {
+          best = v;
+          bestRange = range;
+          ties = 1;
+        } else if (range === bestRange) {
+          ties++;
+          if (keyedDraw(this.seed, DRAW_TIE, (VC_FIFOS * n + r * BGL_VCS + v) * 8 + ties, t) * ties < 1) best = v;
+        }
+      }
+      if (best === NONE) continue;
+      this.rxRequestVc[r] = best;
+      this.rxRequestDir[r] = this.vcDir[best];
+      this.rxRequestToVc[r] = this.vcTo[best];
+      requested = true;
+    }
+    for (let i = 0; i < INJECTION_FIFOS; i++) {
+      this.injRequestDir[i] = NONE;
+      const f = INJECTION_FIFOS * n + i;
+      const p = this.injHead[f];
+      if (p === NONE || this.injEligible[f] > t) continue;
+      if (!this.decide(n, p, t, NONE)) continue;
+      this.injRequestDir[i] = this.choiceDir;
+      this.injRequestToVc[i] = this.choiceVc;
+      requested = true;
+    }
+    if (!requested) return;
+    // Reception requests: each receiver's dedicated bus to its reception FIFO.
+    for (let r = 0; r < 6; r++) {
+      if (this.rxRequestVc[r] === NONE || this.rxRequestDir[r] !== TO_RECEPTION) continue;
+      this.grantReception(n, t, r, this.rxRequestVc[r]);
+      this.rxRequestVc[r] = NONE;
+    }
+    // Phase 3: each free sender picks among the requests for it.
+    const inNetworkFirst = keyedDraw(this.seed, DRAW_IN_NETWORK, n, t) < this.settings.inNetworkPriorityFraction;
+    for (let s = 0; s < 6; s++) {
+      const g = sb + s;
+      if (this.senderBusy[g] > t || this.linkDown[g]) continue;
+      let best = NONE;
+      let bestKey = -1;
+      let ties = 0;
+      for (let k = 0; k < 6 + INJECTION_FIFOS; k++) {
+        const network = k < 6;
+        const dir = network ? (this.rxRequestVc[k] === NONE ? NONE : this.rxRequestDir[k]) : this.injRequestDir[k - 6];
+        if (dir !== s) continue;
+        const toVc = network ? this.rxRequestToVc[k] : this.injRequestToVc[k - 6];
+        const chunks = network ? this.vcChunks[VC_FIFOS * n + k * BGL_VCS + this.rxRequestVc[k]] : this.injChunks[INJECTION_FIFOS * n + k - 6];
+        // High priority first (in the network before injection), then the favoured group, then SLQ.
+        const priority = toVc === BGL_VC_PRIORITY ? 2 : 0;
+        const group = network === inNetworkFirst ? 1 : 0;
+        const key = (priority * 2 + group) * 8 + this.fullnessRange(chunks) + (network && priority ? 4 : 0);
+        if (key > bestKey) {
+          best = k;
+          bestKey = key;
+          ties = 1;
+        } else if (key === bestKey) {
+          ties++;
+          if (keyedDraw(this.seed, DRAW_TIE, (6 * n + s) * 32 + k, t) * ties < 1) best = k;
+        }
+      }
+      if (best === NONE) continue;
+      if (best < 6) {
+        const r = best;
+        const v = this.rxRequestVc[r];
+        this.grantLink(n, t, VC_FIFOS * n + r * BGL_VCS + v, false, s, this.rxRequestToVc[r]);
+        this.pathsInUse[sb + r]++;
+        this.wheel.add(t, this.senderBusy[g], EV_PATH_DONE, sb + r, 0, 0);
+        this.rxRequestVc[r] = NONE;
+      } else {
+        this.grantLink(n, t, INJECTION_FIFOS * n + best - 6, true, s, this.injRequestToVc[best - 6]);
+        this.injRequestDir[best - 6] = NONE;
+      }
+    }
+    // The arbiters run every cycle: a request that lost, or one a receiver could not present
+    // beside another, is asked again next cycle.
+    this.wake(n, t + 1);
+  }
+
+  /** The 2-bit range of a buffer's fullness or a sender's tokens (spec §1.2.7: quartiles of the VC). */
+  private fullnessRange(chunks: number): number {
+    const q = this.settings.vcTokens >> 2;
+    return chunks >= 3 * q ? 3 : chunks >= 2 * q ? 2 : chunks >= q ? 1 : 0;
+  }
+
+  /**
+   * §2 phase 1 for packet p at the head of a FIFO of node n (arrived on receiver `from`, NONE for
+   * injection): sets choiceDir/choiceVc to the move it requests and returns true, or false when it
+   * requests nothing (nothing possible is available). A packet none of whose possible directions
+   * has a link any more is discarded here, as a sender discards packets for a link that is down.
+   */
+  private decide(n: number, p: number, t: number, from: number): boolean {
+    const hints = this.pHints[p];
+    if (hints === 0) {
+      // Arrived: its reception FIFO (the receiver's own, or the high-priority one) must have room.
+      const fifo = RECEPTION_FIFOS * n + (this.pFlags[p] & PRIORITY ? 6 : from < 0 ? 0 : from);
+      if (this.rcvChunks[fifo] + this.pSize[p] > this.settings.receptionFifoChunks) return false;
+      this.choiceDir = TO_RECEPTION;
+      this.choiceVc = NONE;
+      return from >= 0;
+    }
+    const sb = 6 * n;
+    // Every possible direction's link down: nothing can ever take it.
+    let usable = false;
+    for (let dir = 0; dir < 6; dir++) if (hints & (1 << (5 - dir)) && !this.linkDown[sb + dir]) usable = true;
+    if (!usable) {
+      this.dropAtHead(n, p, from);
+      return false;
+    }
+    const escapeDir = this.escapeDirection(hints);
+    const priority = (this.pFlags[p] & PRIORITY) !== 0;
+    const bubbleVc = priority ? BGL_VC_PRIORITY : BGL_VC_BUBBLE;
+    if (!(this.pFlags[p] & STATIC) && !priority) {
+      // Dynamic: JSQ over the possible and available dynamic direction/VC pairs.
+      let best = NONE;
+      let bestVc = NONE;
+      let bestRange = -1;
+      let ties = 0;
+      for (let dir = 0; dir < 6; dir++) {
+        if (!(hints & (1 << (5 - dir)))) continue;
+        const g = sb + dir;
+        if (this.linkDown[g] || this.senderBusy[g] > t) continue;
+        for (let v = 0; v < 2; v++) {
+          const tokens = this.credits[g * BGL_VCS + v];
+          if (tokens < BGL_MAX_PACKET_CHUNKS) continue;
+          const range = this.settings.packetArbitration === 'jsq' ? this.fullnessRange(tokens) : 0;
+          if (range > bestRange) {
+            best = dir;
+            bestVc = v;
+            bestRange = range;
+            ties = 1;
+          } else if (range === bestRange) {
+            ties++;
+            if (keyedDraw(this.seed, DRAW_TIE, p * 16 + dir * 2 + v, t) * ties < 1) {
+              best = dir;
+              bestVc = v;
+            }
+          }
+        }
+      }
+      if (best !== NONE) {
+        this.choiceDir = best;
+        this.choiceVc = bestVc;
+        return true;
+      }
+    }
+    // The bubble escape (static and priority packets' only move).
+    const g = sb + escapeDir;
+    if (this.linkDown[g] || this.senderBusy[g] > t) return false;
+    const tokens = this.credits[g * BGL_VCS + bubbleVc];
+    // §2: advancing on the bubble needs a full-sized packet's tokens; entering it — injection, a
+    // turn, or from a dynamic VC — two.
+    const continuing = this.pVc[p] === bubbleVc && this.pLastDir[p] === escapeDir;
+    if (tokens < (continuing ? BGL_MAX_PACKET_CHUNKS : 2 * BGL_MAX_PACKET_CHUNKS)) return false;
+    // By-size accounting must still fit the packet itself.
+    if (tokens < this.chargeFor(p, bubbleVc)) return false;
+    this.choiceDir = escapeDir;
+    this.choiceVc = bubbleVc;
+    return true;
+  }
+
+  /** The escape direction: the lowest dimension with hints (§2), or the first in x+, y+, z+, x−, y−, z− order. */
+  private escapeDirection(hints: number): number {
+    if (this.settings.escapeOrder === 'dimension') {
+      for (let dir = 0; dir < 6; dir++) if (hints & (1 << (5 - dir))) return dir;
+    } else {
+      for (const dir of DIRECTION_ORDER) if (hints & (1 << (5 - dir))) return dir;
+    }
+    return NONE;
+  }
+
+  /** Tokens a packet is charged on VC v: its size, or on a bubble VC under full-size accounting a full packet's. */
+  private chargeFor(p: number, v: number): number {
+    if ((v === BGL_VC_BUBBLE || v === BGL_VC_PRIORITY) && this.settings.bubbleAccounting === 'full-size') return BGL_MAX_PACKET_CHUNKS;
+    return this.pSize[p];
+  }
+
+  private grantLink(n: number, t: number, fifo: number, injection: boolean, s: number, v: number): void {
+    const p = injection ? this.injHead[fifo] : this.vcHead[fifo];
+    const size = this.pSize[p];
+    const wire = size * BGL_CHUNK_BYTES + BGL_TRAILER_BYTES;
+    const g = 6 * n + s;
+    const done = t + wire;
+    this.senderBusy[g] = done;
+    this.wake(n, done);
+    // The FIFO the packet leaves: its next packet asks once this one has gone; its room comes back at the tail.
+    if (injection) {
+      this.injHead[fifo] = this.pNext[p];
+      if (this.injHead[fifo] === NONE) this.injTail[fifo] = NONE;
+      else {
+        this.injEligible[fifo] = Math.max(done, t + this.settings.arbitrationLatency);
+        this.wake(n, this.injEligible[fifo]);
+      }
+      this.wheel.add(t, done, EV_FREE_INJECTION, fifo, size, 0);
+      this.inNetwork++;
+    } else {
+      this.vcHead[fifo] = this.pNext[p];
+      this.vcBusyUntil[fifo] = done;
+      if (this.vcHead[fifo] === NONE) this.vcTail[fifo] = NONE;
+      else {
+        this.vcEligible[fifo] = Math.max(done, t + this.settings.arbitrationLatency);
+        this.wake(n, this.vcEligible[fifo]);
+      }
+      this.wheel.add(t, done, EV_FREE, fifo, this.pCharge[p], 0);
+    }
+    const charge = this.chargeFor(p, v);
+    this.credits[g * BGL_VCS + v] -= charge;
+    // §2: the hint bits of a dimension clear as the packet leaves towards a node whose coordinate
+    // there, by this node's neighbour register, is the destination's.
+    const d = s >> 1;
+    if (this.neighbourRegister[18 * n + 3 * s + d] === this.coords[3 * this.pDst[p] + d]) this.pHints[p] &= ~(3 << (4 - 2 * d));
+    this.pLastDir[p] = s;
+    this.pVc[p] = v;
+    this.pCharge[p] = charge;
+    this.pHops[p]++;
+    const m = this.outNode[g];
+    const arrive = t + this.latency[g];
+    this.pTailAt[p] = arrive + wire;
+    this.wheel.add(t, arrive + BGL_CHUNK_BYTES, EV_HEAD, p, VC_FIFOS * m + this.outPort[g] * BGL_VCS + v, 0);
+    this.bytesMoved += wire;
+    this.lastProgress = t;
+  }
+
+  private grantReception(n: number, t: number, r: number, v: number): void {
+    const fifo = VC_FIFOS * n + r * BGL_VCS + v;
+    const p = this.vcHead[fifo];
+    const reception = RECEPTION_FIFOS * n + (this.pFlags[p] & PRIORITY ? 6 : r);
+    this.vcHead[fifo] = this.pNext[p];
+    if (this.vcHead[fifo] === NONE) this.vcTail[fifo] = NONE;
+    // The packet is all in once its tail has arrived.
+    const done = Math.max(t + 1, this.pTailAt[p]);
+    this.vcBusyUntil[fifo] = done;
+    if (this.vcHead[fifo] !== NONE) {
+      this.vcEligible[fifo] = Math.max(done, t + this.settings.arbitrationLatency);
+      this.wake(n, this.vcEligible[fifo]);
+    }
+    this.rcvChunks[reception] += this.pSize[p];
+    this.wheel.add(t, done, EV_FREE, fifo, this.pCharge[p], 0);
+    this.wheel.add(t, done, EV_RECEIVED, p, reception, 0);
+    this.lastProgress = t;
+  }
+
+  /** A packet none of whose directions has a link: discarded where it stands, its room returned. */
+  private dropAtHead(n: number, p: number, from: number): void {
+    const t = this.cycle;
+    if (from < 0) {
+      const fifo = INJECTION_FIFOS * n + this.injectionFifoOf(p);
+      this.injHead[fifo] = this.pNext[p];
+      if (this.injHead[fifo] === NONE) this.injTail[fifo] = NONE;
+      else this.injEligible[fifo] = t + this.settings.arbitrationLatency;
+      this.wheel.add(t, t, EV_FREE_INJECTION, fifo, this.pSize[p], 0);
+    } else {
+      const fifo = VC_FIFOS * n + from * BGL_VCS + this.pVc[p];
+      this.vcHead[fifo] = this.pNext[p];
+      if (this.vcHead[fifo] === NONE) this.vcTail[fifo] = NONE;
+      else this.vcEligible[fifo] = t + this.settings.arbitrationLatency;
+      this.wheel.add(t, t, EV_FREE, fifo, this.pCharge[p], 0);
+      this.inNetwork--;
+    }
+    this.wake(n, t + 1);
+    this.discard(p, 'link-down');
+  }
+
+  // ------------------------------------------------------------------ the node's software: receiving
+  private received(t: number, p: number, fifo: number): void {
+    const node = (fifo / RECEPTION_FIFOS) | 0;
+    this.inNetwork--;
+    if (this.dead[node]) {
+      this.discard(p, 'node-died');
+      return;
+    }
+    this.pNext[p] = NONE;
+    if (this.rcvHead[fifo] === NONE) this.rcvHead[fifo] = p;
+    else this.pNext[this.rcvTail[fifo]] = p;
+    this.rcvTail[fifo] = p;
+    this.lastProgress = t;
+    if (!this.readBusy[node]) this.startRead(node, t);
+  }
+
+  /** The software reads its reception FIFOs in turn, each packet at its read rate. */
+  private startRead(node: number, t: number): void {
+    for (let k = 0; k < RECEPTION_FIFOS; k++) {
+      const fifo = RECEPTION_FIFOS * node + ((this.readNext[node] + k) % RECEPTION_FIFOS);
+      const p = this.rcvHead[fifo];
+      if (p === NONE) continue;
+      this.readNext[node] = (fifo - RECEPTION_FIFOS * node + 1) % RECEPTION_FIFOS;
+      this.readBusy[node] = 1;
+      const cycles = Math.max(1, Math.ceil((this.pSize[p] * BGL_CHUNK_BYTES) / this.settings.receptionReadBytesPerCycle));
+      this.wheel.add(t, t + cycles, EV_READ_DONE, node, fifo, 0);
+      return;
+    }
+  }
+
+  private readDone(t: number, node: number, fifo: number): void {
+    this.readBusy[node] = 0;
+    if (this.dead[node]) return;
+    const p = this.rcvHead[fifo];
+    this.rcvHead[fifo] = this.pNext[p];
+    if (this.rcvHead[fifo] === NONE) this.rcvTail[fifo] = NONE;
+    this.rcvChunks[fifo] -= this.pSize[p];
+    this.wake(node, t);
+    this.startRead(node, t);
+    if (this.pDst[p] !== node) {
+      // The hints cleared somewhere else than the destination: wrong registers.
+      this.discard(p, 'misrouted');
+      return;
+    }
+    const final = this.pFinal[p];
+    if (final !== NONE && final !== node) {
+      // A relay's software sends the packet on by its second leg (route-override-table.ts).
+      this.pFinal[p] = NONE;
+      const leg = this.pLeg2[p];
+      this.pLeg2[p] = NO_SECOND_LEG;
+      if (!this.address(p, node, final, leg)) {
+        this.discard(p, 'unconfigured');
+        return;
+      }
+      this.queueSend(node, p);
+      return;
+    }
+    this.delivered++;
+    this.lastProgress = t;
+    this.onDeliver(p, t);
+    this.release(p);
+  }
+
+  // ------------------------------------------------------------------ faults
+  /** Node n dies: it sends and takes nothing more; what it held is discarded; its neighbours' links to it go down. */
+  killNode(n: number): void {
+    if (this.dead[n]) return;
+    this.dead[n] = 1;
+    const drop = (head: Int32Array, tail: Int32Array, fifo: number, network: boolean) => {
+      for (let p = head[fifo]; p !== NONE;) {
+        const next = this.pNext[p];
+        if (network) this.inNetwork--;
+        this.discard(p, 'node-died');
+        p = next;
+      }
+      head[fifo] = tail[fifo] = NONE;
+    };
+    for (let f = 0; f < VC_FIFOS; f++) drop(this.vcHead, this.vcTail, VC_FIFOS * n + f, true);
+    for (let f = 0; f < INJECTION_FIFOS; f++) drop(this.injHead, this.injTail, INJECTION_FIFOS * n + f, false);
+    // Packets in the reception FIFOs left the network when they arrived.
+    for (let f = 0; f < RECEPTION_FIFOS; f++) drop(this.rcvHead, this.rcvTail, RECEPTION_FIFOS * n + f, false);
+    drop(this.sendHead, this.sendTail, n, false);
+    for (let s = 0; s < 6; s++) {
+      this.setLinkDown(6 * n + s);
+      const m = this.outNode[6 * n + s];
+      if (m >= 0) this.setLinkDown(6 * m + this.outPort[6 * n + s]);
+    }
+  }
+
+  /** Both directions of the cable at node n's port `port` go down. */
+  cutLink(n: number, port: number): void {
+    const g = 6 * n + port;
+    this.setLinkDown(g);
+    const m = this.outNode[g];
+    if (m >= 0) this.setLinkDown(6 * m + this.outPort[g]);
+  }
+
+  private setLinkDown(g: number): void {
+    if (this.linkDown[g]) return;
+    this.linkDown[g] = 1;
+    const n = (g / 6) | 0;
+    if (!this.dead[n]) {
+      this.onInterrupt('LINK_DOWN', this.cycle, n, g % 6, -1);
+      this.wake(n, this.cycle);
+    }
+  }
+
+  // ------------------------------------------------------------------ the watchdog
+  /** No packet has moved for the watchdog's cycles while packets wait in the network: find the ring they wait on and report it. */
+  private watchdog(t: number): void {
+    const ring = this.waitingRing();
+    this.deadlock = ring;
+    const at = ring[0];
+    this.onInterrupt('FORWARD_PROGRESS_TIMEOUT', t, at ? this.fabric.chipId(at.node) : 0, at?.port ?? -1, at?.vc ?? -1, { ring });
+  }
+
+  /** From a waiting VC FIFO's head, follow the VC each head waits for until one repeats: that cycle is the ring. */
+  private waitingRing(): WaitingVc[] {
+    let start = NONE;
+    for (let f = 0; f < this.vcHead.length && start === NONE; f++) if (this.vcHead[f] !== NONE) start = f;
+    const seen = new Map<number, number>();
+    const path: number[] = [];
+    let f = start;
+    while (f !== NONE && !seen.has(f)) {
+      seen.set(f, path.length);
+      path.push(f);
+      const p = this.vcHead[f];
+      if (p === NONE) break;
+      const n = (f / VC_FIFOS) | 0;
+      const hints = this.pHints[p];
+      if (hints === 0) break;
+      const dir = this.escapeDirection(hints);
+      const v = this.pFlags[p] & PRIORITY ? BGL_VC_PRIORITY : BGL_VC_BUBBLE;
+      const m = this.outNode[6 * n + dir];
+      if (m < 0) break;
+      f = VC_FIFOS * m + this.outPort[6 * n + dir] * BGL_VCS + v;
+    }
+    const from = f !== NONE && seen.has(f) ? seen.get(f)! : 0;
+    return path.slice(from).map((fifo) => {
+      const n = (fifo / VC_FIFOS) | 0;
+      const port = ((fifo % VC_FIFOS) / BGL_VCS) | 0;
+      const vc = fifo % BGL_VCS;
+      const upstream = this.outNode[6 * n + port];
+      const upstreamSender = upstream >= 0 ? 6 * upstream + this.outPort[6 * n + port] : NONE;
+      return {
+        node: this.fabric.chipNames[n],
+        port,
+        vc,
+        heldChunks: this.vcChunks[fifo],
+        upstreamTokens: upstreamSender >= 0 ? this.credits[upstreamSender * BGL_VCS + vc] : 0,
+      };
+    });
+  }
+}
+
+const DIRECTION_ORDER = [0, 2, 4, 1, 3, 5];
