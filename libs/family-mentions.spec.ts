@@ -13,6 +13,7 @@ const FAMILY_FOLDERS = [
   /^libs\/fabric-model\/src\/chips\//,
   /^libs\/emulator\/src\/yarc\//,
   /^libs\/control\/src\/bgl\//,
+  /^libs\/emulator\/src\/bgl\//,
   /^libs\/fabric-model\/src\/bgl\//,
 ];
 /** The words, as domain terms (a JavaScript `.slice(` is not a slice of a fabric). */

@@ -53,4 +53,54 @@ describe('the BlueGene/L node in the emulator (paper 002 §2)', () => {
     expect(run(1)).toBe(run(1));
     expect(run(1)).not.toBe(run(2));
   });
+
+  describe('the bubble rules with packets of two sizes (§2: "our simulator deadlocked using this rule")', () => {
+    // An 8-node ring (x, on an 8×2×2 torus) under static routing — every packet on the bubble VC —
+    // each node sending half way round, four of five packets one chunk and the rest eight, with
+    // injection going before packets in the network (a study setting) so that insertions keep
+    // the ring's buffers full.
+    const ringRun = (accounting: 'by-size' | 'full-size', seed: number) => {
+      const sim = torusSim([8, 2, 2], { bubbleAccounting: accounting, inNetworkPriorityFraction: 0, arbitrationLatency: 0, watchdogCycles: 3000 }, seed);
+      const random = mulberry32(seed);
+      const sent = new Int32Array(sim.nodes);
+      sim.run(30000, () => {
+        for (let n = 0; n < sim.nodes; n++) {
+          if (sent[n] >= 300 || random() >= 2 / 64) continue;
+          sent[n]++;
+          const x = n % 8;
+          sim.send(n, n - x + ((x + 4) % 8), random() < 0.8 ? 1 : 8, { routing: 'static' });
+        }
+      });
+      sim.drain(400000);
+      return sim;
+    };
+
+    it('accounted by size, the ring deadlocks: the watchdog reports it, every buffer short of a full packet though the ring has room for one', () => {
+      let sim: BglTorusSim | undefined;
+      for (let seed = 1; seed <= 8 && !sim?.deadlock; seed++) sim = ringRun('by-size', seed);
+      const ring = sim!.deadlock!;
+      expect(ring).not.toBeNull();
+      // One x ring of bubble VCs, each waiting on the next.
+      expect(ring.length).toBe(8);
+      expect(new Set(ring.map((w) => w.node.split('.').slice(1).join('.'))).size).toBe(1);
+      expect(ring.every((w) => w.vc === 2)).toBe(true);
+      // Fragmented: no sender holds tokens for a full-sized packet, yet together they hold more.
+      expect(ring.every((w) => w.upstreamTokens < 8)).toBe(true);
+      expect(ring.reduce((sum, w) => sum + w.upstreamTokens, 0)).toBeGreaterThanOrEqual(8);
+      expect(sim!.inFlight).toBeGreaterThan(0);
+    });
+
+    it("accounted full-size (BG/L's correction), the same workloads never deadlock and every packet is delivered", () => {
+      for (let seed = 1; seed <= 6; seed++) {
+        const sim = ringRun('full-size', seed);
+        expect({ seed, deadlock: sim.deadlock, inFlight: sim.inFlight, discarded: sim.discarded.size, delivered: sim.delivered }).toEqual({
+          seed,
+          deadlock: null,
+          inFlight: 0,
+          discarded: 0,
+          delivered: 32 * 300,
+        });
+      }
+    });
+  });
 });

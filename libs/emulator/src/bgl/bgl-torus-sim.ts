@@ -143,6 +143,8 @@ export class BglTorusSim {
   private readonly readBusy: Uint8Array;
   private readonly readNext: Uint8Array;
   private readonly lastWake: Float64Array;
+  private readonly arbitrated: Float64Array;
+  private readonly woken: number[] = [];
 
   // Packets, by id (columns grown on demand; ids reused from a free list).
   private capacity = 0;
@@ -241,6 +243,7 @@ export class BglTorusSim {
     this.readBusy = new Uint8Array(n);
     this.readNext = new Uint8Array(n);
     this.lastWake = new Float64Array(n).fill(-1);
+    this.arbitrated = new Float64Array(n).fill(-1);
     this.grow(1024);
   }
 
@@ -473,16 +476,37 @@ export class BglTorusSim {
     this.wheel.add(this.cycle, at, EV_WAKE, node, 0, 0);
   }
 
-  /** Runs `cycles` cycles; `beforeCycle` is called at the start of each (to send that cycle's traffic). */
+  /**
+   * Runs `cycles` cycles; `beforeCycle` is called at the start of each (to send that cycle's
+   * traffic). Within a cycle, every event is applied first (arrivals, tokens, freed room) and then
+   * each node woken arbitrates once, on the state the events left: no node sees another's
+   * decisions of the same cycle, since every effect of a grant lands in a later one.
+   */
   run(cycles: number, beforeCycle?: (cycle: number) => void): void {
     const end = this.cycle + cycles;
     const wheel = this.wheel;
+    const woken = this.woken;
     while (this.cycle < end) {
       const t = this.cycle;
       beforeCycle?.(t);
-      for (let i = 0; i < wheel.count(t); i += 4) {
-        const data = wheel.bucket(t);
-        this.fire(t, data[i], data[i + 1], data[i + 2], data[i + 3]);
+      let i = 0;
+      for (;;) {
+        for (; i < wheel.count(t); i += 4) {
+          const data = wheel.bucket(t);
+          const kind = data[i];
+          const a = data[i + 1];
+          if (kind !== EV_WAKE) this.fire(t, kind, a, data[i + 2], data[i + 3]);
+          else if (this.lastWake[a] !== t) {
+            this.lastWake[a] = t;
+            woken.push(a);
+          } else if (this.arbitrated[a] === t) this.wake(a, t + 1);
+        }
+        if (woken.length === 0) break;
+        for (let k = 0; k < woken.length; k++) {
+          this.arbitrated[woken[k]] = t;
+          this.arbitrate(woken[k], t);
+        }
+        woken.length = 0;
       }
       wheel.clear(t);
       if (this.inNetwork > 0 && t - this.lastProgress > this.settings.watchdogCycles && this.deadlock === null) this.watchdog(t);
@@ -499,12 +523,6 @@ export class BglTorusSim {
 
   private fire(t: number, kind: number, a: number, b: number, c: number): void {
     switch (kind) {
-      case EV_WAKE:
-        if (this.lastWake[a] !== t) {
-          this.lastWake[a] = t;
-          this.arbitrate(a, t);
-        }
-        return;
       case EV_HEAD:
         return this.headArrives(t, a, b);
       case EV_FREE: {
@@ -598,10 +616,8 @@ export class BglTorusSim {
     for (let r = 0; r < 6; r++) {
       this.rxRequestVc[r] = NONE;
       const pathsFree = this.pathsInUse[sb + r] < this.settings.paths;
-      let best = NONE;
-      let bestRange = -1;
-      let ties = 0;
-      const slq = keyedDraw(this.seed, DRAW_SLQ, VC_FIFOS * n + r, t) < this.settings.slqFraction;
+      let requests = 0;
+      let only = NONE;
       for (let v = 0; v < BGL_VCS; v++) {
         this.vcDir[v] = NONE;
         const f = VC_FIFOS * n + r * BGL_VCS + v;
@@ -611,18 +627,31 @@ export class BglTorusSim {
         if (this.choiceDir !== TO_RECEPTION && !pathsFree) continue;
         this.vcDir[v] = this.choiceDir;
         this.vcTo[v] = this.choiceVc;
-        // §2 phase 2: high priority wins; else the fullest by 2-bit range on SLQ cycles, random otherwise.
-        const range = v === BGL_VC_PRIORITY ? 4 : slq ? this.fullnessRange(this.vcChunks[f]) : 0;
-        if (range > bestRange) {
-          best = v;
-          bestRange = range;
-          ties = 1;
-        } else if (range === bestRange) {
-          ties++;
-          if (keyedDraw(this.seed, DRAW_TIE, (VC_FIFOS * n + r * BGL_VCS + v) * 8 + ties, t) * ties < 1) best = v;
-        }
+        requests++;
+        only = v;
       }
-      if (best === NONE) continue;
+      if (requests === 0) continue;
+      let best = only;
+      if (requests > 1 && this.vcDir[BGL_VC_PRIORITY] === NONE) {
+        // §2 phase 2: high priority wins; else the fullest by 2-bit range on SLQ cycles, random
+        // otherwise. (Draws only where there is a choice: they are the arbitration's cost.)
+        const fraction = this.settings.slqFraction;
+        const slq = fraction >= 1 || (fraction > 0 && keyedDraw(this.seed, DRAW_SLQ, VC_FIFOS * n + r, t) < fraction);
+        let bestRange = -1;
+        let ties = 0;
+        for (let v = 0; v < BGL_VCS; v++) {
+          if (this.vcDir[v] === NONE) continue;
+          const range = slq ? this.fullnessRange(this.vcChunks[VC_FIFOS * n + r * BGL_VCS + v]) : 0;
+          if (range > bestRange) {
+            best = v;
+            bestRange = range;
+            ties = 1;
+          } else if (range === bestRange) {
+            ties++;
+            if (keyedDraw(this.seed, DRAW_TIE, (VC_FIFOS * n + r * BGL_VCS + v) * 8 + ties, t) * ties < 1) best = v;
+          }
+        }
+      } else if (requests > 1) best = BGL_VC_PRIORITY;
       this.rxRequestVc[r] = best;
       this.rxRequestDir[r] = this.vcDir[best];
       this.rxRequestToVc[r] = this.vcTo[best];
@@ -646,7 +675,8 @@ export class BglTorusSim {
       this.rxRequestVc[r] = NONE;
     }
     // Phase 3: each free sender picks among the requests for it.
-    const inNetworkFirst = keyedDraw(this.seed, DRAW_IN_NETWORK, n, t) < this.settings.inNetworkPriorityFraction;
+    const inNetworkFraction = this.settings.inNetworkPriorityFraction;
+    const inNetworkFirst = inNetworkFraction >= 1 || (inNetworkFraction > 0 && keyedDraw(this.seed, DRAW_IN_NETWORK, n, t) < inNetworkFraction);
     for (let s = 0; s < 6; s++) {
       const g = sb + s;
       if (this.senderBusy[g] > t || this.linkDown[g]) continue;
@@ -861,13 +891,13 @@ export class BglTorusSim {
       this.injHead[fifo] = this.pNext[p];
       if (this.injHead[fifo] === NONE) this.injTail[fifo] = NONE;
       else this.injEligible[fifo] = t + this.settings.arbitrationLatency;
-      this.wheel.add(t, t, EV_FREE_INJECTION, fifo, this.pSize[p], 0);
+      this.wheel.add(t, t + 1, EV_FREE_INJECTION, fifo, this.pSize[p], 0);
     } else {
       const fifo = VC_FIFOS * n + from * BGL_VCS + this.pVc[p];
       this.vcHead[fifo] = this.pNext[p];
       if (this.vcHead[fifo] === NONE) this.vcTail[fifo] = NONE;
       else this.vcEligible[fifo] = t + this.settings.arbitrationLatency;
-      this.wheel.add(t, t, EV_FREE, fifo, this.pCharge[p], 0);
+      this.wheel.add(t, t + 1, EV_FREE, fifo, this.pCharge[p], 0);
       this.inNetwork--;
     }
     this.wake(n, t + 1);
