@@ -13,34 +13,31 @@
  * in-network cycles) are keyed draws of the seed, the node and the cycle, so that they do not
  * depend on the order nodes are visited in.
  */
-import {
-  BGL_ACK_BYTES,
-  BGL_CHUNK_BYTES,
-  BGL_LINKS,
-  BGL_MAX_PACKET_CHUNKS,
-  BGL_NS_PER_CYCLE,
-  BGL_TRAILER_BYTES,
-  BGL_VC_BUBBLE,
-  BGL_VC_PRIORITY,
-  BGL_VCS,
-  chooseRoute,
-  hardwareHintSign,
-  keyedDraw,
-  legDirectionChoice,
-  legKind,
-  LEG_STATIC,
-  NO_SECOND_LEG,
-  relayNode,
-  ROUTE_HARDWARE,
-  ROUTE_UNREACHABLE,
-  DIRECTION_MINUS,
-  DIRECTION_PLUS,
-  InterruptKind,
-  Torus,
-} from '@weft/fabric-model';
+import * as model from '@weft/fabric-model';
+import type { InterruptKind, Torus as TorusType } from '@weft/fabric-model';
 import type { EmulatedFabric } from '../emulated-fabric';
 import { BglSettings, bglSettings } from './bgl-settings';
 import { EventWheel } from './event-wheel';
+
+// The datasheet's figures and the table's format, read once into module constants: an imported
+// binding is a property load on every use (a getter under the test runner), and these are read
+// per arbitration.
+const BGL_ACK_BYTES = model.BGL_ACK_BYTES;
+const BGL_CHUNK_BYTES = model.BGL_CHUNK_BYTES;
+const BGL_LINKS = model.BGL_LINKS;
+const BGL_MAX_PACKET_CHUNKS = model.BGL_MAX_PACKET_CHUNKS;
+const BGL_NS_PER_CYCLE = model.BGL_NS_PER_CYCLE;
+const BGL_TRAILER_BYTES = model.BGL_TRAILER_BYTES;
+const BGL_VC_BUBBLE = model.BGL_VC_BUBBLE;
+const BGL_VC_PRIORITY = model.BGL_VC_PRIORITY;
+const BGL_VCS = model.BGL_VCS;
+const LEG_STATIC = model.LEG_STATIC;
+const NO_SECOND_LEG = model.NO_SECOND_LEG;
+const ROUTE_HARDWARE = model.ROUTE_HARDWARE;
+const ROUTE_UNREACHABLE = model.ROUTE_UNREACHABLE;
+const DIRECTION_MINUS = model.DIRECTION_MINUS;
+const DIRECTION_PLUS = model.DIRECTION_PLUS;
+const { chooseRoute, hardwareHintSign, keyedDraw, legDirectionChoice, legKind, relayNode } = model;
 
 const EV_HEAD = 1;
 const EV_FREE = 2;
@@ -103,7 +100,7 @@ export class BglTorusSim {
   readonly outPort: Int32Array;
   readonly latency: Int32Array;
   /** Each node's place (its personality, §1) and the torus shape it was built for. */
-  readonly torus: Torus;
+  readonly torus: TorusType;
   readonly coords: Int32Array;
   /** The fabric's node at each torus index. */
   private readonly nodeOfIndex: Int32Array;
@@ -193,7 +190,7 @@ export class BglTorusSim {
     this.nodes = chips.length;
     const n = this.nodes;
     const shape = [0, 1, 2].map((d) => 1 + Math.max(...chips.map((c) => c.coordinates?.[d] ?? -1)));
-    this.torus = new Torus(shape);
+    this.torus = new model.Torus(shape);
     this.coords = new Int32Array(3 * n);
     chips.forEach((c, i) => {
       if (c.portCount !== BGL_LINKS || !c.coordinates) throw new Error(`chip ${c.name} is not a BG/L node (six links and coordinates)`);
@@ -612,6 +609,8 @@ export class BglTorusSim {
       this.wake(n, busy);
     }
     let requested = false;
+    // Requests a receiver could not present beside the one it did.
+    let unpresented = 0;
     // Phases 1 and 2: each receiver presents at most one request.
     for (let r = 0; r < 6; r++) {
       this.rxRequestVc[r] = NONE;
@@ -631,6 +630,7 @@ export class BglTorusSim {
         only = v;
       }
       if (requests === 0) continue;
+      unpresented += requests - 1;
       let best = only;
       if (requests > 1 && this.vcDir[BGL_VC_PRIORITY] === NONE) {
         // §2 phase 2: high priority wins; else the fullest by 2-bit range on SLQ cycles, random
@@ -716,8 +716,12 @@ export class BglTorusSim {
       }
     }
     // The arbiters run every cycle: a request that lost, or one a receiver could not present
-    // beside another, is asked again next cycle.
-    this.wake(n, t + 1);
+    // beside another, is asked again next cycle. (What asked for nothing waits for an event: room,
+    // tokens or a free link.)
+    let unserved = unpresented;
+    for (let r = 0; r < 6; r++) if (this.rxRequestVc[r] !== NONE) unserved++;
+    for (let i = 0; i < INJECTION_FIFOS; i++) if (this.injRequestDir[i] !== NONE) unserved++;
+    if (unserved > 0) this.wake(n, t + 1);
   }
 
   /** The 2-bit range of a buffer's fullness or a sender's tokens (spec §1.2.7: quartiles of the VC). */
