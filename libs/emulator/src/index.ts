@@ -22,3 +22,5 @@ export * from './chip-models';
 export * from './engine/maintenance-message';
 export * from './engine/parted-engine';
 export * from './engine/link-engine';
+export * from './bgl/bgl-settings';
+export * from './bgl/bgl-torus-sim';
