@@ -38,6 +38,8 @@ const ROUTE_UNREACHABLE = model.ROUTE_UNREACHABLE;
 const DIRECTION_MINUS = model.DIRECTION_MINUS;
 const DIRECTION_PLUS = model.DIRECTION_PLUS;
 const { chooseRoute, hardwareHintSign, keyedDraw, legDirectionChoice, legKind, relayNode } = model;
+// Globals read once likewise (under the test runner the global object is a proxy).
+const { max, ceil } = Math;
 
 const EV_HEAD = 1;
 const EV_FREE = 2;
@@ -171,6 +173,8 @@ export class BglTorusSim {
   delivered = 0;
   readonly discarded = new Map<BglDiscardReason, number>();
   bytesMoved = 0;
+  /** Bytes each link (by node × 6 + port of its sender) has carried, packets and acks. */
+  readonly linkBytes: Float64Array;
   /** Packets in VC FIFOs or on links (not in the nodes' FIFOs or send queues). */
   private inNetwork = 0;
   private lastProgress = 0;
@@ -220,6 +224,7 @@ export class BglTorusSim {
     this.linkDown = new Uint8Array(6 * n);
     for (let g = 0; g < 6 * n; g++) if (this.outNode[g] === NONE) this.linkDown[g] = 1;
     this.senderBusy = new Float64Array(6 * n);
+    this.linkBytes = new Float64Array(6 * n);
     this.credits = new Int32Array(6 * n * BGL_VCS).fill(this.settings.vcTokens);
     this.owed = new Int32Array(6 * n * BGL_VCS);
     this.pathsInUse = new Int32Array(6 * n);
@@ -570,7 +575,7 @@ export class BglTorusSim {
     this.vcTail[fifo] = p;
     this.vcChunks[fifo] += this.pCharge[p];
     if (wasEmpty) {
-      this.vcEligible[fifo] = Math.max(t + this.settings.arbitrationLatency, this.vcBusyUntil[fifo]);
+      this.vcEligible[fifo] = max(t + this.settings.arbitrationLatency, this.vcBusyUntil[fifo]);
       this.wake(node, this.vcEligible[fifo]);
     }
   }
@@ -606,6 +611,7 @@ export class BglTorusSim {
         this.owed[g * BGL_VCS + v] = 0;
       }
       this.bytesMoved += BGL_ACK_BYTES;
+      this.linkBytes[g] += BGL_ACK_BYTES;
       this.wake(n, busy);
     }
     let requested = false;
@@ -835,7 +841,7 @@ export class BglTorusSim {
       this.injHead[fifo] = this.pNext[p];
       if (this.injHead[fifo] === NONE) this.injTail[fifo] = NONE;
       else {
-        this.injEligible[fifo] = Math.max(done, t + this.settings.arbitrationLatency);
+        this.injEligible[fifo] = max(done, t + this.settings.arbitrationLatency);
         this.wake(n, this.injEligible[fifo]);
       }
       this.wheel.add(t, done, EV_FREE_INJECTION, fifo, size, 0);
@@ -845,7 +851,7 @@ export class BglTorusSim {
       this.vcBusyUntil[fifo] = done;
       if (this.vcHead[fifo] === NONE) this.vcTail[fifo] = NONE;
       else {
-        this.vcEligible[fifo] = Math.max(done, t + this.settings.arbitrationLatency);
+        this.vcEligible[fifo] = max(done, t + this.settings.arbitrationLatency);
         this.wake(n, this.vcEligible[fifo]);
       }
       this.wheel.add(t, done, EV_FREE, fifo, this.pCharge[p], 0);
@@ -865,6 +871,7 @@ export class BglTorusSim {
     this.pTailAt[p] = arrive + wire;
     this.wheel.add(t, arrive + BGL_CHUNK_BYTES, EV_HEAD, p, VC_FIFOS * m + this.outPort[g] * BGL_VCS + v, 0);
     this.bytesMoved += wire;
+    this.linkBytes[g] += wire;
     this.lastProgress = t;
   }
 
@@ -875,10 +882,10 @@ export class BglTorusSim {
     this.vcHead[fifo] = this.pNext[p];
     if (this.vcHead[fifo] === NONE) this.vcTail[fifo] = NONE;
     // The packet is all in once its tail has arrived.
-    const done = Math.max(t + 1, this.pTailAt[p]);
+    const done = max(t + 1, this.pTailAt[p]);
     this.vcBusyUntil[fifo] = done;
     if (this.vcHead[fifo] !== NONE) {
-      this.vcEligible[fifo] = Math.max(done, t + this.settings.arbitrationLatency);
+      this.vcEligible[fifo] = max(done, t + this.settings.arbitrationLatency);
       this.wake(n, this.vcEligible[fifo]);
     }
     this.rcvChunks[reception] += this.pSize[p];
@@ -932,7 +939,7 @@ export class BglTorusSim {
       if (p === NONE) continue;
       this.readNext[node] = (fifo - RECEPTION_FIFOS * node + 1) % RECEPTION_FIFOS;
       this.readBusy[node] = 1;
-      const cycles = Math.max(1, Math.ceil((this.pSize[p] * BGL_CHUNK_BYTES) / this.settings.receptionReadBytesPerCycle));
+      const cycles = max(1, ceil((this.pSize[p] * BGL_CHUNK_BYTES) / this.settings.receptionReadBytesPerCycle));
       this.wheel.add(t, t + cycles, EV_READ_DONE, node, fifo, 0);
       return;
     }
