@@ -58,6 +58,8 @@ const PRIORITY = 2;
 const DRAW_TIE = 1;
 const DRAW_SLQ = 2;
 const DRAW_IN_NETWORK = 3;
+const DRAW_JSQ_TIE = 4;
+const DRAW_SENDER_TIE = 5;
 
 /** FIFOs per node: six receivers of four VCs, eight injection, seven reception. */
 const VC_FIFOS = BGL_LINKS * BGL_VCS;
@@ -67,6 +69,10 @@ const RECEPTION_FIFOS = 7;
 const TO_RECEPTION = 6;
 
 const NONE = -1;
+
+/** Numbers in a packet's record when it moves to another thread (see toNode). */
+export const PACKET_RECORD = 15;
+export const BGL_EV_HEAD = 1;
 
 /** Why a packet was discarded. */
 export const BGL_DISCARD_REASONS = ['unreachable', 'link-down', 'node-died', 'misrouted', 'unconfigured'] as const;
@@ -144,6 +150,8 @@ export class BglTorusSim {
   private readonly lastWake: Float64Array;
   private readonly arbitrated: Float64Array;
   private readonly woken: number[] = [];
+  /** Per node, packets its software has sent: a packet's serial (source, serial) names it whichever thread holds it. */
+  private readonly sentBy: Int32Array;
 
   // Packets, by id (columns grown on demand; ids reused from a free list).
   private capacity = 0;
@@ -163,10 +171,22 @@ export class BglTorusSim {
   private pHops = new Int32Array(0);
   private pTailAt = new Float64Array(0);
   private pSentAt = new Float64Array(0);
+  private pSerial = new Int32Array(0);
   private freeIds: number[] = [];
   private nextId = 0;
 
-  private readonly wheel = new EventWheel(8192);
+  /**
+   * The torus cut into blocks (slabs of z) for parallel runs (§3: the paper's simulator ran blocks
+   * of the torus on processors, in windows no longer than the shortest link between them): each
+   * block has its own calendar of events. `owned` are the blocks this instance runs; an event for a
+   * node of another block (a packet's head, a token-ack) goes to `outbox` (bgl-threads.ts).
+   */
+  readonly blockOf: Int32Array;
+  blocks = 1;
+  private readonly owned: Uint8Array;
+  private wheels: EventWheel[] = [new EventWheel(8192)];
+  /** Where events for blocks this instance does not run go: a packet's head (its record with it), or tokens. */
+  outbox: ((at: number, kind: number, a: number, b: number, c: number, record: Float64Array | null) => void) | null = null;
 
   // The books.
   injected = 0;
@@ -245,6 +265,9 @@ export class BglTorusSim {
     this.readBusy = new Uint8Array(n);
     this.readNext = new Uint8Array(n);
     this.lastWake = new Float64Array(n).fill(-1);
+    this.sentBy = new Int32Array(n);
+    this.blockOf = new Int32Array(n);
+    this.owned = new Uint8Array(256).fill(1);
     this.arbitrated = new Float64Array(n).fill(-1);
     this.grow(1024);
   }
@@ -314,6 +337,7 @@ export class BglTorusSim {
     this.pHops = grow32(this.pHops);
     this.pTailAt = grow64(this.pTailAt);
     this.pSentAt = grow64(this.pSentAt);
+    this.pSerial = grow32(this.pSerial);
     this.capacity = capacity;
   }
 
@@ -348,6 +372,10 @@ export class BglTorusSim {
   packetSentAt(p: number): number {
     return this.pSentAt[p];
   }
+  /** The packet's number among those its source sent (0, 1, …). */
+  packetSerial(p: number): number {
+    return this.pSerial[p];
+  }
 
   // ------------------------------------------------------------------ the node's software: sending
   /**
@@ -371,6 +399,7 @@ export class BglTorusSim {
     this.pFinal[p] = NONE;
     this.pLeg2[p] = NO_SECOND_LEG;
     this.pSentAt[p] = this.cycle;
+    this.pSerial[p] = this.sentBy[source]++;
     const routing = options.routing ?? 'table';
     let leg = 0;
     let target = destination;
@@ -467,7 +496,7 @@ export class BglTorusSim {
 
   /** §2: two high-priority FIFOs and six normal ones; weft fills a normal one per first direction of the packet's hints, so that one direction's back-pressure stalls only its own FIFO. */
   private injectionFifoOf(p: number): number {
-    if (this.pFlags[p] & PRIORITY) return p & 1;
+    if (this.pFlags[p] & PRIORITY) return this.pSerial[p] & 1;
     const hints = this.pHints[p];
     for (let dir = 0; dir < 6; dir++) if (hints & (1 << (5 - dir))) return 2 + dir;
     return 2;
@@ -475,7 +504,47 @@ export class BglTorusSim {
 
   // ------------------------------------------------------------------ running
   private wake(node: number, at: number): void {
-    this.wheel.add(this.cycle, at, EV_WAKE, node, 0, 0);
+    this.wheels[this.blockOf[node]].add(this.cycle, at, EV_WAKE, node, 0, 0);
+  }
+
+  /** Schedules an event at node `node`'s block. */
+  private schedule(node: number, at: number, kind: number, a: number, b: number, c: number): void {
+    this.wheels[this.blockOf[node]].add(this.cycle, at, kind, a, b, c);
+  }
+
+  /**
+   * Cuts the torus into `blocks` slabs of z, of which this instance runs `owned` (all by default).
+   * Returns the lookahead: cycles from anything a node does to its first effect on another block
+   * (a token-ack's latency across the shortest link between blocks), the longest window runWindowed
+   * may take.
+   */
+  setBlocks(blocks: number, owned?: readonly number[]): number {
+    const kz = this.torus.kz;
+    if (!Number.isInteger(blocks) || blocks < 1 || blocks > Math.min(kz, this.owned.length))
+      throw new RangeError(`a ${this.torus.shape.join('×')} torus is cut into 1 to ${Math.min(kz, this.owned.length)} blocks of z, got ${blocks}`);
+    if (this.cycle !== 0 || this.injected !== 0) throw new Error('blocks are set before the fabric runs');
+    this.blocks = blocks;
+    for (let node = 0; node < this.nodes; node++) this.blockOf[node] = Math.floor((this.coords[3 * node + 2] * blocks) / kz);
+    this.wheels = Array.from({ length: blocks }, () => new EventWheel(8192));
+    this.owned.fill(owned ? 0 : 1);
+    for (const b of owned ?? []) this.owned[b] = 1;
+    return this.lookahead();
+  }
+
+  lookahead(): number {
+    let shortest = Infinity;
+    for (let g = 0; g < 6 * this.nodes; g++) {
+      const m = this.outNode[g];
+      if (m >= 0 && this.blockOf[m] !== this.blockOf[(g / 6) | 0]) shortest = Math.min(shortest, this.latency[g] + BGL_ACK_BYTES);
+    }
+    return shortest;
+  }
+
+  /** The nodes of block `b`. */
+  nodesOf(b: number): number[] {
+    const out: number[] = [];
+    for (let node = 0; node < this.nodes; node++) if (this.blockOf[node] === b) out.push(node);
+    return out;
   }
 
   /**
@@ -486,34 +555,148 @@ export class BglTorusSim {
    */
   run(cycles: number, beforeCycle?: (cycle: number) => void): void {
     const end = this.cycle + cycles;
-    const wheel = this.wheel;
-    const woken = this.woken;
     while (this.cycle < end) {
       const t = this.cycle;
       beforeCycle?.(t);
-      let i = 0;
-      for (;;) {
-        for (; i < wheel.count(t); i += 4) {
-          const data = wheel.bucket(t);
-          const kind = data[i];
-          const a = data[i + 1];
-          if (kind !== EV_WAKE) this.fire(t, kind, a, data[i + 2], data[i + 3]);
-          else if (this.lastWake[a] !== t) {
-            this.lastWake[a] = t;
-            woken.push(a);
-          } else if (this.arbitrated[a] === t) this.wake(a, t + 1);
-        }
-        if (woken.length === 0) break;
-        for (let k = 0; k < woken.length; k++) {
-          this.arbitrated[woken[k]] = t;
-          this.arbitrate(woken[k], t);
-        }
-        woken.length = 0;
-      }
-      wheel.clear(t);
+      for (let b = 0; b < this.blocks; b++) if (this.owned[b]) this.runCycle(b, t);
+      this.cycle = t;
       if (this.inNetwork > 0 && t - this.lastProgress > this.settings.watchdogCycles && this.deadlock === null) this.watchdog(t);
       this.cycle = t + 1;
     }
+  }
+
+  /**
+   * Runs `cycles` cycles a window at a time: each owned block runs the whole window on its own,
+   * then the next — the same as cycle by cycle, since nothing a block does reaches another within
+   * the lookahead. `beforeCycle(block, cycle)` sends a block's traffic for a cycle; `windowEnd` is
+   * called at each window's end (the threads exchange their outboxes there).
+   */
+  runWindowed(cycles: number, window: number, beforeCycle: (block: number, cycle: number) => void, windowEnd?: (cycle: number) => void): void {
+    if (!(Number.isInteger(window) && window >= 1 && window <= this.lookahead()))
+      throw new RangeError(`a window is 1 to ${this.lookahead()} cycles (the lookahead between blocks), got ${window}`);
+    const end = this.cycle + cycles;
+    while (this.cycle < end) {
+      const from = this.cycle;
+      const until = Math.min(end, from + window);
+      this.windowUntil = until;
+      for (let b = 0; b < this.blocks; b++) {
+        if (!this.owned[b]) continue;
+        this.runningBlock = b;
+        for (let t = from; t < until; t++) {
+          this.cycle = t;
+          beforeCycle(b, t);
+          this.runCycle(b, t);
+        }
+      }
+      this.runningBlock = NONE;
+      this.cycle = until;
+      windowEnd?.(until);
+      if (this.outbox === null && this.inNetwork > 0 && until - 1 - this.lastProgress > this.settings.watchdogCycles && this.deadlock === null)
+        this.watchdog(until - 1);
+    }
+    this.windowUntil = 0;
+  }
+
+  /** The block runWindowed is running, and the end of its window (an event for another block must not fall within it). */
+  private runningBlock = NONE;
+  private windowUntil = 0;
+
+  /** Block b's cycle t: its events, then its woken nodes' arbitration. */
+  private runCycle(b: number, t: number): void {
+    this.cycle = t;
+    const wheel = this.wheels[b];
+    const woken = this.woken;
+    let i = 0;
+    for (;;) {
+      for (; i < wheel.count(t); i += 4) {
+        const data = wheel.bucket(t);
+        const kind = data[i];
+        const a = data[i + 1];
+        if (kind !== EV_WAKE) this.fire(t, kind, a, data[i + 2], data[i + 3]);
+        else if (this.lastWake[a] !== t) {
+          this.lastWake[a] = t;
+          woken.push(a);
+        } else if (this.arbitrated[a] === t) this.wake(a, t + 1);
+      }
+      if (woken.length === 0) break;
+      for (let k = 0; k < woken.length; k++) {
+        this.arbitrated[woken[k]] = t;
+        this.arbitrate(woken[k], t);
+      }
+      woken.length = 0;
+    }
+    wheel.clear(t);
+  }
+
+  /** An event at another node, perhaps of another block or thread: a packet's head (`p`), or tokens. */
+  private toNode(target: number, at: number, kind: number, a: number, b: number, c: number, p: number): void {
+    const block = this.blockOf[target];
+    if (this.runningBlock !== NONE && block !== this.runningBlock && at < this.windowUntil) {
+      throw new Error(
+        `an event for block ${block} at cycle ${at} falls inside the window ending at ${this.windowUntil}: the window is longer than the lookahead`,
+      );
+    }
+    if (this.owned[block]) {
+      this.schedule(target, at, kind, a, b, c);
+      return;
+    }
+    if (p === NONE) {
+      this.outbox!(at, kind, a, b, c, null);
+      return;
+    }
+    const record = this.record;
+    record[0] = this.pDst[p];
+    record[1] = this.pSrc[p];
+    record[2] = this.pSize[p];
+    record[3] = this.pHints[p];
+    record[4] = this.pVc[p];
+    record[5] = this.pFlags[p];
+    record[6] = this.pLastDir[p];
+    record[7] = this.pCharge[p];
+    record[8] = this.pFinal[p];
+    record[9] = this.pLeg2[p];
+    record[10] = this.pTag[p];
+    record[11] = this.pHops[p];
+    record[12] = this.pTailAt[p];
+    record[13] = this.pSentAt[p];
+    record[14] = this.pSerial[p];
+    this.outbox!(at, kind, NONE, b, c, record);
+    this.inNetwork--;
+    this.migratedOut++;
+    this.release(p);
+  }
+
+  private readonly record = new Float64Array(PACKET_RECORD);
+  /** Packets handed to another thread, and taken from one: the books of a thread count them. */
+  migratedOut = 0;
+  migratedIn = 0;
+
+  /** An event another thread's outbox holds for this one (see toNode). */
+  importEvent(at: number, kind: number, a: number, b: number, c: number, record: Float64Array | null, offset = 0): void {
+    if (kind !== EV_HEAD || record === null) {
+      this.schedule((a / 6) | 0, at, kind, a, b, c);
+      return;
+    }
+    const p = this.allocate();
+    this.pDst[p] = record[offset];
+    this.pSrc[p] = record[offset + 1];
+    this.pSize[p] = record[offset + 2];
+    this.pHints[p] = record[offset + 3];
+    this.pVc[p] = record[offset + 4];
+    this.pFlags[p] = record[offset + 5];
+    this.pLastDir[p] = record[offset + 6];
+    this.pCharge[p] = record[offset + 7];
+    this.pFinal[p] = record[offset + 8];
+    this.pLeg2[p] = record[offset + 9];
+    this.pTag[p] = record[offset + 10];
+    this.pHops[p] = record[offset + 11];
+    this.pTailAt[p] = record[offset + 12];
+    this.pSentAt[p] = record[offset + 13];
+    this.pSerial[p] = record[offset + 14];
+    this.inNetwork++;
+    this.migratedIn++;
+    const node = (b / VC_FIFOS) | 0;
+    this.schedule(node, at, EV_HEAD, p, b, 0);
   }
 
   /** Runs until every packet is delivered or discarded, or `limit` cycles pass; returns the cycles run. */
@@ -607,7 +790,7 @@ export class BglTorusSim {
       const upstream = this.outNode[g] * 6 + this.outPort[g];
       for (let v = 0; v < BGL_VCS; v++) {
         const tokens = this.owed[g * BGL_VCS + v];
-        if (tokens > 0) this.wheel.add(t, busy + this.latency[g], EV_TOKENS, upstream, v, tokens);
+        if (tokens > 0) this.toNode(this.outNode[g], busy + this.latency[g], EV_TOKENS, upstream, v, tokens, NONE);
         this.owed[g * BGL_VCS + v] = 0;
       }
       this.bytesMoved += BGL_ACK_BYTES;
@@ -628,7 +811,7 @@ export class BglTorusSim {
         const f = VC_FIFOS * n + r * BGL_VCS + v;
         const p = this.vcHead[f];
         if (p === NONE || this.vcEligible[f] > t || this.vcBusyUntil[f] > t) continue;
-        if (!this.decide(n, p, t, r)) continue;
+        if (!this.decide(n, p, t, r, r * BGL_VCS + v)) continue;
         if (this.choiceDir !== TO_RECEPTION && !pathsFree) continue;
         this.vcDir[v] = this.choiceDir;
         this.vcTo[v] = this.choiceVc;
@@ -668,7 +851,7 @@ export class BglTorusSim {
       const f = INJECTION_FIFOS * n + i;
       const p = this.injHead[f];
       if (p === NONE || this.injEligible[f] > t) continue;
-      if (!this.decide(n, p, t, NONE)) continue;
+      if (!this.decide(n, p, t, NONE, VC_FIFOS + i)) continue;
       this.injRequestDir[i] = this.choiceDir;
       this.injRequestToVc[i] = this.choiceVc;
       requested = true;
@@ -705,7 +888,7 @@ export class BglTorusSim {
           ties = 1;
         } else if (key === bestKey) {
           ties++;
-          if (keyedDraw(this.seed, DRAW_TIE, (6 * n + s) * 32 + k, t) * ties < 1) best = k;
+          if (keyedDraw(this.seed, DRAW_SENDER_TIE, (6 * n + s) * 32 + k, t) * ties < 1) best = k;
         }
       }
       if (best === NONE) continue;
@@ -714,7 +897,7 @@ export class BglTorusSim {
         const v = this.rxRequestVc[r];
         this.grantLink(n, t, VC_FIFOS * n + r * BGL_VCS + v, false, s, this.rxRequestToVc[r]);
         this.pathsInUse[sb + r]++;
-        this.wheel.add(t, this.senderBusy[g], EV_PATH_DONE, sb + r, 0, 0);
+        this.schedule(n, this.senderBusy[g], EV_PATH_DONE, sb + r, 0, 0);
         this.rxRequestVc[r] = NONE;
       } else {
         this.grantLink(n, t, INJECTION_FIFOS * n + best - 6, true, s, this.injRequestToVc[best - 6]);
@@ -742,7 +925,7 @@ export class BglTorusSim {
    * requests nothing (nothing possible is available). A packet none of whose possible directions
    * has a link any more is discarded here, as a sender discards packets for a link that is down.
    */
-  private decide(n: number, p: number, t: number, from: number): boolean {
+  private decide(n: number, p: number, t: number, from: number, requester: number): boolean {
     const hints = this.pHints[p];
     if (hints === 0) {
       // Arrived: its reception FIFO (the receiver's own, or the high-priority one) must have room.
@@ -784,7 +967,7 @@ export class BglTorusSim {
             ties = 1;
           } else if (range === bestRange) {
             ties++;
-            if (keyedDraw(this.seed, DRAW_TIE, p * 16 + dir * 2 + v, t) * ties < 1) {
+            if (keyedDraw(this.seed, DRAW_JSQ_TIE, ((n * 32 + requester) * 6 + dir) * 2 + v, t) * ties < 1) {
               best = dir;
               bestVc = v;
             }
@@ -844,7 +1027,7 @@ export class BglTorusSim {
         this.injEligible[fifo] = max(done, t + this.settings.arbitrationLatency);
         this.wake(n, this.injEligible[fifo]);
       }
-      this.wheel.add(t, done, EV_FREE_INJECTION, fifo, size, 0);
+      this.schedule(n, done, EV_FREE_INJECTION, fifo, size, 0);
       this.inNetwork++;
     } else {
       this.vcHead[fifo] = this.pNext[p];
@@ -854,7 +1037,7 @@ export class BglTorusSim {
         this.vcEligible[fifo] = max(done, t + this.settings.arbitrationLatency);
         this.wake(n, this.vcEligible[fifo]);
       }
-      this.wheel.add(t, done, EV_FREE, fifo, this.pCharge[p], 0);
+      this.schedule(n, done, EV_FREE, fifo, this.pCharge[p], 0);
     }
     const charge = this.chargeFor(p, v);
     this.credits[g * BGL_VCS + v] -= charge;
@@ -869,7 +1052,7 @@ export class BglTorusSim {
     const m = this.outNode[g];
     const arrive = t + this.latency[g];
     this.pTailAt[p] = arrive + wire;
-    this.wheel.add(t, arrive + BGL_CHUNK_BYTES, EV_HEAD, p, VC_FIFOS * m + this.outPort[g] * BGL_VCS + v, 0);
+    this.toNode(m, arrive + BGL_CHUNK_BYTES, EV_HEAD, p, VC_FIFOS * m + this.outPort[g] * BGL_VCS + v, 0, p);
     this.bytesMoved += wire;
     this.linkBytes[g] += wire;
     this.lastProgress = t;
@@ -889,8 +1072,8 @@ export class BglTorusSim {
       this.wake(n, this.vcEligible[fifo]);
     }
     this.rcvChunks[reception] += this.pSize[p];
-    this.wheel.add(t, done, EV_FREE, fifo, this.pCharge[p], 0);
-    this.wheel.add(t, done, EV_RECEIVED, p, reception, 0);
+    this.schedule(n, done, EV_FREE, fifo, this.pCharge[p], 0);
+    this.schedule(n, done, EV_RECEIVED, p, reception, 0);
     this.lastProgress = t;
   }
 
@@ -902,13 +1085,13 @@ export class BglTorusSim {
       this.injHead[fifo] = this.pNext[p];
       if (this.injHead[fifo] === NONE) this.injTail[fifo] = NONE;
       else this.injEligible[fifo] = t + this.settings.arbitrationLatency;
-      this.wheel.add(t, t + 1, EV_FREE_INJECTION, fifo, this.pSize[p], 0);
+      this.schedule(n, t + 1, EV_FREE_INJECTION, fifo, this.pSize[p], 0);
     } else {
       const fifo = VC_FIFOS * n + from * BGL_VCS + this.pVc[p];
       this.vcHead[fifo] = this.pNext[p];
       if (this.vcHead[fifo] === NONE) this.vcTail[fifo] = NONE;
       else this.vcEligible[fifo] = t + this.settings.arbitrationLatency;
-      this.wheel.add(t, t + 1, EV_FREE, fifo, this.pCharge[p], 0);
+      this.schedule(n, t + 1, EV_FREE, fifo, this.pCharge[p], 0);
       this.inNetwork--;
     }
     this.wake(n, t + 1);
@@ -940,7 +1123,7 @@ export class BglTorusSim {
       this.readNext[node] = (fifo - RECEPTION_FIFOS * node + 1) % RECEPTION_FIFOS;
       this.readBusy[node] = 1;
       const cycles = max(1, ceil((this.pSize[p] * BGL_CHUNK_BYTES) / this.settings.receptionReadBytesPerCycle));
-      this.wheel.add(t, t + cycles, EV_READ_DONE, node, fifo, 0);
+      this.schedule(node, t + cycles, EV_READ_DONE, node, fifo, 0);
       return;
     }
   }
