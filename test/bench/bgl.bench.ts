@@ -3,7 +3,7 @@
  * tables that route around dead nodes in software, for every live node of the 64K machine.
  */
 import { computeHintRegisters, RouteOverrideCompiler, TorusFaults } from '@weft/control';
-import { BglTorusSim, EmulatedFabric } from '@weft/emulator';
+import { BglTorusSim, EmulatedFabric, runBglInThreads } from '@weft/emulator';
 import { generateBglDesign, mulberry32, Torus } from '@weft/fabric-model';
 import { Benchmark, collectGarbage, timed } from './harness';
 
@@ -75,8 +75,43 @@ function fullyLoaded(shape: [number, number, number], warmupCycles: number, cycl
   };
 }
 
+/**
+ * The same on every core (paper 002 §3's blocks and windows, bgl-threads.ts): 32 blocks of z on
+ * one and on two threads, the same packets either way; timed after the network has filled.
+ */
+function fullyLoadedThreads(threads: number): Benchmark {
+  const shape: [number, number, number] = [32, 32, 32];
+  const design = generateBglDesign({ shape, midplaneLinkCycles: 3, cableLinkCycles: 10 });
+  return {
+    name: `bgl emulator: 32×32×32 fully loaded (uniform, 256-byte packets, dynamic), blocks on ${threads} thread${threads === 1 ? '' : 's'}`,
+    parameters: { shape: shape.join('x'), load: 1, threads, blocks: 32, cycles: 3000, measuredFrom: 1500 },
+    isolated: true,
+    warmup: 0,
+    runs: 3,
+    run: async () => {
+      collectGarbage();
+      const result = runBglInThreads(
+        {
+          design,
+          seed: 1,
+          settings: {},
+          traffic: { seed: 5, load: 1, sizes: [8], routing: 'dynamic', sendUntil: 3000 },
+          cycles: 3000,
+          blocks: 32,
+          measureFrom: 1500,
+        },
+        threads,
+      );
+      const emulatedUs = (result.measuredCycles * 1000) / 175 / 1000;
+      return { ms: result.measuredMs, emulatedUsPerSecond: emulatedUs / (result.measuredMs / 1000), delivered: result.delivered };
+    },
+  };
+}
+
 export const benchmarks: Benchmark[] = [
   fullyLoaded([32, 32, 32], 2000, 2000),
+  fullyLoadedThreads(1),
+  fullyLoadedThreads(2),
   fullyLoaded([16, 16, 16], 2000, 4000),
   routeOverrides('one', (torus) => [torus.index(3, 2, 1)]),
   routeOverrides('three not on one line', threeDeadNodes),

@@ -24,3 +24,5 @@ export * from './engine/parted-engine';
 export * from './engine/link-engine';
 export * from './bgl/bgl-settings';
 export * from './bgl/bgl-torus-sim';
+export * from './bgl/bgl-programs';
+export * from './bgl/bgl-threads';

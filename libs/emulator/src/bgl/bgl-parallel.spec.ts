@@ -1,6 +1,7 @@
 import { generateBglDesign } from '@weft/fabric-model';
 import { EmulatedFabric } from '../emulated-fabric';
 import { DeliveryDigest, uniformTraffic, UniformTraffic } from './bgl-programs';
+import { runBglInThreads } from './bgl-threads';
 import { BglTorusSim } from './bgl-torus-sim';
 
 const design = generateBglDesign({ shape: [8, 8, 8], midplaneLinkCycles: 3, cableLinkCycles: 10 });
@@ -34,6 +35,32 @@ describe('the BlueGene/L torus in blocks (paper 002 §3: blocks of the torus in 
       hash: wholeDigest.hash,
       inFlight: 0,
     });
+  });
+
+  it('on two threads, the torus delivers the same packets at the same cycles as on one', () => {
+    const whole = build();
+    const wholeDigest = new DeliveryDigest(whole);
+    const send = uniformTraffic(whole, traffic);
+    whole.run(3000, (cycle) => send(0, cycle));
+    whole.drain(100000);
+    const cycles = whole.cycle;
+
+    const run = { design, seed: 3, settings: {}, traffic, cycles, blocks: 4 };
+    const parallel = runBglInThreads(run, 2);
+    expect({
+      delivered: parallel.delivered,
+      latency: parallel.latencyCycles,
+      hash: parallel.hash,
+      injected: parallel.injected,
+      discarded: parallel.discarded,
+    }).toEqual({
+      delivered: wholeDigest.delivered,
+      latency: wholeDigest.latencyCycles,
+      hash: wholeDigest.hash,
+      injected: whole.injected,
+      discarded: {},
+    });
+    expect(parallel.window).toBe(11);
   });
 
   it('a window longer than the lookahead is refused', () => {
