@@ -26,3 +26,4 @@ export * from './bgl/bgl-settings';
 export * from './bgl/bgl-torus-sim';
 export * from './bgl/bgl-programs';
 export * from './bgl/bgl-threads';
+export * from './bgl/bgl-maintenance';

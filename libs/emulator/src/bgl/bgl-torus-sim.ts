@@ -118,6 +118,12 @@ export class BglTorusSim {
   readonly cutoffPlus: Int32Array;
   readonly cutoffMinus: Int32Array;
   readonly routeTables: (Int32Array | null)[];
+  /** The arbitration and bubble registers, per node (§2: "programmable"), from the settings until written. */
+  private readonly slqPermille: Int32Array;
+  private readonly inNetworkPermille: Int32Array;
+  private readonly randomPackets: Uint8Array;
+  private readonly bubbleBySize: Uint8Array;
+  private readonly escapeByDirection: Uint8Array;
 
   // Faults.
   readonly dead: Uint8Array;
@@ -240,6 +246,12 @@ export class BglTorusSim {
     this.cutoffPlus = new Int32Array(3 * n).fill(NONE);
     this.cutoffMinus = new Int32Array(3 * n).fill(NONE);
     this.routeTables = new Array<Int32Array | null>(n).fill(null);
+    const st = this.settings;
+    this.slqPermille = new Int32Array(n).fill(Math.round(st.slqFraction * 1000));
+    this.inNetworkPermille = new Int32Array(n).fill(Math.round(st.inNetworkPriorityFraction * 1000));
+    this.randomPackets = new Uint8Array(n).fill(st.packetArbitration === 'random' ? 1 : 0);
+    this.bubbleBySize = new Uint8Array(n).fill(st.bubbleAccounting === 'by-size' ? 1 : 0);
+    this.escapeByDirection = new Uint8Array(n).fill(st.escapeOrder === 'direction' ? 1 : 0);
     this.dead = new Uint8Array(n);
     this.linkDown = new Uint8Array(6 * n);
     for (let g = 0; g < 6 * n; g++) if (this.outNode[g] === NONE) this.linkDown[g] = 1;
@@ -290,6 +302,41 @@ export class BglTorusSim {
         this.cutoffMinus[3 * node + d] = (s - (k - 1 - plus) + k) % k;
       }
     }
+  }
+
+  /** Node n's arbitration register: [SLQ permille, in-network priority permille, packet arbitration (0 JSQ, 1 random)]. */
+  arbitrationRegister(n: number): number[] {
+    return [this.slqPermille[n], this.inNetworkPermille[n], this.randomPackets[n]];
+  }
+
+  checkArbitrationRegister(value: readonly number[]): string | undefined {
+    if (value.length !== 3 || !value.every(Number.isInteger))
+      return `three whole numbers [SLQ permille, in-network priority permille, 0 JSQ | 1 random], got [${value.join(', ')}]`;
+    if (value[0] < 0 || value[0] > 1000 || value[1] < 0 || value[1] > 1000) return `fractions are permille, 0 to 1000, got [${value.join(', ')}]`;
+    if (value[2] !== 0 && value[2] !== 1) return `packet arbitration is 0 (JSQ) or 1 (random), got ${value[2]}`;
+    return undefined;
+  }
+
+  setArbitrationRegister(n: number, value: readonly number[]): void {
+    this.slqPermille[n] = value[0];
+    this.inNetworkPermille[n] = value[1];
+    this.randomPackets[n] = value[2];
+  }
+
+  /** Node n's bubble register: [accounting (0 full-size, 1 by-size), escape order (0 dimension, 1 direction)]. */
+  bubbleRegister(n: number): number[] {
+    return [this.bubbleBySize[n], this.escapeByDirection[n]];
+  }
+
+  checkBubbleRegister(value: readonly number[]): string | undefined {
+    if (value.length !== 2 || !value.every((v) => v === 0 || v === 1))
+      return `two flags [0 full-size | 1 by-size, 0 dimension | 1 direction order], got [${value.join(', ')}]`;
+    return undefined;
+  }
+
+  setBubbleRegister(n: number, value: readonly number[]): void {
+    this.bubbleBySize[n] = value[0];
+    this.escapeByDirection[n] = value[1];
   }
 
   /** The node's index in its torus numbering (x fastest) from its coordinates. */
@@ -824,7 +871,7 @@ export class BglTorusSim {
       if (requests > 1 && this.vcDir[BGL_VC_PRIORITY] === NONE) {
         // §2 phase 2: high priority wins; else the fullest by 2-bit range on SLQ cycles, random
         // otherwise. (Draws only where there is a choice: they are the arbitration's cost.)
-        const fraction = this.settings.slqFraction;
+        const fraction = this.slqPermille[n] / 1000;
         const slq = fraction >= 1 || (fraction > 0 && keyedDraw(this.seed, DRAW_SLQ, VC_FIFOS * n + r, t) < fraction);
         let bestRange = -1;
         let ties = 0;
@@ -864,7 +911,7 @@ export class BglTorusSim {
       this.rxRequestVc[r] = NONE;
     }
     // Phase 3: each free sender picks among the requests for it.
-    const inNetworkFraction = this.settings.inNetworkPriorityFraction;
+    const inNetworkFraction = this.inNetworkPermille[n] / 1000;
     const inNetworkFirst = inNetworkFraction >= 1 || (inNetworkFraction > 0 && keyedDraw(this.seed, DRAW_IN_NETWORK, n, t) < inNetworkFraction);
     for (let s = 0; s < 6; s++) {
       const g = sb + s;
@@ -943,7 +990,7 @@ export class BglTorusSim {
       this.dropAtHead(n, p, from);
       return false;
     }
-    const escapeDir = this.escapeDirection(hints);
+    const escapeDir = this.escapeDirection(n, hints);
     const priority = (this.pFlags[p] & PRIORITY) !== 0;
     const bubbleVc = priority ? BGL_VC_PRIORITY : BGL_VC_BUBBLE;
     if (!(this.pFlags[p] & STATIC) && !priority) {
@@ -959,7 +1006,7 @@ export class BglTorusSim {
         for (let v = 0; v < 2; v++) {
           const tokens = this.credits[g * BGL_VCS + v];
           if (tokens < BGL_MAX_PACKET_CHUNKS) continue;
-          const range = this.settings.packetArbitration === 'jsq' ? this.fullnessRange(tokens) : 0;
+          const range = this.randomPackets[n] === 0 ? this.fullnessRange(tokens) : 0;
           if (range > bestRange) {
             best = dir;
             bestVc = v;
@@ -989,15 +1036,15 @@ export class BglTorusSim {
     const continuing = this.pVc[p] === bubbleVc && this.pLastDir[p] === escapeDir;
     if (tokens < (continuing ? BGL_MAX_PACKET_CHUNKS : 2 * BGL_MAX_PACKET_CHUNKS)) return false;
     // By-size accounting must still fit the packet itself.
-    if (tokens < this.chargeFor(p, bubbleVc)) return false;
+    if (tokens < this.chargeFor(n, p, bubbleVc)) return false;
     this.choiceDir = escapeDir;
     this.choiceVc = bubbleVc;
     return true;
   }
 
   /** The escape direction: the lowest dimension with hints (§2), or the first in x+, y+, z+, x−, y−, z− order. */
-  private escapeDirection(hints: number): number {
-    if (this.settings.escapeOrder === 'dimension') {
+  private escapeDirection(n: number, hints: number): number {
+    if (this.escapeByDirection[n] === 0) {
       for (let dir = 0; dir < 6; dir++) if (hints & (1 << (5 - dir))) return dir;
     } else {
       for (const dir of DIRECTION_ORDER) if (hints & (1 << (5 - dir))) return dir;
@@ -1006,8 +1053,8 @@ export class BglTorusSim {
   }
 
   /** Tokens a packet is charged on VC v: its size, or on a bubble VC under full-size accounting a full packet's. */
-  private chargeFor(p: number, v: number): number {
-    if ((v === BGL_VC_BUBBLE || v === BGL_VC_PRIORITY) && this.settings.bubbleAccounting === 'full-size') return BGL_MAX_PACKET_CHUNKS;
+  private chargeFor(n: number, p: number, v: number): number {
+    if ((v === BGL_VC_BUBBLE || v === BGL_VC_PRIORITY) && this.bubbleBySize[n] === 0) return BGL_MAX_PACKET_CHUNKS;
     return this.pSize[p];
   }
 
@@ -1039,7 +1086,7 @@ export class BglTorusSim {
       }
       this.schedule(n, done, EV_FREE, fifo, this.pCharge[p], 0);
     }
-    const charge = this.chargeFor(p, v);
+    const charge = this.chargeFor(n, p, v);
     this.credits[g * BGL_VCS + v] -= charge;
     // §2: the hint bits of a dimension clear as the packet leaves towards a node whose coordinate
     // there, by this node's neighbour register, is the destination's.
@@ -1229,7 +1276,7 @@ export class BglTorusSim {
       const n = (f / VC_FIFOS) | 0;
       const hints = this.pHints[p];
       if (hints === 0) break;
-      const dir = this.escapeDirection(hints);
+      const dir = this.escapeDirection(n, hints);
       const v = this.pFlags[p] & PRIORITY ? BGL_VC_PRIORITY : BGL_VC_BUBBLE;
       const m = this.outNode[6 * n + dir];
       if (m < 0) break;

@@ -186,3 +186,41 @@ export function describeOverrideTable(torus: Torus, words: ArrayLike<number>): s
   }
   return lines;
 }
+
+/**
+ * What is wrong with a table's words, or undefined: the node's software refuses a table it cannot
+ * read whole (a count that runs past the end, an arc outside the ring, a leg or relay word it does
+ * not know), rather than route by part of it.
+ */
+export function checkOverrideTable(torus: Torus, words: ArrayLike<number>): string | undefined {
+  if (words.length < TABLE_HEADER_WORDS) return `a table starts with ${TABLE_HEADER_WORDS} words (relay penalty, entry count), got ${words.length}`;
+  for (let i = 0; i < words.length; i++) if (!Number.isInteger(words[i])) return `word ${i} is not a whole number`;
+  if (words[0] < 0 || words[0] > 1000) return `the relay penalty must be 0 to 1000 hops, got ${words[0]}`;
+  let at = TABLE_HEADER_WORDS;
+  for (let e = 0; e < words[1]; e++) {
+    if (at + ENTRY_HEADER_WORDS > words.length) return `entry ${e} runs past the end of the table`;
+    for (let d = 0; d < 3; d++) {
+      const k = torus.shape[d];
+      const lo = words[at + 2 * d];
+      const len = words[at + 2 * d + 1];
+      if (lo < 0 || lo >= k || len < 1 || len > k) return `entry ${e}: the ${'xyz'[d]} arc ${lo}+${len} is not within a ring of ${k}`;
+    }
+    const count = words[at + 6];
+    if (count < 0 || at + ENTRY_HEADER_WORDS + CANDIDATE_WORDS * count > words.length) return `entry ${e}'s ${count} candidates run past the end of the table`;
+    for (let c = 0; c < count; c++) {
+      const w = at + ENTRY_HEADER_WORDS + CANDIDATE_WORDS * c;
+      const legOk = (leg: number) => leg >= 0 && leg < 128 && [0, 1, 2].every((d) => legDirectionChoice(leg, d) <= DIRECTION_MINUS);
+      if (!legOk(words[w])) return `entry ${e}, candidate ${c}: leg word ${words[w]} is not a leg`;
+      if (words[w + 1] !== NO_SECOND_LEG) {
+        if (!legOk(words[w + 1])) return `entry ${e}, candidate ${c}: second leg word ${words[w + 1]} is not a leg`;
+        for (let d = 0; d < 3; d++) {
+          const base = Math.floor(words[w + 2 + d] / 65536);
+          if (base < RELAY_FROM_SOURCE || base > RELAY_ABSOLUTE) return `entry ${e}, candidate ${c}: relay word ${words[w + 2 + d]} names no base`;
+        }
+      }
+    }
+    at += ENTRY_HEADER_WORDS + CANDIDATE_WORDS * count;
+  }
+  if (at !== words.length) return `${words.length - at} words follow the last entry`;
+  return undefined;
+}

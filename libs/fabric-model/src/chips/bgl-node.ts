@@ -91,10 +91,10 @@ export function hintBits(signs: readonly number[]): number {
  *   (state 1 up, 0 down), read only.
  * - `neighbourCoordinates[direction]`: [x, y, z] of the neighbour that way (§2: hints clear by them).
  * - `hintCutoffPlus[d]`, `hintCutoffMinus[d]`: [coordinate], see hardwareHintSign.
- * - `arbitration`: [slqPermille, inNetworkPriorityPermille, jsqRangeTokens…] (§2's programmable fractions).
- * - `bubble`: [accounting (0 full-size, 1 by-size), escapeOrder (0 dimension, 1 direction), escape (0 bubble, 1 dateline pair)].
- * - `datelines[d]`: [coordinate] where the dateline pair changes VC (study setting).
+ * - `arbitration`: [slqPermille, inNetworkPriorityPermille, packetArbitration (0 JSQ, 1 random)].
+ * - `bubble`: [accounting (0 full-size, 1 by-size), escapeOrder (0 dimension, 1 direction)].
  * - `routeOverrides`: the node software's route-override table (route-override-table.ts).
+ * (§4's dateline pair of escape VCs is a study the emulated node does not model yet: no register.)
  */
 export const BGL_REGISTERS = [
   'nodeIdentity',
@@ -106,7 +106,6 @@ export const BGL_REGISTERS = [
   'hintCutoffMinus',
   'arbitration',
   'bubble',
-  'datelines',
   'routeOverrides',
 ] as const;
 export type BglRegister = (typeof BGL_REGISTERS)[number];

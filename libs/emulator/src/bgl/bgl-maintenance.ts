@@ -1,0 +1,198 @@
+/**
+ * The maintenance controller of an emulated BlueGene/L: the MaintenanceTransport over the JTAG
+ * control network (paper 002 §1: "a JTAG control and monitoring network"), out of band — requests
+ * do not cross the torus, so a dead link costs the control plane nothing and a dead node simply
+ * does not answer. A node is addressed by its place in the packaging, the route [midplane, node
+ * card, compute card, ASIC] (bgl-design.ts, bglControlAddress); a route that names no node, or a
+ * dead one, times out. Each access takes `jtagAccessNs` of emulated time, reported as its latency.
+ *
+ * The registers are the datasheet's (chips/bgl-node.ts). A write the node cannot take (a value out
+ * of range, a route-override table it cannot read) is rejected, naming why; nothing is written.
+ */
+import * as model from '@weft/fabric-model';
+import type { InterruptRecord, MaintenanceResult, MaintenanceTransport, RegisterValue, SourceRoute } from '@weft/fabric-model';
+import { chipSerial } from '../engine/maintenance-message';
+import { BglTorusSim } from './bgl-torus-sim';
+
+/** What one access over the control network takes (not in the paper: weft's setting, 2 µs). */
+export const JTAG_ACCESS_NS = 2000;
+
+type Failure = Extract<MaintenanceResult<never>, { ok: false }>;
+
+export class BglMaintenanceController implements MaintenanceTransport {
+  /** Node by control-network address (see addressKey). */
+  private readonly nodeAt = new Map<number, number>();
+  private readonly serials: Int32Array;
+  private readonly listeners = new Set<(interrupt: InterruptRecord) => void>();
+
+  constructor(
+    readonly sim: BglTorusSim,
+    readonly jtagAccessNs = JTAG_ACCESS_NS,
+  ) {
+    const torus = sim.torus;
+    this.serials = new Int32Array(sim.nodes);
+    for (let node = 0; node < sim.nodes; node++) {
+      const [m, nc, c, a] = model.bglControlAddress(torus, torus.index(sim.coords[3 * node], sim.coords[3 * node + 1], sim.coords[3 * node + 2]));
+      this.nodeAt.set(addressKey(m, nc, c, a), node);
+      this.serials[node] = chipSerial(sim.fabric.chipNames[node]) | 0;
+    }
+    const previous = sim.onInterrupt;
+    sim.onInterrupt = (kind, cycle, node, port, vc, details) => {
+      previous(kind, cycle, node, port, vc, details);
+      const record: InterruptRecord = {
+        kind,
+        emulatedTimeNs: cycle * sim.nsPerCycle,
+        serial: this.serials[node] >>> 0,
+        port,
+        vc,
+        ...(details ? { details } : {}),
+      };
+      for (const listener of this.listeners) listener(record);
+    };
+  }
+
+  onInterrupt(listener: (interrupt: InterruptRecord) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async read(route: SourceRoute, register: string, index = 0): Promise<MaintenanceResult<RegisterValue>> {
+    return this.readNow(route, register, index);
+  }
+
+  async readMany(
+    routes: readonly SourceRoute[],
+    register: string,
+    _concurrency: number,
+    onPart?: (from: number, results: readonly MaintenanceResult<RegisterValue>[]) => void,
+  ): Promise<MaintenanceResult<RegisterValue>[]> {
+    const results = routes.map((route) => this.readNow(route, register, 0));
+    onPart?.(0, results);
+    return results;
+  }
+
+  async write(route: SourceRoute, register: string, index: number, value: RegisterValue): Promise<MaintenanceResult<void>> {
+    return this.writeNow(route, register, [index], value);
+  }
+
+  async writeMany(route: SourceRoute, register: string, indices: readonly number[], value: RegisterValue): Promise<MaintenanceResult<void>> {
+    return this.writeNow(route, register, indices, value);
+  }
+
+  /** The node a route addresses, or a failure: no such place, or a node that does not answer. */
+  private node(route: SourceRoute): number | Failure {
+    const node = route.length === 4 ? this.nodeAt.get(addressKey(route[0], route[1], route[2], route[3])) : undefined;
+    if (node === undefined || this.sim.dead[node]) {
+      return { ok: false, reason: 'timeout', detail: `no node answered at control-network address ${route.join('.')}`, latencyNs: 4 * this.jtagAccessNs };
+    }
+    return node;
+  }
+
+  private readNow(route: SourceRoute, register: string, index: number): MaintenanceResult<RegisterValue> {
+    const node = this.node(route);
+    if (typeof node !== 'number') return node;
+    const sim = this.sim;
+    const latencyNs = this.jtagAccessNs;
+    const ok = (value: RegisterValue): MaintenanceResult<RegisterValue> => ({ ok: true, value, latencyNs });
+    const indexIn = (count: number) => Number.isInteger(index) && index >= 0 && index < count;
+    const noIndex = (count: number): MaintenanceResult<RegisterValue> => ({
+      ok: false,
+      reason: 'no-such-register',
+      detail: `${register} has indices 0 to ${count - 1}, got ${index}`,
+      latencyNs,
+    });
+    switch (register) {
+      case 'nodeIdentity':
+        return ok([model.MODEL_BGL_NODE, this.serials[node] >>> 0]);
+      case 'torusCoordinates':
+        return ok([sim.coords[3 * node], sim.coords[3 * node + 1], sim.coords[3 * node + 2]]);
+      case 'torusShape':
+        return ok([...sim.torus.shape]);
+      case 'linkState': {
+        if (!indexIn(6)) return noIndex(6);
+        const g = 6 * node + index;
+        const far = sim.outNode[g];
+        // Link training exchanges identities: a live link knows the serial and port at its far end.
+        if (far < 0 || sim.linkDown[g] || sim.dead[far]) return ok([0, 0, -1]);
+        return ok([1, this.serials[far] >>> 0, sim.outPort[g]]);
+      }
+      case 'neighbourCoordinates':
+        if (!indexIn(6)) return noIndex(6);
+        return ok(Array.from(sim.neighbourRegister.subarray(18 * node + 3 * index, 18 * node + 3 * index + 3)));
+      case 'hintCutoffPlus':
+      case 'hintCutoffMinus':
+        if (!indexIn(3)) return noIndex(3);
+        return ok([(register === 'hintCutoffPlus' ? sim.cutoffPlus : sim.cutoffMinus)[3 * node + index]]);
+      case 'arbitration':
+        return ok(sim.arbitrationRegister(node));
+      case 'bubble':
+        return ok(sim.bubbleRegister(node));
+      case 'routeOverrides': {
+        const table = sim.routeTables[node];
+        return ok(table ? Array.from(table) : []);
+      }
+      default:
+        return { ok: false, reason: 'no-such-register', detail: `a BG/L node has no register "${register}"`, latencyNs };
+    }
+  }
+
+  private writeNow(route: SourceRoute, register: string, indices: readonly number[], value: RegisterValue): MaintenanceResult<void> {
+    const node = this.node(route);
+    if (typeof node !== 'number') return node;
+    const sim = this.sim;
+    const latencyNs = this.jtagAccessNs * indices.length;
+    const rejected = (detail: string): MaintenanceResult<void> => ({ ok: false, reason: 'rejected', detail: `${register}: ${detail}`, latencyNs });
+    const badIndex = (count: number) => indices.find((i) => !(Number.isInteger(i) && i >= 0 && i < count));
+    const whole = (v: unknown) => Number.isInteger(v);
+    switch (register) {
+      case 'neighbourCoordinates': {
+        if (badIndex(6) !== undefined)
+          return { ok: false, reason: 'no-such-register', detail: `${register} has indices 0 to 5, got ${badIndex(6)}`, latencyNs };
+        if (value.length !== 3 || !value.every((c, d) => whole(c) && c >= 0 && c < sim.torus.shape[d]))
+          return rejected(`three coordinates within ${sim.torus.shape.join('×')}, got [${value.join(', ')}]`);
+        for (const i of indices) sim.neighbourRegister.set(value, 18 * node + 3 * i);
+        return { ok: true, value: undefined, latencyNs };
+      }
+      case 'hintCutoffPlus':
+      case 'hintCutoffMinus': {
+        if (badIndex(3) !== undefined)
+          return { ok: false, reason: 'no-such-register', detail: `${register} has indices 0 to 2, got ${badIndex(3)}`, latencyNs };
+        for (const d of indices)
+          if (value.length !== 1 || !whole(value[0]) || value[0] < 0 || value[0] >= sim.torus.shape[d])
+            return rejected(`one coordinate of the ${'xyz'[d]} ring (0 to ${sim.torus.shape[d] - 1}), got [${value.join(', ')}]`);
+        for (const d of indices) (register === 'hintCutoffPlus' ? sim.cutoffPlus : sim.cutoffMinus)[3 * node + d] = value[0];
+        return { ok: true, value: undefined, latencyNs };
+      }
+      case 'arbitration': {
+        const problem = sim.checkArbitrationRegister(value);
+        if (problem) return rejected(problem);
+        sim.setArbitrationRegister(node, value);
+        return { ok: true, value: undefined, latencyNs };
+      }
+      case 'bubble': {
+        const problem = sim.checkBubbleRegister(value);
+        if (problem) return rejected(problem);
+        sim.setBubbleRegister(node, value);
+        return { ok: true, value: undefined, latencyNs };
+      }
+      case 'routeOverrides': {
+        const problem = model.checkOverrideTable(sim.torus, value);
+        if (problem) return rejected(problem);
+        sim.routeTables[node] = value.length === 0 ? null : Int32Array.from(value);
+        return { ok: true, value: undefined, latencyNs: this.jtagAccessNs * Math.max(1, Math.ceil(value.length / 64)) };
+      }
+      case 'nodeIdentity':
+      case 'torusCoordinates':
+      case 'torusShape':
+      case 'linkState':
+        return rejected('read only');
+      default:
+        return { ok: false, reason: 'no-such-register', detail: `a BG/L node has no register "${register}"`, latencyNs };
+    }
+  }
+}
+
+function addressKey(midplane: number, nodeCard: number, card: number, asic: number): number {
+  if (![midplane, nodeCard, card, asic].every((v) => Number.isInteger(v) && v >= 0)) return -1;
+  return ((midplane * 16 + nodeCard) * 16 + card) * 2 + asic;
+}
