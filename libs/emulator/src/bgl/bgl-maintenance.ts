@@ -110,11 +110,12 @@ export class BglMaintenanceController implements MaintenanceTransport {
         return ok([...sim.torus.shape]);
       case 'linkState': {
         if (!indexIn(6)) return noIndex(6);
-        const g = 6 * node + index;
-        const far = sim.outNode[g];
-        // Link training exchanges identities: a live link knows the serial and port at its far end.
-        if (far < 0 || sim.linkDown[g] || sim.dead[far]) return ok([0, 0, -1]);
-        return ok([1, this.serials[far] >>> 0, sim.outPort[g]]);
+        return ok(this.linkState(node, index));
+      }
+      case 'linkStates': {
+        const out: number[] = [];
+        for (let d = 0; d < 6; d++) out.push(...this.linkState(node, d));
+        return ok(out);
       }
       case 'neighbourCoordinates':
         if (!indexIn(6)) return noIndex(6);
@@ -134,6 +135,15 @@ export class BglMaintenanceController implements MaintenanceTransport {
       default:
         return { ok: false, reason: 'no-such-register', detail: `a BG/L node has no register "${register}"`, latencyNs };
     }
+  }
+
+  /** Link training exchanges identities: a live link knows the serial and port at its far end. */
+  private linkState(node: number, direction: number): number[] {
+    const sim = this.sim;
+    const g = 6 * node + direction;
+    const far = sim.outNode[g];
+    if (far < 0 || sim.linkDown[g] || sim.dead[far]) return [0, 0, -1];
+    return [1, this.serials[far] >>> 0, sim.outPort[g]];
   }
 
   private writeNow(route: SourceRoute, register: string, indices: readonly number[], value: RegisterValue): MaintenanceResult<void> {
@@ -185,6 +195,7 @@ export class BglMaintenanceController implements MaintenanceTransport {
       case 'torusCoordinates':
       case 'torusShape':
       case 'linkState':
+      case 'linkStates':
         return rejected('read only');
       default:
         return { ok: false, reason: 'no-such-register', detail: `a BG/L node has no register "${register}"`, latencyNs };

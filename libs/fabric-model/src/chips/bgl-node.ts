@@ -88,7 +88,7 @@ export function hintBits(signs: readonly number[]): number {
  * - `torusCoordinates`: [x, y, z], the node's place in the torus (the personality, §1).
  * - `torusShape`: [kx, ky, kz].
  * - `linkState[direction]`: [state, partner serial, partner's direction] as link training found it
- *   (state 1 up, 0 down), read only.
+ *   (state 1 up, 0 down), read only; `linkStates`: the six at once (18 words), for a sweep.
  * - `neighbourCoordinates[direction]`: [x, y, z] of the neighbour that way (§2: hints clear by them).
  * - `hintCutoffPlus[d]`, `hintCutoffMinus[d]`: [coordinate], see hardwareHintSign.
  * - `arbitration`: [slqPermille, inNetworkPriorityPermille, packetArbitration (0 JSQ, 1 random)].
@@ -101,6 +101,7 @@ export const BGL_REGISTERS = [
   'torusCoordinates',
   'torusShape',
   'linkState',
+  'linkStates',
   'neighbourCoordinates',
   'hintCutoffPlus',
   'hintCutoffMinus',
