@@ -30,3 +30,6 @@ export * from './bgl/torus-faults';
 export * from './bgl/route-overrides';
 export * from './bgl/route-override-verifier';
 export * from './bgl/hint-registers';
+export * from './bgl/bgl-discovery';
+export * from './bgl/bgl-routing-engine';
+export * from './bgl/bgl-push';

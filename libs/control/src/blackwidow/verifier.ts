@@ -47,7 +47,19 @@ export interface VerificationInput {
 
 export interface Violation {
   readonly kind:
-    'unreachable' | 'endpoint-left-out' | 'uses-fault' | 'up-after-down' | 'too-many-hops' | 'table-capacity' | 'illegal-modulus' | 'bad-down-route';
+    | 'unreachable'
+    | 'endpoint-left-out'
+    | 'uses-fault'
+    | 'up-after-down'
+    | 'too-many-hops'
+    | 'table-capacity'
+    | 'illegal-modulus'
+    | 'bad-down-route'
+    // BlueGene/L's (spec §1.4): hint registers (V1), the bubble's buffers and accounting (V4), a
+    // fabric beyond the proof's reach.
+    | 'hint-registers'
+    | 'bubble-configuration'
+    | 'not-proven';
   readonly message: string;
 }
 

@@ -1,0 +1,266 @@
+/**
+ * The BlueGene/L routing engine (issue 36; spec §1.3): from a fabric as discovered and the faults in
+ * force, every node's registers — neighbour coordinates and hint cutoffs for minimal routing (§2),
+ * the arbitration and bubble settings as policy — and the route-override table its software
+ * consults to keep packets off dead nodes and links (§2, route-overrides.ts). A cable discovered
+ * where the design does not put it is not routed over: its far end is not the neighbour the hint
+ * bits assume. The proof is independent of the computation (spec §1.4): the hint registers read
+ * back (V1), every live pair's chosen route walked (V2, V3), the bubble buffers and accounting (V4).
+ */
+import { TieRule, Torus } from '@weft/fabric-model';
+import type { KnownFabric } from '../discovery/known-fabric';
+import type { ChipImages } from '../engine/image-delta';
+import type { EngineComputation, RoutingEngine, Unreachable } from '../engine/routing-engine';
+import type { FaultSet } from '../faults/fault-set';
+import type { VerificationReport, Violation } from '../blackwidow/verifier';
+import { designTorus } from './bgl-discovery';
+import { computeHintRegisters, proveHintRegisters } from './hint-registers';
+import { provePairwise } from './route-override-verifier';
+import { RouteOverrideCompiler } from './route-overrides';
+import { TorusFaults, TorusLinkFault } from './torus-faults';
+
+/** A node's registers as the engine computes them (chips/bgl-node.ts names them). */
+export interface BglNodeImage {
+  readonly name: string;
+  /** Six coordinate triples, x+ first (18 numbers). */
+  readonly neighbourCoordinates: readonly number[];
+  readonly hintCutoffPlus: readonly number[];
+  readonly hintCutoffMinus: readonly number[];
+  /** [SLQ permille, in-network priority permille, packet arbitration (0 JSQ, 1 random)]. */
+  readonly arbitration: readonly number[];
+  /** [accounting (0 full-size, 1 by-size), escape order (0 dimension, 1 direction)]. */
+  readonly bubble: readonly number[];
+  readonly routeOverrides: readonly number[];
+}
+
+export interface BglImage extends ChipImages {
+  readonly family: 'bgl';
+  readonly shape: readonly number[];
+  readonly routers: readonly BglNodeImage[];
+  /** Live pairs no route of the repertoire joins, by name (source → destinations). */
+  readonly cut: readonly { readonly source: string; readonly destinations: readonly string[] }[];
+}
+
+/** Policy (§2's programmable settings, and weft's named choices where the paper is silent). */
+export interface BglPolicy {
+  readonly tieRule: TieRule;
+  readonly relayPenaltyHops: number;
+  /** §2 / Fig. 5: SLQ on 75% of arbitration cycles. */
+  readonly slqPermille: number;
+  /** §2: "typically 1.0". */
+  readonly inNetworkPriorityPermille: number;
+  /** §2: BG/L's correction, every bubble packet accounted as full-sized. */
+  readonly bubbleAccounting: 'full-size' | 'by-size';
+  readonly escapeOrder: 'dimension' | 'direction';
+  /** Packet sizes vary on BG/L (32–256 bytes): by-size accounting is then refused (V4). */
+  readonly variablePacketSizes: boolean;
+  /** VC buffer bytes the nodes have (1 KB on BG/L, §2), for V4. */
+  readonly vcBufferBytes: number;
+  /** Up to this many nodes the proof walks every live pair; beyond, it is refused (the proof by classes of pairs is still to come). */
+  readonly pairwiseProofNodes: number;
+}
+
+export const DEFAULT_BGL_POLICY: BglPolicy = {
+  tieRule: 'plus',
+  relayPenaltyHops: 8,
+  slqPermille: 750,
+  inNetworkPriorityPermille: 1000,
+  bubbleAccounting: 'full-size',
+  escapeOrder: 'dimension',
+  variablePacketSizes: true,
+  vcBufferBytes: 1024,
+  pairwiseProofNodes: 4096,
+};
+
+export interface BglComputation extends EngineComputation<BglImage> {
+  readonly torusFaults: TorusFaults;
+}
+
+export class BglRoutingEngine implements RoutingEngine<BglImage, BglComputation> {
+  readonly name = 'bgl';
+  private readonly torus: Torus;
+  /** Design node by torus index, and torus index by name. */
+  private readonly nodeName: string[];
+  private readonly indexOf = new Map<string, number>();
+  private adopted: BglComputation | null = null;
+
+  constructor(
+    readonly known: KnownFabric,
+    readonly policy: BglPolicy = DEFAULT_BGL_POLICY,
+  ) {
+    const base = designTorus(known.design);
+    this.torus = new Torus(base.shape, policy.tieRule);
+    this.nodeName = new Array<string>(this.torus.size);
+    for (const chip of known.design.chips) {
+      const [x, y, z] = chip.coordinates ?? [0, 0, 0];
+      const i = this.torus.index(x, y, z);
+      this.nodeName[i] = chip.name;
+      this.indexOf.set(chip.name, i);
+    }
+  }
+
+  /** The faults as the torus sees them: dead nodes, and the links of faulty ports and miswired cables (both ways). */
+  torusFaults(faults: FaultSet): TorusFaults {
+    const dead: number[] = [];
+    for (const name of faults.routers) {
+      const i = this.indexOf.get(name);
+      if (i !== undefined) dead.push(i);
+    }
+    const links: TorusLinkFault[] = [];
+    const both = (node: number, direction: number) => {
+      links.push({ node, direction }, { node: this.torus.neighbour(node, direction), direction: direction ^ 1 });
+    };
+    for (const { chip, port } of faults.ports()) {
+      const i = this.indexOf.get(chip);
+      if (i !== undefined && port >= 0 && port < 6 && !faults.routers.has(chip)) both(i, port);
+    }
+    for (const finding of this.known.matched.findings) {
+      if (finding.kind !== 'miswired-cable' && finding.kind !== 'extra-cable') continue;
+      for (const end of finding.ends) {
+        const i = this.indexOf.get(end.chip);
+        if (i !== undefined && end.port >= 0 && end.port < 6) both(i, end.port);
+      }
+    }
+    for (const finding of this.known.matched.findings) {
+      if (finding.kind !== 'unreachable-chip' || !finding.chip) continue;
+      const i = this.indexOf.get(finding.chip);
+      if (i !== undefined) dead.push(i);
+    }
+    return new TorusFaults(this.torus, dead, links);
+  }
+
+  compute(faults: FaultSet): BglComputation {
+    const torus = this.torus;
+    const torusFaults = this.torusFaults(faults);
+    const hints = computeHintRegisters(torus);
+    const overrides = new RouteOverrideCompiler(torus, torusFaults, { relayPenaltyHops: this.policy.relayPenaltyHops }).compile();
+    const arbitration = [this.policy.slqPermille, this.policy.inNetworkPriorityPermille, 0];
+    const bubble = [this.policy.bubbleAccounting === 'by-size' ? 1 : 0, this.policy.escapeOrder === 'direction' ? 1 : 0];
+    const previous = new Map((this.adopted?.image.routers ?? []).map((r) => [r.name, r]));
+    const routers: BglNodeImage[] = [];
+    const changed: string[] = [];
+    for (let i = 0; i < torus.size; i++) {
+      if (torusFaults.deadNode[i]) continue;
+      const name = this.nodeName[i];
+      const neighbourCoordinates: number[] = [];
+      for (let dir = 0; dir < 6; dir++) neighbourCoordinates.push(...torus.coordinates(hints.neighbours[6 * i + dir]));
+      const image: BglNodeImage = {
+        name,
+        neighbourCoordinates,
+        hintCutoffPlus: Array.from(hints.cutoffPlus.subarray(3 * i, 3 * i + 3)),
+        hintCutoffMinus: Array.from(hints.cutoffMinus.subarray(3 * i, 3 * i + 3)),
+        arbitration,
+        bubble,
+        routeOverrides: overrides.tables[i] ?? [],
+      };
+      // A node whose registers are what they were keeps its image object (image-delta.ts).
+      const old = previous.get(name);
+      if (old && sameImage(old, image)) routers.push(old);
+      else {
+        routers.push(image);
+        changed.push(name);
+      }
+    }
+    const cutBySource = new Map<string, string[]>();
+    for (const { source, destination } of overrides.cut) {
+      const list = cutBySource.get(this.nodeName[source]) ?? [];
+      list.push(this.nodeName[destination]);
+      cutBySource.set(this.nodeName[source], list);
+    }
+    const image: BglImage = {
+      family: 'bgl',
+      shape: [...torus.shape],
+      routers,
+      cut: [...cutBySource].map(([source, destinations]) => ({ source, destinations })),
+    };
+    return { faults, incremental: false, image, changedRouters: changed, torusFaults };
+  }
+
+  verify(computed: BglComputation): VerificationReport {
+    const torus = this.torus;
+    const violations: Violation[] = [];
+    const note = (kind: Violation['kind'], message: string) => {
+      if (violations.length < 50) violations.push({ kind, message });
+    };
+    // V1, from the image's registers alone.
+    const n = torus.size;
+    const cutoffPlus = new Int32Array(3 * n);
+    const cutoffMinus = new Int32Array(3 * n);
+    const neighbours = new Int32Array(6 * n).fill(-1);
+    const tables: (readonly number[] | null)[] = new Array(n).fill(null);
+    for (const router of computed.image.routers) {
+      const i = this.indexOf.get(router.name)!;
+      cutoffPlus.set(router.hintCutoffPlus, 3 * i);
+      cutoffMinus.set(router.hintCutoffMinus, 3 * i);
+      for (let dir = 0; dir < 6; dir++) {
+        const c = router.neighbourCoordinates.slice(3 * dir, 3 * dir + 3);
+        neighbours[6 * i + dir] = torus.index(c[0], c[1], c[2]);
+      }
+      tables[i] = router.routeOverrides;
+    }
+    // Dead nodes have no registers: the others' are proven.
+    const hintProof = proveHintRegisters(torus, { cutoffPlus, cutoffMinus, neighbours }, 20, (i) => computed.torusFaults.deadNode[i] === 1);
+    for (const problem of hintProof.problems) note('hint-registers', problem);
+    // V4: bubble buffers hold two full packets, and full-size accounting where sizes vary.
+    if (this.policy.vcBufferBytes < 512)
+      note('bubble-configuration', `a bubble VC of ${this.policy.vcBufferBytes} bytes cannot hold two full-sized (256-byte) packets (§2)`);
+    if (this.policy.bubbleAccounting === 'by-size' && this.policy.variablePacketSizes)
+      note(
+        'bubble-configuration',
+        'bubble accounting by size with packets of several sizes can deadlock (§2): every bubble packet must be accounted as full-sized',
+      );
+    // V2, V3: every live pair's chosen route walked.
+    let pairs = 0;
+    if (n > this.policy.pairwiseProofNodes)
+      note(
+        'not-proven',
+        `not proven: ${n} nodes is beyond the pair-by-pair proof (${this.policy.pairwiseProofNodes}); the proof by classes of pairs is still to come`,
+      );
+    else {
+      const proof = provePairwise(torus, computed.torusFaults, tables);
+      pairs = proof.pairs;
+      for (const problem of proof.problems) note('uses-fault', problem);
+    }
+    return {
+      ok: violations.length === 0,
+      violations,
+      states: n,
+      pairsProven: pairs,
+      endpointsProven: violations.length === 0 ? computed.image.routers.length : 0,
+      maxHops: 0,
+    };
+  }
+
+  adopt(computed: BglComputation, _verification: VerificationReport): void {
+    this.adopted = computed;
+  }
+
+  unreachable(computed: BglComputation): readonly Unreachable[] {
+    return computed.image.cut.map((c) => ({ slice: 0, processors: `${c.source} → ${c.destinations.join(', ')}` }));
+  }
+}
+
+function sameImage(a: BglNodeImage, b: BglNodeImage): boolean {
+  const same = (x: readonly number[], y: readonly number[]) => x.length === y.length && x.every((v, i) => v === y[i]);
+  return (
+    same(a.neighbourCoordinates, b.neighbourCoordinates) &&
+    same(a.hintCutoffPlus, b.hintCutoffPlus) &&
+    same(a.hintCutoffMinus, b.hintCutoffMinus) &&
+    same(a.arbitration, b.arbitration) &&
+    same(a.bubble, b.bubble) &&
+    same(a.routeOverrides, b.routeOverrides)
+  );
+}
+
+/** The registers of one node image, as the writes that put them in place: register, index, value. */
+export function nodeWrites(image: BglNodeImage): { register: string; index: number; value: number[] }[] {
+  const writes: { register: string; index: number; value: number[] }[] = [];
+  for (let dir = 0; dir < 6; dir++)
+    writes.push({ register: 'neighbourCoordinates', index: dir, value: image.neighbourCoordinates.slice(3 * dir, 3 * dir + 3) });
+  for (let d = 0; d < 3; d++) writes.push({ register: 'hintCutoffPlus', index: d, value: [image.hintCutoffPlus[d]] });
+  for (let d = 0; d < 3; d++) writes.push({ register: 'hintCutoffMinus', index: d, value: [image.hintCutoffMinus[d]] });
+  writes.push({ register: 'arbitration', index: 0, value: [...image.arbitration] });
+  writes.push({ register: 'bubble', index: 0, value: [...image.bubble] });
+  writes.push({ register: 'routeOverrides', index: 0, value: [...image.routeOverrides] });
+  return writes;
+}
