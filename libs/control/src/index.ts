@@ -33,3 +33,4 @@ export * from './bgl/hint-registers';
 export * from './bgl/bgl-discovery';
 export * from './bgl/bgl-routing-engine';
 export * from './bgl/bgl-push';
+export * from './bgl/route-override-proof';

@@ -5,7 +5,8 @@
  * consults to keep packets off dead nodes and links (§2, route-overrides.ts). A cable discovered
  * where the design does not put it is not routed over: its far end is not the neighbour the hint
  * bits assume. The proof is independent of the computation (spec §1.4): the hint registers read
- * back (V1), every live pair's chosen route walked (V2, V3), the bubble buffers and accounting (V4).
+ * back (V1), every live pair's chosen route clear of the faults by classes of destinations, and on
+ * small machines walked pair by pair (V2, V3), the bubble buffers and accounting (V4).
  */
 import { TieRule, Torus } from '@weft/fabric-model';
 import type { KnownFabric } from '../discovery/known-fabric';
@@ -15,6 +16,7 @@ import type { FaultSet } from '../faults/fault-set';
 import type { VerificationReport, Violation } from '../blackwidow/verifier';
 import { designTorus } from './bgl-discovery';
 import { computeHintRegisters, proveHintRegisters } from './hint-registers';
+import { proveByClasses } from './route-override-proof';
 import { provePairwise } from './route-override-verifier';
 import { RouteOverrideCompiler } from './route-overrides';
 import { TorusFaults, TorusLinkFault } from './torus-faults';
@@ -56,7 +58,7 @@ export interface BglPolicy {
   readonly variablePacketSizes: boolean;
   /** VC buffer bytes the nodes have (1 KB on BG/L, §2), for V4. */
   readonly vcBufferBytes: number;
-  /** Up to this many nodes the proof walks every live pair; beyond, it is refused (the proof by classes of pairs is still to come). */
+  /** Up to this many nodes the proof also walks every live pair hop by hop, beside the proof by classes. */
   readonly pairwiseProofNodes: number;
 }
 
@@ -69,7 +71,7 @@ export const DEFAULT_BGL_POLICY: BglPolicy = {
   escapeOrder: 'dimension',
   variablePacketSizes: true,
   vcBufferBytes: 1024,
-  pairwiseProofNodes: 4096,
+  pairwiseProofNodes: 512,
 };
 
 export interface BglComputation extends EngineComputation<BglImage> {
@@ -209,17 +211,17 @@ export class BglRoutingEngine implements RoutingEngine<BglImage, BglComputation>
         'bubble-configuration',
         'bubble accounting by size with packets of several sizes can deadlock (§2): every bubble packet must be accounted as full-sized',
       );
-    // V2, V3: every live pair's chosen route walked.
-    let pairs = 0;
-    if (n > this.policy.pairwiseProofNodes)
-      note(
-        'not-proven',
-        `not proven: ${n} nodes is beyond the pair-by-pair proof (${this.policy.pairwiseProofNodes}); the proof by classes of pairs is still to come`,
-      );
-    else {
+    // V2, V3: every live pair's chosen route clear of the faults, by classes of destinations;
+    // on small machines also pair by pair, each route walked hop by hop.
+    const classes = proveByClasses(torus, computed.torusFaults, tables);
+    for (const problem of classes.problems) note('uses-fault', problem);
+    let pairs = classes.sources * (classes.sources - 1) - classes.cutPairs;
+    if (n <= this.policy.pairwiseProofNodes) {
       const proof = provePairwise(torus, computed.torusFaults, tables);
-      pairs = proof.pairs;
+      pairs = proof.pairs - proof.cut.length;
       for (const problem of proof.problems) note('uses-fault', problem);
+      if (proof.cut.length !== classes.cutPairs)
+        note('not-proven', `the two proofs disagree on the cut pairs: ${proof.cut.length} pair by pair, ${classes.cutPairs} by classes`);
     }
     return {
       ok: violations.length === 0,

@@ -22,23 +22,8 @@
  * cell decides it. Only cells inside some fault's shadow (the destinations whose hint box holds the
  * fault) are looked at, and equal neighbouring cells are merged into one table entry.
  */
-import {
-  CANDIDATE_WORDS,
-  DIRECTION_MINIMAL,
-  DIRECTION_MINUS,
-  DIRECTION_PLUS,
-  ENTRY_HEADER_WORDS,
-  LEG_DYNAMIC,
-  LEG_STATIC,
-  legWord,
-  NO_SECOND_LEG,
-  RELAY_ABSOLUTE,
-  RELAY_FROM_DESTINATION,
-  RELAY_FROM_SOURCE,
-  relayWord,
-  TABLE_HEADER_WORDS,
-  Torus,
-} from '@weft/fabric-model';
+import * as format from '@weft/fabric-model';
+import type { Torus } from '@weft/fabric-model';
 import {
   BOX_DOWN,
   BOX_FLIP,
@@ -61,6 +46,22 @@ import {
   SOURCE_MASKS,
 } from './cell-masks';
 import type { TorusFaults } from './torus-faults';
+
+// The table's format, read once (an imported binding is a property load per use; a getter under
+// the test runner).
+const CANDIDATE_WORDS = format.CANDIDATE_WORDS;
+const DIRECTION_MINIMAL = format.DIRECTION_MINIMAL;
+const DIRECTION_MINUS = format.DIRECTION_MINUS;
+const DIRECTION_PLUS = format.DIRECTION_PLUS;
+const ENTRY_HEADER_WORDS = format.ENTRY_HEADER_WORDS;
+const LEG_DYNAMIC = format.LEG_DYNAMIC;
+const LEG_STATIC = format.LEG_STATIC;
+const NO_SECOND_LEG = format.NO_SECOND_LEG;
+const RELAY_ABSOLUTE = format.RELAY_ABSOLUTE;
+const RELAY_FROM_DESTINATION = format.RELAY_FROM_DESTINATION;
+const RELAY_FROM_SOURCE = format.RELAY_FROM_SOURCE;
+const TABLE_HEADER_WORDS = format.TABLE_HEADER_WORDS;
+const { legWord, relayWord } = format;
 
 export interface RouteOverridePolicy {
   /** What a software relay costs, in hops, when the node compares candidates (the receive and
