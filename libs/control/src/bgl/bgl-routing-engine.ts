@@ -254,15 +254,15 @@ function sameImage(a: BglNodeImage, b: BglNodeImage): boolean {
   );
 }
 
-/** The registers of one node image, as the writes that put them in place: register, index, value. */
+/**
+ * The registers of one node image, as the writes that put them in place: register, index, value —
+ * the routing and policy registers each as one block (a JTAG scan writes a node's block at once),
+ * and the route-override table.
+ */
 export function nodeWrites(image: BglNodeImage): { register: string; index: number; value: number[] }[] {
-  const writes: { register: string; index: number; value: number[] }[] = [];
-  for (let dir = 0; dir < 6; dir++)
-    writes.push({ register: 'neighbourCoordinates', index: dir, value: image.neighbourCoordinates.slice(3 * dir, 3 * dir + 3) });
-  for (let d = 0; d < 3; d++) writes.push({ register: 'hintCutoffPlus', index: d, value: [image.hintCutoffPlus[d]] });
-  for (let d = 0; d < 3; d++) writes.push({ register: 'hintCutoffMinus', index: d, value: [image.hintCutoffMinus[d]] });
-  writes.push({ register: 'arbitration', index: 0, value: [...image.arbitration] });
-  writes.push({ register: 'bubble', index: 0, value: [...image.bubble] });
-  writes.push({ register: 'routeOverrides', index: 0, value: [...image.routeOverrides] });
-  return writes;
+  return [
+    { register: 'routingRegisters', index: 0, value: [...image.neighbourCoordinates, ...image.hintCutoffPlus, ...image.hintCutoffMinus] },
+    { register: 'policyRegisters', index: 0, value: [...image.arbitration, ...image.bubble] },
+    { register: 'routeOverrides', index: 0, value: [...image.routeOverrides] },
+  ];
 }

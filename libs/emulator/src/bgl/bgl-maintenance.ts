@@ -132,6 +132,10 @@ export class BglMaintenanceController implements MaintenanceTransport {
         const table = sim.routeTables[node];
         return ok(table ? Array.from(table) : []);
       }
+      case 'routingRegisters':
+        return ok([...sim.neighbourRegister.subarray(18 * node, 18 * node + 18), ...sim.cutoffPlus.subarray(3 * node, 3 * node + 3), ...sim.cutoffMinus.subarray(3 * node, 3 * node + 3)]);
+      case 'policyRegisters':
+        return ok([...sim.arbitrationRegister(node), ...sim.bubbleRegister(node)]);
       default:
         return { ok: false, reason: 'no-such-register', detail: `a BG/L node has no register "${register}"`, latencyNs };
     }
@@ -190,6 +194,24 @@ export class BglMaintenanceController implements MaintenanceTransport {
         if (problem) return rejected(problem);
         sim.routeTables[node] = value.length === 0 ? null : Int32Array.from(value);
         return { ok: true, value: undefined, latencyNs: this.jtagAccessNs * Math.max(1, Math.ceil(value.length / 64)) };
+      }
+      case 'routingRegisters': {
+        const shape = sim.torus.shape;
+        const within = (v: number, k: number) => Number.isInteger(v) && v >= 0 && v < k;
+        if (value.length !== 24) return rejected(`24 words (six neighbour coordinate triples, three plus and three minus cutoffs), got ${value.length}`);
+        for (let i = 0; i < 18; i++) if (!within(value[i], shape[i % 3])) return rejected(`neighbour coordinate ${i} (${'xyz'[i % 3]}) must be 0 to ${shape[i % 3] - 1}, got ${value[i]}`);
+        for (let i = 18; i < 24; i++) if (!within(value[i], shape[(i - 18) % 3])) return rejected(`cutoff ${i - 18} must be a coordinate of the ${'xyz'[(i - 18) % 3]} ring, got ${value[i]}`);
+        sim.neighbourRegister.set(value.slice(0, 18), 18 * node);
+        sim.cutoffPlus.set(value.slice(18, 21), 3 * node);
+        sim.cutoffMinus.set(value.slice(21, 24), 3 * node);
+        return { ok: true, value: undefined, latencyNs };
+      }
+      case 'policyRegisters': {
+        const problem = value.length !== 5 ? `5 words (arbitration, then bubble), got ${value.length}` : (sim.checkArbitrationRegister(value.slice(0, 3)) ?? sim.checkBubbleRegister(value.slice(3)));
+        if (problem) return rejected(problem);
+        sim.setArbitrationRegister(node, value.slice(0, 3));
+        sim.setBubbleRegister(node, value.slice(3));
+        return { ok: true, value: undefined, latencyNs };
       }
       case 'nodeIdentity':
       case 'torusCoordinates':

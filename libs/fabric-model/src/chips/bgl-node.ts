@@ -94,6 +94,9 @@ export function hintBits(signs: readonly number[]): number {
  * - `arbitration`: [slqPermille, inNetworkPriorityPermille, packetArbitration (0 JSQ, 1 random)].
  * - `bubble`: [accounting (0 full-size, 1 by-size), escapeOrder (0 dimension, 1 direction)].
  * - `routeOverrides`: the node software's route-override table (route-override-table.ts).
+ * - `routingRegisters`: the neighbour coordinates (18 words, x+ first) and the hint cutoffs (plus
+ *   x, y, z, then minus x, y, z) as one block — a JTAG scan writes a node's block at once;
+ *   `policyRegisters`: arbitration (3 words) then bubble (2) as one block.
  * (§4's dateline pair of escape VCs is a study the emulated node does not model yet: no register.)
  */
 export const BGL_REGISTERS = [
@@ -108,5 +111,7 @@ export const BGL_REGISTERS = [
   'arbitration',
   'bubble',
   'routeOverrides',
+  'routingRegisters',
+  'policyRegisters',
 ] as const;
 export type BglRegister = (typeof BGL_REGISTERS)[number];
