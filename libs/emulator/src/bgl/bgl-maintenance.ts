@@ -133,9 +133,15 @@ export class BglMaintenanceController implements MaintenanceTransport {
         return ok(table ? Array.from(table) : []);
       }
       case 'routingRegisters':
-        return ok([...sim.neighbourRegister.subarray(18 * node, 18 * node + 18), ...sim.cutoffPlus.subarray(3 * node, 3 * node + 3), ...sim.cutoffMinus.subarray(3 * node, 3 * node + 3)]);
+        return ok([
+          ...sim.neighbourRegister.subarray(18 * node, 18 * node + 18),
+          ...sim.cutoffPlus.subarray(3 * node, 3 * node + 3),
+          ...sim.cutoffMinus.subarray(3 * node, 3 * node + 3),
+        ]);
       case 'policyRegisters':
         return ok([...sim.arbitrationRegister(node), ...sim.bubbleRegister(node)]);
+      case 'linkErrors':
+        return ok(Array.from(sim.linkRetransmissions.subarray(6 * node, 6 * node + 6)));
       default:
         return { ok: false, reason: 'no-such-register', detail: `a BG/L node has no register "${register}"`, latencyNs };
     }
@@ -199,15 +205,21 @@ export class BglMaintenanceController implements MaintenanceTransport {
         const shape = sim.torus.shape;
         const within = (v: number, k: number) => Number.isInteger(v) && v >= 0 && v < k;
         if (value.length !== 24) return rejected(`24 words (six neighbour coordinate triples, three plus and three minus cutoffs), got ${value.length}`);
-        for (let i = 0; i < 18; i++) if (!within(value[i], shape[i % 3])) return rejected(`neighbour coordinate ${i} (${'xyz'[i % 3]}) must be 0 to ${shape[i % 3] - 1}, got ${value[i]}`);
-        for (let i = 18; i < 24; i++) if (!within(value[i], shape[(i - 18) % 3])) return rejected(`cutoff ${i - 18} must be a coordinate of the ${'xyz'[(i - 18) % 3]} ring, got ${value[i]}`);
+        for (let i = 0; i < 18; i++)
+          if (!within(value[i], shape[i % 3])) return rejected(`neighbour coordinate ${i} (${'xyz'[i % 3]}) must be 0 to ${shape[i % 3] - 1}, got ${value[i]}`);
+        for (let i = 18; i < 24; i++)
+          if (!within(value[i], shape[(i - 18) % 3]))
+            return rejected(`cutoff ${i - 18} must be a coordinate of the ${'xyz'[(i - 18) % 3]} ring, got ${value[i]}`);
         sim.neighbourRegister.set(value.slice(0, 18), 18 * node);
         sim.cutoffPlus.set(value.slice(18, 21), 3 * node);
         sim.cutoffMinus.set(value.slice(21, 24), 3 * node);
         return { ok: true, value: undefined, latencyNs };
       }
       case 'policyRegisters': {
-        const problem = value.length !== 5 ? `5 words (arbitration, then bubble), got ${value.length}` : (sim.checkArbitrationRegister(value.slice(0, 3)) ?? sim.checkBubbleRegister(value.slice(3)));
+        const problem =
+          value.length !== 5
+            ? `5 words (arbitration, then bubble), got ${value.length}`
+            : (sim.checkArbitrationRegister(value.slice(0, 3)) ?? sim.checkBubbleRegister(value.slice(3)));
         if (problem) return rejected(problem);
         sim.setArbitrationRegister(node, value.slice(0, 3));
         sim.setBubbleRegister(node, value.slice(3));
@@ -218,6 +230,7 @@ export class BglMaintenanceController implements MaintenanceTransport {
       case 'torusShape':
       case 'linkState':
       case 'linkStates':
+      case 'linkErrors':
         return rejected('read only');
       default:
         return { ok: false, reason: 'no-such-register', detail: `a BG/L node has no register "${register}"`, latencyNs };

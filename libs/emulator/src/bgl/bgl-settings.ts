@@ -40,6 +40,11 @@ export interface BglSettings {
   readonly receptionFifoChunks: number;
   /** Bytes per network cycle the node's software reads out of its reception FIFOs (weft: 32). */
   readonly receptionReadBytesPerCycle: number;
+  /**
+   * §2: cycles a sender waits for the acknowledgement of a packet before sending it again (the
+   * paper gives no figure; weft: 128, beyond a packet's round trip over the longest link).
+   */
+  readonly linkRetryCycles: number;
   /** Cycles without a packet moving anywhere, with packets waiting in the network, before the watchdog reports a deadlock. */
   readonly watchdogCycles: number;
 }
@@ -56,6 +61,7 @@ export const DEFAULT_BGL_SETTINGS: BglSettings = {
   injectionFifoChunks: 32,
   receptionFifoChunks: 64,
   receptionReadBytesPerCycle: 32,
+  linkRetryCycles: 128,
   watchdogCycles: 20000,
 };
 
@@ -80,6 +86,7 @@ export function bglSettings(changes: Partial<BglSettings> = {}): BglSettings {
   whole('receptionFifoChunks', 8, 1 << 20);
   whole('receptionReadBytesPerCycle', 1, 4096);
   whole('watchdogCycles', 100, 1 << 30);
+  whole('linkRetryCycles', 16, 100000);
   fraction('slqFraction');
   fraction('inNetworkPriorityFraction');
   if (!['full-size', 'by-size'].includes(s.bubbleAccounting))

@@ -106,4 +106,27 @@ describe('the BlueGene/L node in the emulator (paper 002 §2)', () => {
       }
     });
   });
+
+  it('a noisy link (§2: CRC and timeout retransmission): packets are sent again, none is lost and none arrives twice', () => {
+    const sim = torusSim([4, 4, 4]);
+    // Every link noisy: a full-sized packet fails its CRC on about one hop in ten.
+    for (let n = 0; n < sim.nodes; n++) for (let port = 0; port < 6; port++) sim.setBitErrorRate(n, port, 5e-5);
+    const seen = new Set<number>();
+    let twice = 0;
+    sim.onDeliver = (p) => {
+      const key = sim.packetSource(p) * 1_000_000 + sim.packetSerial(p);
+      if (seen.has(key)) twice++;
+      seen.add(key);
+    };
+    uniform(sim, 20000, 0.6, 11);
+    sim.drain(200000);
+    expect(sim.retransmissions).toBeGreaterThan(200);
+    expect(sim.linkRetransmissions.reduce((a, b) => a + b, 0)).toBe(sim.retransmissions);
+    expect({ inFlight: sim.inFlight, discarded: [...sim.discarded], twice, delivered: seen.size }).toEqual({
+      inFlight: 0,
+      discarded: [],
+      twice: 0,
+      delivered: sim.injected,
+    });
+  });
 });

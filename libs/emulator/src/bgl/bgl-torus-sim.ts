@@ -39,7 +39,7 @@ const DIRECTION_MINUS = model.DIRECTION_MINUS;
 const DIRECTION_PLUS = model.DIRECTION_PLUS;
 const { chooseRoute, hardwareHintSign, keyedDraw, legDirectionChoice, legKind, relayNode } = model;
 // Globals read once likewise (under the test runner the global object is a proxy).
-const { max, ceil } = Math;
+const { max, ceil, pow } = Math;
 
 const EV_HEAD = 1;
 const EV_FREE = 2;
@@ -60,6 +60,7 @@ const DRAW_SLQ = 2;
 const DRAW_IN_NETWORK = 3;
 const DRAW_JSQ_TIE = 4;
 const DRAW_SENDER_TIE = 5;
+const DRAW_BIT_ERROR = 6;
 
 /** FIFOs per node: six receivers of four VCs, eight injection, seven reception. */
 const VC_FIFOS = BGL_LINKS * BGL_VCS;
@@ -201,6 +202,10 @@ export class BglTorusSim {
   bytesMoved = 0;
   /** Bytes each link (by node × 6 + port of its sender) has carried, packets and acks. */
   readonly linkBytes: Float64Array;
+  /** Bit error rate per link (by sender), and the packets each has had to send again. */
+  private readonly bitErrorRate: Float64Array;
+  readonly linkRetransmissions: Float64Array;
+  retransmissions = 0;
   /** Packets in VC FIFOs or on links (not in the nodes' FIFOs or send queues). */
   private inNetwork = 0;
   private lastProgress = 0;
@@ -257,6 +262,8 @@ export class BglTorusSim {
     for (let g = 0; g < 6 * n; g++) if (this.outNode[g] === NONE) this.linkDown[g] = 1;
     this.senderBusy = new Float64Array(6 * n);
     this.linkBytes = new Float64Array(6 * n);
+    this.bitErrorRate = new Float64Array(6 * n);
+    this.linkRetransmissions = new Float64Array(6 * n);
     this.credits = new Int32Array(6 * n * BGL_VCS).fill(this.settings.vcTokens);
     this.owed = new Int32Array(6 * n * BGL_VCS);
     this.pathsInUse = new Int32Array(6 * n);
@@ -942,9 +949,9 @@ export class BglTorusSim {
       if (best < 6) {
         const r = best;
         const v = this.rxRequestVc[r];
-        this.grantLink(n, t, VC_FIFOS * n + r * BGL_VCS + v, false, s, this.rxRequestToVc[r]);
+        const sent = this.grantLink(n, t, VC_FIFOS * n + r * BGL_VCS + v, false, s, this.rxRequestToVc[r]);
         this.pathsInUse[sb + r]++;
-        this.schedule(n, this.senderBusy[g], EV_PATH_DONE, sb + r, 0, 0);
+        this.schedule(n, sent, EV_PATH_DONE, sb + r, 0, 0);
         this.rxRequestVc[r] = NONE;
       } else {
         this.grantLink(n, t, INJECTION_FIFOS * n + best - 6, true, s, this.injRequestToVc[best - 6]);
@@ -1058,14 +1065,30 @@ export class BglTorusSim {
     return this.pSize[p];
   }
 
-  private grantLink(n: number, t: number, fifo: number, injection: boolean, s: number, v: number): void {
+  /** Grants packet at the head of `fifo` the link `s` on VC v; returns when its first sending ends (the receiver's path is free again then). */
+  private grantLink(n: number, t: number, fifo: number, injection: boolean, s: number, v: number): number {
     const p = injection ? this.injHead[fifo] : this.vcHead[fifo];
     const size = this.pSize[p];
     const wire = size * BGL_CHUNK_BYTES + BGL_TRAILER_BYTES;
     const g = 6 * n + s;
     const done = t + wire;
-    this.senderBusy[g] = done;
-    this.wake(n, done);
+    // §2 link-level reliability: a packet whose CRC fails at the receiver is dropped there and
+    // never acknowledged; the sender, holding it in its retransmission FIFO, sends it again when
+    // the timeout passes (go-back-N from the oldest unacknowledged, which it is: the link waits).
+    let start = t;
+    const ber = this.bitErrorRate[g];
+    if (ber > 0) {
+      const corrupt = 1 - pow(1 - ber, 8 * wire);
+      while (keyedDraw(this.seed, DRAW_BIT_ERROR, g, start) < corrupt) {
+        start += wire + this.settings.linkRetryCycles;
+        this.retransmissions++;
+        this.linkRetransmissions[g]++;
+        this.bytesMoved += wire;
+        this.linkBytes[g] += wire;
+      }
+    }
+    this.senderBusy[g] = start + wire;
+    this.wake(n, start + wire);
     // The FIFO the packet leaves: its next packet asks once this one has gone; its room comes back at the tail.
     if (injection) {
       this.injHead[fifo] = this.pNext[p];
@@ -1097,12 +1120,19 @@ export class BglTorusSim {
     this.pCharge[p] = charge;
     this.pHops[p]++;
     const m = this.outNode[g];
-    const arrive = t + this.latency[g];
+    const arrive = start + this.latency[g];
     this.pTailAt[p] = arrive + wire;
     this.toNode(m, arrive + BGL_CHUNK_BYTES, EV_HEAD, p, VC_FIFOS * m + this.outPort[g] * BGL_VCS + v, 0, p);
     this.bytesMoved += wire;
     this.linkBytes[g] += wire;
     this.lastProgress = t;
+    return done;
+  }
+
+  /** Sets the bit error rate of the link leaving node n's port (both directions of a cable are set apart). */
+  setBitErrorRate(n: number, port: number, ber: number): void {
+    if (!(ber >= 0 && ber < 0.01)) throw new RangeError(`a bit error rate is from 0 to 0.01, got ${ber}`);
+    this.bitErrorRate[6 * n + port] = ber;
   }
 
   private grantReception(n: number, t: number, r: number, v: number): void {

@@ -89,6 +89,7 @@ export function hintBits(signs: readonly number[]): number {
  * - `torusShape`: [kx, ky, kz].
  * - `linkState[direction]`: [state, partner serial, partner's direction] as link training found it
  *   (state 1 up, 0 down), read only; `linkStates`: the six at once (18 words), for a sweep.
+ * - `linkErrors`: per link, the packets it has had to send again after a CRC failure (§2), read only.
  * - `neighbourCoordinates[direction]`: [x, y, z] of the neighbour that way (§2: hints clear by them).
  * - `hintCutoffPlus[d]`, `hintCutoffMinus[d]`: [coordinate], see hardwareHintSign.
  * - `arbitration`: [slqPermille, inNetworkPriorityPermille, packetArbitration (0 JSQ, 1 random)].
@@ -105,6 +106,7 @@ export const BGL_REGISTERS = [
   'torusShape',
   'linkState',
   'linkStates',
+  'linkErrors',
   'neighbourCoordinates',
   'hintCutoffPlus',
   'hintCutoffMinus',
