@@ -41,7 +41,8 @@ const WHY: Record<string, string> = {
   'libs/emulator/src/parallel/part-programs.ts': "a comment gives BlackWidow's slices as the example of planes",
   'libs/emulator/src/parallel/part-threads.ts': "a comment gives BlackWidow's four slices as the example of parts",
   'libs/emulator/src/host/emulator-host.ts':
-    "fault injection names lanes and slices in YARC's and BlackWidow's terms (a lane 0..2); the fabric itself is built through the chip-model registry",
+    "traffic runs are shaped by BlackWidow's slices (the summary's count); the fabric itself is built through the chip-model registry",
+  'libs/emulator/src/host/hosted-fabric-engine.ts': "a comment names YARC's engine as the link-layer engine the host wraps; its faults name a lane 0..2",
   'libs/emulator/src/index.ts': "the library's index exports the YARC chip model",
   'libs/emulator/src/testing/soak.ts': 'the soak drives a BlackWidow fabric, the one family so far',
   'libs/emulator/src/traffic/latency-histogram.ts': "the rank of a percentile, not a router's",

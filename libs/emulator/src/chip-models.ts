@@ -5,26 +5,46 @@
  * plus a row here.
  */
 import type { MaintenanceTransport } from '@weft/fabric-model';
+import { BglHostedEngine } from './bgl/bgl-hosted-engine';
+import { BglMaintenanceController } from './bgl/bgl-maintenance';
 import type { EmulatedFabric } from './emulated-fabric';
-import type { FabricEngine } from './engine/fabric-engine';
+import type { FabricEngine, HostedEngine } from './engine/fabric-engine';
+import { hostedFabricEngine } from './host/hosted-fabric-engine';
 import { YarcFabricSim } from './yarc/yarc-fabric-sim';
 import { YarcMaintenanceController } from './yarc/yarc-maintenance';
 
 export interface ChipModel {
   /** The model name routers of this kind carry in a fabric design. */
   readonly model: string;
-  build(fabric: EmulatedFabric, seed: number): FabricEngine;
-  /** The maintenance controller at endpoint `attachment` (the installation's maintenance attachment). */
-  controller(engine: FabricEngine, attachment: number): MaintenanceTransport;
+  build(fabric: EmulatedFabric, seed: number): HostedEngine;
+  /** The maintenance controller at the installation's maintenance attachment (its name in the file). */
+  controller(engine: HostedEngine, attachment: string): MaintenanceTransport;
 }
 
 export const CHIP_MODELS: readonly ChipModel[] = [
   {
     model: 'YARC',
-    build: (fabric, seed) => new YarcFabricSim(fabric, seed),
-    controller: (engine, attachment) => new YarcMaintenanceController(engine as YarcFabricSim, attachment),
+    build: (fabric, seed) => hostedFabricEngine(new YarcFabricSim(fabric, seed)),
+    // Paper 000 §7.1: the maintenance controller is a processor of the fabric.
+    controller: (engine, attachment) => {
+      const sim = engine.traffic as YarcFabricSim;
+      return new YarcMaintenanceController(sim, sim.fabric.design.chips[sim.fabric.chipId(attachment)].processor);
+    },
+  },
+  {
+    model: 'BGL-node',
+    build: (fabric, seed) => new BglHostedEngine(fabric, seed),
+    // Paper 002 §1: the JTAG control network, out of band.
+    controller: (engine) => new BglMaintenanceController((engine as BglHostedEngine).sim),
   },
 ];
+
+/** A fabric's engine for traffic runs, or an error saying its chips take none from the host. */
+export function trafficEngine(engine: HostedEngine): FabricEngine {
+  if (!engine.traffic)
+    throw new Error(`traffic runs are not taken by this fabric's chips (${engine.fabric.design.chips[0]?.model ?? 'none'}) through the host`);
+  return engine.traffic;
+}
 
 /** The chip model of a fabric's routers; an error naming the models there are. */
 export function chipModelOf(fabric: EmulatedFabric): ChipModel {

@@ -27,3 +27,5 @@ export * from './bgl/bgl-torus-sim';
 export * from './bgl/bgl-programs';
 export * from './bgl/bgl-threads';
 export * from './bgl/bgl-maintenance';
+export * from './bgl/bgl-hosted-engine';
+export * from './host/hosted-fabric-engine';

@@ -129,6 +129,9 @@ export class BglTorusSim {
   // Faults.
   readonly dead: Uint8Array;
   readonly linkDown: Uint8Array;
+  /** Cables cut (by either end's sender): a link down for that reason stays down when its nodes live. */
+  private readonly cableCut: Uint8Array;
+  private readonly readPaused: Uint8Array;
 
   // Senders: busy until, tokens per downstream VC, tokens owed back upstream per receiver VC.
   private readonly senderBusy: Float64Array;
@@ -259,6 +262,8 @@ export class BglTorusSim {
     this.escapeByDirection = new Uint8Array(n).fill(st.escapeOrder === 'direction' ? 1 : 0);
     this.dead = new Uint8Array(n);
     this.linkDown = new Uint8Array(6 * n);
+    this.cableCut = new Uint8Array(6 * n);
+    this.readPaused = new Uint8Array(n);
     for (let g = 0; g < 6 * n; g++) if (this.outNode[g] === NONE) this.linkDown[g] = 1;
     this.senderBusy = new Float64Array(6 * n);
     this.linkBytes = new Float64Array(6 * n);
@@ -1193,6 +1198,7 @@ export class BglTorusSim {
 
   /** The software reads its reception FIFOs in turn, each packet at its read rate. */
   private startRead(node: number, t: number): void {
+    if (this.readPaused[node]) return;
     for (let k = 0; k < RECEPTION_FIFOS; k++) {
       const fifo = RECEPTION_FIFOS * node + ((this.readNext[node] + k) % RECEPTION_FIFOS);
       const p = this.rcvHead[fifo];
@@ -1267,9 +1273,77 @@ export class BglTorusSim {
   /** Both directions of the cable at node n's port `port` go down. */
   cutLink(n: number, port: number): void {
     const g = 6 * n + port;
+    this.cableCut[g] = 1;
     this.setLinkDown(g);
     const m = this.outNode[g];
-    if (m >= 0) this.setLinkDown(6 * m + this.outPort[g]);
+    if (m >= 0) {
+      this.cableCut[6 * m + this.outPort[g]] = 1;
+      this.setLinkDown(6 * m + this.outPort[g]);
+    }
+  }
+
+  /** The cable at node n's port is mended: both directions come up where both nodes live. */
+  restoreLink(n: number, port: number): void {
+    const g = 6 * n + port;
+    const m = this.outNode[g];
+    if (m < 0) throw new RangeError(`nothing is cabled at ${this.fabric.chipNames[n]} port ${port}`);
+    const back = 6 * m + this.outPort[g];
+    this.cableCut[g] = this.cableCut[back] = 0;
+    this.bringUp(g);
+  }
+
+  /**
+   * A dead node is replaced: it comes up empty and unconfigured (its registers and table unwritten,
+   * its arbitration and bubble settings the defaults), and its links where the cables are whole.
+   */
+  reviveNode(n: number): void {
+    if (!this.dead[n]) return;
+    this.dead[n] = 0;
+    this.neighbourRegister.fill(NONE, 18 * n, 18 * n + 18);
+    this.cutoffPlus.fill(NONE, 3 * n, 3 * n + 3);
+    this.cutoffMinus.fill(NONE, 3 * n, 3 * n + 3);
+    this.routeTables[n] = null;
+    const st = this.settings;
+    this.setArbitrationRegister(n, [
+      Math.round(st.slqFraction * 1000),
+      Math.round(st.inNetworkPriorityFraction * 1000),
+      st.packetArbitration === 'random' ? 1 : 0,
+    ]);
+    this.setBubbleRegister(n, [st.bubbleAccounting === 'by-size' ? 1 : 0, st.escapeOrder === 'direction' ? 1 : 0]);
+    this.owed.fill(0, VC_FIFOS * n, VC_FIFOS * n + VC_FIFOS);
+    this.vcChunks.fill(0, VC_FIFOS * n, VC_FIFOS * n + VC_FIFOS);
+    this.injChunks.fill(0, INJECTION_FIFOS * n, INJECTION_FIFOS * n + INJECTION_FIFOS);
+    this.rcvChunks.fill(0, RECEPTION_FIFOS * n, RECEPTION_FIFOS * n + RECEPTION_FIFOS);
+    this.pathsInUse.fill(0, 6 * n, 6 * n + 6);
+    this.readBusy[n] = 0;
+    for (let port = 0; port < 6; port++) this.bringUp(6 * n + port);
+  }
+
+  /** Both directions of the link at sender g up, if the cable is whole and both ends live; their tokens fresh. */
+  private bringUp(g: number): void {
+    const n = (g / 6) | 0;
+    const m = this.outNode[g];
+    if (m < 0 || this.dead[n] || this.dead[m] || this.cableCut[g]) return;
+    const back = 6 * m + this.outPort[g];
+    for (const [sender, receiverFifo] of [
+      [g, VC_FIFOS * m + this.outPort[g] * BGL_VCS],
+      [back, VC_FIFOS * n + (g % 6) * BGL_VCS],
+    ]) {
+      const owner = (sender / 6) | 0;
+      // Link training: the tokens are the room the far receiver has (an empty one after a revival).
+      for (let v = 0; v < BGL_VCS; v++) this.credits[sender * BGL_VCS + v] = this.settings.vcTokens - this.vcChunks[receiverFifo + v];
+      if (this.linkDown[sender]) {
+        this.linkDown[sender] = 0;
+        this.onInterrupt('LINK_UP', this.cycle, owner, sender % 6, -1);
+      }
+      this.wake(owner, this.cycle);
+    }
+  }
+
+  /** Node n's software stops reading its reception FIFOs (or reads again): back-pressure into the torus. */
+  setReading(n: number, reading: boolean): void {
+    this.readPaused[n] = reading ? 0 : 1;
+    if (reading && !this.readBusy[n] && !this.dead[n]) this.startRead(n, this.cycle);
   }
 
   private setLinkDown(g: number): void {

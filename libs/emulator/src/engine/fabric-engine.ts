@@ -8,7 +8,8 @@
  */
 import type { EmulatedFabric } from '../emulated-fabric';
 import type { InterruptKind } from '@weft/fabric-model';
-import type { FabricPackets } from './fabric-packets';
+import type { FabricPackets, PacketBooks } from './fabric-packets';
+import type { PhysicalFault } from '../host/protocol';
 import type { SharedState } from './shared-state';
 
 /** Told of each interrupt a chip raises: its kind, cycle, chip (index in the fabric), port and VC (-1: none). */
@@ -81,4 +82,22 @@ export interface FabricEngine {
   reviveRouter(chip: number): void;
   setLaneBitErrorRate(g: number, lane: number, ber: number): void;
   setAccepting(g: number, accepting: boolean): void;
+}
+
+/**
+ * What the emulator's host needs of any fabric it runs (chip-models.ts builds one per fabric):
+ * time, the books, physical faults — and, where the chip model has one, the engine traffic runs
+ * and drills drive (a FabricEngine).
+ */
+export interface HostedEngine {
+  readonly fabric: EmulatedFabric;
+  readonly cycle: number;
+  readonly nsPerCycle: number;
+  step(): void;
+  idle(): boolean;
+  books(): PacketBooks;
+  /** Does something to the physical installation; an error names what this fabric's chips cannot have done. */
+  applyFault(fault: PhysicalFault): void;
+  /** The engine traffic runs drive (null: the chip model's fabrics take no traffic runs from the host). */
+  readonly traffic: FabricEngine | null;
 }

@@ -17,7 +17,7 @@ function host() {
   const installation = loadInstallationFile(join(__dirname, '../../../../fixtures/blackwidow/bw-r1.5-288.json'));
   h.handle({ type: 'attach', fabricId: 1, physical: installation.physical, attachment: 'p0', seed: 1 });
   // The spec's own shortcut around a push: the YARC model's registers set by hand.
-  configureR15ByHand(h.fabric(1)!.sim as YarcFabricSim);
+  configureR15ByHand(h.fabric(1)!.sim.traffic as YarcFabricSim);
   let id = 100;
   const send = (make: (id: number) => HostCommand) => {
     const n = id++;

@@ -6,15 +6,15 @@
 import type { FabricDesign } from '@weft/fabric-model';
 import type { MaintenanceResult, MaintenanceTransport, RegisterValue } from '@weft/fabric-model';
 import { EmulatedFabric } from '../emulated-fabric';
-import { chipModelOf } from '../chip-models';
-import type { FabricEngine } from '../engine/fabric-engine';
-import { FabricStatus, HostCommand, HostReply, packResults, PhysicalFault, unpackRoutes } from './protocol';
+import { chipModelOf, trafficEngine } from '../chip-models';
+import type { HostedEngine } from '../engine/fabric-engine';
+import { FabricStatus, HostCommand, HostReply, packResults, unpackRoutes } from './protocol';
 import { BackgroundTraffic, TrafficSession } from '../traffic/traffic-run';
 import { startTraffic, TrafficFabricShape, validateTrafficRequest } from '../traffic/traffic-request';
 import { PartThreads } from '../parallel/part-threads';
 
 interface HostedFabric {
-  readonly sim: FabricEngine;
+  readonly sim: HostedEngine;
   readonly controller: MaintenanceTransport;
   readonly shape: TrafficFabricShape;
   /** The traffic run in progress (one at a time), and the command to answer when it ends. */
@@ -101,9 +101,10 @@ export class EmulatorHost {
           const hosted = this.fabrics.get(command.fabricId);
           if (!hosted) throw new Error(`no emulated fabric ${command.fabricId}`);
           if (hosted.traffic) throw new Error(`a traffic run is already running on fabric ${command.fabricId}`);
+          const engine = trafficEngine(hosted.sim);
           const problems = validateTrafficRequest(command.request, hosted.shape);
           if (problems.length > 0) throw new Error(`invalid traffic request: ${problems.join('; ')}`);
-          hosted.traffic = { session: startTraffic(hosted.sim, command.request, hosted.shape, this.partThreads ?? undefined), id: command.id };
+          hosted.traffic = { session: startTraffic(engine, command.request, hosted.shape, this.partThreads ?? undefined), id: command.id };
           break;
         }
         case 'traffic-stop': {
@@ -141,7 +142,7 @@ export class EmulatorHost {
         case 'fault': {
           const hosted = this.fabrics.get(command.fabricId);
           if (!hosted) throw new Error(`no emulated fabric ${command.fabricId}`);
-          applyFault(hosted.sim, command.fault);
+          hosted.sim.applyFault(command.fault);
           this.reply({ type: 'done', id: command.id });
           break;
         }
@@ -156,8 +157,7 @@ export class EmulatorHost {
     const fabric = new EmulatedFabric(physical);
     const model = chipModelOf(fabric);
     const sim = model.build(fabric, seed);
-    const processor = fabric.design.chips[fabric.chipId(attachment)].processor;
-    const controller = model.controller(sim, processor);
+    const controller = model.controller(sim, attachment);
     controller.onInterrupt((interrupt) => this.reply({ type: 'interrupt', fabricId, interrupt }));
     const processors = physical.chips.filter((c) => c.kind === 'endpoint').length;
     const slices = Number(physical.summary.slices ?? 4);
@@ -173,14 +173,14 @@ export class EmulatorHost {
     });
   }
 
-  private status(fabricId: number, sim: FabricEngine): FabricStatus {
+  private status(fabricId: number, sim: HostedEngine): FabricStatus {
     return {
       fabricId,
       chips: sim.fabric.chipCount,
       ports: sim.fabric.portCount,
       cycle: sim.cycle,
       emulatedNs: sim.cycle * sim.nsPerCycle,
-      books: sim.packets.books(),
+      books: sim.books(),
     };
   }
 
@@ -235,35 +235,5 @@ export class EmulatorHost {
       }
     }
     if (busy) this.schedule();
-  }
-}
-
-/** Applies a physical fault to an emulated fabric; names that do not exist are errors. */
-export function applyFault(sim: FabricEngine, fault: PhysicalFault): void {
-  const chip = sim.fabric.chipId(fault.chip);
-  switch (fault.action) {
-    case 'kill-router':
-    case 'revive-router':
-      if (!sim.isRouter(chip)) throw new RangeError(`"${fault.chip}" is not a router`);
-      if (fault.action === 'kill-router') sim.killRouter(chip);
-      else sim.reviveRouter(chip);
-      return;
-    case 'cut-link':
-      sim.cutLink(sim.fabric.portIndex(fault.chip, fault.port));
-      return;
-    case 'restore-link':
-      sim.restoreLink(sim.fabric.portIndex(fault.chip, fault.port));
-      return;
-    case 'lane-bit-error-rate':
-      if (!(fault.lane >= 0 && fault.lane < 3) || !(fault.rate >= 0 && fault.rate <= 1)) throw new RangeError('lane must be 0..2 and rate 0..1');
-      sim.setLaneBitErrorRate(sim.fabric.portIndex(fault.chip, fault.port), fault.lane, fault.rate);
-      return;
-    case 'stop-accepting':
-    case 'resume-accepting': {
-      const g = sim.fabric.portIndex(fault.chip, fault.port);
-      if (sim.endpointAt(g) < 0) throw new RangeError(`"${fault.chip}" is not a processor`);
-      sim.setAccepting(g, fault.action !== 'stop-accepting');
-      return;
-    }
   }
 }

@@ -9,7 +9,7 @@ import './part-worker-guard';
 import { workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import { EmulatedFabric } from '../emulated-fabric';
-import { chipModelOf } from '../chip-models';
+import { chipModelOf, trafficEngine } from '../chip-models';
 import type { FabricEngine } from '../engine/fabric-engine';
 import { buildPartProgram } from './part-program';
 import type { PartProgram } from './part-program';
@@ -30,7 +30,7 @@ function handle(command: PartCommand): PartReply {
       if (!engine) {
         if (!command.design) throw new Error(`fabric ${command.fabricId} was not given to this thread`);
         const fabric = new EmulatedFabric(command.design);
-        engine = chipModelOf(fabric).build(fabric, command.seed);
+        engine = trafficEngine(chipModelOf(fabric).build(fabric, command.seed));
         engines.set(command.fabricId, engine);
       }
       engine.adoptSharedState(command.state);
