@@ -41,12 +41,6 @@ describe('bad input', () => {
     expect(error.extensions.problems).toEqual([{ path: '$.family', message: 'must be one of "blackwidow", "bgl", got "dragonfly"' }]);
   });
 
-  it('a family whose routing engine has not landed is refused before anything is stored', async () => {
-    const error = firstError(await load({ fixture: 'bgl/bgl-midplane-512' }));
-    expect(error.extensions.code).toBe('BAD_USER_INPUT');
-    expect(error.extensions.problems).toEqual([{ path: '$.family', message: 'no routing engine for "bgl" yet' }]);
-  });
-
   it('negative sizes are refused with their JSON path', async () => {
     const error = firstError(await load({ installation: fixture('invalid/negative-size.json') }));
     expect(error.extensions.problems).toEqual([

@@ -34,3 +34,4 @@ export * from './bgl/bgl-discovery';
 export * from './bgl/bgl-routing-engine';
 export * from './bgl/bgl-push';
 export * from './bgl/route-override-proof';
+export * from './bgl/bgl-registry';

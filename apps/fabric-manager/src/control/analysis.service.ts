@@ -68,7 +68,9 @@ export class AnalysisService {
     if (this.cached?.fabricId === fabricId && this.cached.generationId === row.id) return this.cached;
     const image = await this.images.read<ChipImages>(fabricId, row.number);
     const known = await this.control.knownFabric(fabricId);
-    const forwarding = routingEngineOf(fabric.family).forwarding(known, image);
+    const read = routingEngineOf(fabric.family).forwarding;
+    if (!read) throw new ControlException(ControlErrorCode.AnalysisInvalid, `route analyses do not read ${fabric.family} configurations yet`);
+    const forwarding = read(known, image);
     this.cached = { fabricId, generationId: row.id, number: row.number, forwarding };
     return this.cached;
   }

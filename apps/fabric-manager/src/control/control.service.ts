@@ -2,10 +2,10 @@ import { ChipNamesService } from '../chip-names/chip-names.service';
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import {
+  ChipImages,
   chipsChanged,
   ConfigurationImage,
   diffImages,
-  discoverFabric,
   executePlan,
   DiscoveryResult,
   faultsOn,
@@ -18,7 +18,6 @@ import {
   GenerationCircumstances,
   KnownFabric,
   MatchedFabric,
-  matchDesign,
   planWrites,
   sameSweep,
   VerificationReport,
@@ -133,13 +132,10 @@ export class ControlService implements OnApplicationBootstrap {
   private async sweep(fabricId: number): Promise<DiscoveryOutcome> {
     const { fabric, file, design } = await this.fabrics.design(fabricId);
     const createdAt = fabric.createdAt.getTime();
-    const attachment = design.chips.find((c) => c.name === file.maintenanceAttachment)!;
     const start = Date.now();
-    const discovered = await discoverFabric(this.transports.transport(fabricId), {
-      controllerPorts: attachment.portRoles.map((_, i) => i).filter((i) => attachment.portRoles[i] !== 'unused'),
-    });
-    const matched = matchDesign(discovered, design);
-    const swept: KnownFabric = { discovered, matched, design, attachment: attachment.name };
+    // Each family discovers its own way (BlackWidow hop by hop from a processor, BG/L over JTAG).
+    const swept = await routingEngineOf(fabric.family).discover(this.transports.transport(fabricId), design, file.maintenanceAttachment);
+    const { discovered, matched } = swept;
     // A sweep that finds nothing new keeps the routing engine's state: the next fault is still
     // handled incrementally from the configuration in force.
     const last = this.known.get(fabricId);
@@ -252,7 +248,7 @@ export class ControlService implements OnApplicationBootstrap {
         trigger: context.trigger,
         verified: verification.ok,
         changedRouters: diff.changed.length,
-        problems: image.problems.length,
+        problems: problemsOf(image).length,
         // The proof covers every live endpoint: proven, or cut off by a fault (unreachable).
         endpointsProven: verification.endpointsProven,
         unreachable: context.unreachable,
@@ -272,7 +268,7 @@ export class ControlService implements OnApplicationBootstrap {
       writes = report.writes;
       generation = report.generation;
     }
-    return { generation, verification, problems: image.problems, findings: context.findings, unreachable: context.unreachable, writes };
+    return { generation, verification, problems: problemsOf(image), findings: context.findings, unreachable: context.unreachable, writes };
   }
 
   /**
@@ -400,4 +396,9 @@ function circumstancesOf(faults: readonly Fault[], findings: readonly Finding[])
     faults: faults.map((f) => ({ id: f.id, kind: f.kind, chip: f.chip, port: f.port, source: f.source, declaredAt: f.declaredAt.toISOString(), note: f.note })),
     findings,
   };
+}
+
+/** What an image could not route, where its family reports it beside the image (BlackWidow's `problems`). */
+function problemsOf(image: ChipImages): string[] {
+  return (image as ChipImages & { problems?: string[] }).problems ?? [];
 }

@@ -74,7 +74,13 @@ export class GenerationsResolver {
       );
     }
     // Decoded by the engine that made the generation, presented as its family's GraphQL type.
-    return presentRouterConfiguration(routingEngineNamed(engine).decodeChip(chip, design, circumstances), number);
+    const decode = routingEngineNamed(engine).decodeChip;
+    if (!decode)
+      throw new ControlException(
+        ControlErrorCode.AnalysisInvalid,
+        `the ${engine} engine's images are not decoded through the API yet: dump the generation instead`,
+      );
+    return presentRouterConfiguration(decode(chip, design, circumstances), number);
   }
 
   @Query(() => GenerationDiffModel, {

@@ -14,7 +14,7 @@ import type { ChipImages } from '../engine/image-delta';
 import type { EngineComputation, RoutingEngine, Unreachable } from '../engine/routing-engine';
 import type { FaultSet } from '../faults/fault-set';
 import type { VerificationReport, Violation } from '../blackwidow/verifier';
-import { designTorus } from './bgl-discovery';
+import { controlAddresses, designTorus } from './bgl-discovery';
 import { computeHintRegisters, proveHintRegisters } from './hint-registers';
 import { proveByClasses } from './route-override-proof';
 import { provePairwise } from './route-override-verifier';
@@ -24,6 +24,8 @@ import { TorusFaults, TorusLinkFault } from './torus-faults';
 /** A node's registers as the engine computes them (chips/bgl-node.ts names them). */
 export interface BglNodeImage {
   readonly name: string;
+  /** Its control-network address (not a register: where the push writes). */
+  readonly route: readonly number[];
   /** Six coordinate triples, x+ first (18 numbers). */
   readonly neighbourCoordinates: readonly number[];
   readonly hintCutoffPlus: readonly number[];
@@ -84,6 +86,7 @@ export class BglRoutingEngine implements RoutingEngine<BglImage, BglComputation>
   /** Design node by torus index, and torus index by name. */
   private readonly nodeName: string[];
   private readonly indexOf = new Map<string, number>();
+  private readonly routeOf = new Map<string, readonly number[]>();
   private adopted: BglComputation | null = null;
 
   constructor(
@@ -93,6 +96,8 @@ export class BglRoutingEngine implements RoutingEngine<BglImage, BglComputation>
     const base = designTorus(known.design);
     this.torus = new Torus(base.shape, policy.tieRule);
     this.nodeName = new Array<string>(this.torus.size);
+    const routes = controlAddresses(known.design);
+    known.design.chips.forEach((chip, i) => this.routeOf.set(chip.name, routes[i]));
     for (const chip of known.design.chips) {
       const [x, y, z] = chip.coordinates ?? [0, 0, 0];
       const i = this.torus.index(x, y, z);
@@ -148,6 +153,7 @@ export class BglRoutingEngine implements RoutingEngine<BglImage, BglComputation>
       for (let dir = 0; dir < 6; dir++) neighbourCoordinates.push(...torus.coordinates(hints.neighbours[6 * i + dir]));
       const image: BglNodeImage = {
         name,
+        route: this.routeOf.get(name)!,
         neighbourCoordinates,
         hintCutoffPlus: Array.from(hints.cutoffPlus.subarray(3 * i, 3 * i + 3)),
         hintCutoffMinus: Array.from(hints.cutoffMinus.subarray(3 * i, 3 * i + 3)),

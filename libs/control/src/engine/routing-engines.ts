@@ -4,6 +4,11 @@
  * beyond computing images — for now its reading of an image for the route analyses.
  */
 import type { FabricDesign, FabricFamily } from '@weft/fabric-model';
+import { discoverFabric } from '../discovery/discovery-sweep';
+import { matchDesign } from '../discovery/match-design';
+import { discoverBgl } from '../bgl/bgl-discovery';
+import { BglImage, BglNodeImage, BglRoutingEngine } from '../bgl/bgl-routing-engine';
+import { BGL_IMAGE_TEXT_FORMAT, diffBglNode, dumpBglImage, planBglPush, reconcileBglImage, triageBglInterrupts } from '../bgl/bgl-registry';
 import type { Forwarding } from '../analysis/forwarding';
 import type { KnownFabric } from '../discovery/known-fabric';
 import type { ConfigurationImage, RouterImage } from '../blackwidow/blackwidow-engine';
@@ -28,21 +33,23 @@ export type DecodedChip = {
 export interface RoutingEngineEntry {
   /** The name a generation records as the engine that produced it. */
   readonly name: string;
+  /** Discovery of a fabric of the family through its maintenance transport, matched with its design (`attachment`: the file's maintenance attachment). */
+  discover(transport: MaintenanceTransport, design: FabricDesign, attachment: string): Promise<KnownFabric>;
   /** An engine for one fabric as last discovered (it keeps the state its incremental path starts from). */
   create(known: KnownFabric): RoutingEngine;
   /** The writes from what the fabric holds (null: unknown) to `next`, phase by phase, changed chips only. */
   plan(held: ChipImages | null, next: ChipImages): PushPlan;
   /** Makes the fabric hold `image` whatever it holds now: reads every register back, rewrites what differs. */
   reconcile(transport: MaintenanceTransport, image: ChipImages): Promise<ReconcileReport>;
-  /** The family's reading of one of its images: what each chip does with a packet. */
-  forwarding(known: KnownFabric, image: ChipImages): Forwarding;
+  /** The family's reading of one of its images: what each chip does with a packet (absent: the route analyses do not read this family's images yet). */
+  forwarding?(known: KnownFabric, image: ChipImages): Forwarding;
   /** The family's triage: what a batch of interrupts means (probing through the transport where
    * an interrupt alone cannot tell), as faults to declare or clear. */
   triage(interrupts: readonly InterruptRecord[], transport: MaintenanceTransport, context: TriageContext): Promise<TriageDecision[]>;
   /** Register by register, in the chip's terms, what differs between a chip's images (undefined: nothing; an image missing: not configured). */
   diffChip(chip: string, before: ChipImages['routers'][number] | undefined, after: ChipImages['routers'][number] | undefined): RouterDiff | undefined;
-  /** One chip of an image decoded for display, with why each of its ports the design cables is out of service. */
-  decodeChip(chip: ChipImages['routers'][number], design: FabricDesign, circumstances: GenerationCircumstances | null): DecodedChip;
+  /** One chip of an image decoded for display, with why each of its ports the design cables is out of service (absent: not yet shown through the API). */
+  decodeChip?(chip: ChipImages['routers'][number], design: FabricDesign, circumstances: GenerationCircumstances | null): DecodedChip;
   /** An image as readable text (its golden form), and the format's name. */
   dump(image: ChipImages): string;
   readonly dumpFormat: string;
@@ -52,6 +59,15 @@ export interface RoutingEngineEntry {
 export const ROUTING_ENGINES: Readonly<Partial<Record<FabricFamily, RoutingEngineEntry>>> = {
   blackwidow: {
     name: 'blackwidow',
+    // Paper 000 §7.1: a sweep hop by hop from the controller's processor, one port per slice.
+    discover: async (transport, design, attachment) => {
+      const controller = design.chips.find((c) => c.name === attachment);
+      if (!controller) throw new Error(`the maintenance attachment "${attachment}" is not a chip of the design`);
+      const discovered = await discoverFabric(transport, {
+        controllerPorts: controller.portRoles.map((_, i) => i).filter((i) => controller.portRoles[i] !== 'unused'),
+      });
+      return { discovered, matched: matchDesign(discovered, design), design, attachment };
+    },
     create: (known) => new BlackWidowRoutingEngine(known) as unknown as RoutingEngine,
     triage: triageInterrupts,
     diffChip: (chip, before, after) => diffRouter(chip, before as RouterImage | undefined, after as RouterImage | undefined),
@@ -65,6 +81,18 @@ export const ROUTING_ENGINES: Readonly<Partial<Record<FabricFamily, RoutingEngin
     forwarding: (known, image) => blackWidowForwarding(known, image as ConfigurationImage),
     dump: (image) => dumpImage(image as ConfigurationImage),
     dumpFormat: IMAGE_TEXT_FORMAT,
+  },
+  bgl: {
+    name: 'bgl',
+    // Paper 002 §1: over the JTAG control network, every place of the packaging asked.
+    discover: (transport, design) => discoverBgl(transport, design),
+    create: (known) => new BglRoutingEngine(known) as unknown as RoutingEngine,
+    triage: triageBglInterrupts,
+    diffChip: (chip, before, after) => diffBglNode(chip, before as BglNodeImage | undefined, after as BglNodeImage | undefined),
+    plan: (held, next) => planBglPush(held as BglImage | null, next as BglImage),
+    reconcile: (transport, image) => reconcileBglImage(transport, image as BglImage),
+    dump: (image) => dumpBglImage(image as BglImage),
+    dumpFormat: BGL_IMAGE_TEXT_FORMAT,
   },
 };
 
