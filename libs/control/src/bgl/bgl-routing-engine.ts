@@ -139,35 +139,23 @@ export class BglRoutingEngine implements RoutingEngine<BglImage, BglComputation>
   compute(faults: FaultSet): BglComputation {
     const torus = this.torus;
     const torusFaults = this.torusFaults(faults);
-    const hints = computeHintRegisters(torus);
     const overrides = new RouteOverrideCompiler(torus, torusFaults, { relayPenaltyHops: this.policy.relayPenaltyHops }).compile();
-    const arbitration = [this.policy.slqPermille, this.policy.inNetworkPriorityPermille, 0];
-    const bubble = [this.policy.bubbleAccounting === 'by-size' ? 1 : 0, this.policy.escapeOrder === 'direction' ? 1 : 0];
     const previous = new Map((this.adopted?.image.routers ?? []).map((r) => [r.name, r]));
     const routers: BglNodeImage[] = [];
     const changed: string[] = [];
     for (let i = 0; i < torus.size; i++) {
       if (torusFaults.deadNode[i]) continue;
       const name = this.nodeName[i];
-      const neighbourCoordinates: number[] = [];
-      for (let dir = 0; dir < 6; dir++) neighbourCoordinates.push(...torus.coordinates(hints.neighbours[6 * i + dir]));
-      const image: BglNodeImage = {
-        name,
-        route: this.routeOf.get(name)!,
-        neighbourCoordinates,
-        hintCutoffPlus: Array.from(hints.cutoffPlus.subarray(3 * i, 3 * i + 3)),
-        hintCutoffMinus: Array.from(hints.cutoffMinus.subarray(3 * i, 3 * i + 3)),
-        arbitration,
-        bubble,
-        routeOverrides: overrides.tables[i] ?? [],
-      };
-      // A node whose registers are what they were keeps its image object (image-delta.ts).
+      const routeOverrides = overrides.tables[i] ?? [];
+      // Faults change only the tables: a node keeps its image object when its table is the same
+      // (image-delta.ts), and its registers' arrays otherwise.
       const old = previous.get(name);
-      if (old && sameImage(old, image)) routers.push(old);
-      else {
-        routers.push(image);
-        changed.push(name);
+      if (old && sameWords(old.routeOverrides, routeOverrides)) {
+        routers.push(old);
+        continue;
       }
+      routers.push({ ...(old ?? this.fixedRegisters(i)), routeOverrides });
+      changed.push(name);
     }
     const cutBySource = new Map<string, string[]>();
     for (const { source, destination } of overrides.cut) {
@@ -182,6 +170,31 @@ export class BglRoutingEngine implements RoutingEngine<BglImage, BglComputation>
       cut: [...cutBySource].map(([source, destinations]) => ({ source, destinations })),
     };
     return { faults, incremental: false, image, changedRouters: changed, torusFaults };
+  }
+
+  /** The registers faults do not change (neighbours, hint cutoffs, policy), made once per node. */
+  private fixed: (Omit<BglNodeImage, 'routeOverrides'> | undefined)[] = [];
+  private hints: ReturnType<typeof computeHintRegisters> | null = null;
+
+  private fixedRegisters(i: number): Omit<BglNodeImage, 'routeOverrides'> {
+    let registers = this.fixed[i];
+    if (registers) return registers;
+    const torus = this.torus;
+    const hints = (this.hints ??= computeHintRegisters(torus));
+    const neighbourCoordinates: number[] = [];
+    for (let dir = 0; dir < 6; dir++) neighbourCoordinates.push(...torus.coordinates(hints.neighbours[6 * i + dir]));
+    const name = this.nodeName[i];
+    registers = {
+      name,
+      route: this.routeOf.get(name)!,
+      neighbourCoordinates,
+      hintCutoffPlus: Array.from(hints.cutoffPlus.subarray(3 * i, 3 * i + 3)),
+      hintCutoffMinus: Array.from(hints.cutoffMinus.subarray(3 * i, 3 * i + 3)),
+      arbitration: [this.policy.slqPermille, this.policy.inNetworkPriorityPermille, 0],
+      bubble: [this.policy.bubbleAccounting === 'by-size' ? 1 : 0, this.policy.escapeOrder === 'direction' ? 1 : 0],
+    };
+    this.fixed[i] = registers;
+    return registers;
   }
 
   verify(computed: BglComputation): VerificationReport {
@@ -248,16 +261,10 @@ export class BglRoutingEngine implements RoutingEngine<BglImage, BglComputation>
   }
 }
 
-function sameImage(a: BglNodeImage, b: BglNodeImage): boolean {
-  const same = (x: readonly number[], y: readonly number[]) => x.length === y.length && x.every((v, i) => v === y[i]);
-  return (
-    same(a.neighbourCoordinates, b.neighbourCoordinates) &&
-    same(a.hintCutoffPlus, b.hintCutoffPlus) &&
-    same(a.hintCutoffMinus, b.hintCutoffMinus) &&
-    same(a.arbitration, b.arbitration) &&
-    same(a.bubble, b.bubble) &&
-    same(a.routeOverrides, b.routeOverrides)
-  );
+function sameWords(x: readonly number[], y: readonly number[]): boolean {
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
 }
 
 /**
