@@ -47,6 +47,14 @@ export interface BglSettings {
   readonly linkRetryCycles: number;
   /** Cycles without a packet moving anywhere, with packets waiting in the network, before the watchdog reports a deadlock. */
   readonly watchdogCycles: number;
+  /**
+   * §4 "Performance Verification": the hardware bug the VHDL runs found — "a one cycle gap in the
+   * arbitration pipeline of the receivers could occur when all possible outgoing links/VCs were
+   * busy", letting injected packets "sneak into the network, leading to fuller VCs than intended".
+   * Fixed in silicon; reproducible here: a receiver whose packet found nothing available is blind
+   * the next cycle too.
+   */
+  readonly arbitrationGapBug: boolean;
 }
 
 export const DEFAULT_BGL_SETTINGS: BglSettings = {
@@ -63,6 +71,7 @@ export const DEFAULT_BGL_SETTINGS: BglSettings = {
   receptionReadBytesPerCycle: 32,
   linkRetryCycles: 128,
   watchdogCycles: 20000,
+  arbitrationGapBug: false,
 };
 
 /** The settings with `changes`, checked: an error names the setting and what it must be. */

@@ -138,6 +138,8 @@ export class BglTorusSim {
   readonly credits: Int32Array;
   private readonly owed: Int32Array;
   private readonly pathsInUse: Int32Array;
+  /** The cycle a receiver presents nothing in, under arbitrationGapBug. */
+  private readonly receiverBlindAt: Float64Array;
 
   // Queues are linked lists through pNext: VC FIFOs, injection FIFOs, reception FIFOs, and the
   // software's send queue per node.
@@ -272,6 +274,7 @@ export class BglTorusSim {
     this.credits = new Int32Array(6 * n * BGL_VCS).fill(this.settings.vcTokens);
     this.owed = new Int32Array(6 * n * BGL_VCS);
     this.pathsInUse = new Int32Array(6 * n);
+    this.receiverBlindAt = new Float64Array(6 * n).fill(-1);
     this.vcHead = new Int32Array(VC_FIFOS * n).fill(NONE);
     this.vcTail = new Int32Array(VC_FIFOS * n).fill(NONE);
     this.vcChunks = new Int32Array(VC_FIFOS * n);
@@ -865,19 +868,31 @@ export class BglTorusSim {
       const pathsFree = this.pathsInUse[sb + r] < this.settings.paths;
       let requests = 0;
       let only = NONE;
+      // The gap bug: a receiver whose packets found nothing available last cycle is blind this one.
+      if (this.receiverBlindAt[sb + r] === t) continue;
+      let stalled = false;
       for (let v = 0; v < BGL_VCS; v++) {
         this.vcDir[v] = NONE;
         const f = VC_FIFOS * n + r * BGL_VCS + v;
         const p = this.vcHead[f];
         if (p === NONE || this.vcEligible[f] > t || this.vcBusyUntil[f] > t) continue;
-        if (!this.decide(n, p, t, r, r * BGL_VCS + v)) continue;
+        if (!this.decide(n, p, t, r, r * BGL_VCS + v)) {
+          stalled = true;
+          continue;
+        }
         if (this.choiceDir !== TO_RECEPTION && !pathsFree) continue;
         this.vcDir[v] = this.choiceDir;
         this.vcTo[v] = this.choiceVc;
         requests++;
         only = v;
       }
-      if (requests === 0) continue;
+      if (requests === 0) {
+        if (stalled && this.settings.arbitrationGapBug) {
+          this.receiverBlindAt[sb + r] = t + 1;
+          unpresented++;
+        }
+        continue;
+      }
       unpresented += requests - 1;
       let best = only;
       if (requests > 1 && this.vcDir[BGL_VC_PRIORITY] === NONE) {
