@@ -129,4 +129,18 @@ describe('the BlueGene/L node in the emulator (paper 002 §2)', () => {
       delivered: sim.injected,
     });
   });
+
+  it('a broadcast down a dimension (§2: the broadcast bit) leaves a copy at every node it passes and ends at the last', () => {
+    const sim = torusSim([8, 4, 4]);
+    const torus = new Torus([8, 4, 4]);
+    const reached: string[] = [];
+    sim.onDeliver = (p) => reached.push(torus.name(sim.packetDestination(p)));
+    sim.send(torus.index(0, 1, 1), torus.index(7, 1, 1), 4, { broadcast: { direction: 'plus' } });
+    // The other way round the ring, minimal: one hop, one node.
+    sim.send(torus.index(0, 2, 2), torus.index(7, 2, 2), 2, { broadcast: {} });
+    sim.drain(100000);
+    expect(reached.sort()).toEqual(['(1,1,1)', '(2,1,1)', '(3,1,1)', '(4,1,1)', '(5,1,1)', '(6,1,1)', '(7,1,1)', '(7,2,2)'].sort());
+    expect({ copies: sim.copiesMade, inFlight: sim.inFlight, discarded: sim.discarded.size }).toEqual({ copies: 6, inFlight: 0, discarded: 0 });
+    expect(() => sim.send(0, torus.index(1, 1, 0), 1, { broadcast: {} })).toThrow('a broadcast runs down one dimension: x0.y0.z0 and x1.y1.z0 differ in 2');
+  });
 });

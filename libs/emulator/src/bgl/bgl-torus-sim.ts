@@ -53,6 +53,8 @@ const EV_PATH_DONE = 8;
 /** Packet flags. */
 const STATIC = 1;
 const PRIORITY = 2;
+/** §2: "a bit in the header may be set that causes a packet to be broadcast down any dimension". */
+const BROADCAST = 4;
 
 /** Draw kinds (keyedDraw). */
 const DRAW_TIE = 1;
@@ -86,6 +88,12 @@ export interface SendOptions {
   readonly routing?: 'table' | 'dynamic' | 'static';
   /** A number the sender keeps with the packet (a traffic run's class). */
   readonly tag?: number;
+  /**
+   * §2's broadcast bit: the packet runs statically down the one dimension in which the destination
+   * differs, the way `direction` says (the minimal one by default), and every node it passes keeps
+   * a copy — the destination is the last node of the run.
+   */
+  readonly broadcast?: { readonly direction?: 'plus' | 'minus' };
 }
 
 /** One VC of one receiver in a ring the watchdog found waiting on itself. */
@@ -363,7 +371,7 @@ export class BglTorusSim {
   get inFlight(): number {
     let discarded = 0;
     for (const count of this.discarded.values()) discarded += count;
-    return this.injected - this.delivered - discarded;
+    return this.injected + this.copiesMade - this.delivered - discarded;
   }
 
   private discard(p: number, reason: BglDiscardReason): void {
@@ -465,7 +473,21 @@ export class BglTorusSim {
     const routing = options.routing ?? 'table';
     let leg = 0;
     let target = destination;
-    if (routing === 'table') {
+    if (options.broadcast) {
+      const moving = [0, 1, 2].filter((d) => this.coords[3 * source + d] !== this.coords[3 * destination + d]);
+      if (moving.length !== 1) {
+        this.injected--;
+        this.release(p);
+        throw new RangeError(
+          `a broadcast runs down one dimension: ${this.fabric.chipNames[source]} and ${this.fabric.chipNames[destination]} differ in ${moving.length}`,
+        );
+      }
+      const dirs = [0, 0, 0];
+      const way = options.broadcast.direction;
+      dirs[moving[0]] = way === 'plus' ? DIRECTION_PLUS : way === 'minus' ? DIRECTION_MINUS : 0;
+      leg = model.legWord(LEG_STATIC, dirs);
+      this.pFlags[p] |= BROADCAST;
+    } else if (routing === 'table') {
       const table = this.routeTables[source];
       const at = table ? chooseRoute(this.torus, table, this.torusIndex(source), this.torusIndex(destination)) : ROUTE_HARDWARE;
       if (at === ROUTE_UNREACHABLE) {
@@ -1017,6 +1039,8 @@ export class BglTorusSim {
       this.dropAtHead(n, p, from);
       return false;
     }
+    // A broadcast packet passing through leaves a copy in the reception FIFO of the way it came.
+    if (this.pFlags[p] & BROADCAST && from >= 0 && this.rcvChunks[RECEPTION_FIFOS * n + from] + this.pSize[p] > this.settings.receptionFifoChunks) return false;
     const escapeDir = this.escapeDirection(n, hints);
     const priority = (this.pFlags[p] & PRIORITY) !== 0;
     const bubbleVc = priority ? BGL_VC_PRIORITY : BGL_VC_BUBBLE;
@@ -1129,6 +1153,7 @@ export class BglTorusSim {
       }
       this.schedule(n, done, EV_FREE, fifo, this.pCharge[p], 0);
     }
+    if (!injection && this.pFlags[p] & BROADCAST) this.copyForReception(n, t, p, ((fifo % VC_FIFOS) / BGL_VCS) | 0);
     const charge = this.chargeFor(n, p, v);
     this.credits[g * BGL_VCS + v] -= charge;
     // §2: the hint bits of a dimension clear as the packet leaves towards a node whose coordinate
@@ -1148,6 +1173,29 @@ export class BglTorusSim {
     this.lastProgress = t;
     return done;
   }
+
+  /** A broadcast packet's copy for node n, into the reception FIFO of the port it came by, whole once its tail is in. */
+  private copyForReception(n: number, t: number, p: number, from: number): void {
+    const c = this.allocate();
+    this.pSrc[c] = this.pSrc[p];
+    this.pDst[c] = n;
+    this.pSize[c] = this.pSize[p];
+    this.pFlags[c] = this.pFlags[p] & ~BROADCAST;
+    this.pTag[c] = this.pTag[p];
+    this.pSerial[c] = this.pSerial[p];
+    this.pSentAt[c] = this.pSentAt[p];
+    this.pHops[c] = this.pHops[p];
+    this.pFinal[c] = NONE;
+    this.pLeg2[c] = NO_SECOND_LEG;
+    const reception = RECEPTION_FIFOS * n + from;
+    this.rcvChunks[reception] += this.pSize[c];
+    this.copiesMade++;
+    this.inNetwork++;
+    this.schedule(n, max(t + 1, this.pTailAt[p]), EV_RECEIVED, c, reception, 0);
+  }
+
+  /** Copies broadcast packets have left at the nodes they passed (each delivered or discarded like any packet). */
+  copiesMade = 0;
 
   /** Sets the bit error rate of the link leaving node n's port (both directions of a cable are set apart). */
   setBitErrorRate(n: number, port: number, ber: number): void {
