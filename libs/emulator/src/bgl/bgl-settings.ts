@@ -6,6 +6,7 @@
 
 export type BubbleAccounting = 'full-size' | 'by-size';
 export type EscapeOrder = 'dimension' | 'direction';
+export type EscapeChannels = 'bubble' | 'dateline-pair';
 export type PacketArbitration = 'jsq' | 'random';
 
 export interface BglSettings {
@@ -21,6 +22,15 @@ export interface BglSettings {
   readonly bubbleAccounting: BubbleAccounting;
   /** §4 "Virtual Channel Architecture": the escape route dimension ordered (BG/L) or direction ordered (x+, y+, z+, x−, y−, z−). */
   readonly escapeOrder: EscapeOrder;
+  /**
+   * §4 "Virtual Channel Architecture", a study setting: the escape as BG/L has it, one bubble VC,
+   * or a dateline pair — "two escape VCs per direction … Before crossing the dateline, the escape
+   * VC is the lower numbered of the pair, but after crossing the dateline the escape VC is the
+   * higher numbered" — on VCs 2 and 3 (the high-priority VC then carries no priority class). The
+   * datelines are at the maximum coordinate of each dimension (§4: "the datelines are set at the
+   * maximum coordinate value"): the wrap-around link.
+   */
+  readonly escapeChannels: EscapeChannels;
   /** §2 phase 1: join the shortest queue by 2-bit token ranges, or the "base" policy's random choice (Figs. 2–5). */
   readonly packetArbitration: PacketArbitration;
   /** §2 phase 2: the fraction of arbitration cycles that are SLQ cycles (Fig. 5's run: 0.75). */
@@ -61,6 +71,7 @@ export const DEFAULT_BGL_SETTINGS: BglSettings = {
   vcTokens: 32,
   bubbleAccounting: 'full-size',
   escapeOrder: 'dimension',
+  escapeChannels: 'bubble',
   packetArbitration: 'jsq',
   slqFraction: 0.75,
   inNetworkPriorityFraction: 1,
@@ -102,6 +113,8 @@ export function bglSettings(changes: Partial<BglSettings> = {}): BglSettings {
     throw new RangeError(`BG/L setting bubbleAccounting must be "full-size" or "by-size", got ${String(s.bubbleAccounting)}`);
   if (!['dimension', 'direction'].includes(s.escapeOrder))
     throw new RangeError(`BG/L setting escapeOrder must be "dimension" or "direction", got ${String(s.escapeOrder)}`);
+  if (!['bubble', 'dateline-pair'].includes(s.escapeChannels))
+    throw new RangeError(`BG/L setting escapeChannels must be "bubble" or "dateline-pair", got ${String(s.escapeChannels)}`);
   if (!['jsq', 'random'].includes(s.packetArbitration))
     throw new RangeError(`BG/L setting packetArbitration must be "jsq" or "random", got ${String(s.packetArbitration)}`);
   return s;

@@ -55,6 +55,8 @@ const STATIC = 1;
 const PRIORITY = 2;
 /** §2: "a bit in the header may be set that causes a packet to be broadcast down any dimension". */
 const BROADCAST = 4;
+/** Crossed the dateline of dimension d (the wrap-around link): flag CROSSED << d. */
+const CROSSED = 8;
 
 /** Draw kinds (keyedDraw). */
 const DRAW_TIE = 1;
@@ -146,6 +148,8 @@ export class BglTorusSim {
   readonly credits: Int32Array;
   private readonly owed: Int32Array;
   private readonly pathsInUse: Int32Array;
+  /** §4's study: a dateline pair of escape VCs (2 and 3) instead of the bubble (see escapeChannels). */
+  private readonly datelinePair: boolean;
   /** The cycle a receiver presents nothing in, under arbitrationGapBug. */
   private readonly receiverBlindAt: Float64Array;
 
@@ -283,6 +287,7 @@ export class BglTorusSim {
     this.owed = new Int32Array(6 * n * BGL_VCS);
     this.pathsInUse = new Int32Array(6 * n);
     this.receiverBlindAt = new Float64Array(6 * n).fill(-1);
+    this.datelinePair = this.settings.escapeChannels === 'dateline-pair';
     this.vcHead = new Int32Array(VC_FIFOS * n).fill(NONE);
     this.vcTail = new Int32Array(VC_FIFOS * n).fill(NONE);
     this.vcChunks = new Int32Array(VC_FIFOS * n);
@@ -459,6 +464,8 @@ export class BglTorusSim {
       throw new RangeError(`a BG/L packet is 1 to 8 chunks of 32 bytes, got ${chunks}`);
     if (source === destination) throw new RangeError(`node ${source} cannot send a packet to itself over the torus`);
     if (this.dead[source]) throw new RangeError(`node ${this.fabric.chipNames[source]} is dead and sends nothing`);
+    if (options.priority && this.datelinePair)
+      throw new RangeError("with a dateline pair of escape VCs the high-priority VC is the pair's higher one: there is no priority class");
     const p = this.allocate();
     this.injected++;
     this.pSrc[p] = source;
@@ -538,6 +545,8 @@ export class BglTorusSim {
     }
     // Registers that hint nothing towards another node would leave the packet where it is.
     if (hints === 0) return false;
+    // A leg starts before every dateline (a relay's second leg is a packet sent afresh).
+    this.pFlags[p] &= ~(CROSSED | (CROSSED << 1) | (CROSSED << 2));
     this.pHints[p] = hints;
     if (legKind(leg) === LEG_STATIC) this.pFlags[p] |= STATIC;
     else this.pFlags[p] &= ~STATIC;
@@ -1078,9 +1087,19 @@ export class BglTorusSim {
         return true;
       }
     }
-    // The bubble escape (static and priority packets' only move).
+    // The escape (static and priority packets' only move).
     const g = sb + escapeDir;
     if (this.linkDown[g] || this.senderBusy[g] > t) return false;
+    if (this.datelinePair) {
+      // The higher VC of the pair once the packet has crossed the dateline of the dimension it is
+      // going down (this hop crossing it counts); the lower one before, and in a new dimension.
+      const d = escapeDir >> 1;
+      const vc = this.pFlags[p] & (CROSSED << d) || this.wraps(n, escapeDir) ? BGL_VC_PRIORITY : BGL_VC_BUBBLE;
+      if (this.credits[g * BGL_VCS + vc] < BGL_MAX_PACKET_CHUNKS) return false;
+      this.choiceDir = escapeDir;
+      this.choiceVc = vc;
+      return true;
+    }
     const tokens = this.credits[g * BGL_VCS + bubbleVc];
     // §2: advancing on the bubble needs a full-sized packet's tokens; entering it — injection, a
     // turn, or from a dynamic VC — two.
@@ -1091,6 +1110,13 @@ export class BglTorusSim {
     this.choiceDir = escapeDir;
     this.choiceVc = bubbleVc;
     return true;
+  }
+
+  /** Whether the link out of node n in `direction` is the wrap-around one, where §4's study puts the dateline. */
+  private wraps(n: number, direction: number): boolean {
+    const d = direction >> 1;
+    const c = this.coords[3 * n + d];
+    return (direction & 1) === 0 ? c === this.torus.shape[d] - 1 : c === 0;
   }
 
   /** The escape direction: the lowest dimension with hints (§2), or the first in x+, y+, z+, x−, y−, z− order. */
@@ -1105,6 +1131,7 @@ export class BglTorusSim {
 
   /** Tokens a packet is charged on VC v: its size, or on a bubble VC under full-size accounting a full packet's. */
   private chargeFor(n: number, p: number, v: number): number {
+    if (this.datelinePair) return this.pSize[p];
     if ((v === BGL_VC_BUBBLE || v === BGL_VC_PRIORITY) && this.bubbleBySize[n] === 0) return BGL_MAX_PACKET_CHUNKS;
     return this.pSize[p];
   }
@@ -1160,6 +1187,7 @@ export class BglTorusSim {
     // there, by this node's neighbour register, is the destination's.
     const d = s >> 1;
     if (this.neighbourRegister[18 * n + 3 * s + d] === this.coords[3 * this.pDst[p] + d]) this.pHints[p] &= ~(3 << (4 - 2 * d));
+    if (this.wraps(n, s)) this.pFlags[p] |= CROSSED << (s >> 1);
     this.pLastDir[p] = s;
     this.pVc[p] = v;
     this.pCharge[p] = charge;
