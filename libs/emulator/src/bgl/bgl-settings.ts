@@ -65,6 +65,8 @@ export interface BglSettings {
    * the next cycle too.
    */
   readonly arbitrationGapBug: boolean;
+  /** §1: "virtual node" mode, with "two sets of network injection and reception FIFOs" so that both cores use the network. */
+  readonly virtualNodeMode: boolean;
 }
 
 export const DEFAULT_BGL_SETTINGS: BglSettings = {
@@ -83,6 +85,7 @@ export const DEFAULT_BGL_SETTINGS: BglSettings = {
   linkRetryCycles: 128,
   watchdogCycles: 20000,
   arbitrationGapBug: false,
+  virtualNodeMode: false,
 };
 
 /** The settings with `changes`, checked: an error names the setting and what it must be. */

@@ -171,4 +171,24 @@ describe('the BlueGene/L node in the emulator (paper 002 §2)', () => {
     expect({ copies: sim.copiesMade, inFlight: sim.inFlight, discarded: sim.discarded.size }).toEqual({ copies: 6, inFlight: 0, discarded: 0 });
     expect(() => sim.send(0, torus.index(1, 1, 0), 1, { broadcast: {} })).toThrow('a broadcast runs down one dimension: x0.y0.z0 and x1.y1.z0 differ in 2');
   });
+
+  it('in virtual node mode (§1) each core sends from and reads its own set of FIFOs', () => {
+    const sim = torusSim([4, 4, 4], { virtualNodeMode: true });
+    const byCore = [0, 0];
+    sim.onDeliver = (p) => byCore[sim.packetCore(p)]++;
+    const random = mulberry32(3);
+    sim.run(5000, () => {
+      for (let n = 0; n < sim.nodes; n++) {
+        if (random() >= 0.2 / 256) continue;
+        let t = floor(random() * (sim.nodes - 1));
+        if (t >= n) t++;
+        sim.send(n, t, 4, { core: n % 2, toCore: t % 2 });
+      }
+    });
+    sim.drain(100000);
+    expect(byCore[0]).toBeGreaterThan(100);
+    expect(byCore[1]).toBeGreaterThan(100);
+    expect({ inFlight: sim.inFlight, delivered: sim.delivered }).toEqual({ inFlight: 0, delivered: sim.injected });
+    expect(() => torusSim([4, 4, 4]).send(0, 1, 1, { toCore: 1 })).toThrow('a core is 0 (one set of FIFOs: not in virtual node mode), got 1');
+  });
 });

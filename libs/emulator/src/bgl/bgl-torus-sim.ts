@@ -57,6 +57,9 @@ const PRIORITY = 2;
 const BROADCAST = 4;
 /** Crossed the dateline of dimension d (the wrap-around link): flag CROSSED << d. */
 const CROSSED = 8;
+/** Virtual node mode (§1): the core that sent the packet, and the core it is for (flags: core 1). */
+const FROM_CORE_1 = 64;
+const TO_CORE_1 = 128;
 
 /** Draw kinds (keyedDraw). */
 const DRAW_TIE = 1;
@@ -96,6 +99,9 @@ export interface SendOptions {
    * a copy — the destination is the last node of the run.
    */
   readonly broadcast?: { readonly direction?: 'plus' | 'minus' };
+  /** §1 virtual node mode: the core that sends (its own injection FIFOs) and the core it is for (its reception FIFOs), 0 or 1. */
+  readonly core?: number;
+  readonly toCore?: number;
 }
 
 /** One VC of one receiver in a ring the watchdog found waiting on itself. */
@@ -169,8 +175,13 @@ export class BglTorusSim {
   private readonly rcvChunks: Int32Array;
   private readonly sendHead: Int32Array;
   private readonly sendTail: Int32Array;
+  /** Per (node, core): whether its software is reading a packet, and the reception FIFO it reads next. */
   private readonly readBusy: Uint8Array;
   private readonly readNext: Uint8Array;
+  /** §1 virtual node mode: two sets of injection and reception FIFOs, one per core (else one set). */
+  readonly cores: number;
+  private readonly injPerNode: number;
+  private readonly rcvPerNode: number;
   private readonly lastWake: Float64Array;
   private readonly arbitrated: Float64Array;
   private readonly woken: number[] = [];
@@ -293,17 +304,20 @@ export class BglTorusSim {
     this.vcChunks = new Int32Array(VC_FIFOS * n);
     this.vcBusyUntil = new Float64Array(VC_FIFOS * n);
     this.vcEligible = new Float64Array(VC_FIFOS * n);
-    this.injHead = new Int32Array(INJECTION_FIFOS * n).fill(NONE);
-    this.injTail = new Int32Array(INJECTION_FIFOS * n).fill(NONE);
-    this.injChunks = new Int32Array(INJECTION_FIFOS * n);
-    this.injEligible = new Float64Array(INJECTION_FIFOS * n);
-    this.rcvHead = new Int32Array(RECEPTION_FIFOS * n).fill(NONE);
-    this.rcvTail = new Int32Array(RECEPTION_FIFOS * n).fill(NONE);
-    this.rcvChunks = new Int32Array(RECEPTION_FIFOS * n);
+    this.cores = this.settings.virtualNodeMode ? 2 : 1;
+    this.injPerNode = INJECTION_FIFOS * this.cores;
+    this.rcvPerNode = RECEPTION_FIFOS * this.cores;
+    this.injHead = new Int32Array(this.injPerNode * n).fill(NONE);
+    this.injTail = new Int32Array(this.injPerNode * n).fill(NONE);
+    this.injChunks = new Int32Array(this.injPerNode * n);
+    this.injEligible = new Float64Array(this.injPerNode * n);
+    this.rcvHead = new Int32Array(this.rcvPerNode * n).fill(NONE);
+    this.rcvTail = new Int32Array(this.rcvPerNode * n).fill(NONE);
+    this.rcvChunks = new Int32Array(this.rcvPerNode * n);
     this.sendHead = new Int32Array(n).fill(NONE);
     this.sendTail = new Int32Array(n).fill(NONE);
-    this.readBusy = new Uint8Array(n);
-    this.readNext = new Uint8Array(n);
+    this.readBusy = new Uint8Array(n * this.cores);
+    this.readNext = new Uint8Array(n * this.cores);
     this.lastWake = new Float64Array(n).fill(-1);
     this.sentBy = new Int32Array(n);
     this.blockOf = new Int32Array(n);
@@ -447,6 +461,10 @@ export class BglTorusSim {
   packetSentAt(p: number): number {
     return this.pSentAt[p];
   }
+  /** The core a packet is for (virtual node mode; 0 otherwise). */
+  packetCore(p: number): number {
+    return this.pFlags[p] & TO_CORE_1 ? 1 : 0;
+  }
   /** The packet's number among those its source sent (0, 1, …). */
   packetSerial(p: number): number {
     return this.pSerial[p];
@@ -464,13 +482,16 @@ export class BglTorusSim {
       throw new RangeError(`a BG/L packet is 1 to 8 chunks of 32 bytes, got ${chunks}`);
     if (source === destination) throw new RangeError(`node ${source} cannot send a packet to itself over the torus`);
     if (this.dead[source]) throw new RangeError(`node ${this.fabric.chipNames[source]} is dead and sends nothing`);
+    for (const core of [options.core, options.toCore])
+      if (core !== undefined && !(Number.isInteger(core) && core >= 0 && core < this.cores))
+        throw new RangeError(`a core is 0${this.cores === 2 ? ' or 1 (virtual node mode)' : ' (one set of FIFOs: not in virtual node mode)'}, got ${core}`);
     if (options.priority && this.datelinePair)
       throw new RangeError("with a dateline pair of escape VCs the high-priority VC is the pair's higher one: there is no priority class");
     const p = this.allocate();
     this.injected++;
     this.pSrc[p] = source;
     this.pSize[p] = chunks;
-    this.pFlags[p] = options.priority ? PRIORITY : 0;
+    this.pFlags[p] = (options.priority ? PRIORITY : 0) | (options.core === 1 ? FROM_CORE_1 : 0) | (options.toCore === 1 ? TO_CORE_1 : 0);
     this.pTag[p] = options.tag ?? 0;
     this.pHops[p] = 0;
     this.pFinal[p] = NONE;
@@ -568,7 +589,7 @@ export class BglTorusSim {
     const limit = this.settings.injectionFifoChunks;
     while (this.sendHead[node] !== NONE) {
       const p = this.sendHead[node];
-      const fifo = INJECTION_FIFOS * node + this.injectionFifoOf(p);
+      const fifo = this.injPerNode * node + this.injectionFifoOf(p);
       if (limit !== 0 && this.injChunks[fifo] + this.pSize[p] > limit) return;
       this.sendHead[node] = this.pNext[p];
       if (this.sendHead[node] === NONE) this.sendTail[node] = NONE;
@@ -589,10 +610,17 @@ export class BglTorusSim {
 
   /** §2: two high-priority FIFOs and six normal ones; weft fills a normal one per first direction of the packet's hints, so that one direction's back-pressure stalls only its own FIFO. */
   private injectionFifoOf(p: number): number {
-    if (this.pFlags[p] & PRIORITY) return this.pSerial[p] & 1;
+    const set = this.pFlags[p] & FROM_CORE_1 ? INJECTION_FIFOS : 0;
+    if (this.pFlags[p] & PRIORITY) return set + (this.pSerial[p] & 1);
     const hints = this.pHints[p];
-    for (let dir = 0; dir < 6; dir++) if (hints & (1 << (5 - dir))) return 2 + dir;
-    return 2;
+    for (let dir = 0; dir < 6; dir++) if (hints & (1 << (5 - dir))) return set + 2 + dir;
+    return set + 2;
+  }
+
+  /** The reception FIFO packet p goes to at node n, arriving by receiver `from`: its core's set, the high-priority one or the receiver's. */
+  private receptionFifo(n: number, p: number, from: number): number {
+    const set = this.pFlags[p] & TO_CORE_1 ? RECEPTION_FIFOS : 0;
+    return this.rcvPerNode * n + set + (this.pFlags[p] & PRIORITY ? 6 : from);
   }
 
   // ------------------------------------------------------------------ running
@@ -813,7 +841,7 @@ export class BglTorusSim {
         return;
       }
       case EV_FREE_INJECTION: {
-        const node = (a / INJECTION_FIFOS) | 0;
+        const node = (a / this.injPerNode) | 0;
         this.injChunks[a] -= b;
         if (this.dead[node]) return;
         this.fillInjection(node);
@@ -861,8 +889,8 @@ export class BglTorusSim {
   private readonly rxRequestVc = new Int32Array(6);
   private readonly rxRequestDir = new Int32Array(6);
   private readonly rxRequestToVc = new Int32Array(6);
-  private readonly injRequestDir = new Int32Array(INJECTION_FIFOS);
-  private readonly injRequestToVc = new Int32Array(INJECTION_FIFOS);
+  private readonly injRequestDir = new Int32Array(2 * INJECTION_FIFOS);
+  private readonly injRequestToVc = new Int32Array(2 * INJECTION_FIFOS);
   private readonly vcDir = new Int32Array(BGL_VCS);
   private readonly vcTo = new Int32Array(BGL_VCS);
   private choiceDir = NONE;
@@ -951,9 +979,10 @@ export class BglTorusSim {
       this.rxRequestToVc[r] = this.vcTo[best];
       requested = true;
     }
-    for (let i = 0; i < INJECTION_FIFOS; i++) {
+    const injections = this.injPerNode;
+    for (let i = 0; i < injections; i++) {
       this.injRequestDir[i] = NONE;
-      const f = INJECTION_FIFOS * n + i;
+      const f = injections * n + i;
       const p = this.injHead[f];
       if (p === NONE || this.injEligible[f] > t) continue;
       if (!this.decide(n, p, t, NONE, VC_FIFOS + i)) continue;
@@ -977,12 +1006,12 @@ export class BglTorusSim {
       let best = NONE;
       let bestKey = -1;
       let ties = 0;
-      for (let k = 0; k < 6 + INJECTION_FIFOS; k++) {
+      for (let k = 0; k < 6 + injections; k++) {
         const network = k < 6;
         const dir = network ? (this.rxRequestVc[k] === NONE ? NONE : this.rxRequestDir[k]) : this.injRequestDir[k - 6];
         if (dir !== s) continue;
         const toVc = network ? this.rxRequestToVc[k] : this.injRequestToVc[k - 6];
-        const chunks = network ? this.vcChunks[VC_FIFOS * n + k * BGL_VCS + this.rxRequestVc[k]] : this.injChunks[INJECTION_FIFOS * n + k - 6];
+        const chunks = network ? this.vcChunks[VC_FIFOS * n + k * BGL_VCS + this.rxRequestVc[k]] : this.injChunks[injections * n + k - 6];
         // High priority first (in the network before injection), then the favoured group, then SLQ.
         const priority = toVc === BGL_VC_PRIORITY ? 2 : 0;
         const group = network === inNetworkFirst ? 1 : 0;
@@ -1005,7 +1034,7 @@ export class BglTorusSim {
         this.schedule(n, sent, EV_PATH_DONE, sb + r, 0, 0);
         this.rxRequestVc[r] = NONE;
       } else {
-        this.grantLink(n, t, INJECTION_FIFOS * n + best - 6, true, s, this.injRequestToVc[best - 6]);
+        this.grantLink(n, t, injections * n + best - 6, true, s, this.injRequestToVc[best - 6]);
         this.injRequestDir[best - 6] = NONE;
       }
     }
@@ -1014,7 +1043,7 @@ export class BglTorusSim {
     // tokens or a free link.)
     let unserved = unpresented;
     for (let r = 0; r < 6; r++) if (this.rxRequestVc[r] !== NONE) unserved++;
-    for (let i = 0; i < INJECTION_FIFOS; i++) if (this.injRequestDir[i] !== NONE) unserved++;
+    for (let i = 0; i < injections; i++) if (this.injRequestDir[i] !== NONE) unserved++;
     if (unserved > 0) this.wake(n, t + 1);
   }
 
@@ -1034,7 +1063,7 @@ export class BglTorusSim {
     const hints = this.pHints[p];
     if (hints === 0) {
       // Arrived: its reception FIFO (the receiver's own, or the high-priority one) must have room.
-      const fifo = RECEPTION_FIFOS * n + (this.pFlags[p] & PRIORITY ? 6 : from < 0 ? 0 : from);
+      const fifo = this.receptionFifo(n, p, from < 0 ? 0 : from);
       if (this.rcvChunks[fifo] + this.pSize[p] > this.settings.receptionFifoChunks) return false;
       this.choiceDir = TO_RECEPTION;
       this.choiceVc = NONE;
@@ -1049,7 +1078,8 @@ export class BglTorusSim {
       return false;
     }
     // A broadcast packet passing through leaves a copy in the reception FIFO of the way it came.
-    if (this.pFlags[p] & BROADCAST && from >= 0 && this.rcvChunks[RECEPTION_FIFOS * n + from] + this.pSize[p] > this.settings.receptionFifoChunks) return false;
+    if (this.pFlags[p] & BROADCAST && from >= 0 && this.rcvChunks[this.receptionFifo(n, p, from)] + this.pSize[p] > this.settings.receptionFifoChunks)
+      return false;
     const escapeDir = this.escapeDirection(n, hints);
     const priority = (this.pFlags[p] & PRIORITY) !== 0;
     const bubbleVc = priority ? BGL_VC_PRIORITY : BGL_VC_BUBBLE;
@@ -1215,7 +1245,7 @@ export class BglTorusSim {
     this.pHops[c] = this.pHops[p];
     this.pFinal[c] = NONE;
     this.pLeg2[c] = NO_SECOND_LEG;
-    const reception = RECEPTION_FIFOS * n + from;
+    const reception = this.receptionFifo(n, c, from);
     this.rcvChunks[reception] += this.pSize[c];
     this.copiesMade++;
     this.inNetwork++;
@@ -1234,7 +1264,7 @@ export class BglTorusSim {
   private grantReception(n: number, t: number, r: number, v: number): void {
     const fifo = VC_FIFOS * n + r * BGL_VCS + v;
     const p = this.vcHead[fifo];
-    const reception = RECEPTION_FIFOS * n + (this.pFlags[p] & PRIORITY ? 6 : r);
+    const reception = this.receptionFifo(n, p, r);
     this.vcHead[fifo] = this.pNext[p];
     if (this.vcHead[fifo] === NONE) this.vcTail[fifo] = NONE;
     // The packet is all in once its tail has arrived.
@@ -1254,7 +1284,7 @@ export class BglTorusSim {
   private dropAtHead(n: number, p: number, from: number): void {
     const t = this.cycle;
     if (from < 0) {
-      const fifo = INJECTION_FIFOS * n + this.injectionFifoOf(p);
+      const fifo = this.injPerNode * n + this.injectionFifoOf(p);
       this.injHead[fifo] = this.pNext[p];
       if (this.injHead[fifo] === NONE) this.injTail[fifo] = NONE;
       else this.injEligible[fifo] = t + this.settings.arbitrationLatency;
@@ -1273,7 +1303,8 @@ export class BglTorusSim {
 
   // ------------------------------------------------------------------ the node's software: receiving
   private received(t: number, p: number, fifo: number): void {
-    const node = (fifo / RECEPTION_FIFOS) | 0;
+    const node = (fifo / this.rcvPerNode) | 0;
+    const core = ((fifo - this.rcvPerNode * node) / RECEPTION_FIFOS) | 0;
     this.inNetwork--;
     if (this.dead[node]) {
       this.discard(p, 'node-died');
@@ -1284,18 +1315,20 @@ export class BglTorusSim {
     else this.pNext[this.rcvTail[fifo]] = p;
     this.rcvTail[fifo] = p;
     this.lastProgress = t;
-    if (!this.readBusy[node]) this.startRead(node, t);
+    if (!this.readBusy[node * this.cores + core]) this.startRead(node, core, t);
   }
 
   /** The software reads its reception FIFOs in turn, each packet at its read rate. */
-  private startRead(node: number, t: number): void {
+  private startRead(node: number, core: number, t: number): void {
     if (this.readPaused[node]) return;
+    const reader = node * this.cores + core;
+    const base = this.rcvPerNode * node + RECEPTION_FIFOS * core;
     for (let k = 0; k < RECEPTION_FIFOS; k++) {
-      const fifo = RECEPTION_FIFOS * node + ((this.readNext[node] + k) % RECEPTION_FIFOS);
+      const fifo = base + ((this.readNext[reader] + k) % RECEPTION_FIFOS);
       const p = this.rcvHead[fifo];
       if (p === NONE) continue;
-      this.readNext[node] = (fifo - RECEPTION_FIFOS * node + 1) % RECEPTION_FIFOS;
-      this.readBusy[node] = 1;
+      this.readNext[reader] = (fifo - base + 1) % RECEPTION_FIFOS;
+      this.readBusy[reader] = 1;
       const cycles = max(1, ceil((this.pSize[p] * BGL_CHUNK_BYTES) / this.settings.receptionReadBytesPerCycle));
       this.schedule(node, t + cycles, EV_READ_DONE, node, fifo, 0);
       return;
@@ -1303,14 +1336,15 @@ export class BglTorusSim {
   }
 
   private readDone(t: number, node: number, fifo: number): void {
-    this.readBusy[node] = 0;
+    const core = ((fifo - this.rcvPerNode * node) / RECEPTION_FIFOS) | 0;
+    this.readBusy[node * this.cores + core] = 0;
     if (this.dead[node]) return;
     const p = this.rcvHead[fifo];
     this.rcvHead[fifo] = this.pNext[p];
     if (this.rcvHead[fifo] === NONE) this.rcvTail[fifo] = NONE;
     this.rcvChunks[fifo] -= this.pSize[p];
     this.wake(node, t);
-    this.startRead(node, t);
+    this.startRead(node, core, t);
     if (this.pDst[p] !== node) {
       // The hints cleared somewhere else than the destination: wrong registers.
       this.discard(p, 'misrouted');
@@ -1320,6 +1354,8 @@ export class BglTorusSim {
     if (final !== NONE && final !== node) {
       // A relay's software sends the packet on by its second leg (route-override-table.ts).
       this.pFinal[p] = NONE;
+      // The relay's core that received it sends it on (the same-numbered core as at the destination).
+      this.pFlags[p] = this.pFlags[p] & TO_CORE_1 ? this.pFlags[p] | FROM_CORE_1 : this.pFlags[p] & ~FROM_CORE_1;
       const leg = this.pLeg2[p];
       this.pLeg2[p] = NO_SECOND_LEG;
       if (!this.address(p, node, final, leg)) {
@@ -1350,9 +1386,9 @@ export class BglTorusSim {
       head[fifo] = tail[fifo] = NONE;
     };
     for (let f = 0; f < VC_FIFOS; f++) drop(this.vcHead, this.vcTail, VC_FIFOS * n + f, true);
-    for (let f = 0; f < INJECTION_FIFOS; f++) drop(this.injHead, this.injTail, INJECTION_FIFOS * n + f, false);
+    for (let f = 0; f < this.injPerNode; f++) drop(this.injHead, this.injTail, this.injPerNode * n + f, false);
     // Packets in the reception FIFOs left the network when they arrived.
-    for (let f = 0; f < RECEPTION_FIFOS; f++) drop(this.rcvHead, this.rcvTail, RECEPTION_FIFOS * n + f, false);
+    for (let f = 0; f < this.rcvPerNode; f++) drop(this.rcvHead, this.rcvTail, this.rcvPerNode * n + f, false);
     drop(this.sendHead, this.sendTail, n, false);
     for (let s = 0; s < 6; s++) {
       this.setLinkDown(6 * n + s);
@@ -1403,10 +1439,10 @@ export class BglTorusSim {
     this.setBubbleRegister(n, [st.bubbleAccounting === 'by-size' ? 1 : 0, st.escapeOrder === 'direction' ? 1 : 0]);
     this.owed.fill(0, VC_FIFOS * n, VC_FIFOS * n + VC_FIFOS);
     this.vcChunks.fill(0, VC_FIFOS * n, VC_FIFOS * n + VC_FIFOS);
-    this.injChunks.fill(0, INJECTION_FIFOS * n, INJECTION_FIFOS * n + INJECTION_FIFOS);
-    this.rcvChunks.fill(0, RECEPTION_FIFOS * n, RECEPTION_FIFOS * n + RECEPTION_FIFOS);
+    this.injChunks.fill(0, this.injPerNode * n, this.injPerNode * (n + 1));
+    this.rcvChunks.fill(0, this.rcvPerNode * n, this.rcvPerNode * (n + 1));
     this.pathsInUse.fill(0, 6 * n, 6 * n + 6);
-    this.readBusy[n] = 0;
+    this.readBusy.fill(0, n * this.cores, (n + 1) * this.cores);
     for (let port = 0; port < 6; port++) this.bringUp(6 * n + port);
   }
 
@@ -1434,7 +1470,7 @@ export class BglTorusSim {
   /** Node n's software stops reading its reception FIFOs (or reads again): back-pressure into the torus. */
   setReading(n: number, reading: boolean): void {
     this.readPaused[n] = reading ? 0 : 1;
-    if (reading && !this.readBusy[n] && !this.dead[n]) this.startRead(n, this.cycle);
+    if (reading && !this.dead[n]) for (let core = 0; core < this.cores; core++) if (!this.readBusy[n * this.cores + core]) this.startRead(n, core, this.cycle);
   }
 
   private setLinkDown(g: number): void {
