@@ -65,6 +65,12 @@ export interface BglSettings {
    * the next cycle too.
    */
   readonly arbitrationGapBug: boolean;
+  /**
+   * §2: "the receivers include a 'bypass' channel so that packets can flow through a node without
+   * entering the VC buffers, under appropriate circumstances" — weft's reading of them: the packet
+   * arrives at an empty VC and is granted in its arrival cycle, skipping the arbitration pipeline.
+   */
+  readonly bypass: boolean;
   /** §1: "virtual node" mode, with "two sets of network injection and reception FIFOs" so that both cores use the network. */
   readonly virtualNodeMode: boolean;
 }
@@ -86,6 +92,7 @@ export const DEFAULT_BGL_SETTINGS: BglSettings = {
   watchdogCycles: 20000,
   arbitrationGapBug: false,
   virtualNodeMode: false,
+  bypass: true,
 };
 
 /** The settings with `changes`, checked: an error names the setting and what it must be. */

@@ -156,6 +156,8 @@ export class BglTorusSim {
   private readonly pathsInUse: Int32Array;
   /** §4's study: a dateline pair of escape VCs (2 and 3) instead of the bubble (see escapeChannels). */
   private readonly datelinePair: boolean;
+  /** The cycle a VC's head arrived on the bypass (see headArrives), per VC FIFO. */
+  private readonly bypassAt: Float64Array;
   /** The cycle a receiver presents nothing in, under arbitrationGapBug. */
   private readonly receiverBlindAt: Float64Array;
 
@@ -298,6 +300,7 @@ export class BglTorusSim {
     this.owed = new Int32Array(6 * n * BGL_VCS);
     this.pathsInUse = new Int32Array(6 * n);
     this.receiverBlindAt = new Float64Array(6 * n).fill(-1);
+    this.bypassAt = new Float64Array(VC_FIFOS * n).fill(-1);
     this.datelinePair = this.settings.escapeChannels === 'dateline-pair';
     this.vcHead = new Int32Array(VC_FIFOS * n).fill(NONE);
     this.vcTail = new Int32Array(VC_FIFOS * n).fill(NONE);
@@ -881,6 +884,13 @@ export class BglTorusSim {
     if (wasEmpty) {
       this.vcEligible[fifo] = max(t + this.settings.arbitrationLatency, this.vcBusyUntil[fifo]);
       this.wake(node, this.vcEligible[fifo]);
+      // §2's bypass: arriving at an empty VC whose way out is free, a packet may go on this very
+      // cycle without being stored — at the receiver's lowest priority; else it is stored and asks
+      // after the pipeline's latency as any other.
+      if (this.settings.bypass && this.vcBusyUntil[fifo] <= t) {
+        this.bypassAt[fifo] = t;
+        this.wake(node, t);
+      }
     }
   }
 
@@ -934,7 +944,7 @@ export class BglTorusSim {
         this.vcDir[v] = NONE;
         const f = VC_FIFOS * n + r * BGL_VCS + v;
         const p = this.vcHead[f];
-        if (p === NONE || this.vcEligible[f] > t || this.vcBusyUntil[f] > t) continue;
+        if (p === NONE || this.vcBusyUntil[f] > t || (this.vcEligible[f] > t && this.bypassAt[f] !== t)) continue;
         if (!this.decide(n, p, t, r, r * BGL_VCS + v)) {
           stalled = true;
           continue;
@@ -959,11 +969,13 @@ export class BglTorusSim {
         // otherwise. (Draws only where there is a choice: they are the arbitration's cost.)
         const fraction = this.slqPermille[n] / 1000;
         const slq = fraction >= 1 || (fraction > 0 && keyedDraw(this.seed, DRAW_SLQ, VC_FIFOS * n + r, t) < fraction);
-        let bestRange = -1;
+        let bestRange = -2;
         let ties = 0;
         for (let v = 0; v < BGL_VCS; v++) {
           if (this.vcDir[v] === NONE) continue;
-          const range = slq ? this.fullnessRange(this.vcChunks[VC_FIFOS * n + r * BGL_VCS + v]) : 0;
+          const f = VC_FIFOS * n + r * BGL_VCS + v;
+          // A packet on the bypass has the lowest priority (§2).
+          const range = this.bypassAt[f] === t ? -1 : slq ? this.fullnessRange(this.vcChunks[f]) : 0;
           if (range > bestRange) {
             best = v;
             bestRange = range;
