@@ -137,7 +137,7 @@ function configure64k(): Benchmark {
       const provenAt = performance.now();
       if (!verification.ok) throw new Error(`not proven: ${verification.violations[0]?.message}`);
       engine.adopt(computed, verification);
-      const push = await pushBglImage(jtag, design, null, computed.image as BglImage);
+      const push = await pushBglImage(jtag, null, computed.image as BglImage);
       const pushedAt = performance.now();
       return {
         ms: pushedAt - started,
@@ -174,7 +174,7 @@ function reaction64k(): Benchmark {
       const engine = new BglRoutingEngine(known);
       const computed = engine.compute(FaultSet.NONE);
       engine.adopt(computed, engine.verify(computed));
-      await pushBglImage(jtag, design, null, computed.image as BglImage);
+      await pushBglImage(jtag, null, computed.image as BglImage);
       state = { engine, jtag, held: computed.image as BglImage };
     },
     run: async () => {
@@ -188,7 +188,7 @@ function reaction64k(): Benchmark {
       const verification = engine.verify(computed);
       const provenAt = performance.now();
       if (!verification.ok) throw new Error(`not proven: ${verification.violations[0]?.message}`);
-      const push = await pushBglImage(jtag, design, held, computed.image as BglImage);
+      const push = await pushBglImage(jtag, held, computed.image as BglImage);
       const pushedAt = performance.now();
       return {
         ms: pushedAt - started,

@@ -32,6 +32,5 @@ export * from './bgl/route-override-verifier';
 export * from './bgl/hint-registers';
 export * from './bgl/bgl-discovery';
 export * from './bgl/bgl-routing-engine';
-export * from './bgl/bgl-push';
 export * from './bgl/route-override-proof';
 export * from './bgl/bgl-registry';

@@ -4,7 +4,7 @@ import { keyedDraw, loadInstallationFile } from '@weft/fabric-model';
 import { driveEngine } from '../engine/driver';
 import { FaultSet } from '../faults/fault-set';
 import { discoverBgl } from './bgl-discovery';
-import { pushBglImage } from './bgl-push';
+import { pushBglImage } from './bgl-registry';
 import { BglImage, BglRoutingEngine } from './bgl-routing-engine';
 
 const fixture = (name: string) => loadInstallationFile(join(__dirname, `../../../../fixtures/bgl/${name}.json`));
@@ -19,7 +19,7 @@ async function configureAndRun(name: string, dead: string[] = []) {
   const known = await discoverBgl(jtag, installation.expected);
   const engine = new BglRoutingEngine(known);
   const outcome = driveEngine(engine, FaultSet.NONE);
-  const push = outcome.pushable ? await pushBglImage(jtag, installation.expected, null, outcome.computed.image as BglImage) : null;
+  const push = outcome.pushable ? await pushBglImage(jtag, null, outcome.computed.image as BglImage) : null;
   const live = Array.from({ length: sim.nodes }, (_, n) => n).filter((n) => !sim.dead[n]);
   sim.run(4000, (cycle) => {
     if (cycle % 8 !== 0) return;

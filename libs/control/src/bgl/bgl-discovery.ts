@@ -7,16 +7,10 @@
  * one the design has but that is down at both ends is missing, a place that does not answer holds
  * an unreachable node; each finding names both ends.
  */
-import { bglControlAddress, FabricDesign, MaintenanceTransport, MODEL_BGL_NODE, SourceRoute, Torus } from '@weft/fabric-model';
+import { bglControlAddress, designTorus, FabricDesign, MaintenanceTransport, MODEL_BGL_NODE, SourceRoute } from '@weft/fabric-model';
 import type { DiscoveredChip, DiscoveredLink, DiscoveryResult, UnansweredRequest } from '../discovery/discovery-sweep';
 import type { KnownFabric } from '../discovery/known-fabric';
 import type { Finding, MatchedFabric } from '../discovery/match-design';
-
-/** The torus a BG/L design is, from its nodes' coordinates. */
-export function designTorus(design: FabricDesign): Torus {
-  const shape = [0, 1, 2].map((d) => 1 + Math.max(...design.chips.map((c) => c.coordinates?.[d] ?? -1)));
-  return new Torus(shape);
-}
 
 /** Each design node's control-network address, in design order. */
 export function controlAddresses(design: FabricDesign): SourceRoute[] {

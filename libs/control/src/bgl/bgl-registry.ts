@@ -6,7 +6,7 @@
  */
 import { describeOverrideTable, InterruptRecord, MaintenanceTransport, Torus } from '@weft/fabric-model';
 import type { TriageContext, TriageDecision } from '../automation/fault-triage';
-import type { PlannedWrite, PushPlan, ReconcileReport } from '../blackwidow/push-plan';
+import { executePlan, PlannedWrite, PushPlan, PushReport, ReconcileReport } from '../blackwidow/push-plan';
 import type { RegisterChange, RouterDiff } from '../blackwidow/describe';
 import { indexKnownFabric } from '../discovery/known-fabric';
 import type { BglImage, BglNodeImage } from './bgl-routing-engine';
@@ -27,8 +27,17 @@ export function planBglPush(held: BglImage | null, next: BglImage): PushPlan {
       writes.push({ router: node.name, route: node.route, register: w.register, indices: [w.index], value: w.value });
     });
   }
-  // A node's registers are its own: no order among nodes keeps a packet off a fault (bgl-push.ts).
+  // A node's registers are its own: no order among nodes keeps a packet off a fault. A packet
+  // injected under a node's old table meets only elements live when it was computed, and a
+  // fault's new tables are pushed after the fault, not before.
   return { phases: writes.length > 0 ? [{ name: 'node registers and route-override tables', writes }] : [] };
+}
+
+/** Pushes `next` over the control network from what the nodes hold (`held`; null: unknown): the plan above, executed; and how many nodes it wrote. */
+export async function pushBglImage(transport: MaintenanceTransport, held: BglImage | null, next: BglImage): Promise<PushReport & { nodes: number }> {
+  const plan = planBglPush(held, next);
+  const report = await executePlan(transport, plan);
+  return { ...report, nodes: new Set(plan.phases.flatMap((phase) => phase.writes.map((w) => w.router))).size };
 }
 
 /** Makes the nodes hold `image` whatever they hold: reads every register block back and rewrites what differs. */

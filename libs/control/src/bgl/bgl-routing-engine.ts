@@ -8,13 +8,13 @@
  * back (V1), every live pair's chosen route clear of the faults by classes of destinations, and on
  * small machines walked pair by pair (V2, V3), the bubble buffers and accounting (V4).
  */
-import { TieRule, Torus } from '@weft/fabric-model';
+import { designTorus, TieRule, Torus } from '@weft/fabric-model';
 import type { KnownFabric } from '../discovery/known-fabric';
 import type { ChipImages } from '../engine/image-delta';
 import type { EngineComputation, RoutingEngine, Unreachable } from '../engine/routing-engine';
 import type { FaultSet } from '../faults/fault-set';
 import type { VerificationReport, Violation } from '../blackwidow/verifier';
-import { controlAddresses, designTorus } from './bgl-discovery';
+import { controlAddresses } from './bgl-discovery';
 import { computeHintRegisters, proveHintRegisters } from './hint-registers';
 import { proveByClasses } from './route-override-proof';
 import { provePairwise } from './route-override-verifier';
@@ -93,8 +93,7 @@ export class BglRoutingEngine implements RoutingEngine<BglImage, BglComputation>
     readonly known: KnownFabric,
     readonly policy: BglPolicy = DEFAULT_BGL_POLICY,
   ) {
-    const base = designTorus(known.design);
-    this.torus = new Torus(base.shape, policy.tieRule);
+    this.torus = designTorus(known.design, policy.tieRule);
     this.nodeName = new Array<string>(this.torus.size);
     const routes = controlAddresses(known.design);
     known.design.chips.forEach((chip, i) => this.routeOf.set(chip.name, routes[i]));

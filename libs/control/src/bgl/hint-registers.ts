@@ -7,7 +7,7 @@
  * hint is the minimal direction, and the neighbour registers name the node's true neighbours, so
  * that a packet's hints clear exactly on arrival in each dimension.
  */
-import { hardwareHintSign, Torus, TORUS_DIRECTIONS, TORUS_DIMENSION_NAMES } from '@weft/fabric-model';
+import { hardwareHintSign, minimalHintCutoffs, Torus, TORUS_DIRECTIONS, TORUS_DIMENSION_NAMES } from '@weft/fabric-model';
 
 export interface HintRegisters {
   /** `cutoffPlus[3 * node + d]`, `cutoffMinus[3 * node + d]` (bgl-node.ts: hardwareHintSign). */
@@ -27,13 +27,10 @@ export function computeHintRegisters(torus: Torus): HintRegisters {
     for (let d = 0; d < 3; d++) {
       const k = torus.shape[d];
       const s = torus.coordinate(node, d);
-      // Offsets 1…plus ahead go d+, 1…minus behind go d−; plus + minus = k − 1. Half way round an
-      // even ring, the tie rule says which side the offset k/2 is on.
-      let plus = (k - 1) >> 1;
-      if (k % 2 === 0 && torus.minimalSign(d, s, (s + k / 2) % k) > 0) plus++;
-      const minus = k - 1 - plus;
-      cutoffPlus[3 * node + d] = (s + plus) % k;
-      cutoffMinus[3 * node + d] = (s - minus + k) % k;
+      // Half way round an even ring, the tie rule says which side the offset k/2 is on.
+      const [plus, minus] = minimalHintCutoffs(s, k, torus.minimalSign(d, s, (s + (k >> 1)) % k) > 0);
+      cutoffPlus[3 * node + d] = plus;
+      cutoffMinus[3 * node + d] = minus;
     }
     for (let direction = 0; direction < 6; direction++) neighbours[6 * node + direction] = torus.neighbour(node, direction);
   }

@@ -53,14 +53,12 @@ const CANDIDATE_WORDS = format.CANDIDATE_WORDS;
 const DIRECTION_MINIMAL = format.DIRECTION_MINIMAL;
 const DIRECTION_MINUS = format.DIRECTION_MINUS;
 const DIRECTION_PLUS = format.DIRECTION_PLUS;
-const ENTRY_HEADER_WORDS = format.ENTRY_HEADER_WORDS;
 const LEG_DYNAMIC = format.LEG_DYNAMIC;
 const LEG_STATIC = format.LEG_STATIC;
 const NO_SECOND_LEG = format.NO_SECOND_LEG;
 const RELAY_ABSOLUTE = format.RELAY_ABSOLUTE;
 const RELAY_FROM_DESTINATION = format.RELAY_FROM_DESTINATION;
 const RELAY_FROM_SOURCE = format.RELAY_FROM_SOURCE;
-const TABLE_HEADER_WORDS = format.TABLE_HEADER_WORDS;
 const { legWord, relayWord } = format;
 
 export interface RouteOverridePolicy {
@@ -703,5 +701,3 @@ export function mergeBoxes(
 function* range(n: number): Iterable<number> {
   for (let i = 0; i < n; i++) yield i;
 }
-
-export const ROUTE_OVERRIDE_WORDS = { TABLE_HEADER_WORDS, ENTRY_HEADER_WORDS, CANDIDATE_WORDS };

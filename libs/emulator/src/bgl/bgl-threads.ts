@@ -18,7 +18,7 @@ import type { FabricDesign } from '@weft/fabric-model';
 import { EmulatedFabric } from '../emulated-fabric';
 import { DeliveryDigest, uniformTraffic, UniformTraffic } from './bgl-programs';
 import type { BglSettings } from './bgl-settings';
-import { BGL_DISCARD_REASONS, BglTorusSim, PACKET_RECORD } from './bgl-torus-sim';
+import { BGL_DISCARD_REASONS, BGL_EV_HEAD, BGL_VC_FIFOS_PER_NODE, BglTorusSim, PACKET_RECORD } from './bgl-torus-sim';
 
 export interface BglParallelRun {
   /** The physical design (every thread builds the same fabric from it). */
@@ -83,7 +83,8 @@ export function runBglShare(run: BglParallelRun, threads: number, me: number, pa
   const digest = new DeliveryDigest(sim);
   let parity = 0;
   sim.outbox = (at, kind, a, b, c, record) => {
-    const to = kind === 1 ? threadOf((b / 24) | 0) : threadOf((a / 6) | 0);
+    // A head goes to the node of its VC FIFO; tokens to the node of their sender.
+    const to = kind === BGL_EV_HEAD ? threadOf((b / BGL_VC_FIFOS_PER_NODE) | 0) : threadOf((a / 6) | 0);
     const box = mail[(parity * threads + me) * threads + to];
     const count = box[0];
     if (count >= parts.capacity) throw new Error(`a window left more than ${parts.capacity} events for thread ${to}`);
@@ -103,7 +104,7 @@ export function runBglShare(run: BglParallelRun, threads: number, me: number, pa
       const count = box[0];
       for (let i = 0; i < count; i++) {
         const at0 = 1 + i * MAIL;
-        sim.importEvent(box[at0], box[at0 + 1], box[at0 + 2], box[at0 + 3], box[at0 + 4], box[at0 + 1] === 1 ? box : null, at0 + 5);
+        sim.importEvent(box[at0], box[at0 + 1], box[at0 + 2], box[at0 + 3], box[at0 + 4], box[at0 + 1] === BGL_EV_HEAD ? box : null, at0 + 5);
       }
       box[0] = 0;
     }

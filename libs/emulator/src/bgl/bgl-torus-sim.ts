@@ -42,6 +42,8 @@ const { chooseRoute, hardwareHintSign, keyedDraw, legDirectionChoice, legKind, r
 const { max, ceil, pow } = Math;
 
 const EV_HEAD = 1;
+/** A packet's head reaching a receiver VC: the one event that travels with a packet's record. */
+export const BGL_EV_HEAD = EV_HEAD;
 const EV_FREE = 2;
 const EV_FREE_INJECTION = 3;
 const EV_TOKENS = 4;
@@ -71,6 +73,8 @@ const DRAW_BIT_ERROR = 6;
 
 /** FIFOs per node: six receivers of four VCs, eight injection, seven reception. */
 const VC_FIFOS = BGL_LINKS * BGL_VCS;
+/** VC FIFOs per node (an event's FIFO index divided by it is its node). */
+export const BGL_VC_FIFOS_PER_NODE = VC_FIFOS;
 const INJECTION_FIFOS = 8;
 const RECEPTION_FIFOS = 7;
 /** A reception request's "direction". */
@@ -80,7 +84,6 @@ const NONE = -1;
 
 /** Numbers in a packet's record when it moves to another thread (see toNode). */
 export const PACKET_RECORD = 15;
-export const BGL_EV_HEAD = 1;
 
 /** Why a packet was discarded. */
 export const BGL_DISCARD_REASONS = ['unreachable', 'link-down', 'node-died', 'misrouted', 'unconfigured'] as const;
@@ -254,8 +257,7 @@ export class BglTorusSim {
     const chips = fabric.design.chips;
     this.nodes = chips.length;
     const n = this.nodes;
-    const shape = [0, 1, 2].map((d) => 1 + Math.max(...chips.map((c) => c.coordinates?.[d] ?? -1)));
-    this.torus = new model.Torus(shape);
+    this.torus = model.designTorus(fabric.design);
     this.coords = new Int32Array(3 * n);
     chips.forEach((c, i) => {
       if (c.portCount !== BGL_LINKS || !c.coordinates) throw new Error(`chip ${c.name} is not a BG/L node (six links and coordinates)`);
@@ -341,10 +343,9 @@ export class BglTorusSim {
       for (let d = 0; d < 3; d++) {
         const k = torus.shape[d];
         const s = this.coords[3 * node + d];
-        let plus = (k - 1) >> 1;
-        if (k % 2 === 0 && torus.minimalSign(d, s, (s + k / 2) % k) > 0) plus++;
-        this.cutoffPlus[3 * node + d] = (s + plus) % k;
-        this.cutoffMinus[3 * node + d] = (s - (k - 1 - plus) + k) % k;
+        const [plus, minus] = model.minimalHintCutoffs(s, k, torus.minimalSign(d, s, (s + (k >> 1)) % k) > 0);
+        this.cutoffPlus[3 * node + d] = plus;
+        this.cutoffMinus[3 * node + d] = minus;
       }
     }
   }

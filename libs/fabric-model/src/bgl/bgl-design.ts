@@ -10,19 +10,11 @@
  * between midplanes (§3): both latencies are design settings, in network cycles, 3 on the boards
  * and 10 on cables by default. A node's place is its coordinates; its name says them (`x3.y0.z7`).
  */
-import {
-  BGL_ASICS_PER_CARD,
-  BGL_CARDS_PER_NODE_CARD,
-  BGL_LINKS,
-  BGL_MIDPLANE_SHAPE,
-  BGL_NODES_PER_MIDPLANE,
-  BGL_NS_PER_CYCLE,
-  BGL_PROCESSOR_CLOCK_MHZ,
-} from '../chips/bgl-node';
+import { BGL_ASICS_PER_CARD, BGL_CARDS_PER_NODE_CARD, BGL_LINKS, BGL_MIDPLANE_SHAPE, BGL_NS_PER_CYCLE, BGL_PROCESSOR_CLOCK_MHZ } from '../chips/bgl-node';
 import type { CableSpec, ChipSpec, FabricDesign, PortRole } from '../fabric-design';
 import { InstallationFileError } from '../installation/installation-error';
 import { JsonChecker } from '../installation/json-checker';
-import { Torus } from '../torus/torus';
+import { TieRule, Torus } from '../torus/torus';
 
 export const BGL_NODE_MODEL = 'BGL-node';
 /** §4: the full machine, 64×32×32 = 65,536 nodes. */
@@ -42,6 +34,16 @@ export interface BglDesignParams {
 /** Metres the design gives a link, for display and for the cost of a cable: boards and cables. */
 const BOARD_METERS = 0.3;
 const CABLE_METERS = 5;
+
+/** The torus a BG/L design is, from its nodes' coordinates. */
+export function designTorus(design: FabricDesign, tieRule: TieRule = 'plus'): Torus {
+  const shape = [0, 1, 2].map((d) => {
+    let top = -1;
+    for (const chip of design.chips) top = Math.max(top, chip.coordinates?.[d] ?? -1);
+    return top + 1;
+  });
+  return new Torus(shape, tieRule);
+}
 
 export function bglNodeName(x: number, y: number, z: number): string {
   return `x${x}.y${y}.z${z}`;
@@ -147,6 +149,3 @@ export function checkBglDesign(value: unknown, c: JsonChecker): BglDesignParams 
   if (!shape || midplaneLinkCycles === undefined || cableLinkCycles === undefined) return undefined;
   return { shape, midplaneLinkCycles, cableLinkCycles };
 }
-
-/** Nodes of a midplane, for display. */
-export const BGL_MIDPLANE_NODES = BGL_NODES_PER_MIDPLANE;

@@ -75,6 +75,18 @@ export function hardwareHintSign(s: number, t: number, cutoffPlus: number, cutof
   return 0;
 }
 
+/**
+ * The hint registers that make the hardware's hints minimal from coordinate `s` of a ring of `k`
+ * (the semantics above): offsets 1…plus ahead go d+, 1…minus behind go d−, plus + minus = k − 1,
+ * with the offset k/2 of an even ring on the side `tieGoesPlus` says. Returns [cutoffPlus, cutoffMinus].
+ */
+export function minimalHintCutoffs(s: number, k: number, tieGoesPlus: boolean): [number, number] {
+  let plus = (k - 1) >> 1;
+  if (k % 2 === 0 && tieGoesPlus) plus++;
+  const minus = k - 1 - plus;
+  return [(s + plus) % k, (s - minus + k) % k];
+}
+
 /** The hint bits (x+ the most significant of six, §2's "100100") for one direction per dimension. */
 export function hintBits(signs: readonly number[]): number {
   let bits = 0;
