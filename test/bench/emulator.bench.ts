@@ -261,7 +261,7 @@ function trafficRunThreads(threads: number, fixture = 'bw-r2-1024', processors =
       sim = configuredByEngine(fixture);
       runner = new PartThreads(threads);
       const request: TrafficRequest = { mode: 'background', pattern: { kind: 'uniform-random' }, packetPhits: 4, slices: [0, 1, 2, 3], seed: 3, load: 0.4 };
-      session = startTraffic(sim, request, { endpoints: processors, slices: 4, endpointsPerRouter: 32 }, runner);
+      session = startTraffic(sim, request, { endpoints: processors, slices: 4, endpointsPerRouter: 32, packetPhits: { min: 4, max: 19 } }, runner);
     },
     run: async () => {
       const hopsBefore = sim.phitHops;

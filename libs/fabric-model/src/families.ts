@@ -10,6 +10,8 @@ import { ChipSpec, FabricDesign, FabricFamily, rateForLength, SERDES_RATES_GBPS 
 import type { JsonChecker } from './installation/json-checker';
 import type { BlackWidowDesignParams } from './blackwidow/blackwidow-design';
 import type { BglDesignParams } from './bgl/bgl-design';
+import type { TrafficShape } from './traffic/traffic-shape';
+import { BGL_CHUNK_BYTES, BGL_MAX_PACKET_CHUNKS } from './chips/bgl-node';
 
 /** An installation file's design parameters, of whichever family it names. */
 export type FamilyDesignParams = BlackWidowDesignParams | BglDesignParams;
@@ -30,6 +32,8 @@ export interface FabricFamilyModel<P extends FamilyDesignParams = FamilyDesignPa
   /** Where the maintenance controller attaches when the file does not say, and the check of what it says. */
   readonly defaultAttachment: string;
   checkAttachment(design: FabricDesign, attachment: string): string | undefined;
+  /** What traffic runs may ask of a fabric of this family, from its design's summary. */
+  trafficShape(summary: FabricDesign['summary']): TrafficShape;
 }
 
 const blackwidow: FabricFamilyModel<BlackWidowDesignParams> = {
@@ -50,6 +54,11 @@ const blackwidow: FabricFamilyModel<BlackWidowDesignParams> = {
     if (chip.kind !== 'endpoint') return `must be an endpoint (a processor), "${chip.name}" is a ${chip.model} router`;
     return undefined;
   },
+  trafficShape: (summary) => {
+    const processors = Number(summary.processors);
+    // Paper 000 §3: packets of 4 to 19 phits (a header, up to 16 payload phits and a tail).
+    return { endpoints: processors, slices: Number(summary.slices ?? 4), endpointsPerRouter: Math.min(32, processors), packetPhits: { min: 4, max: 19 } };
+  },
 };
 
 const bgl: FabricFamilyModel<BglDesignParams> = {
@@ -65,6 +74,18 @@ const bgl: FabricFamilyModel<BglDesignParams> = {
   defaultAttachment: 'jtag',
   checkAttachment: (_design, attachment) =>
     attachment === 'jtag' ? undefined : `BlueGene/L is managed over its JTAG control network (paper 002 §1): the attachment is "jtag", got "${attachment}"`,
+  // Every node is an endpoint with one set of injection FIFOs (virtual node mode's second set is
+  // a study setting of the emulator); packets of 32 to 256 bytes in 32-byte chunks (§2).
+  trafficShape: (summary) => {
+    const torus = String(summary.shape).split('×').map(Number);
+    return {
+      endpoints: torus.reduce((a, b) => a * b, 1),
+      slices: 1,
+      endpointsPerRouter: 1,
+      torus,
+      packetPhits: { min: BGL_CHUNK_BYTES, max: BGL_CHUNK_BYTES * BGL_MAX_PACKET_CHUNKS, multipleOf: BGL_CHUNK_BYTES },
+    };
+  },
 };
 
 export const FABRIC_FAMILY_MODELS: Readonly<Record<FabricFamily, FabricFamilyModel>> = {

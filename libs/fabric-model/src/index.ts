@@ -8,6 +8,7 @@ export * from './installation/load-installation';
 export * from './installation/json-syntax';
 export * from './maintenance/maintenance-transport';
 export * from './traffic/patterns';
+export * from './traffic/traffic-shape';
 export * from './families';
 export * from './torus/torus';
 export * from './chips/bgl-node';

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { TrafficRequest, validateTrafficRequest } from '@weft/emulator';
-import type { PatternSpec } from '@weft/fabric-model';
+import { FABRIC_FAMILY_MODELS, FabricFamily, PatternSpec } from '@weft/fabric-model';
 import { Repository } from 'typeorm';
 import { EmulatorService } from '../emulator/emulator.service';
 import { FabricsService } from '../fabrics/fabrics.service';
@@ -35,12 +35,7 @@ export class TrafficService implements OnApplicationBootstrap {
   async start(input: StartTrafficRunInput): Promise<TrafficRun> {
     const fabric = await this.fabrics.get(input.fabricId);
     const request = toRequest(input);
-    const processors = Number(fabric.summary.processors);
-    const problems = validateTrafficRequest(request, {
-      endpoints: processors,
-      slices: Number(fabric.summary.slices ?? 4),
-      endpointsPerRouter: Math.min(32, processors),
-    });
+    const problems = validateTrafficRequest(request, FABRIC_FAMILY_MODELS[fabric.family as FabricFamily].trafficShape(fabric.summary));
     if (problems.length > 0) throw new TrafficException(TrafficErrorCode.RequestInvalid, `invalid traffic run: ${problems.join('; ')}`, { problems });
     // Claimed before the first await, so two starts that arrive together cannot both pass the check.
     if (this.running.has(fabric.id)) throw inProgress(fabric.id);

@@ -51,6 +51,8 @@ const EV_WAKE = 5;
 const EV_RECEIVED = 6;
 const EV_READ_DONE = 7;
 const EV_PATH_DONE = 8;
+/** A node has died: what it holds goes (killNode). */
+const EV_DIE = 9;
 
 /** Packet flags. */
 const STATIC = 1;
@@ -235,6 +237,8 @@ export class BglTorusSim {
   bytesMoved = 0;
   /** Bytes each link (by node × 6 + port of its sender) has carried, packets and acks. */
   readonly linkBytes: Float64Array;
+  /** The same by VC (index sender × 4 + VC), packets only: what a traffic run's utilisation splits by VC. */
+  readonly linkVcBytes: Float64Array;
   /** Bit error rate per link (by sender), and the packets each has had to send again. */
   private readonly bitErrorRate: Float64Array;
   readonly linkRetransmissions: Float64Array;
@@ -246,6 +250,8 @@ export class BglTorusSim {
   deadlock: WaitingVc[] | null = null;
 
   onDeliver: (packet: number, cycle: number) => void = () => undefined;
+  /** Told of each discard before the packet's id is reused (see discard). */
+  onDiscard: (packet: number, reason: BglDiscardReason, node: number, port: number) => void = () => undefined;
   onInterrupt: (kind: InterruptKind, cycle: number, node: number, port: number, vc: number, details?: Record<string, unknown>) => void = () => undefined;
 
   constructor(
@@ -296,6 +302,7 @@ export class BglTorusSim {
     for (let g = 0; g < 6 * n; g++) if (this.outNode[g] === NONE) this.linkDown[g] = 1;
     this.senderBusy = new Float64Array(6 * n);
     this.linkBytes = new Float64Array(6 * n);
+    this.linkVcBytes = new Float64Array(6 * n * BGL_VCS);
     this.bitErrorRate = new Float64Array(6 * n);
     this.linkRetransmissions = new Float64Array(6 * n);
     this.credits = new Int32Array(6 * n * BGL_VCS).fill(this.settings.vcTokens);
@@ -397,8 +404,10 @@ export class BglTorusSim {
     return this.injected + this.copiesMade - this.delivered - discarded;
   }
 
-  private discard(p: number, reason: BglDiscardReason): void {
+  /** A packet goes, for `reason`, at node `node` (in the VC of its receiver port `port`; −1: in the node's FIFOs or software). */
+  private discard(p: number, reason: BglDiscardReason, node: number, port: number): void {
     this.discarded.set(reason, (this.discarded.get(reason) ?? 0) + 1);
+    this.onDiscard(p, reason, node, port);
     this.release(p);
   }
 
@@ -465,6 +474,16 @@ export class BglTorusSim {
   packetSentAt(p: number): number {
     return this.pSentAt[p];
   }
+  /** Packets carrying `tag` still somewhere in the torus or its nodes' FIFOs (a scan: for reports). */
+  packetsAlive(tag: number): number {
+    let n = 0;
+    for (let p = 0; p < this.nextId; p++) if (this.pSize[p] > 0 && this.pTag[p] === tag) n++;
+    return n;
+  }
+  /** The node a packet is for in the end (a relayed packet's first leg is addressed to its relay). */
+  packetFinalDestination(p: number): number {
+    return this.pFinal[p] !== NONE ? this.pFinal[p] : this.pDst[p];
+  }
   /** The core a packet is for (virtual node mode; 0 otherwise). */
   packetCore(p: number): number {
     return this.pFlags[p] & TO_CORE_1 ? 1 : 0;
@@ -523,7 +542,7 @@ export class BglTorusSim {
       const table = this.routeTables[source];
       const at = table ? chooseRoute(this.torus, table, this.torusIndex(source), this.torusIndex(destination)) : ROUTE_HARDWARE;
       if (at === ROUTE_UNREACHABLE) {
-        this.discard(p, 'unreachable');
+        this.discard(p, 'unreachable', source, NONE);
         return NONE;
       }
       if (at !== ROUTE_HARDWARE) {
@@ -537,7 +556,7 @@ export class BglTorusSim {
       }
     } else if (routing === 'static') leg = LEG_STATIC;
     if (!this.address(p, source, target, leg)) {
-      this.discard(p, 'unconfigured');
+      this.discard(p, 'unconfigured', source, NONE);
       return NONE;
     }
     this.queueSend(source, p);
@@ -864,6 +883,9 @@ export class BglTorusSim {
         return this.received(t, a, b);
       case EV_READ_DONE:
         return this.readDone(t, a, b);
+      case EV_DIE:
+        if (this.dead[a]) this.dropHeld(a);
+        return;
     }
   }
 
@@ -872,7 +894,7 @@ export class BglTorusSim {
     const node = (fifo / VC_FIFOS) | 0;
     if (this.dead[node]) {
       this.inNetwork--;
-      this.discard(p, 'node-died');
+      this.discard(p, 'node-died', node, ((fifo % VC_FIFOS) / BGL_VCS) | 0);
       return;
     }
     this.pArrivedOn[p] = ((fifo % VC_FIFOS) / BGL_VCS) | 0;
@@ -1241,6 +1263,7 @@ export class BglTorusSim {
     this.toNode(m, arrive + BGL_CHUNK_BYTES, EV_HEAD, p, VC_FIFOS * m + this.outPort[g] * BGL_VCS + v, 0, p);
     this.bytesMoved += wire;
     this.linkBytes[g] += wire;
+    this.linkVcBytes[g * BGL_VCS + v] += wire;
     this.lastProgress = t;
     return done;
   }
@@ -1311,7 +1334,7 @@ export class BglTorusSim {
       this.inNetwork--;
     }
     this.wake(n, t + 1);
-    this.discard(p, 'link-down');
+    this.discard(p, 'link-down', n, from);
   }
 
   // ------------------------------------------------------------------ the node's software: receiving
@@ -1320,7 +1343,7 @@ export class BglTorusSim {
     const core = ((fifo - this.rcvPerNode * node) / RECEPTION_FIFOS) | 0;
     this.inNetwork--;
     if (this.dead[node]) {
-      this.discard(p, 'node-died');
+      this.discard(p, 'node-died', node, NONE);
       return;
     }
     this.pNext[p] = NONE;
@@ -1360,7 +1383,7 @@ export class BglTorusSim {
     this.startRead(node, core, t);
     if (this.pDst[p] !== node) {
       // The hints cleared somewhere else than the destination: wrong registers.
-      this.discard(p, 'misrouted');
+      this.discard(p, 'misrouted', node, NONE);
       return;
     }
     const final = this.pFinal[p];
@@ -1372,7 +1395,7 @@ export class BglTorusSim {
       const leg = this.pLeg2[p];
       this.pLeg2[p] = NO_SECOND_LEG;
       if (!this.address(p, node, final, leg)) {
-        this.discard(p, 'unconfigured');
+        this.discard(p, 'unconfigured', node, NONE);
         return;
       }
       this.queueSend(node, p);
@@ -1385,15 +1408,28 @@ export class BglTorusSim {
   }
 
   // ------------------------------------------------------------------ faults
-  /** Node n dies: it sends and takes nothing more; what it held is discarded; its neighbours' links to it go down. */
+  /**
+   * Node n dies: it sends and takes nothing more; its neighbours' links to it go down; what it
+   * held is discarded as the cycle about to run begins (it can do nothing with it before then).
+   */
   killNode(n: number): void {
     if (this.dead[n]) return;
     this.dead[n] = 1;
+    this.schedule(n, this.cycle, EV_DIE, n, 0, 0);
+    for (let s = 0; s < 6; s++) {
+      this.setLinkDown(6 * n + s);
+      const m = this.outNode[6 * n + s];
+      if (m >= 0) this.setLinkDown(6 * m + this.outPort[6 * n + s]);
+    }
+  }
+
+  /** What dead node n held goes: its VC, injection, reception and send queues. */
+  private dropHeld(n: number): void {
     const drop = (head: Int32Array, tail: Int32Array, fifo: number, network: boolean) => {
       for (let p = head[fifo]; p !== NONE;) {
         const next = this.pNext[p];
         if (network) this.inNetwork--;
-        this.discard(p, 'node-died');
+        this.discard(p, 'node-died', n, network ? ((fifo % VC_FIFOS) / BGL_VCS) | 0 : NONE);
         p = next;
       }
       head[fifo] = tail[fifo] = NONE;
@@ -1403,11 +1439,6 @@ export class BglTorusSim {
     // Packets in the reception FIFOs left the network when they arrived.
     for (let f = 0; f < this.rcvPerNode; f++) drop(this.rcvHead, this.rcvTail, this.rcvPerNode * n + f, false);
     drop(this.sendHead, this.sendTail, n, false);
-    for (let s = 0; s < 6; s++) {
-      this.setLinkDown(6 * n + s);
-      const m = this.outNode[6 * n + s];
-      if (m >= 0) this.setLinkDown(6 * m + this.outPort[6 * n + s]);
-    }
   }
 
   /** Both directions of the cable at node n's port `port` go down. */
@@ -1438,6 +1469,8 @@ export class BglTorusSim {
    */
   reviveNode(n: number): void {
     if (!this.dead[n]) return;
+    // Replaced before its death was felt: what it held goes first.
+    this.dropHeld(n);
     this.dead[n] = 0;
     this.neighbourRegister.fill(NONE, 18 * n, 18 * n + 18);
     this.cutoffPlus.fill(NONE, 3 * n, 3 * n + 3);

@@ -11,6 +11,9 @@ import type { InterruptKind } from '@weft/fabric-model';
 import type { FabricPackets, PacketBooks } from './fabric-packets';
 import type { PhysicalFault } from '../host/protocol';
 import type { SharedState } from './shared-state';
+import type { TrafficFabricShape, TrafficRequest } from '../traffic/traffic-request';
+import type { TrafficSession } from '../traffic/traffic-run';
+import type { PartThreads } from '../parallel/part-threads';
 
 /** Told of each interrupt a chip raises: its kind, cycle, chip (index in the fabric), port and VC (-1: none). */
 export type InterruptListener = (kind: InterruptKind, cycle: number, chip: number, port: number, vc: number, details?: Record<string, unknown>) => void;
@@ -98,6 +101,11 @@ export interface HostedEngine {
   books(): PacketBooks;
   /** Does something to the physical installation; an error names what this fabric's chips cannot have done. */
   applyFault(fault: PhysicalFault): void;
-  /** The engine traffic runs drive (null: the chip model's fabrics take no traffic runs from the host). */
+  /** The link-layer engine, where the chip model's fabrics are one (null: they run otherwise). */
   readonly traffic: FabricEngine | null;
+  /**
+   * Starts a validated traffic run (traffic-request.ts) on this fabric, by the chip model's own
+   * runner; `threads`, where the engine can use them, run the fabric's parts.
+   */
+  startTraffic(request: TrafficRequest, shape: TrafficFabricShape, threads?: PartThreads): TrafficSession;
 }

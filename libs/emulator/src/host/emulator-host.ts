@@ -6,11 +6,12 @@
 import type { FabricDesign } from '@weft/fabric-model';
 import type { MaintenanceResult, MaintenanceTransport, RegisterValue } from '@weft/fabric-model';
 import { EmulatedFabric } from '../emulated-fabric';
-import { chipModelOf, trafficEngine } from '../chip-models';
+import { FABRIC_FAMILY_MODELS } from '@weft/fabric-model';
+import { chipModelOf } from '../chip-models';
 import type { HostedEngine } from '../engine/fabric-engine';
 import { FabricStatus, HostCommand, HostReply, packResults, unpackRoutes } from './protocol';
-import { BackgroundTraffic, TrafficSession } from '../traffic/traffic-run';
-import { startTraffic, TrafficFabricShape, validateTrafficRequest } from '../traffic/traffic-request';
+import { isBackgroundSession, TrafficSession } from '../traffic/traffic-run';
+import { TrafficFabricShape, validateTrafficRequest } from '../traffic/traffic-request';
 import { PartThreads } from '../parallel/part-threads';
 
 interface HostedFabric {
@@ -101,22 +102,21 @@ export class EmulatorHost {
           const hosted = this.fabrics.get(command.fabricId);
           if (!hosted) throw new Error(`no emulated fabric ${command.fabricId}`);
           if (hosted.traffic) throw new Error(`a traffic run is already running on fabric ${command.fabricId}`);
-          const engine = trafficEngine(hosted.sim);
           const problems = validateTrafficRequest(command.request, hosted.shape);
           if (problems.length > 0) throw new Error(`invalid traffic request: ${problems.join('; ')}`);
-          hosted.traffic = { session: startTraffic(engine, command.request, hosted.shape, this.partThreads ?? undefined), id: command.id };
+          hosted.traffic = { session: hosted.sim.startTraffic(command.request, hosted.shape, this.partThreads ?? undefined), id: command.id };
           break;
         }
         case 'traffic-stop': {
           const traffic = this.hosted(command.fabricId).traffic;
-          if (!(traffic?.session instanceof BackgroundTraffic)) throw new Error(`no background traffic runs on fabric ${command.fabricId}`);
+          if (!traffic || !isBackgroundSession(traffic.session)) throw new Error(`no background traffic runs on fabric ${command.fabricId}`);
           traffic.session.stop(command.drainLimit);
           this.reply({ type: 'done', id: command.id });
           break;
         }
         case 'mark': {
           const traffic = this.hosted(command.fabricId).traffic;
-          if (traffic?.session instanceof BackgroundTraffic) traffic.session.mark(command.label);
+          if (traffic && isBackgroundSession(traffic.session)) traffic.session.mark(command.label);
           this.reply({ type: 'done', id: command.id });
           break;
         }
@@ -159,12 +159,10 @@ export class EmulatorHost {
     const sim = model.build(fabric, seed);
     const controller = model.controller(sim, attachment);
     controller.onInterrupt((interrupt) => this.reply({ type: 'interrupt', fabricId, interrupt }));
-    const processors = physical.chips.filter((c) => c.kind === 'endpoint').length;
-    const slices = Number(physical.summary.slices ?? 4);
     this.fabrics.set(fabricId, {
       sim,
       controller,
-      shape: { endpoints: processors, slices, endpointsPerRouter: Math.min(32, processors) },
+      shape: FABRIC_FAMILY_MODELS[physical.family].trafficShape(physical.summary),
       traffic: null,
       pauseAt: null,
       paused: false,

@@ -4,6 +4,7 @@
  */
 import type { FabricEngine, HostedEngine } from '../engine/fabric-engine';
 import type { PhysicalFault } from './protocol';
+import { startTraffic } from '../traffic/traffic-request';
 
 export function hostedFabricEngine(sim: FabricEngine): HostedEngine {
   return {
@@ -21,6 +22,7 @@ export function hostedFabricEngine(sim: FabricEngine): HostedEngine {
     books: () => sim.packets.books(),
     applyFault: (fault) => applyFault(sim, fault),
     traffic: sim,
+    startTraffic: (request, shape, threads) => startTraffic(sim, request, shape, threads),
   };
 }
 

@@ -78,7 +78,7 @@ describe('parts in parallel (issue 35, capability 6)', () => {
   ])('reports %s on two threads as on one', (_name, request) => {
     const two = new PartThreads(2);
     threads.push(two);
-    const shape = { endpoints: 288, slices: 4, endpointsPerRouter: 32 };
+    const shape = { endpoints: 288, slices: 4, endpointsPerRouter: 32, packetPhits: { min: 4, max: 19 } };
     const run = (runner?: PartThreads): TrafficReport => {
       const sim = handConfiguredR15(288, { slices: 4, portSeed: 288 });
       const session = startTraffic(sim, request, shape, runner);

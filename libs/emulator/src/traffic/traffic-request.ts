@@ -4,6 +4,7 @@
  */
 import type { FabricEngine } from '../engine/fabric-engine';
 import { makePattern, PATTERN_KINDS, PatternError, PatternSpec, sizeSampler, SizeSpec } from '@weft/fabric-model/traffic/patterns';
+import type { TrafficShape } from '@weft/fabric-model/traffic/traffic-shape';
 import {
   BackgroundTraffic,
   startBatch,
@@ -39,12 +40,11 @@ export interface TrafficRequest {
   readonly limit?: number;
 }
 
-export interface TrafficFabricShape {
-  readonly endpoints: number;
-  readonly slices: number;
-  /** Endpoints per first-rank router (the adversarial pattern's "router"). */
-  readonly endpointsPerRouter: number;
-}
+/** What a run may ask of the fabric (its family's TrafficShape). */
+export type TrafficFabricShape = TrafficShape;
+
+/** The patterns' view of a fabric of `shape`. */
+export const patternContext = (shape: TrafficFabricShape) => ({ endpoints: shape.endpoints, endpointsPerRouter: shape.endpointsPerRouter, torus: shape.torus });
 
 const MAX_CYCLES = 50_000_000;
 
@@ -63,7 +63,7 @@ export function validateTrafficRequest(request: TrafficRequest, shape: TrafficFa
     bad('pattern.kind', `must be one of ${PATTERN_KINDS.join(', ')}, got ${JSON.stringify(request.pattern?.kind)}`);
   else {
     try {
-      makePattern(request.pattern, { endpoints: shape.endpoints, endpointsPerRouter: shape.endpointsPerRouter }, request.seed);
+      makePattern(request.pattern, patternContext(shape), request.seed);
     } catch (error) {
       if (error instanceof PatternError) bad('pattern', error.message);
       else throw error;
@@ -71,14 +71,14 @@ export function validateTrafficRequest(request: TrafficRequest, shape: TrafficFa
   }
   const sizes = (path: string, spec: SizeSpec) => {
     try {
-      sizeSampler(spec, { min: 4, max: 19 });
+      sizeSampler(spec, shape.packetPhits);
     } catch (error) {
       if (error instanceof PatternError) bad(path, error.message);
       else throw error;
     }
   };
   sizes('packetPhits', request.packetPhits);
-  if (request.pattern?.kind === 'request-response') sizes('pattern.responsePhits', request.pattern.responsePhits ?? 19);
+  if (request.pattern?.kind === 'request-response') sizes('pattern.responsePhits', request.pattern.responsePhits ?? shape.packetPhits.max);
   if (!Array.isArray(request.slices) || request.slices.length === 0) bad('slices', 'must list at least one slice');
   else
     request.slices.forEach((s, i) => {
@@ -112,13 +112,14 @@ export function validateTrafficRequest(request: TrafficRequest, shape: TrafficFa
 /** The spec of a validated request on a fabric of `shape`: each part of the fabric makes its own
  * pattern (TrafficSpec.patternForPart), so the run is the same on one thread or many. */
 export function trafficSpecOf(request: TrafficRequest, shape: TrafficFabricShape): TrafficSpec & { readonly load?: number } {
-  const responses = request.pattern.kind === 'request-response' ? { responses: sizeSampler(request.pattern.responsePhits ?? 19, { min: 4, max: 19 }) } : {};
-  const patternForPart = () => makePattern(request.pattern, { endpoints: shape.endpoints, endpointsPerRouter: shape.endpointsPerRouter }, request.seed);
+  const responses =
+    request.pattern.kind === 'request-response' ? { responses: sizeSampler(request.pattern.responsePhits ?? shape.packetPhits.max, shape.packetPhits) } : {};
+  const patternForPart = () => makePattern(request.pattern, patternContext(shape), request.seed);
   return {
     ...responses,
     pattern: patternForPart(),
     patternForPart,
-    size: sizeSampler(request.packetPhits, { min: 4, max: 19 }),
+    size: sizeSampler(request.packetPhits, shape.packetPhits),
     slices: request.slices,
     seed: request.seed,
     adaptive: request.adaptive,

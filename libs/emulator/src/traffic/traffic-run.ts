@@ -24,9 +24,9 @@ import type { PartThreads } from '../parallel/part-threads';
 import type { TrafficPattern } from '@weft/fabric-model/traffic/patterns';
 import { LatencyCounts, LatencyHistogram } from './latency-histogram';
 
-const SAMPLE_TAG = 1;
+export const SAMPLE_TAG = 1;
 /** Links listed by name in a report's utilisation. */
-const BUSIEST_LINKS = 10;
+export const BUSIEST_LINKS = 10;
 
 export interface TrafficSpec {
   readonly pattern: TrafficPattern;
@@ -744,12 +744,25 @@ export interface BackgroundReport extends TrafficReport {
   readonly markers: readonly Marker[];
 }
 
+/** A run that goes on until it is stopped (a drill's traffic), with markers set as it goes. */
+export interface BackgroundSession extends TrafficSession {
+  /** Stops injecting; the run ends when its packets are gone, or `drainLimit` cycles later. */
+  stop(drainLimit: number): void;
+  /** Sets a marker now (the plot's; discards after it are of the next epoch). */
+  mark(label: string): void;
+  report(): BackgroundReport;
+}
+
+export function isBackgroundSession(session: TrafficSession): session is BackgroundSession {
+  return 'stop' in session && 'mark' in session;
+}
+
 /**
  * Traffic that goes on until it is stopped — the load a drill runs its timeline under: Bernoulli
  * arrivals at the offered load, every packet measured, a time series per interval, markers for the
  * plot. Stopped, it injects no more and runs until every packet it made is delivered or discarded.
  */
-export class BackgroundTraffic extends RunBase implements TrafficSession {
+export class BackgroundTraffic extends RunBase implements BackgroundSession {
   private readonly portsBefore: Float64Array;
   private readonly arrivals: Arrivals;
   private readonly series: IntervalPoint[] = [];
@@ -893,7 +906,7 @@ function utilisation(sim: FabricEngine, before: Float64Array, after: Float64Arra
   return { meanBusyPort: busyPorts > 0 ? busySum / busyPorts : 0, maxPort: max, byVc: byVc.map((n) => (total > 0 ? n / total : 0)), busiest };
 }
 
-function latencyStats(latencies: LatencyHistogram, nsPerCycle: number): LatencyStats {
+export function latencyStats(latencies: LatencyHistogram, nsPerCycle: number): LatencyStats {
   const mean = latencies.count ? latencies.sum / latencies.count : 0;
   const p50 = latencies.quantile(0.5);
   const p99 = latencies.quantile(0.99);

@@ -222,10 +222,12 @@ const fixedPoint = (s: number, d: number) => (d === s ? -1 : d);
 /** Packet sizes in phits: one size, or a distribution of sizes with weights. */
 export type SizeSpec = number | readonly { readonly phits: number; readonly weight: number }[];
 
-export function sizeSampler(spec: SizeSpec, limits: { min: number; max: number }): (random: () => number) => number {
+export function sizeSampler(spec: SizeSpec, limits: { min: number; max: number; multipleOf?: number }): (random: () => number) => number {
   const check = (phits: number) => {
     if (!Number.isInteger(phits) || phits < limits.min || phits > limits.max)
       throw new PatternError(`packet size must be ${limits.min}..${limits.max} phits, got ${phits}`);
+    if (limits.multipleOf && phits % limits.multipleOf !== 0)
+      throw new PatternError(`packet size must be a multiple of ${limits.multipleOf} phits (the chip moves packets in units of that many), got ${phits}`);
   };
   if (typeof spec === 'number') {
     check(spec);
