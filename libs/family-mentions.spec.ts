@@ -33,6 +33,8 @@ const WHY: Record<string, string> = {
   'libs/control/src/testing/small-fabrics.ts': 'a test helper that generates small BlackWidow designs',
   'libs/emulator/src/drill/drill-file.ts': `drill files offer traffic in BlackWidow slices; drills over the chip-model registry are ${NOT_YET}`,
   'libs/emulator/src/chip-models.ts': 'the registry of chip models',
+  'libs/fabric-model/src/traffic/traffic-shape.ts': 'a traffic run names its injection ports `slices`, the API word since the first family',
+  'libs/emulator/src/drill/discard-explanations.ts': "the registry of each family's rules for explaining a drill's discards",
   'libs/emulator/src/engine/fabric-engine.ts': "comments give YarcFabricSim and BlackWidow's slices as the examples",
   'libs/emulator/src/emulated-fabric.ts': 'a comment gives YARC as the example chip',
   'libs/emulator/src/engine/link-engine.ts':

@@ -41,9 +41,11 @@ export function renderDrillText(r: DrillReport): string {
     .join(', ');
   lines.push(
     '',
-    `traffic: ${t.pattern}, offered ${t.offered}, accepted ${t.accepted.toFixed(3)} of capacity; latency mean ${t.latency.meanNs.toFixed(0)} ns, p99 ${t.latency.p99Ns.toFixed(0)} ns, max ${t.latency.maxNs.toFixed(0)} ns`,
+    `traffic: ${t.pattern}, offered ${t.offered}, accepted ${t.accepted.toPrecision(3)} of capacity; latency mean ${t.latency.meanNs.toFixed(0)} ns, p99 ${t.latency.p99Ns.toFixed(0)} ns, max ${t.latency.maxNs.toFixed(0)} ns`,
     `books: ${b.injected} injected = ${b.delivered} delivered + ${discarded || '0'} discarded + ${b.inFlight} in flight — ${b.balanced ? 'balanced' : 'NOT BALANCED'}`,
     ...discardLines(r),
+    ...(t.retransmissions !== undefined ? [`link retransmissions: ${t.retransmissions} (packets the links sent again after a CRC error)`] : []),
+    ...(r.declaredCut ? [`pairs declared cut by the faults (their verification proved no route joins them): ${r.declaredCut}`] : []),
     `busiest links: ${t.utilisation.busiest
       .slice(0, 4)
       .map((l) => `${l.chip}:${l.port} ${(l.utilisation * 100).toFixed(1)}%`)
@@ -89,10 +91,12 @@ const LABEL_ROW_PX = 13;
 export async function renderDrillPlot(r: DrillReport): Promise<string> {
   // Loaded on first use: the plotting library is only for this.
   const [vega, vegaLite] = await Promise.all([import('vega'), import('vega-lite')]);
+  // A report stored before the fabric's clock was recorded: the only clock there was then.
+  const nsPerCycle = r.nsPerCycle ?? NS_PER_CYCLE;
   const points = r.traffic.series.map((p) => ({
-    us: (p.cycle * NS_PER_CYCLE) / 1000,
+    us: (p.cycle * nsPerCycle) / 1000,
     throughput: p.accepted,
-    latencyNs: p.delivered > 0 ? p.meanLatencyCycles * NS_PER_CYCLE : null,
+    latencyNs: p.delivered > 0 ? p.meanLatencyCycles * nsPerCycle : null,
   }));
   const endUs = Math.max(r.endNs / 1000, ...points.map((p) => p.us), ...r.timeline.map((t) => t.atNs / 1000));
   const markers = [

@@ -11,8 +11,10 @@ import {
   NS_PER_CYCLE,
   TrafficRequest,
   validateDrillFile,
+  validateTrafficRequest,
 } from '@weft/emulator';
-import type { FabricDesign } from '@weft/fabric-model';
+import { FABRIC_FAMILY_MODELS, FabricDesign } from '@weft/fabric-model';
+import { GenerationImages } from '../config-generations/generation-images.service';
 import { Repository } from 'typeorm';
 import { AutomationService } from '../automation/automation.service';
 import { ControlService } from '../control/control.service';
@@ -71,7 +73,11 @@ export interface DrillReport {
   readonly traffic: Omit<BackgroundReport, 'discards'>;
   /** Each discard explained by the step of the timeline that accounts for it, or not. */
   readonly discards: DiscardVerdict;
+  /** Pairs of endpoints the generations pushed during the drill declared cut by its faults (proven so by their verification). */
+  readonly declaredCut: number;
   readonly durationNs: number;
+  /** The fabric's clock: the traffic series counts its cycles. */
+  readonly nsPerCycle: number;
   /** When the traffic stopped: the drill's end, or later when a healing push came past it. */
   readonly endNs: number;
   readonly wallMs: number;
@@ -101,6 +107,7 @@ export class DrillRunnerService implements OnApplicationBootstrap {
     private readonly faults: FaultsService,
     private readonly events: EventsService,
     private readonly recorder: InterruptRecorder,
+    private readonly images: GenerationImages,
   ) {}
 
   /** A run still marked running at start was cut off when the service last stopped: it says so. */
@@ -124,7 +131,13 @@ export class DrillRunnerService implements OnApplicationBootstrap {
   async start(definition: unknown, options: { keepFabric?: boolean } = {}): Promise<{ run: DrillRun; finished: Promise<DrillRun> }> {
     const drill = validateDrillFile(definition);
     const installation = this.fabrics.readInstallation({ fixture: drill.fabric });
-    const problems = checkDrillTargets(drill, installation.physical);
+    const problems = [
+      ...checkDrillTargets(drill, installation.physical),
+      ...validateTrafficRequest(
+        trafficRequest(drill, NS_PER_CYCLE),
+        FABRIC_FAMILY_MODELS[installation.physical.family].trafficShape(installation.physical.summary),
+      ).map((problem) => problem.replace(/^\$\./, '$.traffic.')),
+    ];
     if (problems.length > 0) throw new DrillTargetsError(problems);
     let row = await this.drills.findOne({ where: { name: drill.name } });
     if (!row) row = await this.drills.save(this.drills.create({ name: drill.name, definition: drill as unknown as Record<string, unknown> }));
@@ -169,17 +182,8 @@ export class DrillRunnerService implements OnApplicationBootstrap {
     const controls = this.emulator.drillControls();
     this.control.chargeComputeTime(fabricId, true);
     const start = await this.emulator.emulatedNs(fabricId);
-    const request: TrafficRequest = {
-      mode: 'background',
-      pattern: drill.traffic.pattern,
-      packetPhits: drill.traffic.packetPhits,
-      slices: drill.traffic.slices,
-      seed: drill.traffic.seed,
-      adaptive: drill.traffic.adaptive,
-      load: drill.traffic.load,
-      interval: Math.max(10, Math.round(drill.intervalNs / NS_PER_CYCLE)),
-    };
-    const traffic = this.emulator.runTraffic(fabricId, request);
+    const nsPerCycle = await this.emulator.nsPerCycle(fabricId);
+    const traffic = this.emulator.runTraffic(fabricId, trafficRequest(drill, nsPerCycle));
     // Awaited once the timeline has been played; if the emulator stops before then (the service is
     // stopping), the timeline's own failure ends the run, and this rejection must not go unheard.
     traffic.catch(() => undefined);
@@ -227,7 +231,18 @@ export class DrillRunnerService implements OnApplicationBootstrap {
     await this.recorder.recorded();
     await this.automation.settled(fabricId);
     this.control.chargeComputeTime(fabricId, false);
-    const drillReport = await this.analyse(drill, installation.physical, fabricId, keepFabric, start, endNs, timeline, result, Date.now() - wallStart);
+    const drillReport = await this.analyse(
+      drill,
+      installation.physical,
+      fabricId,
+      keepFabric,
+      start,
+      endNs,
+      timeline,
+      result,
+      nsPerCycle,
+      Date.now() - wallStart,
+    );
     // Gone before the run says it has ended, so that whoever reads the end sees the fabric list as it stays.
     if (!keepFabric) await this.removeFabric(fabricId, run.id);
     this.progress.delete(run.id);
@@ -255,6 +270,20 @@ export class DrillRunnerService implements OnApplicationBootstrap {
     }
   }
 
+  /**
+   * The pairs the drill's pushed generations declared cut (a BG/L image lists them per source,
+   * verified: see bgl-routing-engine.ts), as `source>destination`.
+   */
+  private async declaredCut(fabricId: number, generations: readonly { generation: number; pushedAtNs: number | null }[]): Promise<Set<string>> {
+    const cut = new Set<string>();
+    for (const g of generations) {
+      if (g.pushedAtNs === null) continue;
+      const image = (await this.images.read(fabricId, g.generation)) as { cut?: readonly { source: string; destinations: readonly string[] }[] };
+      for (const { source, destinations } of image.cut ?? []) for (const d of destinations) cut.add(`${source}>${d}`);
+    }
+    return cut;
+  }
+
   private async analyse(
     drill: DrillFile,
     /** The fabric as it is cabled: what the discards are explained against. */
@@ -266,6 +295,7 @@ export class DrillRunnerService implements OnApplicationBootstrap {
     endNs: number,
     timeline: { atNs: number; label: string }[],
     traffic: BackgroundReport,
+    nsPerCycle: number,
     wallMs: number,
   ): Promise<DrillReport> {
     const all = await this.eventRows.find({ where: { fabricId }, order: { id: 'ASC' } });
@@ -304,6 +334,7 @@ export class DrillRunnerService implements OnApplicationBootstrap {
     const stepNs = drill.timeline.map((step, i) => traffic.markers[i]?.ns ?? step.atNs);
     const drillStartNs = drill.timeline.length > 0 ? stepNs[0] - drill.timeline[0].atNs : 0;
     const drainNs = e.discardDrainNs ?? DEFAULT_DISCARD_DRAIN_NS;
+    const declaredCut = await this.declaredCut(fabricId, generations);
     const discards = explainDiscards(
       physical,
       {
@@ -313,6 +344,7 @@ export class DrillRunnerService implements OnApplicationBootstrap {
         pushesNs: generations.flatMap((g) => (g.pushedAtNs === null ? [] : [g.pushedAtNs + drillStartNs])),
         drainNs,
         drillStartNs,
+        declaredCut,
       },
       traffic.discards,
     );
@@ -340,7 +372,7 @@ export class DrillRunnerService implements OnApplicationBootstrap {
       const firstFault = drill.timeline[0]?.atNs ?? drill.durationNs;
       const lastHeal = Math.max(firstFault, ...heal.map((h) => h.healedNs ?? endNs), ...drill.timeline.map((s) => s.atNs));
       const mean = (from: number, to: number) => {
-        const points = traffic.series.filter((p) => p.cycle * NS_PER_CYCLE > from && p.cycle * NS_PER_CYCLE <= to);
+        const points = traffic.series.filter((p) => p.cycle * nsPerCycle > from && p.cycle * nsPerCycle <= to);
         return points.length ? points.reduce((a, p) => a + p.accepted, 0) / points.length : NaN;
       };
       const before = mean(0, firstFault);
@@ -369,11 +401,27 @@ export class DrillRunnerService implements OnApplicationBootstrap {
       heal,
       traffic: withoutDiscards(traffic),
       discards,
+      declaredCut: declaredCut.size,
       durationNs: drill.durationNs,
+      nsPerCycle,
       endNs,
       wallMs,
     };
   }
+}
+
+/** A drill's background traffic as a traffic run; the interval in the fabric's cycles. */
+function trafficRequest(drill: DrillFile, nsPerCycle: number): TrafficRequest {
+  return {
+    mode: 'background',
+    pattern: drill.traffic.pattern,
+    packetPhits: drill.traffic.packetPhits,
+    slices: drill.traffic.slices,
+    seed: drill.traffic.seed,
+    adaptive: drill.traffic.adaptive,
+    load: drill.traffic.load,
+    interval: Math.max(10, Math.round(drill.intervalNs / nsPerCycle)),
+  };
 }
 
 export class DrillTargetsError extends Error {

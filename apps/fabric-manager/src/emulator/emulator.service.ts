@@ -106,6 +106,13 @@ export class EmulatorService extends FabricTransports implements OnModuleInit, O
     return status?.emulatedNs ?? 0;
   }
 
+  /** The fabric's clock: emulated ns per cycle (its chips'). */
+  async nsPerCycle(fabricId: number): Promise<number> {
+    const status = (await this.fabricStatus()).find((f) => f.fabricId === fabricId);
+    if (!status) throw new Error(`fabric ${fabricId} is not in the emulator`);
+    return status.nsPerCycle;
+  }
+
   isRunning(): boolean {
     return this.client?.running ?? false;
   }

@@ -8,10 +8,14 @@
  * Pair by pair is right for small tori and for tests; a machine of thousands of nodes is proven by
  * classes of pairs (bgl-verifier.ts).
  */
-import { chooseRoute, DIRECTION_MINIMAL, LEG_DYNAMIC, legWord, NO_SECOND_LEG, relayNode, ROUTE_HARDWARE, ROUTE_UNREACHABLE, Torus } from '@weft/fabric-model';
+import * as format from '@weft/fabric-model';
+import type { Torus } from '@weft/fabric-model';
 import type { CutPair } from './route-overrides';
 import { legFault } from './route-walk';
 import type { TorusFaults } from './torus-faults';
+
+// Read once: a module's imports are getters under the test runner's module system.
+const { chooseRoute, DIRECTION_MINIMAL, LEG_DYNAMIC, legWord, NO_SECOND_LEG, relayNode, ROUTE_HARDWARE, ROUTE_UNREACHABLE } = format;
 
 const HARDWARE_LEG = legWord(LEG_DYNAMIC, [DIRECTION_MINIMAL, DIRECTION_MINIMAL, DIRECTION_MINIMAL]);
 

@@ -15,9 +15,13 @@ const legSign = format.legSign;
 const LEG_DYNAMIC = format.LEG_DYNAMIC;
 const torusDirection = format.torusDirection;
 
+/** The leg being walked's sign per dimension (one walk at a time: no array made per leg). */
+const legSigns = [0, 0, 0];
+
 /** The first fault a leg from `from` to `to` meets, as text, or undefined when it meets none. */
 export function legFault(torus: Torus, faults: TorusFaults, leg: number, from: number, to: number): string | undefined {
-  const signs = [0, 1, 2].map((d) => legSign(torus, leg, d, torus.coordinate(from, d), torus.coordinate(to, d)));
+  const signs = legSigns;
+  for (let d = 0; d < 3; d++) signs[d] = legSign(torus, leg, d, torus.coordinate(from, d), torus.coordinate(to, d));
   if (legKind(leg) === LEG_DYNAMIC) return boxFault(torus, faults, signs, from, to);
   let at = from;
   if (faults.deadNode[at]) return `dead node ${torus.name(at)}`;
@@ -35,6 +39,11 @@ export function legFault(torus: Torus, faults: TorusFaults, leg: number, from: n
 }
 
 function boxFault(torus: Torus, faults: TorusFaults, signs: readonly number[], from: number, to: number): string | undefined {
+  // Steps of the box along each dimension; where the faults are fewer than the box's nodes, each
+  // fault is placed against the box instead of the box being walked (the same answer, found sooner).
+  let volume = 1;
+  for (let d = 0; d < 3; d++) volume *= arcSteps(torus, signs[d], d, torus.coordinate(from, d), torus.coordinate(to, d)) + 1;
+  if (faults.nodes.length + faults.links.length < volume) return faultInBox(torus, faults, signs, from, to);
   const end = [torus.coordinate(to, 0), torus.coordinate(to, 1), torus.coordinate(to, 2)];
   const arcs = [0, 1, 2].map((d) => {
     const k = torus.shape[d];
@@ -60,5 +69,30 @@ function boxFault(torus: Torus, faults: TorusFaults, signs: readonly number[], f
         if (signs[2] !== 0 && z !== end[2] && faults.deadLink[v * 6 + directions[2]])
           return `dead link ${torus.name(v)} z${signs[2] > 0 ? '+' : '-'} in the hint box`;
       }
+  return undefined;
+}
+
+/** Steps from coordinate `c` to `end` of dimension d going the way `sign` says (0: none, the two equal). */
+function arcSteps(torus: Torus, sign: number, d: number, c: number, end: number): number {
+  if (sign === 0) return 0;
+  const k = torus.shape[d];
+  return ((((end - c) * sign) % k) + k) % k;
+}
+
+/** The box's faults found by going over the faults: each dead node inside it, each dead link inside it that leaves a box node the leg's way in its dimension, short of the box's end there. */
+function faultInBox(torus: Torus, faults: TorusFaults, signs: readonly number[], from: number, to: number): string | undefined {
+  const inside = (v: number): boolean => {
+    for (let d = 0; d < 3; d++) {
+      const s = torus.coordinate(from, d);
+      if (arcSteps(torus, signs[d] === 0 ? 1 : signs[d], d, s, torus.coordinate(v, d)) > arcSteps(torus, signs[d], d, s, torus.coordinate(to, d))) return false;
+    }
+    return true;
+  };
+  for (const v of faults.nodes) if (inside(v)) return `dead node ${torus.name(v)} in the hint box`;
+  for (const { node, direction } of faults.links) {
+    const d = direction >> 1;
+    if (signs[d] === 0 || direction !== torusDirection(d, signs[d]) || torus.coordinate(node, d) === torus.coordinate(to, d) || !inside(node)) continue;
+    return `dead link ${torus.name(node)} ${'xyz'[d]}${signs[d] > 0 ? '+' : '-'} in the hint box`;
+  }
   return undefined;
 }

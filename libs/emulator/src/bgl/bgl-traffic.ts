@@ -28,6 +28,9 @@ const CAPACITY = 1;
  * packets, not with the load behind them) counts only its own, in its measures and its books. */
 let nextTag = 1;
 
+/** Cycles run between looks at whether the torus has gone quiet. */
+const QUIET_CHECK_CYCLES = 32;
+
 /** A batch's time-series interval, in cycles. */
 const BATCH_INTERVAL = 500;
 
@@ -91,6 +94,7 @@ export class BglTrafficRun implements BackgroundSession {
   private drainStart = 0;
   private drainLimit: number;
   private drained = false;
+  private readonly retransmissionsBefore: number;
 
   /** The request with its defaults (as startTraffic gives the link-layer runs). */
   private readonly request: TrafficRequest & { readonly warmup: { min: number; max: number }; readonly sampleCycles: number };
@@ -111,6 +115,7 @@ export class BglTrafficRun implements BackgroundSession {
     this.draw = streams.stream(0);
     this.start = sim.cycle;
     this.bytesBySource = new Float64Array(sim.nodes);
+    this.retransmissionsBefore = sim.retransmissions;
     sim.onDeliver = this.delivered;
     sim.onDiscard = this.discarded;
     this.drainLimit = request.drainLimit ?? 100_000;
@@ -261,12 +266,27 @@ export class BglTrafficRun implements BackgroundSession {
         left -= ran;
       } else {
         span = Math.max(1, span);
-        sim.run(span, this.beforeCycle);
+        this.runLoaded(span);
         left -= span;
       }
       this.afterSpan();
     }
     return this.phase === 'done';
+  }
+
+  /** Runs `span` cycles of the load; where the torus is quiet, straight on to the next cycle a node sends in. */
+  private runLoaded(span: number): void {
+    const { sim } = this;
+    const wheel = this.wheel!;
+    const end = sim.cycle + span;
+    while (sim.cycle < end) {
+      if (sim.quiet) {
+        const next = wheel.nextBusy(0, sim.cycle, end);
+        sim.skipTo(next);
+        if (next === end) break;
+      }
+      sim.run(Math.min(QUIET_CHECK_CYCLES, end - sim.cycle), this.beforeCycle);
+    }
   }
 
   private afterSpan(): void {
@@ -356,6 +376,7 @@ export class BglTrafficRun implements BackgroundSession {
       series: this.series,
       books: { injected, delivered, discarded, inFlight, balanced: injected === delivered + discardedTotal + inFlight },
       discards: this.discardRecords(),
+      retransmissions: sim.retransmissions - this.retransmissionsBefore,
     };
     return { ...report, markers: [...this.markers] };
   }

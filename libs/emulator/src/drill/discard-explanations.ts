@@ -29,9 +29,12 @@
  * §4.3), and NoRoute, DownwardInvariant and IllegalModulus discards are configuration errors,
  * except for packets to processors a fault has cut off.
  */
-import type { FabricDesign } from '@weft/fabric-model';
+import type { FabricDesign, FabricFamily } from '@weft/fabric-model';
 import type { DiscardRecord } from '../traffic/traffic-run';
-import type { DrillAction } from './drill-file';
+import { bglDiscardCauses } from '../bgl/bgl-discard-causes';
+import { Cause, courseTimes, DrillCourse } from './drill-course';
+
+export type { DrillCourse } from './drill-course';
 
 /**
  * How long after the push that routes around a fault packets may still be discarded there, and
@@ -62,34 +65,13 @@ export interface DiscardVerdict {
   readonly unexplainedExamples: readonly DiscardRecord[];
 }
 
-export interface DrillCourse {
-  /** The drill's timeline, and when each step happened in the traffic run's time (its marker). */
-  readonly timeline: readonly DrillAction[];
-  readonly labels: readonly string[];
-  readonly stepNs: readonly number[];
-  /** When each generation the automation pushed landed, in the traffic run's time. */
-  readonly pushesNs: readonly number[];
-  readonly drainNs: number;
-  /** The traffic run's time at the drill's start (the verdict gives times from the drill's start). */
-  readonly drillStartNs: number;
-}
-
-interface Cause {
-  readonly label: string;
-  /** Index of the timeline step: it explains only discards of later epochs. */
-  readonly step: number;
-  readonly reasons: ReadonlySet<string> | null;
-  readonly place: (r: DiscardRecord) => boolean;
-  readonly untilNs: number;
-}
-
 /**
  * Explains each discard of a drill's traffic run by the step of its timeline that accounts for it
  * (see the file comment). `design` is the fabric as it is physically cabled; `discards` in the
  * traffic run's time, split into epochs at the steps' markers.
  */
 export function explainDiscards(design: FabricDesign, course: DrillCourse, discards: readonly DiscardRecord[]): DiscardVerdict {
-  const causes = causesOf(design, course);
+  const causes = DISCARD_CAUSES[design.family](design, course);
   const tally = causes.map(() => ({ count: 0, byReason: {} as Record<string, number>, firstNs: Infinity, lastNs: -Infinity }));
   let total = 0;
   let unexplained = 0;
@@ -135,7 +117,8 @@ export function explainDiscards(design: FabricDesign, course: DrillCourse, disca
   };
 }
 
-function causesOf(design: FabricDesign, course: DrillCourse): Cause[] {
+/** The rules of the file comment, for fabrics whose processors are cabled to routers. */
+function routerFabricCauses(design: FabricDesign, course: DrillCourse): Cause[] {
   const far = new Map<string, { chip: string; port: number }>();
   const neighbours = new Map<string, { port: number; far: { chip: string; port: number } }[]>();
   for (const cable of design.cables) {
@@ -151,13 +134,8 @@ function causesOf(design: FabricDesign, course: DrillCourse): Cause[] {
   }
   const chips = new Map(design.chips.map((c) => [c.name, c]));
   const isProcessor = (chip: string | null) => chip !== null && chips.get(chip)?.kind === 'endpoint';
-  const pushAfter = (ns: number) => course.pushesNs.find((p) => p >= ns) ?? Infinity;
+  const { pushAfter, undoneAt } = courseTimes(course);
   const drain = course.drainNs;
-  /** When a later step undoes step i (restore-link, revive-router, clear-fault), or Infinity. */
-  const undoneAt = (i: number, undoes: (s: DrillAction) => boolean) => {
-    for (let j = i + 1; j < course.timeline.length; j++) if (undoes(course.timeline[j])) return course.stepNs[j];
-    return Infinity;
-  };
   const linkDown = new Set(['LinkDown']);
   const causes: Cause[] = [];
   course.timeline.forEach((step, i) => {
@@ -221,3 +199,9 @@ function causesOf(design: FabricDesign, course: DrillCourse): Cause[] {
   });
   return causes;
 }
+
+/** Each family's rules for what explains a discard. */
+const DISCARD_CAUSES: Readonly<Record<FabricFamily, (design: FabricDesign, course: DrillCourse) => Cause[]>> = {
+  blackwidow: routerFabricCauses,
+  bgl: bglDiscardCauses,
+};

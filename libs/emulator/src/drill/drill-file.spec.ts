@@ -1,21 +1,45 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadInstallationFile } from '@weft/fabric-model';
+import { FABRIC_FAMILY_MODELS, loadInstallationFile } from '@weft/fabric-model';
+import { validateTrafficRequest } from '../traffic/traffic-request';
 import { checkDrillTargets, DrillFileError, validateDrillFile } from './drill-file';
 
 const drills = join(__dirname, '../../../../fixtures/drills');
 
 describe('drill files', () => {
-  it('the shipped BlackWidow drills are valid', () => {
+  it('the shipped drills are valid, their targets and traffic those of the fabrics they name', () => {
     const files = readdirSync(drills).filter((f) => f.endsWith('.json'));
-    expect(files.sort()).toEqual(['cable-cut-under-load.json', 'faults-then-repairs.json', 'noisy-lane.json', 'router-death.json', 'stuck-endpoint.json']);
+    expect(files.sort()).toEqual([
+      'bgl-cable-cut.json',
+      'bgl-node-death-under-load.json',
+      'bgl-noisy-cable.json',
+      'bgl-three-co-linear-dead-nodes.json',
+      'bgl-three-dead-nodes.json',
+      'cable-cut-under-load.json',
+      'faults-then-repairs.json',
+      'noisy-lane.json',
+      'router-death.json',
+      'stuck-endpoint.json',
+    ]);
     for (const file of files) {
       const drill = validateDrillFile(JSON.parse(readFileSync(join(drills, file), 'utf8')));
       expect(drill.name).toBe(file.replace('.json', ''));
       // Every chip and port the timeline touches exists and is cabled in the fabric it names.
       const design = loadInstallationFile(join(__dirname, '../../../../fixtures', `${drill.fabric}.json`)).physical;
       expect(checkDrillTargets(drill, design)).toEqual([]);
+      const shape = FABRIC_FAMILY_MODELS[design.family].trafficShape(design.summary);
+      expect(validateTrafficRequest({ mode: 'background', interval: 1_000, ...drill.traffic }, shape)).toEqual([]);
     }
+  });
+
+  it('refuses traffic the fabric cannot carry, naming it', () => {
+    const design = loadInstallationFile(join(__dirname, '../../../../fixtures/bgl/bgl-midplane-512.json')).physical;
+    const shape = FABRIC_FAMILY_MODELS.bgl.trafficShape(design.summary);
+    const drill = validateDrillFile(JSON.parse(readFileSync(join(drills, 'bgl-cable-cut.json'), 'utf8')));
+    expect(validateTrafficRequest({ mode: 'background', ...drill.traffic, packetPhits: 19, slices: [0, 1] }, shape)).toEqual([
+      '$.packetPhits: packet size must be 32..256 phits, got 19',
+      '$.slices[1]: the fabric has slices 0 to 0, got 1',
+    ]);
   });
 
   it('names chips and ports the fabric does not have', () => {

@@ -128,7 +128,7 @@ export function validateDrillFile(value: unknown): DrillFile {
   text(value.name, '$.name', 100);
   if (value.description !== undefined && typeof value.description !== 'string') bad('$.description', 'must be a string');
   text(value.fabric, '$.fabric');
-  number(value.durationNs, '$.durationNs', 1_000, 1e9);
+  number(value.durationNs, '$.durationNs', 1_000, 1e10);
   number(value.intervalNs ?? 1_000, '$.intervalNs', 100, 1e8);
   const duration = typeof value.durationNs === 'number' ? value.durationNs : Infinity;
 

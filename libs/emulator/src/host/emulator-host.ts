@@ -177,6 +177,7 @@ export class EmulatorHost {
       chips: sim.fabric.chipCount,
       ports: sim.fabric.portCount,
       cycle: sim.cycle,
+      nsPerCycle: sim.nsPerCycle,
       emulatedNs: sim.cycle * sim.nsPerCycle,
       books: sim.books(),
     };

@@ -46,6 +46,8 @@ export interface FabricStatus {
   readonly chips: number;
   readonly ports: number;
   readonly cycle: number;
+  /** The fabric's clock (emulated ns per cycle: its chips'). */
+  readonly nsPerCycle: number;
   readonly emulatedNs: number;
   readonly books: { created: number; delivered: number; inFlight: number; balanced: boolean; discarded: Record<string, number> };
 }

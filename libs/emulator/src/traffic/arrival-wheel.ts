@@ -91,6 +91,16 @@ export class ArrivalWheel {
     }
   }
 
+  /**
+   * The first cycle from `from` (before `until`) at which part `part` has a port to look at (due
+   * would find one in its slot), or `until`: a fabric with nothing else to do may skip to it.
+   */
+  nextBusy(part: number, from: number, until: number): number {
+    const base = part * SLOTS;
+    for (let c = from; c < until; c++) if (this.first[base + (c & MASK)] >= 0) return c;
+    return until;
+  }
+
   /** Cycles until a port of part `part` sends its next packet: geometric, at least 1. */
   private gap(part: number): number {
     if (this.probability >= 1) return 1;

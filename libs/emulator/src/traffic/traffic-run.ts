@@ -152,6 +152,8 @@ export interface TrafficReport {
   readonly books: Books;
   /** Every discard of the run, by reason, place, destination and time: they add up to the books' discards. */
   readonly discards: readonly DiscardRecord[];
+  /** Packets the links sent again after the receiver's CRC rejected them, where the chips count them (BG/L, §2). */
+  readonly retransmissions?: number;
 }
 
 /** What one part's arrivals and deliveries came to, as plain data (a part run on another thread

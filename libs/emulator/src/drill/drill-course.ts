@@ -1,0 +1,45 @@
+/**
+ * A drill's course as the discard explanations see it (discard-explanations.ts): its steps, when
+ * each happened, when the generations were pushed; and the shape of a rule that explains discards.
+ */
+import type { DiscardRecord } from '../traffic/traffic-run';
+import type { DrillAction } from './drill-file';
+
+export interface DrillCourse {
+  /** The drill's timeline, and when each step happened in the traffic run's time (its marker). */
+  readonly timeline: readonly DrillAction[];
+  readonly labels: readonly string[];
+  readonly stepNs: readonly number[];
+  /** When each generation the automation pushed landed, in the traffic run's time. */
+  readonly pushesNs: readonly number[];
+  readonly drainNs: number;
+  /** The traffic run's time at the drill's start (the verdict gives times from the drill's start). */
+  readonly drillStartNs: number;
+  /**
+   * Pairs the generations pushed during the drill declared cut by the faults, as
+   * `source>destination` chip names: what their verification proved no route of the family's
+   * repertoire can join (a BG/L source's software refuses to send them).
+   */
+  readonly declaredCut?: ReadonlySet<string>;
+}
+
+/** What explains discards of some reasons at some places, from a step of the timeline until a time. */
+export interface Cause {
+  readonly label: string;
+  /** Index of the timeline step: it explains only discards of later epochs. */
+  readonly step: number;
+  readonly reasons: ReadonlySet<string> | null;
+  readonly place: (r: DiscardRecord) => boolean;
+  readonly untilNs: number;
+}
+
+/** When the first generation at or after a time was pushed, and when a later step undoes step i (Infinity: never). */
+export function courseTimes(course: DrillCourse) {
+  return {
+    pushAfter: (ns: number): number => course.pushesNs.find((p) => p >= ns) ?? Infinity,
+    undoneAt: (i: number, undoes: (s: DrillAction) => boolean): number => {
+      for (let j = i + 1; j < course.timeline.length; j++) if (undoes(course.timeline[j])) return course.stepNs[j];
+      return Infinity;
+    },
+  };
+}
