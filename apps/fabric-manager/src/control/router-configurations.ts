@@ -5,7 +5,7 @@
  * a family without one does not compile.
  */
 import { DecodedChip, target } from '@weft/control';
-import type { BlackWidowRouterConfigurationModel, RouterConfigurationModel } from './dto/router-configuration.model';
+import type { BglNodeConfigurationModel, BlackWidowRouterConfigurationModel, RouterConfigurationModel } from './dto/router-configuration.model';
 
 export function presentRouterConfiguration(decoded: DecodedChip, generation: number): RouterConfigurationModel {
   switch (decoded.family) {
@@ -25,6 +25,24 @@ export function presentRouterConfiguration(decoded: DecodedChip, generation: num
         })),
         link: { ...d.link, octantRatesGbps: [...d.link.octantRatesGbps] },
         raw: d.raw.map((w) => ({ register: w.register, target: target(w), value: [...w.value] })),
+      };
+      return model;
+    }
+    case 'bgl': {
+      const d = decoded.node;
+      const model: BglNodeConfigurationModel = {
+        chip: d.name,
+        family: decoded.family,
+        generation,
+        outOfService: [...decoded.outOfService],
+        coordinates: [...d.coordinates],
+        controlAddress: [...d.controlAddress],
+        neighbours: d.neighbours.map((n) => ({ ...n, coordinates: [...n.coordinates] })),
+        hints: d.hints.map((h) => ({ ...h })),
+        arbitration: { ...d.arbitration },
+        bubble: { ...d.bubble },
+        routeOverrides: [...d.routeOverrides],
+        raw: d.raw.map((w) => ({ register: w.register, target: `node ${d.name}`, value: [...w.value] })),
       };
       return model;
     }

@@ -52,29 +52,29 @@ export async function channelDependencies(
       if (options.pace) await options.pace();
       // Every state (input port, VC) a packet to this destination may reach, from every source.
       const seen = new Set<string>();
-      const queue: { at: ChipPort; vc: number; from: number }[] = [];
+      const queue: { at: ChipPort; vc: number; state: string | undefined; from: number }[] = [];
       for (const plane of forwarding.planes) {
         for (const { number: source } of forwarding.endpoints) {
           if (source === destination) continue;
           const injection = forwarding.injection(source, plane);
           const at = injection && forwarding.peer(injection);
-          if (injection && at) queue.push({ at, vc, from: id(injection, vc) });
+          if (injection && at) queue.push({ at, vc, state: undefined, from: id(injection, vc) });
         }
       }
       for (let i = 0; i < queue.length; i++) {
-        const { at, vc: arrivedOn, from } = queue[i];
+        const { at, vc: arrivedOn, state, from } = queue[i];
         if (forwarding.endpointOf(at.chip) !== null) continue;
-        const decision = forwarding.decide(at, { destination, vc: arrivedOn, hashBits: null });
-        if (decision.kind === 'drop') continue;
+        const decision = forwarding.decide(at, { destination, vc: arrivedOn, hashBits: null, state });
+        if (decision.kind !== 'forward') continue;
         for (const choice of decision.choices) {
           const out = { chip: at.chip, port: choice.port };
           const to = id(out, decision.vc);
           depend(from, to);
           const far = forwarding.peer(out);
-          const key = `${to}/${far ? channelName(far) : ''}`;
+          const key = `${to}/${far ? channelName(far) : ''}/${choice.state ?? ''}`;
           if (far && !seen.has(key)) {
             seen.add(key);
-            queue.push({ at: far, vc: decision.vc, from: to });
+            queue.push({ at: far, vc: decision.vc, state: choice.state, from: to });
           }
         }
       }

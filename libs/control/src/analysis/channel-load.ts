@@ -110,8 +110,8 @@ export async function channelLoad(
       };
       add(injection, 1);
       // The packets of the flow, spread over the routers they may be at, hop by hop.
-      let frontier = new Map<string, { at: ChipPort; vc: number; share: number }>();
-      const arrive = (map: typeof frontier, at: ChipPort | null, vc: number, share: number) => {
+      let frontier = new Map<string, { at: ChipPort; vc: number; state: string | undefined; share: number }>();
+      const arrive = (map: typeof frontier, at: ChipPort | null, vc: number, state: string | undefined, share: number) => {
         if (!at) {
           undeliverable += share * flow.rate;
           return;
@@ -121,26 +121,27 @@ export async function channelLoad(
           if (reached !== flow.destination) undeliverable += share * flow.rate;
           return;
         }
-        const key = `${channelName(at)}/${vc}`;
+        const key = `${channelName(at)}/${vc}/${state ?? ''}`;
         const held = map.get(key);
         if (held) held.share += share;
-        else map.set(key, { at, vc, share });
+        else map.set(key, { at, vc, state, share });
       };
-      arrive(frontier, forwarding.peer(injection), options.vc, 1);
+      arrive(frontier, forwarding.peer(injection), options.vc, undefined, 1);
       for (let hop = 0; frontier.size > 0; hop++) {
         if (hop > 64) throw new Error(`the flow ${flow.source} → ${flow.destination} is still travelling after 64 routers: the routing loops`);
-        const next = new Map<string, { at: ChipPort; vc: number; share: number }>();
-        for (const { at, vc, share } of frontier.values()) {
-          const decision = forwarding.decide(at, { destination: flow.destination, vc, hashBits: null });
+        const next = new Map<string, { at: ChipPort; vc: number; state: string | undefined; share: number }>();
+        for (const { at, vc, state, share } of frontier.values()) {
+          const decision = forwarding.decide(at, { destination: flow.destination, vc, hashBits: null, state });
           if (decision.kind === 'drop') {
             undeliverable += share * flow.rate;
             continue;
           }
+          if (decision.kind === 'deliver') continue;
           for (const choice of decision.choices) {
             if (choice.share === 0) continue;
             const out = { chip: at.chip, port: choice.port };
             add(out, share * choice.share);
-            arrive(next, forwarding.peer(out), decision.vc, share * choice.share);
+            arrive(next, forwarding.peer(out), decision.vc, choice.state, share * choice.share);
           }
         }
         frontier = next;

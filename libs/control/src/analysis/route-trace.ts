@@ -46,6 +46,7 @@ export function traceRoute(
   const hops: TraceHop[] = [];
   let at = forwarding.peer(injection);
   let currentVc = vc;
+  let state: string | undefined;
   while (at) {
     const reached = forwarding.endpointOf(at.chip);
     if (reached !== null) {
@@ -53,13 +54,15 @@ export function traceRoute(
       return dropped(hops, `delivered to endpoint ${reached}, not ${destination}`);
     }
     if (hops.length >= HOP_LIMIT) return dropped(hops, `still travelling after ${HOP_LIMIT} routers: a loop through ${channelName(at)}`);
-    const decision = forwarding.decide(at, { destination, vc: currentVc, hashBits });
+    const decision = forwarding.decide(at, { destination, vc: currentVc, hashBits, state });
     if (decision.kind === 'drop') return dropped(hops, decision.reason);
+    if (decision.kind === 'deliver') return { ...base, injection, hops, outcome: 'delivered', reason: '' };
     const out = { chip: at.chip, port: decision.chosen };
     const far = forwarding.peer(out);
     if (!far) return dropped(hops, `${channelName(out)} has no live cable`);
     hops.push({ chip: at.chip, inPort: at.port, outPort: decision.chosen, vc: decision.vc, farEnd: far, choices: decision.choices, how: decision.how });
     currentVc = decision.vc;
+    state = decision.choices.find((c) => c.port === decision.chosen)?.state;
     at = far;
   }
   return dropped(hops, 'the path ends at a port with no live cable');

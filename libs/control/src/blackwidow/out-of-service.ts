@@ -51,6 +51,9 @@ const NOT_RECORDED = 'not recorded: this generation was computed before weft kep
  * fault at either end, a router fault at the far end, a finding that names the port or the far
  * chip. (A router with a fault of its own has no image: see whyNotConfigured.)
  */
+/** The reason given for a port no fault or finding names. */
+export const NO_CAUSE = 'no fault or finding names it: the routing found no use for it';
+
 export function portsOutOfService(router: RouterImage, design: FabricDesign, circumstances: GenerationCircumstances | null): PortOutOfService[] {
   const far = new Map<number, { chip: string; port: number }>();
   for (const cable of design.cables) {
@@ -62,13 +65,14 @@ export function portsOutOfService(router: RouterImage, design: FabricDesign, cir
   for (const [port, end] of [...far].sort((x, y) => x[0] - y[0])) {
     if (router.portDirection[port] !== PORT_UNUSED) continue;
     const farEnd = `${end.chip}:${end.port}`;
-    const why = circumstances ? explain(router.name, port, end, circumstances) : { reason: NOT_RECORDED, faultId: null, finding: null };
+    const why = circumstances ? whyOutOfService(router.name, port, end, circumstances) : { reason: NOT_RECORDED, faultId: null, finding: null };
     out.push({ port, designedAs: roles[port] ?? 'unused', farEnd, ...why });
   }
   return out;
 }
 
-function explain(
+/** Why the port `chip`:`port` (its cable's far end `end`) is out of service: the fault or finding that names it, or that none does. */
+export function whyOutOfService(
   chip: string,
   port: number,
   end: { chip: string; port: number },
@@ -85,7 +89,7 @@ function explain(
       (f.kind === 'unreachable-chip' && f.chip === end.chip),
   );
   if (found) return { reason: `discovery: ${found.message}`, faultId: null, finding: found.kind };
-  return { reason: 'no fault or finding names it: the routing found no use for it', faultId: null, finding: null };
+  return { reason: NO_CAUSE, faultId: null, finding: null };
 }
 
 /**

@@ -13,6 +13,8 @@ import type { Forwarding } from '../analysis/forwarding';
 import type { KnownFabric } from '../discovery/known-fabric';
 import type { ConfigurationImage, RouterImage } from '../blackwidow/blackwidow-engine';
 import { blackWidowForwarding } from '../blackwidow/blackwidow-forwarding';
+import { bglForwarding } from '../bgl/bgl-forwarding';
+import { BglNodeDescription, bglLinksOutOfService, describeBglNode } from '../bgl/bgl-describe';
 import { describeRouter, diffRouter, RouterDescription, RouterDiff } from '../blackwidow/describe';
 import { GenerationCircumstances, portsOutOfService, PortOutOfService } from '../blackwidow/out-of-service';
 import { dumpImage, IMAGE_TEXT_FORMAT } from '../blackwidow/image-text';
@@ -24,11 +26,17 @@ import type { ChipImages } from './image-delta';
 import type { RoutingEngine } from './routing-engine';
 
 /** One chip of an image decoded for display, in its family's terms: a member per family. */
-export type DecodedChip = {
-  readonly family: 'blackwidow';
-  readonly router: RouterDescription;
-  readonly outOfService: readonly PortOutOfService[];
-};
+export type DecodedChip =
+  | {
+      readonly family: 'blackwidow';
+      readonly router: RouterDescription;
+      readonly outOfService: readonly PortOutOfService[];
+    }
+  | {
+      readonly family: 'bgl';
+      readonly node: BglNodeDescription;
+      readonly outOfService: readonly PortOutOfService[];
+    };
 
 export interface RoutingEngineEntry {
   /** The name a generation records as the engine that produced it. */
@@ -91,6 +99,12 @@ export const ROUTING_ENGINES: Readonly<Partial<Record<FabricFamily, RoutingEngin
     diffChip: (chip, before, after) => diffBglNode(chip, before as BglNodeImage | undefined, after as BglNodeImage | undefined),
     plan: (held, next) => planBglPush(held as BglImage | null, next as BglImage),
     reconcile: (transport, image) => reconcileBglImage(transport, image as BglImage),
+    forwarding: (known, image) => bglForwarding(known, image as BglImage),
+    decodeChip: (chip, design, circumstances) => ({
+      family: 'bgl',
+      node: describeBglNode(chip as BglNodeImage, design),
+      outOfService: bglLinksOutOfService(chip as BglNodeImage, design, circumstances),
+    }),
     dump: (image) => dumpBglImage(image as BglImage),
     dumpFormat: BGL_IMAGE_TEXT_FORMAT,
   },

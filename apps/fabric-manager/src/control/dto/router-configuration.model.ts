@@ -164,7 +164,7 @@ export class PortOutOfServiceModel {
 }
 
 /** Each family's router configuration type, by family (one row each). */
-const ROUTER_CONFIGURATION_TYPES: Record<string, string> = { blackwidow: 'BlackWidowRouterConfiguration' };
+const ROUTER_CONFIGURATION_TYPES: Record<string, string> = { blackwidow: 'BlackWidowRouterConfiguration', bgl: 'BglNodeConfiguration' };
 
 @InterfaceType('RouterConfiguration', {
   description:
@@ -263,4 +263,80 @@ export class GenerationDiffModel {
 
   @Field(() => [RouterDiffModel], { description: 'The first `first` of them.' })
   routers!: RouterDiffModel[];
+}
+
+@ObjectType('BglNeighbour', { description: "A BG/L node's neighbour register for one direction (paper 002 §2: where the hint bits clear)." })
+export class BglNeighbourModel {
+  @Field({ description: 'x+, x−, y+, y−, z+ or z−.' })
+  direction!: string;
+
+  @Field(() => [Int])
+  coordinates!: number[];
+
+  @Field({ description: 'The node at those coordinates.' })
+  node!: string;
+}
+
+@ObjectType('BglHintRegisters', { description: "A dimension's two hint registers and the directions they give a packet from this node." })
+export class BglHintRegistersModel {
+  @Field()
+  dimension!: string;
+
+  @Field(() => Int, { description: 'The last coordinate a packet goes to in the + direction.' })
+  cutoffPlus!: number;
+
+  @Field(() => Int, { description: 'The first coordinate a packet goes to in the − direction.' })
+  cutoffMinus!: number;
+
+  @Field()
+  meaning!: string;
+}
+
+@ObjectType('BglArbitration')
+export class BglArbitrationModel {
+  @Field(() => Int, { description: 'Per mille of cycles the receiver arbitrates by SLQ (§2), the rest at random.' })
+  slqPermille!: number;
+
+  @Field(() => Int, { description: 'Per mille of cycles a sender favours packets in the network over injection.' })
+  inNetworkPriorityPermille!: number;
+
+  @Field()
+  packetArbitration!: string;
+}
+
+@ObjectType('BglBubble')
+export class BglBubbleModel {
+  @Field({ description: 'How packets on the bubble VC are accounted: full-size (the correction) or by size.' })
+  accounting!: string;
+
+  @Field()
+  escapeOrder!: string;
+}
+
+@ObjectType('BglNodeConfiguration', {
+  implements: () => [RouterConfigurationModel],
+  description:
+    "A BlueGene/L node's registers (paper 002 §2): neighbour coordinates and hint registers for minimal routing, arbitration and bubble policy, and the route-override table its software consults at injection.",
+})
+export class BglNodeConfigurationModel extends RouterConfigurationModel {
+  @Field(() => [Int])
+  coordinates!: number[];
+
+  @Field(() => [Int], { description: 'Its control-network (JTAG) address: midplane, node card, card, ASIC.' })
+  controlAddress!: number[];
+
+  @Field(() => [BglNeighbourModel])
+  neighbours!: BglNeighbourModel[];
+
+  @Field(() => [BglHintRegistersModel])
+  hints!: BglHintRegistersModel[];
+
+  @Field(() => BglArbitrationModel)
+  arbitration!: BglArbitrationModel;
+
+  @Field(() => BglBubbleModel)
+  bubble!: BglBubbleModel;
+
+  @Field(() => [String], { description: 'The route-override table, a line per entry: the destinations it holds and the route chosen for them.' })
+  routeOverrides!: string[];
 }
