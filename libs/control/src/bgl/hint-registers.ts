@@ -7,7 +7,11 @@
  * hint is the minimal direction, and the neighbour registers name the node's true neighbours, so
  * that a packet's hints clear exactly on arrival in each dimension.
  */
-import { hardwareHintSign, minimalHintCutoffs, Torus, TORUS_DIRECTIONS, TORUS_DIMENSION_NAMES } from '@weft/fabric-model';
+import * as format from '@weft/fabric-model';
+import type { Torus } from '@weft/fabric-model';
+
+// Read once: a module's imports are getters under the test runner's module system.
+const { hardwareHintSign, minimalHintCutoffs, TORUS_DIRECTIONS, TORUS_DIMENSION_NAMES } = format;
 
 export interface HintRegisters {
   /** `cutoffPlus[3 * node + d]`, `cutoffMinus[3 * node + d]` (bgl-node.ts: hardwareHintSign). */
