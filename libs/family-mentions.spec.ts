@@ -15,6 +15,7 @@ const FAMILY_FOLDERS = [
   /^libs\/control\/src\/bgl\//,
   /^libs\/emulator\/src\/bgl\//,
   /^libs\/fabric-model\/src\/bgl\//,
+  /^libs\/fabric-model\/src\/anton2\//,
 ];
 /** The words, as domain terms (a JavaScript `.slice(` is not a slice of a fabric). */
 const WORDS = /\b(?:blackwidow|black widow|yarc)\b|(?<![.\w])slices?\b(?!\s*\()|\branks?\b/i;

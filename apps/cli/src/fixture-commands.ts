@@ -1,6 +1,6 @@
 // `weft fixtures validate`: checks installation and drill files offline. Loaded only for that command.
 import { checkDrillTargets, DRILL_FORMAT, DrillFileError, validateDrillFile } from '@weft/emulator';
-import { InstallationFileError, loadInstallationFile } from '@weft/fabric-model';
+import { ANTON2_FLOORPLAN_FORMAT, FABRIC_FAMILY_MODELS, InstallationFileError, loadAnton2Floorplan, loadInstallationFile } from '@weft/fabric-model';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURES_ROOT } from '../../fabric-manager/src/public-api';
@@ -14,12 +14,19 @@ export function checkFixtureFile(file: string): FileCheck {
     return problems.length === 0 ? { ok: true, summary: 'drill' } : { ok: false, problems: problems.map((p) => `${file}: ${p}`) };
   }
   try {
+    if (formatOf(file) === ANTON2_FLOORPLAN_FORMAT) {
+      const plan = loadAnton2Floorplan(file);
+      return {
+        ok: true,
+        summary: `Anton 2 floorplan: ${plan.channelRouter.length} channel adapters and ${plan.endpointRouter.length} endpoint adapters on ${plan.routers.length} routers`,
+      };
+    }
     const installation = loadInstallationFile(file);
     const s = installation.expected.summary;
     const deviations = installation.file.cabling;
     const shape =
       s.shape !== undefined
-        ? `${s.shape} ${s.network} of ${s.nodes} nodes (${s.midplanes} midplane${s.midplanes === 1 ? '' : 's'})`
+        ? `${FABRIC_FAMILY_MODELS[installation.expected.family].designName(installation.file.design)} of ${installation.expected.chips.length} chips`
         : `${s.network} with ${s.processors} processors, ${s.routers} routers`;
     return {
       ok: true,
@@ -33,13 +40,17 @@ export function checkFixtureFile(file: string): FileCheck {
   }
 }
 
-/** A drill file says so in its format field. */
-function isDrillFile(file: string): boolean {
+/** A file's format field (drill files and floorplans say what they are there); undefined when it has none or is not JSON. */
+function formatOf(file: string): unknown {
   try {
-    return (JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown }).format === DRILL_FORMAT;
+    return (JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown }).format;
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+function isDrillFile(file: string): boolean {
+  return formatOf(file) === DRILL_FORMAT;
 }
 
 /** Every problem with a drill file: its own, then its timeline against the fabric fixture it names. */

@@ -5,8 +5,8 @@
  * applied). Only the emulator ever sees the physical one; the control plane must discover it.
  */
 
-export type FabricFamily = 'blackwidow' | 'bgl';
-export const FABRIC_FAMILIES: readonly FabricFamily[] = ['blackwidow', 'bgl'];
+export type FabricFamily = 'blackwidow' | 'bgl' | 'anton2';
+export const FABRIC_FAMILIES: readonly FabricFamily[] = ['blackwidow', 'bgl', 'anton2'];
 
 export type ChipKind = 'router' | 'endpoint';
 

@@ -10,11 +10,13 @@ import { ChipSpec, FabricDesign, FabricFamily, rateForLength, SERDES_RATES_GBPS 
 import type { JsonChecker } from './installation/json-checker';
 import type { BlackWidowDesignParams } from './blackwidow/blackwidow-design';
 import type { BglDesignParams } from './bgl/bgl-design';
+import { Anton2DesignParams, checkAnton2Design, generateAnton2Design } from './anton2/anton2-design';
+import { ANTON2_ENDPOINT_ADAPTERS, ANTON2_MAX_PACKET_FLITS, ANTON2_SERDES_GBPS, ANTON2_SERDES_PER_CHANNEL } from './chips/anton2-asic';
 import type { TrafficShape } from './traffic/traffic-shape';
 import { BGL_CHUNK_BYTES, BGL_MAX_PACKET_CHUNKS } from './chips/bgl-node';
 
 /** An installation file's design parameters, of whichever family it names. */
-export type FamilyDesignParams = BlackWidowDesignParams | BglDesignParams;
+export type FamilyDesignParams = BlackWidowDesignParams | BglDesignParams | Anton2DesignParams;
 
 export interface FabricFamilyModel<P extends FamilyDesignParams = FamilyDesignParams> {
   /** The design parameters of an installation file, checked (issues go to the checker). */
@@ -88,7 +90,36 @@ const bgl: FabricFamilyModel<BglDesignParams> = {
   },
 };
 
+const anton2: FabricFamilyModel<Anton2DesignParams> = {
+  checkDesign: checkAnton2Design,
+  generateDesign: generateAnton2Design,
+  placement: (chip) => ({ x: chip.coordinates?.[0] ?? -1, y: chip.coordinates?.[1] ?? -1, z: chip.coordinates?.[2] ?? -1 }),
+  designName: (p) => `${p.shape.join('×')} torus of Anton 2 ASICs`,
+  // §2.2: eight 14 Gb/s SerDes a channel, whatever its length.
+  linkFor: () => ({ rateGbps: ANTON2_SERDES_GBPS, lanes: ANTON2_SERDES_PER_CHANNEL }),
+  linkRates: [],
+  // The paper does not say how the machine is managed: weft's choice, an out-of-band service
+  // network reaching every ASIC by its coordinates (as BG/L's JTAG network does).
+  defaultAttachment: 'service',
+  checkAttachment: (_design, attachment) =>
+    attachment === 'service'
+      ? undefined
+      : `an Anton 2 machine is managed over its service network: the attachment is "service", got "${attachment}"`,
+  // Every endpoint adapter of every ASIC (§2.2: 23 an ASIC); packets of one or two 24-byte flits
+  // (§2.1), a flit being what a mesh channel carries in a cycle.
+  trafficShape: (summary) => {
+    const asics = Number(summary.asics);
+    return {
+      endpoints: asics * ANTON2_ENDPOINT_ADAPTERS,
+      slices: 1,
+      endpointsPerRouter: ANTON2_ENDPOINT_ADAPTERS,
+      packetPhits: { min: 1, max: ANTON2_MAX_PACKET_FLITS },
+    };
+  },
+};
+
 export const FABRIC_FAMILY_MODELS: Readonly<Record<FabricFamily, FabricFamilyModel>> = {
   blackwidow: blackwidow as FabricFamilyModel,
   bgl: bgl as FabricFamilyModel,
+  anton2: anton2 as FabricFamilyModel,
 };

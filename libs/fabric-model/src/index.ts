@@ -14,3 +14,6 @@ export * from './torus/torus';
 export * from './chips/bgl-node';
 export * from './bgl/route-override-table';
 export * from './bgl/bgl-design';
+export * from './chips/anton2-asic';
+export * from './anton2/anton2-design';
+export * from './anton2/anton2-floorplan';

@@ -71,7 +71,9 @@ export interface DiscardVerdict {
  * traffic run's time, split into epochs at the steps' markers.
  */
 export function explainDiscards(design: FabricDesign, course: DrillCourse, discards: readonly DiscardRecord[]): DiscardVerdict {
-  const causes = DISCARD_CAUSES[design.family](design, course);
+  const rules = DISCARD_CAUSES[design.family];
+  if (!rules) throw new Error(`no rules explain the discards of a ${design.family} drill yet: its fabrics take no drills`);
+  const causes = rules(design, course);
   const tally = causes.map(() => ({ count: 0, byReason: {} as Record<string, number>, firstNs: Infinity, lastNs: -Infinity }));
   let total = 0;
   let unexplained = 0;
@@ -201,7 +203,7 @@ function routerFabricCauses(design: FabricDesign, course: DrillCourse): Cause[] 
 }
 
 /** Each family's rules for what explains a discard. */
-const DISCARD_CAUSES: Readonly<Record<FabricFamily, (design: FabricDesign, course: DrillCourse) => Cause[]>> = {
+const DISCARD_CAUSES: Readonly<Partial<Record<FabricFamily, (design: FabricDesign, course: DrillCourse) => Cause[]>>> = {
   blackwidow: routerFabricCauses,
   bgl: bglDiscardCauses,
 };

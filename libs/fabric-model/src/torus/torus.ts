@@ -39,8 +39,8 @@ export class Torus {
     shape: readonly number[],
     readonly tieRule: TieRule = 'plus',
   ) {
-    if (shape.length !== 3 || shape.some((k) => !Number.isInteger(k) || k < 2 || k > 256)) {
-      throw new Error(`a torus has three ring sizes, each a whole number from 2 to 256; got ${JSON.stringify(shape)}`);
+    if (shape.length !== 3 || shape.some((k) => !Number.isInteger(k) || k < 1 || k > 256)) {
+      throw new Error(`a torus has three ring sizes, each a whole number from 1 to 256 (a ring of one has no links: Anton 2's 4×4×1); got ${JSON.stringify(shape)}`);
     }
     this.shape = [shape[0], shape[1], shape[2]];
     this.kx = shape[0];

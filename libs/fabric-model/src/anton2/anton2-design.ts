@@ -1,0 +1,136 @@
+/**
+ * Physical designs of an Anton 2 machine (paper 004 §1, §2.2; spec §2.1): a three-dimensional torus
+ * of ASICs, 4×4×1 up to 16×16×16, channel-sliced — two torus channels to each of a node's six
+ * neighbours, one per slice, so twelve channel adapters as the ASIC's ports (anton2ChannelPort:
+ * X0+, X1+, X0−, X1−, then Y, then Z). A channel is named by the direction packets leave the ASIC
+ * on it (§2.2), so a node's X0+ is cabled to its + neighbour's X0−. A ring of one (the 4×4×1
+ * backplane's Z) has no channels in that dimension.
+ *
+ * Packaging (§2.2, Fig. 2): one ASIC per nodecard, 16 nodecards a backplane in a 4×4×1 array;
+ * channels between nodecards of one backplane are traces, every other channel a cable. Their
+ * latency is not in the paper: design settings, 2 ns on a backplane and 10 ns on a cable by
+ * default (some 0.4 m of trace and 2 m of cable at 5 ns/m), for the emulator to calibrate against
+ * §4.3's latency fit. A node's place is its coordinates; its name says them (`x3.y0.z7`).
+ */
+import {
+  ANTON2_BACKPLANE_SHAPE,
+  ANTON2_CHANNEL_ADAPTERS,
+  ANTON2_MAX_ASICS,
+  ANTON2_MAX_RING,
+  ANTON2_SERDES_GBPS,
+  ANTON2_SERDES_PER_CHANNEL,
+  ANTON2_SLICES,
+  anton2ChannelPort,
+} from '../chips/anton2-asic';
+import type { CableSpec, ChipSpec, FabricDesign, PortRole } from '../fabric-design';
+import { InstallationFileError } from '../installation/installation-error';
+import { JsonChecker } from '../installation/json-checker';
+import { Torus } from '../torus/torus';
+
+export const ANTON2_ASIC_MODEL = 'Anton2-ASIC';
+
+export interface Anton2DesignParams {
+  /** Ring sizes k_X, k_Y, k_Z (1 to 16 each). */
+  shape: [number, number, number];
+  /** Emulated ns a channel takes on a backplane's traces (not in the paper: weft's setting, 2). */
+  backplaneChannelNs: number;
+  /** Emulated ns a cabled channel takes (not in the paper: weft's setting, 10). */
+  cableChannelNs: number;
+}
+
+const BACKPLANE_METERS = 0.4;
+const CABLE_METERS = 2;
+
+export function anton2NodeName(x: number, y: number, z: number): string {
+  return `x${x}.y${y}.z${z}`;
+}
+
+/** Whether two nodes share a backplane (a 4×4×1 block of nodecards, Fig. 2). */
+function sameBackplane(a: readonly number[], b: readonly number[]): boolean {
+  return [0, 1, 2].every((d) => Math.floor(a[d] / ANTON2_BACKPLANE_SHAPE[d]) === Math.floor(b[d] / ANTON2_BACKPLANE_SHAPE[d]));
+}
+
+export function generateAnton2Design(params: Anton2DesignParams): FabricDesign {
+  const checker = new JsonChecker();
+  const checked = checkAnton2Design(params, checker);
+  if (!checked) throw new InstallationFileError('design', checker.issues);
+  const torus = new Torus(checked.shape);
+  const roles: PortRole[] = new Array<PortRole>(ANTON2_CHANNEL_ADAPTERS).fill('torus');
+  const zeros: number[] = new Array<number>(ANTON2_CHANNEL_ADAPTERS).fill(0);
+  const chips: ChipSpec[] = [];
+  for (let node = 0; node < torus.size; node++) {
+    const [x, y, z] = torus.coordinates(node);
+    chips.push({
+      name: anton2NodeName(x, y, z),
+      kind: 'router',
+      model: ANTON2_ASIC_MODEL,
+      slice: -1,
+      rank: 0,
+      portCount: ANTON2_CHANNEL_ADAPTERS,
+      processor: node,
+      portRoles: roles,
+      virtualRouterOf: zeros,
+      coordinates: [x, y, z],
+    });
+  }
+  const cables: CableSpec[] = [];
+  let backplaneChannels = 0;
+  for (let node = 0; node < torus.size; node++) {
+    for (let d = 0; d < 3; d++) {
+      if (torus.shape[d] === 1) continue;
+      const far = torus.neighbour(node, 2 * d);
+      const trace = sameBackplane(torus.coordinates(node), torus.coordinates(far));
+      for (let s = 0; s < ANTON2_SLICES; s++) {
+        if (trace) backplaneChannels++;
+        cables.push({
+          a: { chip: chips[node].name, port: anton2ChannelPort(d, false, s) },
+          b: { chip: chips[far].name, port: anton2ChannelPort(d, true, s) },
+          cableClass: 'torus',
+          lengthMeters: trace ? BACKPLANE_METERS : CABLE_METERS,
+          rateGbps: ANTON2_SERDES_GBPS,
+          lanes: ANTON2_SERDES_PER_CHANNEL,
+          latencyNs: trace ? checked.backplaneChannelNs : checked.cableChannelNs,
+        });
+      }
+    }
+  }
+  const backplanes = [0, 1, 2].reduce((n, d) => n * Math.ceil(torus.shape[d] / ANTON2_BACKPLANE_SHAPE[d]), 1);
+  return {
+    family: 'anton2',
+    chips,
+    cables,
+    summary: {
+      network: 'torus',
+      shape: checked.shape.join('×'),
+      asics: torus.size,
+      backplanes,
+      cables: cables.length - backplaneChannels,
+      backplaneChannels,
+    },
+  };
+}
+
+/** Checks a design's parameters as an installation file gives them (`$.design`), naming each problem by its JSON path; fills in the defaults. */
+export function checkAnton2Design(value: unknown, c: JsonChecker): Anton2DesignParams | undefined {
+  const d = c.object(value, '$.design', ['shape', 'backplaneChannelNs', 'cableChannelNs']);
+  if (!d) return undefined;
+  const list = c.array(d.shape, '$.design.shape', 3);
+  let shape: [number, number, number] | undefined;
+  if (list) {
+    if (list.length !== 3) c.fail('$.design.shape', `must give three ring sizes [x, y, z], got ${list.length}`);
+    else {
+      const k = list.map((v, i) => c.integer(v, `$.design.shape[${i}]`, 1, ANTON2_MAX_RING));
+      if (k.every((v): v is number => v !== undefined)) {
+        const asics = k[0] * k[1] * k[2];
+        // §1: from 4×4×1 (one backplane) up.
+        if (asics < 16) c.fail('$.design.shape', `at least 16 ASICs (one backplane, 4×4×1), got ${k.join('×')} = ${asics}`);
+        else if (asics > ANTON2_MAX_ASICS) c.fail('$.design.shape', `at most ${ANTON2_MAX_ASICS} ASICs (16×16×16), got ${k.join('×')} = ${asics}`);
+        else shape = [k[0], k[1], k[2]];
+      }
+    }
+  }
+  const backplaneChannelNs = d.backplaneChannelNs === undefined ? 2 : c.number(d.backplaneChannelNs, '$.design.backplaneChannelNs', 0.1, 10_000);
+  const cableChannelNs = d.cableChannelNs === undefined ? 10 : c.number(d.cableChannelNs, '$.design.cableChannelNs', 0.1, 10_000);
+  if (!shape || backplaneChannelNs === undefined || cableChannelNs === undefined) return undefined;
+  return { shape, backplaneChannelNs, cableChannelNs };
+}

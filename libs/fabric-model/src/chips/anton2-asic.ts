@@ -1,0 +1,57 @@
+/**
+ * The Anton 2 ASIC datasheet as the network sees it (paper 004 §2; ../shared/specs/wave2-families.md
+ * §2.2): a 4×4 on-chip mesh of routers that is also the inter-node switch, with 23 endpoint
+ * adapters and 12 torus channel adapters. Read by the floorplan (anton2/anton2-floorplan.ts), the
+ * design generator, and — as they arrive — the emulator's chip model and the control plane.
+ * Figures the paper leaves open are weft's choices, marked so and named.
+ */
+
+/** §4: the on-chip network runs at 1.5 GHz; a mesh channel is 192 bits a direction, one 24-byte flit per cycle (288 Gb/s). */
+export const ANTON2_CLOCK_GHZ = 1.5;
+export const ANTON2_NS_PER_CYCLE = 1 / ANTON2_CLOCK_GHZ;
+export const ANTON2_FLIT_BYTES = 24;
+
+/** §2.2, Fig. 1: a 4×4 mesh of 6-port routers in dimensions U and V. */
+export const ANTON2_MESH_U = 4;
+export const ANTON2_MESH_V = 4;
+export const ANTON2_ROUTER_PORTS = 6;
+
+/** §2.2, Table 1: 23 endpoint adapters and 12 channel adapters (two torus slices × six directions). */
+export const ANTON2_ENDPOINT_ADAPTERS = 23;
+export const ANTON2_CHANNEL_ADAPTERS = 12;
+export const ANTON2_SLICES = 2;
+
+/** §2.2: eight 14 Gb/s SerDes a channel, 112 Gb/s raw and 89.6 Gb/s effective a direction after framing, error checking and go-back-N. */
+export const ANTON2_SERDES_GBPS = 14;
+export const ANTON2_SERDES_PER_CHANNEL = 8;
+export const ANTON2_CHANNEL_RAW_GBPS = ANTON2_SERDES_GBPS * ANTON2_SERDES_PER_CHANNEL;
+export const ANTON2_CHANNEL_EFFECTIVE_GBPS = 89.6;
+
+/** §2.1: a typical packet is 16 bytes of payload and 8 of header (one flit); the largest twice that (two flits). */
+export const ANTON2_MAX_PACKET_FLITS = 2;
+
+/** §2.5: request and reply classes, four VCs each in routers and channel adapters (n + 1 for a 3-D torus); one per class in endpoint adapters. */
+export const ANTON2_TRAFFIC_CLASSES = 2;
+export const ANTON2_VCS_PER_CLASS = 4;
+
+/** §1: from 4×4×1 = 16 ASICs up to 16×16×16 = 4,096. */
+export const ANTON2_MAX_RING = 16;
+export const ANTON2_MAX_ASICS = 4096;
+
+/** §2.2, Fig. 2: one ASIC per nodecard, 16 nodecards a backplane in a 4×4×1 array; channels within a backplane are traces, every other one a cable. */
+export const ANTON2_BACKPLANE_SHAPE: readonly [number, number, number] = [4, 4, 1];
+
+/**
+ * The torus channel adapters as ports of the ASIC, in weft's order (the paper numbers none): for
+ * each dimension x, y, z, its + then its − direction, slice 0 then slice 1 — port 4d + 2·dir + s.
+ * A channel is named, as §2.2 does, by the direction of packets leaving the ASIC on it.
+ */
+export function anton2ChannelPort(d: number, minus: boolean, slice: number): number {
+  return 4 * d + 2 * (minus ? 1 : 0) + slice;
+}
+
+/** The channel adapter's name, `X0+` … `Z1-` (dimension, slice, direction). */
+export function anton2ChannelName(port: number): string {
+  const d = port >> 2;
+  return `${'XYZ'[d]}${port & 1}${port & 2 ? '-' : '+'}`;
+}
