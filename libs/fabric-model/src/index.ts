@@ -17,3 +17,5 @@ export * from './bgl/bgl-design';
 export * from './chips/anton2-asic';
 export * from './anton2/anton2-design';
 export * from './anton2/anton2-floorplan';
+export * from './anton2/on-chip-routes';
+export * from './anton2/torus-routes';
