@@ -102,9 +102,7 @@ const anton2: FabricFamilyModel<Anton2DesignParams> = {
   // network reaching every ASIC by its coordinates (as BG/L's JTAG network does).
   defaultAttachment: 'service',
   checkAttachment: (_design, attachment) =>
-    attachment === 'service'
-      ? undefined
-      : `an Anton 2 machine is managed over its service network: the attachment is "service", got "${attachment}"`,
+    attachment === 'service' ? undefined : `an Anton 2 machine is managed over its service network: the attachment is "service", got "${attachment}"`,
   // Every endpoint adapter of every ASIC (§2.2: 23 an ASIC); packets of one or two 24-byte flits
   // (§2.1), a flit being what a mesh channel carries in a cycle.
   trafficShape: (summary) => {

@@ -22,10 +22,11 @@ import {
   ANTON2_SLICES,
   anton2ChannelPort,
 } from '../chips/anton2-asic';
-import type { CableSpec, ChipSpec, FabricDesign, PortRole } from '../fabric-design';
+import type { CableSpec, FabricDesign } from '../fabric-design';
 import { InstallationFileError } from '../installation/installation-error';
 import { JsonChecker } from '../installation/json-checker';
 import { Torus } from '../torus/torus';
+import { checkTorusShape, torusChips, torusNodeName } from '../torus/torus-design';
 
 export const ANTON2_ASIC_MODEL = 'Anton2-ASIC';
 
@@ -41,9 +42,8 @@ export interface Anton2DesignParams {
 const BACKPLANE_METERS = 0.4;
 const CABLE_METERS = 2;
 
-export function anton2NodeName(x: number, y: number, z: number): string {
-  return `x${x}.y${y}.z${z}`;
-}
+/** An ASIC's name: its coordinates. */
+export const anton2NodeName = torusNodeName;
 
 /** Whether two nodes share a backplane (a 4×4×1 block of nodecards, Fig. 2). */
 function sameBackplane(a: readonly number[], b: readonly number[]): boolean {
@@ -55,24 +55,7 @@ export function generateAnton2Design(params: Anton2DesignParams): FabricDesign {
   const checked = checkAnton2Design(params, checker);
   if (!checked) throw new InstallationFileError('design', checker.issues);
   const torus = new Torus(checked.shape);
-  const roles: PortRole[] = new Array<PortRole>(ANTON2_CHANNEL_ADAPTERS).fill('torus');
-  const zeros: number[] = new Array<number>(ANTON2_CHANNEL_ADAPTERS).fill(0);
-  const chips: ChipSpec[] = [];
-  for (let node = 0; node < torus.size; node++) {
-    const [x, y, z] = torus.coordinates(node);
-    chips.push({
-      name: anton2NodeName(x, y, z),
-      kind: 'router',
-      model: ANTON2_ASIC_MODEL,
-      slice: -1,
-      rank: 0,
-      portCount: ANTON2_CHANNEL_ADAPTERS,
-      processor: node,
-      portRoles: roles,
-      virtualRouterOf: zeros,
-      coordinates: [x, y, z],
-    });
-  }
+  const chips = torusChips(torus, ANTON2_ASIC_MODEL, ANTON2_CHANNEL_ADAPTERS);
   const cables: CableSpec[] = [];
   let backplaneChannels = 0;
   for (let node = 0; node < torus.size; node++) {
@@ -114,21 +97,11 @@ export function generateAnton2Design(params: Anton2DesignParams): FabricDesign {
 export function checkAnton2Design(value: unknown, c: JsonChecker): Anton2DesignParams | undefined {
   const d = c.object(value, '$.design', ['shape', 'backplaneChannelNs', 'cableChannelNs']);
   if (!d) return undefined;
-  const list = c.array(d.shape, '$.design.shape', 3);
-  let shape: [number, number, number] | undefined;
-  if (list) {
-    if (list.length !== 3) c.fail('$.design.shape', `must give three ring sizes [x, y, z], got ${list.length}`);
-    else {
-      const k = list.map((v, i) => c.integer(v, `$.design.shape[${i}]`, 1, ANTON2_MAX_RING));
-      if (k.every((v): v is number => v !== undefined)) {
-        const asics = k[0] * k[1] * k[2];
-        // §1: from 4×4×1 (one backplane) up.
-        if (asics < 16) c.fail('$.design.shape', `at least 16 ASICs (one backplane, 4×4×1), got ${k.join('×')} = ${asics}`);
-        else if (asics > ANTON2_MAX_ASICS) c.fail('$.design.shape', `at most ${ANTON2_MAX_ASICS} ASICs (16×16×16), got ${k.join('×')} = ${asics}`);
-        else shape = [k[0], k[1], k[2]];
-      }
-    }
-  }
+  // §1: from one backplane (4×4×1) to 16×16×16.
+  const shape = checkTorusShape(d.shape, c, {
+    ring: [1, ANTON2_MAX_RING],
+    nodes: [16, 'ASICs (one backplane, 4×4×1)', ANTON2_MAX_ASICS, 'ASICs (16×16×16)'],
+  });
   const backplaneChannelNs = d.backplaneChannelNs === undefined ? 2 : c.number(d.backplaneChannelNs, '$.design.backplaneChannelNs', 0.1, 10_000);
   const cableChannelNs = d.cableChannelNs === undefined ? 10 : c.number(d.cableChannelNs, '$.design.cableChannelNs', 0.1, 10_000);
   if (!shape || backplaneChannelNs === undefined || cableChannelNs === undefined) return undefined;

@@ -11,10 +11,11 @@
  * and 10 on cables by default. A node's place is its coordinates; its name says them (`x3.y0.z7`).
  */
 import { BGL_ASICS_PER_CARD, BGL_CARDS_PER_NODE_CARD, BGL_LINKS, BGL_MIDPLANE_SHAPE, BGL_NS_PER_CYCLE, BGL_PROCESSOR_CLOCK_MHZ } from '../chips/bgl-node';
-import type { CableSpec, ChipSpec, FabricDesign, PortRole } from '../fabric-design';
+import type { CableSpec, FabricDesign } from '../fabric-design';
 import { InstallationFileError } from '../installation/installation-error';
 import { JsonChecker } from '../installation/json-checker';
 import { TieRule, Torus } from '../torus/torus';
+import { checkTorusShape, torusChips, torusNodeName } from '../torus/torus-design';
 
 export const BGL_NODE_MODEL = 'BGL-node';
 /** §4: the full machine, 64×32×32 = 65,536 nodes. */
@@ -45,9 +46,8 @@ export function designTorus(design: FabricDesign, tieRule: TieRule = 'plus'): To
   return new Torus(shape, tieRule);
 }
 
-export function bglNodeName(x: number, y: number, z: number): string {
-  return `x${x}.y${y}.z${z}`;
-}
+/** A node's name: its coordinates. */
+export const bglNodeName = torusNodeName;
 
 /** Whether the link from coordinate `c` to c+1 of a ring of `k` stays on one midplane's boards. */
 export function onMidplaneBoards(c: number, k: number, midplaneSize: number): boolean {
@@ -78,24 +78,7 @@ export function generateBglDesign(params: BglDesignParams): FabricDesign {
   const checked = checkBglDesign(params, checker);
   if (!checked) throw new InstallationFileError('design', checker.issues);
   const torus = new Torus(checked.shape);
-  const roles: PortRole[] = new Array<PortRole>(BGL_LINKS).fill('torus');
-  const zeros: number[] = new Array<number>(BGL_LINKS).fill(0);
-  const chips: ChipSpec[] = [];
-  for (let node = 0; node < torus.size; node++) {
-    const [x, y, z] = torus.coordinates(node);
-    chips.push({
-      name: bglNodeName(x, y, z),
-      kind: 'router',
-      model: BGL_NODE_MODEL,
-      slice: -1,
-      rank: 0,
-      portCount: BGL_LINKS,
-      processor: node,
-      portRoles: roles,
-      virtualRouterOf: zeros,
-      coordinates: [x, y, z],
-    });
-  }
+  const chips = torusChips(torus, BGL_NODE_MODEL, BGL_LINKS);
   const cables: CableSpec[] = [];
   for (let node = 0; node < torus.size; node++) {
     for (let d = 0; d < 3; d++) {
@@ -131,19 +114,7 @@ export function generateBglDesign(params: BglDesignParams): FabricDesign {
 export function checkBglDesign(value: unknown, c: JsonChecker): BglDesignParams | undefined {
   const d = c.object(value, '$.design', ['shape', 'midplaneLinkCycles', 'cableLinkCycles']);
   if (!d) return undefined;
-  const list = c.array(d.shape, '$.design.shape', 3);
-  let shape: [number, number, number] | undefined;
-  if (list) {
-    if (list.length !== 3) c.fail('$.design.shape', `must give three ring sizes [x, y, z], got ${list.length}`);
-    else {
-      const k = list.map((v, i) => c.integer(v, `$.design.shape[${i}]`, 2, 256));
-      if (k.every((v): v is number => v !== undefined)) {
-        if (k[0] * k[1] * k[2] > BGL_MAX_NODES)
-          c.fail('$.design.shape', `at most ${BGL_MAX_NODES} nodes (the full machine, 64×32×32), got ${k.join('×')} = ${k[0] * k[1] * k[2]}`);
-        else shape = [k[0], k[1], k[2]];
-      }
-    }
-  }
+  const shape = checkTorusShape(d.shape, c, { ring: [2, 256], nodes: [1, 'node', BGL_MAX_NODES, 'nodes (the full machine, 64×32×32)'] });
   const midplaneLinkCycles = d.midplaneLinkCycles === undefined ? 3 : c.integer(d.midplaneLinkCycles, '$.design.midplaneLinkCycles', 1, 1000);
   const cableLinkCycles = d.cableLinkCycles === undefined ? 10 : c.integer(d.cableLinkCycles, '$.design.cableLinkCycles', 1, 1000);
   if (!shape || midplaneLinkCycles === undefined || cableLinkCycles === undefined) return undefined;

@@ -40,7 +40,9 @@ export class Torus {
     readonly tieRule: TieRule = 'plus',
   ) {
     if (shape.length !== 3 || shape.some((k) => !Number.isInteger(k) || k < 1 || k > 256)) {
-      throw new Error(`a torus has three ring sizes, each a whole number from 1 to 256 (a ring of one has no links: Anton 2's 4×4×1); got ${JSON.stringify(shape)}`);
+      throw new Error(
+        `a torus has three ring sizes, each a whole number from 1 to 256 (a ring of one has no links: Anton 2's 4×4×1); got ${JSON.stringify(shape)}`,
+      );
     }
     this.shape = [shape[0], shape[1], shape[2]];
     this.kx = shape[0];
