@@ -16,6 +16,8 @@ const FAMILY_FOLDERS = [
   /^libs\/emulator\/src\/bgl\//,
   /^libs\/fabric-model\/src\/bgl\//,
   /^libs\/fabric-model\/src\/anton2\//,
+  /^libs\/control\/src\/anton2\//,
+  /^libs\/emulator\/src\/anton2\//,
 ];
 /** The words, as domain terms (a JavaScript `.slice(` is not a slice of a fabric). */
 const WORDS = /\b(?:blackwidow|black widow|yarc)\b|(?<![.\w])slices?\b(?!\s*\()|\branks?\b/i;
@@ -34,6 +36,7 @@ const WHY: Record<string, string> = {
   'libs/control/src/testing/small-fabrics.ts': 'a test helper that generates small BlackWidow designs',
   'libs/emulator/src/drill/drill-file.ts': `drill files offer traffic in BlackWidow slices; drills over the chip-model registry are ${NOT_YET}`,
   'libs/emulator/src/chip-models.ts': 'the registry of chip models',
+  'libs/fabric-model/src/torus/torus-design.ts': "a torus node's ChipSpec fills the design shape's slice and rank fields with −1 and 0",
   'libs/fabric-model/src/traffic/traffic-shape.ts': 'a traffic run names its injection ports `slices`, the API word since the first family',
   'libs/emulator/src/drill/discard-explanations.ts': "the registry of each family's rules for explaining a drill's discards",
   'libs/emulator/src/engine/fabric-engine.ts': "comments give YarcFabricSim and BlackWidow's slices as the examples",
