@@ -17,7 +17,8 @@ export function renderDrillText(r: DrillReport): string {
   for (const e of r.expectations) lines.push(`  ${e.passed ? 'pass' : 'FAIL'}  ${e.name}: expected ${e.expected}, got ${e.actual}`);
   lines.push('', 'timeline (emulated time):');
   for (const t of r.timeline) lines.push(`  ${us(t.atNs).padStart(11)}  ${t.label}`);
-  if (r.endNs > r.durationNs) lines.push(`  ${us(r.endNs).padStart(11)}  traffic stopped, past the end of ${us(r.durationNs)}: a healing push came after it`);
+  if (r.endNs > r.durationNs)
+    lines.push(`  ${us(r.endNs).padStart(11)}  traffic stopped, past the end of ${us(r.durationNs)}: a healing push came after it or near it`);
   if (r.interrupts.length > 0) {
     lines.push('', `interrupts (${r.interrupts.length}):`);
     for (const i of r.interrupts.slice(0, 20)) lines.push(`  ${us(i.atNs).padStart(11)}  ${i.kind} ${i.chip ?? '?'}${i.port === null ? '' : `:${i.port}`}`);

@@ -181,8 +181,9 @@ export class DrillRunnerService implements OnApplicationBootstrap {
     await this.control.configure(fabricId, { trigger: `drill ${drill.name}` });
     const controls = this.emulator.drillControls();
     this.control.chargeComputeTime(fabricId, true);
-    const start = await this.emulator.emulatedNs(fabricId);
-    const nsPerCycle = await this.emulator.nsPerCycle(fabricId);
+    // The fabric's time and clock in one answer, and the traffic asked for at once after: the
+    // timeline is played from `start`.
+    const { emulatedNs: start, nsPerCycle } = await this.emulator.clock(fabricId);
     const traffic = this.emulator.runTraffic(fabricId, trafficRequest(drill, nsPerCycle));
     // Awaited once the timeline has been played; if the emulator stops before then (the service is
     // stopping), the timeline's own failure ends the run, and this rejection must not go unheard.
@@ -219,6 +220,17 @@ export class DrillRunnerService implements OnApplicationBootstrap {
         const reached = (await this.emulator.emulatedNs(fabricId)) - start;
         endNs = Math.max(drill.durationNs, reached + AFTER_LATE_HEAL_INTERVALS * drill.intervalNs);
         await controls.pauseAt(fabricId, start + endNs);
+      } else {
+        // A push that landed in the last few intervals leaves too little after it to measure: the
+        // traffic runs on as far past it as after a late one.
+        const pushed = await this.eventRows.findOne({ where: { fabricId, kind: FabricEventKind.GENERATION_PUSHED }, order: { id: 'DESC' } });
+        const pushedNs = pushed?.emulatedTimeNs != null ? pushed.emulatedTimeNs - start : -Infinity;
+        if (pushedNs > drill.durationNs - AFTER_LATE_HEAL_INTERVALS * drill.intervalNs) {
+          report('measuring the fabric after a healing push near the end', drill.durationNs);
+          endNs = pushedNs + AFTER_LATE_HEAL_INTERVALS * drill.intervalNs;
+          await controls.resume(fabricId);
+          await controls.pauseAt(fabricId, start + endNs);
+        }
       }
       await controls.stopTraffic(fabricId, DRAIN_LIMIT);
       await controls.resume(fabricId);

@@ -106,11 +106,11 @@ export class EmulatorService extends FabricTransports implements OnModuleInit, O
     return status?.emulatedNs ?? 0;
   }
 
-  /** The fabric's clock: emulated ns per cycle (its chips'). */
-  async nsPerCycle(fabricId: number): Promise<number> {
+  /** The fabric's current emulated time and its clock (emulated ns per cycle: its chips'). */
+  async clock(fabricId: number): Promise<{ emulatedNs: number; nsPerCycle: number }> {
     const status = (await this.fabricStatus()).find((f) => f.fabricId === fabricId);
     if (!status) throw new Error(`fabric ${fabricId} is not in the emulator`);
-    return status.nsPerCycle;
+    return { emulatedNs: status.emulatedNs, nsPerCycle: status.nsPerCycle };
   }
 
   isRunning(): boolean {
