@@ -23,7 +23,7 @@ import type { ChipPort, Forwarding, ForwardingChoice, ForwardingDecision, Packet
 import { indexKnownFabric, KnownFabric } from '../discovery/known-fabric';
 import type { BglImage, BglNodeImage } from './bgl-routing-engine';
 
-const { chooseRoute, hardwareHintSign, legDirectionChoice, legKind, relayNode } = format;
+const { chooseRoute, HARDWARE_LEG, hardwareHintSign, legDirectionChoice, legKind, relayNode } = format;
 const { DIRECTION_MINUS, DIRECTION_PLUS, LEG_STATIC, NO_SECOND_LEG, ROUTE_HARDWARE, ROUTE_UNREACHABLE, BGL_VC_BUBBLE, BGL_VC_DYNAMIC_0 } = format;
 
 /** The port a node's software injects by (its injection FIFOs), beside its six links. */
@@ -112,7 +112,7 @@ export function bglForwarding(known: KnownFabric, image: BglImage): Forwarding {
     const words = node.routeOverrides;
     const entry = chooseRoute(torus, words, at, final);
     if (entry === ROUTE_UNREACHABLE) return { kind: 'drop', reason: `the route-override table of ${node.name} declares ${nameAt.get(final)} cut off` };
-    let leg = format.legWord(format.LEG_DYNAMIC, [format.DIRECTION_MINIMAL, format.DIRECTION_MINIMAL, format.DIRECTION_MINIMAL]);
+    let leg = HARDWARE_LEG;
     let target = final;
     let second = NO_SECOND_LEG;
     let how = `no entry holds ${nameAt.get(final)}: the hardware's dynamic minimal route`;

@@ -15,9 +15,7 @@ import { legFault } from './route-walk';
 import type { TorusFaults } from './torus-faults';
 
 // Read once: a module's imports are getters under the test runner's module system.
-const { chooseRoute, DIRECTION_MINIMAL, LEG_DYNAMIC, legWord, NO_SECOND_LEG, relayNode, ROUTE_HARDWARE, ROUTE_UNREACHABLE } = format;
-
-const HARDWARE_LEG = legWord(LEG_DYNAMIC, [DIRECTION_MINIMAL, DIRECTION_MINIMAL, DIRECTION_MINIMAL]);
+const { chooseRoute, HARDWARE_LEG, NO_SECOND_LEG, relayNode, ROUTE_HARDWARE, ROUTE_UNREACHABLE } = format;
 
 export interface PairwiseProof {
   readonly pairs: number;

@@ -102,7 +102,7 @@ class Grid {
 }
 
 /** The routes this compiler tries, as leg words. */
-const DYNAMIC_MINIMAL = legWord(LEG_DYNAMIC, [DIRECTION_MINIMAL, DIRECTION_MINIMAL, DIRECTION_MINIMAL]);
+const DYNAMIC_MINIMAL = format.HARDWARE_LEG;
 const STATIC_MINIMAL = legWord(LEG_STATIC, [DIRECTION_MINIMAL, DIRECTION_MINIMAL, DIRECTION_MINIMAL]);
 /** Every leg of the repertoire: both kinds, every direction choice (plus and minus explicitly). */
 const ALL_LEGS: readonly number[] = (() => {

@@ -50,6 +50,8 @@ export const NO_SECOND_LEG = -1;
 export function legWord(kind: number, directions: readonly number[]): number {
   return kind | (directions[0] << 1) | (directions[1] << 3) | (directions[2] << 5);
 }
+/** The hardware's own route as a leg: dynamic, minimal in every dimension (what a node sends by where no entry holds the destination). */
+export const HARDWARE_LEG = legWord(LEG_DYNAMIC, [DIRECTION_MINIMAL, DIRECTION_MINIMAL, DIRECTION_MINIMAL]);
 export function legKind(leg: number): number {
   return leg & 1;
 }
