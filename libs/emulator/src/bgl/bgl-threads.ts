@@ -133,6 +133,8 @@ export function runBglShare(run: BglParallelRun, threads: number, me: number, pa
     results[threads * RESULT_WORDS + 1] = startedAt < 0 ? 0 : performance.now() - startedAt;
     results[threads * RESULT_WORDS + 2] = sim.cycle - startedCycle;
   }
+  // Every thread's results are written before the first of them reads them all.
+  barrier(sync, threads);
 }
 
 /** All threads arrive before any goes on; a thread that failed releases the others, who then fail too. */
