@@ -19,3 +19,4 @@ export * from './anton2/anton2-design';
 export * from './anton2/anton2-floorplan';
 export * from './anton2/on-chip-routes';
 export * from './anton2/torus-routes';
+export * from './anton2/chip-wiring';

@@ -17,7 +17,7 @@ import * as model from '@weft/fabric-model';
 import type { InterruptKind, Torus as TorusType } from '@weft/fabric-model';
 import type { EmulatedFabric } from '../emulated-fabric';
 import { BglSettings, bglSettings } from './bgl-settings';
-import { EventWheel } from './event-wheel';
+import { EventWheel } from '../engine/event-wheel';
 
 // The datasheet's figures and the table's format, read once into module constants: an imported
 // binding is a property load on every use (a getter under the test runner), and these are read

@@ -8,6 +8,7 @@
  * its channel adapters and its endpoint adapters in the file's order.
  */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import {
   ANTON2_CHANNEL_ADAPTERS,
   ANTON2_ENDPOINT_ADAPTERS,
@@ -166,4 +167,13 @@ export function checkAnton2Floorplan(value: unknown): Anton2Floorplan {
 /** Reads and checks a floorplan file. */
 export function loadAnton2Floorplan(path: string): Anton2Floorplan {
   return checkAnton2Floorplan(JSON.parse(readFileSync(path, 'utf8')));
+}
+
+/** The floorplan weft ships (fixtures/anton2/anton2-floorplan.json), found from the source tree or the built one. */
+export const ANTON2_FLOORPLAN_FILE = resolve(__dirname, '../../../../fixtures/anton2/anton2-floorplan.json').replace(/dist[\\/]fixtures/, 'fixtures');
+
+let shipped: Anton2Floorplan | undefined;
+/** The shipped floorplan, read once. */
+export function shippedAnton2Floorplan(): Anton2Floorplan {
+  return (shipped ??= loadAnton2Floorplan(ANTON2_FLOORPLAN_FILE));
 }

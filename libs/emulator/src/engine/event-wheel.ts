@@ -1,5 +1,5 @@
 /**
- * A calendar of the BG/L engine's events: one bucket per cycle of a horizon that is a power of
+ * A calendar of a torus engine's events (BG/L's, Anton 2's): one bucket per cycle of a horizon that is a power of
  * two, each bucket a growable run of fixed-size records (kind and three integers). Events for the
  * cycle being processed may be added while it is (a zero-latency arbitration); an event beyond the
  * horizon is a programming error, refused.

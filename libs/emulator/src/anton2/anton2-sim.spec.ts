@@ -1,0 +1,114 @@
+import { ANTON2_ORDERS, anton2TorusRoute, defaultDatelines, generateAnton2Design, shippedAnton2Floorplan } from '@weft/fabric-model';
+import { EmulatedFabric } from '../emulated-fabric';
+import { Anton2Sim } from './anton2-sim';
+import type { Anton2Settings } from './anton2-settings';
+
+function machine(shape: [number, number, number], settings: Partial<Anton2Settings> = {}, seed = 7): Anton2Sim {
+  const sim = new Anton2Sim(new EmulatedFabric(generateAnton2Design({ shape, backplaneChannelNs: 2, cableChannelNs: 10 })), shippedAnton2Floorplan(), seed, settings);
+  sim.programDefaults();
+  return sim;
+}
+
+function minimalHops(sim: Anton2Sim, a: number, b: number): number {
+  let hops = 0;
+  for (let d = 0; d < 3; d++) {
+    const k = sim.torus.shape[d];
+    const ahead = (((sim.coords[3 * b + d] - sim.coords[3 * a + d]) % k) + k) % k;
+    hops += Math.min(ahead, k - ahead);
+  }
+  return hops;
+}
+
+describe('the emulated Anton 2 network', () => {
+  it('delivers a packet between every pair of ASICs on a minimal route, on VCs 0 to 3, whatever order and slice it drew', () => {
+    const sim = machine([4, 4, 2]);
+    const wrong: string[] = [];
+    let delivered = 0;
+    sim.onDeliver = (p) => {
+      delivered++;
+      const s = sim.packetSource(p);
+      const d = sim.packetDestination(p);
+      if (sim.packetHops(p) !== minimalHops(sim, s, d)) wrong.push(`${s}→${d}: ${sim.packetHops(p)} hops`);
+      if (sim.packetVc(p) > 3) wrong.push(`${s}→${d}: VC ${sim.packetVc(p)}`);
+    };
+    for (let s = 0; s < sim.nodes; s++) for (let d = 0; d < sim.nodes; d++) sim.send(s, (s + d) % 23, d, (3 * s + d) % 23, 1 + ((s + d) & 1));
+    sim.run(100_000);
+    expect(wrong).toEqual([]);
+    expect(delivered).toBe(sim.nodes * sim.nodes);
+    expect(sim.inFlight).toBe(0);
+    expect([...sim.discarded]).toEqual([]);
+  });
+
+  it('promotes a packet VC by VC as §2.5 says: at each dateline it crosses, and at the end of each dimension it did not cross one in', () => {
+    const sim = machine([5, 4, 6], { tieRule: 'plus' });
+    const torus = sim.torus;
+    const datelines = defaultDatelines(torus);
+    const mismatches: string[] = [];
+    const expected = new Map<number, number>();
+    sim.onDeliver = (p) => {
+      if (sim.packetVc(p) !== expected.get(p)) mismatches.push(`packet ${p}: VC ${sim.packetVc(p)}, expected ${expected.get(p)}`);
+    };
+    for (let i = 0; i < 400; i++) {
+      const s = (i * 37) % sim.nodes;
+      const d = (i * 53 + 11) % sim.nodes;
+      const order = i % 6;
+      const slice = (i >> 3) & 1;
+      const p = sim.send(s, i % 23, d, 0, 1, { order, slice });
+      const route = anton2TorusRoute(torus, s, d, ANTON2_ORDERS[order], slice, datelines, 'plus');
+      expected.set(p, route.hops.length === 0 ? 0 : route.exitVc);
+      sim.run(200);
+    }
+    sim.run(50_000);
+    expect(mismatches).toEqual([]);
+    expect(sim.delivered).toBe(400);
+  });
+
+  it('draws each packet’s order and slice only among those its source’s route policy allows, and refuses a destination the policy leaves none for', () => {
+    const sim = machine([4, 4, 1]);
+    const policy = new Uint16Array(sim.nodes).fill(0xfff);
+    policy[5] = (1 << 2) | (1 << 7); // XZY slice 0, YZX slice 1
+    policy[6] = 0;
+    sim.routePolicy[0] = policy;
+    const routes = new Set<number>();
+    sim.onDeliver = (p) => sim.packetDestination(p) === 5 && routes.add(sim.packetRoute(p));
+    for (let i = 0; i < 60; i++) sim.send(0, i % 23, 5, 0);
+    expect(sim.send(0, 0, 6, 0)).toBe(-1);
+    sim.run(20_000);
+    expect([...routes].sort((a, b) => a - b)).toEqual([2, 7]);
+    expect(sim.discarded.get('unreachable')).toBe(1);
+    expect(sim.delivered).toBe(60);
+  });
+
+  it('discards what a dead torus channel or a dead ASIC would carry, with the reason, and delivers all the rest', () => {
+    const sim = machine([4, 4, 4]);
+    sim.setChannelDown(0, 0, true); // node 0's X0+
+    for (let s = 0; s < sim.nodes; s++) for (let d = 0; d < sim.nodes; d += 3) sim.send(s, 0, d, 1);
+    sim.run(300);
+    sim.killNode(21);
+    sim.run(50_000);
+    expect(sim.discarded.get('link-down')).toBeGreaterThan(0);
+    expect(sim.discarded.get('node-died')).toBeGreaterThan(0);
+    const discarded = [...sim.discarded.values()].reduce((a, b) => a + b, 0);
+    expect(sim.inFlight).toBe(0);
+    expect(sim.delivered + discarded).toBe(sim.injected);
+  });
+
+  it('runs the same from the same seed', () => {
+    const run = () => {
+      const sim = machine([4, 4, 2], {}, 3);
+      const log: number[] = [];
+      sim.onDeliver = (p, t) => log.push(sim.packetSource(p), sim.packetRoute(p), t);
+      sim.startSteady(
+        Array.from({ length: sim.nodes * 4 }, (_, i) => [i >> 2, i & 3] as const),
+        0.02,
+        2000,
+        (node, e, serial) => ((node * 7 + serial) % sim.nodes) * 23 + (serial % 23),
+      );
+      sim.run(4000);
+      return log;
+    };
+    const first = run();
+    expect(first.length).toBeGreaterThan(3 * 500);
+    expect(run()).toEqual(first);
+  });
+});

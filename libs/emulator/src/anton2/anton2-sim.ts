@@ -1,0 +1,937 @@
+/**
+ * The Anton 2 network, ASIC by ASIC and router by router (paper 004 §2–3; spec §2.2): each ASIC a
+ * 4×4 mesh of 6-port routers that is also the inter-node switch, its 12 channel adapters on the
+ * torus channels of two slices, its 23 endpoint adapters, placed by the floorplan data file.
+ *
+ * Time is in on-chip cycles (1.5 GHz, one 24-byte flit a cycle on a mesh channel). Packets of one or
+ * two flits move by virtual cut-through with credits: a packet is granted a channel only when the
+ * buffer beyond has room for all of it in the VC it will hold there. A transfer is one event at
+ * each end, not one per flit: the head reaches the next buffer a serialisation and the channel's
+ * latency after the grant, the tail frees the buffer behind it once it has left, and the channel
+ * is busy for every flit — on a torus channel 24 bytes at 89.6 Gb/s, 3.214 cycles a flit (§2.2).
+ *
+ * Routers: RC, VA and SA1 take `routerPipelineCycles` after a head arrives; then each input offers
+ * one of its VCs (SA1, round robin among those whose output is free and whose next buffer has the
+ * credits) and each output grants one input (SA2) — by §3.3's inverse-weighted arbiter (Fig. 6,
+ * accumulators of M+1 bits on a sliding window, weights chosen by the packet's pattern field, a
+ * priority bit, round robin among equals, underflow to zero) or by plain round robin, per arbiter.
+ *
+ * Routes: the source endpoint adapter draws the packet's dimension order and slice among those its
+ * node's route policy allows for the destination (§2.3: "Typically, a unicast packet's dimension
+ * order and torus slice are randomized"), and the tie of an offset of exactly k/2 by the tie rule.
+ * At each ASIC the adapter a packet enters by (an endpoint's, or a channel's from the torus) picks
+ * the adapter it must leave by — the next dimension of its order with an offset left, by the node's
+ * coordinate, size and dateline registers — and the routers steer it there: a Y or Z through route
+ * in its one router, an X through route over the skip channel, anything else in the direction
+ * order (§2.4). VC promotion (§2.5): a packet starts on VC 0, the hop that crosses a dimension's
+ * dateline arrives on the next VC, and a packet that finishes a dimension without crossing it takes
+ * the next VC as it leaves the arriving channel adapter; so after j dimensions it is on VC j.
+ *
+ * The books: every packet is delivered at an endpoint or discarded with a reason. Random choices
+ * are keyed draws of the seed and the packet's serial number, so a run is the same whatever order
+ * events are handled in.
+ */
+import * as model from '@weft/fabric-model';
+import type { Anton2Floorplan, InterruptKind, Torus as TorusType } from '@weft/fabric-model';
+import type { EmulatedFabric } from '../emulated-fabric';
+import { EventWheel } from '../engine/event-wheel';
+import { Anton2Settings, anton2Settings } from './anton2-settings';
+
+// The datasheet's figures, read once into module constants (an imported binding is a property load
+// on every use, a getter under the test runner); these are read per arbitration.
+const CHANNELS = model.ANTON2_CHANNEL_ADAPTERS;
+const ENDPOINTS = model.ANTON2_ENDPOINT_ADAPTERS;
+const VCS_PER_CLASS = model.ANTON2_VCS_PER_CLASS;
+const NS_PER_CYCLE = model.ANTON2_NS_PER_CYCLE;
+const { keyedDraw, ANTON2_ORDERS } = model;
+const { ceil, floor, max } = Math;
+
+/** One ASIC's inside as numbers (fabric-model anton2/chip-wiring.ts). */
+const ROUTERS = model.A2_ROUTERS;
+const PORTS = model.A2_PORTS;
+const IN_CA_FROM_ROUTER = model.A2_IN_CA_FROM_ROUTER;
+const IN_CA_FROM_TORUS = model.A2_IN_CA_FROM_TORUS;
+const IN_EA_INJECT = model.A2_IN_EA_INJECT;
+const IN_EA_RECEIVE = model.A2_IN_EA_RECEIVE;
+const INPUTS = model.A2_INPUTS;
+const OUTPUTS = model.A2_OUTPUTS;
+const EXIT_ENDPOINT = model.A2_EXIT_ENDPOINT;
+const EXITS = model.A2_EXITS;
+/** Units that arbitrate: the 16 routers, then every adapter input (one input, one output: unit u ↔ input and output u + SINGLE_OFFSET). */
+const SINGLE_OFFSET = IN_CA_FROM_ROUTER - ROUTERS;
+const UNITS = ROUTERS + (IN_EA_RECEIVE - IN_CA_FROM_ROUTER);
+/** VCs an input keeps: four per class, two classes. */
+const VCS = VCS_PER_CLASS * model.ANTON2_TRAFFIC_CLASSES;
+const NONE = -1;
+
+const EV_ARRIVE = 1;
+const EV_CREDIT = 2;
+const EV_ARBITRATE = 3;
+const EV_DELIVER = 4;
+/** An endpoint's next open-loop send (startSteady). */
+const EV_SOURCE = 5;
+
+/** Packet record: integers. */
+const P_SRC = 0;
+const P_SRC_EP = 1;
+const P_DST = 2;
+const P_DST_EP = 3;
+const P_ORDER = 4;
+const P_SLICE = 5;
+const P_VC = 6;
+const P_CLASS = 7;
+const P_PATTERN = 8;
+const P_FLITS = 9;
+/** Index into the order of the dimension being routed (3 once all are done). */
+const P_DIM = 10;
+const P_CROSSED = 11;
+const P_EXIT = 12;
+const P_THROUGH = 13;
+/** The output (local number) RC chose at the packet's present input, and the VC it will hold beyond it. */
+const P_OUT = 14;
+const P_NEXT_VC = 15;
+const P_TAG = 16;
+const P_HOPS = 17;
+const P_NEXT = 18;
+/** Bit d: an offset of exactly k/2 in dimension d goes −. */
+const P_TIES = 19;
+const P_SERIAL = 20;
+const P_CHIP = 21;
+const P_INTS = 22;
+/** Packet record: times. */
+const T_SENT = 0;
+const T_ELIGIBLE = 1;
+const T_TAIL = 2;
+const P_TIMES = 3;
+
+const DRAW_ROUTE = 1;
+const DRAW_TIE = 2;
+const DRAW_BIT_ERROR = 3;
+const DRAW_GAP = 4;
+
+export const ANTON2_DISCARD_REASONS = ['unreachable', 'link-down', 'node-died', 'misrouted', 'unconfigured'] as const;
+export type Anton2DiscardReason = (typeof ANTON2_DISCARD_REASONS)[number];
+
+export interface Anton2SendOptions {
+  /** 0 request, 1 reply (§2.1). */
+  readonly trafficClass?: number;
+  /** The traffic pattern the packet belongs to, 0 or 1 (§3.3: it selects the arbiters' inverse weights). */
+  readonly pattern?: number;
+  readonly tag?: number;
+  /** A fixed (order, slice) instead of the drawn one: ANTON2_ORDERS index and slice. */
+  readonly order?: number;
+  readonly slice?: number;
+}
+
+export class Anton2Sim {
+  readonly settings: Anton2Settings;
+  readonly nodes: number;
+  readonly nsPerCycle = NS_PER_CYCLE;
+  readonly torus: TorusType;
+  /** Each node's true place (the design's), for addressing packets. */
+  readonly coords: Int32Array;
+  // Registers, written by the control plane (or programDefaults for tests of the chip alone).
+  /** Per node: its coordinate register and torus-size register, x y z. A size of 0 is unconfigured. */
+  readonly coordinateRegister: Int32Array;
+  readonly sizeRegister: Int32Array;
+  /** Per node and dimension: the coordinate after which the + and the − dateline lie (§2.5). */
+  readonly datelinePlus: Int32Array;
+  readonly datelineMinus: Int32Array;
+  /** Per source node, null (all 12 allowed) or a 12-bit mask of allowed (order × 2 + slice) per destination node. */
+  readonly routePolicy: (Uint16Array | null)[];
+  /** Inverse weights: router output (chip, router, port), input, pattern. */
+  readonly weights: Uint8Array;
+  /** 1 where the router output's SA2 arbiter is plain round robin. */
+  readonly roundRobin: Uint8Array;
+
+  // Wiring, by global output (chip × OUTPUTS + local) and input (chip × INPUTS + local).
+  private readonly downstream: Int32Array;
+  private readonly upstream: Int32Array;
+  private readonly outLatency: Float64Array;
+  private readonly outCyclesPerFlit: Float64Array;
+  /** Per router, exit and through flag: the router port. */
+  private readonly routeOut: Int8Array;
+  /** Per input, the cycles from a head arriving to its first request: a router's RC, VA and SA1; an adapter's own. */
+  private readonly pipeline: Int32Array;
+
+  // State.
+  readonly dead: Uint8Array;
+  /** Per node and channel adapter: the torus channel is down. */
+  readonly linkDown: Uint8Array;
+  /** Per node and channel adapter: the probability a flit arrives corrupted (go-back-N resends it). */
+  readonly bitErrorRate: Float64Array;
+  readonly linkRetransmissions: Float64Array;
+  readonly linkFlits: Float64Array;
+  private readonly credits: Int32Array;
+  private readonly outFree: Float64Array;
+  private readonly inBusy: Float64Array;
+  private readonly queueHead: Int32Array;
+  private readonly queueTail: Int32Array;
+  private readonly queueFlits: Int32Array;
+  private readonly nonEmpty: Uint8Array;
+  private readonly rrVc: Uint8Array;
+  private readonly accum: Int32Array;
+  private readonly rrInput: Uint8Array;
+  private readonly armedAt: Float64Array;
+  private readonly arbitratedAt: Float64Array;
+  /** Packets an endpoint adapter still has to make (a batch), and their class, pattern and destination rule. */
+  private readonly batchLeft: Int32Array;
+  private batchDestination: ((node: number, endpoint: number, serial: number) => number) | null = null;
+  private batchOptions: Anton2SendOptions = {};
+  /** Open-loop sources: packets a cycle per endpoint, until when, to where, each endpoint's draw count. */
+  private steadyRate = 0;
+  private steadyUntil = 0;
+  private steadyDestination: ((node: number, endpoint: number, serial: number) => number) | null = null;
+  private steadyOptions: Anton2SendOptions = {};
+  private readonly steadyDraws: Int32Array;
+
+  private ints = new Int32Array(0);
+  private times = new Float64Array(0);
+  private capacity = 0;
+  private free = NONE;
+  private serial = 0;
+  private readonly wheel = new EventWheel(1024);
+  now = 0;
+
+  // The books.
+  injected = 0;
+  delivered = 0;
+  flitHops = 0;
+  torusFlitHops = 0;
+  inFlight = 0;
+  retransmissions = 0;
+  readonly discarded = new Map<Anton2DiscardReason, number>();
+  private lastProgress = 0;
+
+  onDeliver: (packet: number, cycle: number, latencyCycles: number) => void = () => undefined;
+  onDiscard: (packet: number, reason: Anton2DiscardReason, node: number) => void = () => undefined;
+  onInterrupt: (kind: InterruptKind, cycle: number, node: number, port: number, vc: number, details?: Record<string, unknown>) => void = () => undefined;
+
+  constructor(
+    readonly fabric: EmulatedFabric,
+    readonly floorplan: Anton2Floorplan,
+    readonly seed: number,
+    settings: Partial<Anton2Settings> = {},
+  ) {
+    const st = (this.settings = anton2Settings(settings));
+    const chips = fabric.design.chips;
+    const n = (this.nodes = chips.length);
+    this.torus = model.designTorus(fabric.design);
+    this.coords = new Int32Array(3 * n);
+    chips.forEach((c, i) => {
+      if (c.portCount !== CHANNELS || !c.coordinates) throw new Error(`chip ${c.name} is not an Anton 2 ASIC (12 channel adapters and coordinates)`);
+      this.coords.set(c.coordinates, 3 * i);
+    });
+    this.coordinateRegister = new Int32Array(3 * n);
+    this.sizeRegister = new Int32Array(3 * n);
+    this.datelinePlus = new Int32Array(3 * n);
+    this.datelineMinus = new Int32Array(3 * n);
+    this.routePolicy = new Array<Uint16Array | null>(n).fill(null);
+    this.weights = new Uint8Array(n * ROUTERS * PORTS * PORTS * 2).fill((1 << st.weightBits) - 1);
+    this.roundRobin = new Uint8Array(n * ROUTERS * PORTS).fill(st.arbitration === 'round-robin' ? 1 : 0);
+
+    // The chip's own wiring, from the floorplan.
+    const { downstream: localDown, routeOut } = model.anton2ChipWiring(this.floorplan, st.directionOrder);
+    this.routeOut = routeOut;
+    this.pipeline = new Int32Array(INPUTS);
+    for (let i = 0; i < INPUTS; i++) this.pipeline[i] = i < IN_CA_FROM_ROUTER ? st.routerPipelineCycles : i < IN_EA_INJECT ? st.adapterCycles : 0;
+
+    // Every ASIC's wiring: the chip's own, and the torus channels from the design's cables.
+    this.downstream = new Int32Array(n * OUTPUTS).fill(NONE);
+    this.upstream = new Int32Array(n * INPUTS).fill(NONE);
+    this.outLatency = new Float64Array(n * OUTPUTS).fill(st.meshLinkCycles);
+    this.outCyclesPerFlit = new Float64Array(n * OUTPUTS).fill(1);
+    const torusCyclesPerFlit = (model.ANTON2_FLIT_BYTES * 8) / (model.ANTON2_CHANNEL_EFFECTIVE_GBPS * NS_PER_CYCLE);
+    for (let chip = 0; chip < n; chip++)
+      for (let o = 0; o < OUTPUTS; o++) {
+        if (o >= IN_CA_FROM_ROUTER && o < IN_CA_FROM_TORUS) continue;
+        if (localDown[o] === NONE) continue;
+        this.downstream[chip * OUTPUTS + o] = chip * INPUTS + localDown[o];
+      }
+    this.linkDown = new Uint8Array(n * CHANNELS).fill(1);
+    for (let chip = 0; chip < n; chip++)
+      for (let c = 0; c < CHANNELS; c++) {
+        const peer = fabric.peer[fabric.portBase[chip] + c];
+        if (peer < 0) continue;
+        const farChip = fabric.portOwner(peer);
+        const farPort = peer - fabric.portBase[farChip];
+        const o = chip * OUTPUTS + IN_CA_FROM_ROUTER + c;
+        this.downstream[o] = farChip * INPUTS + IN_CA_FROM_TORUS + farPort;
+        this.outCyclesPerFlit[o] = torusCyclesPerFlit;
+        this.linkDown[chip * CHANNELS + c] = 0;
+      }
+    for (const cable of fabric.design.cables) {
+      const cycles = (st.serdesNs + (cable.latencyNs ?? 10)) / NS_PER_CYCLE;
+      this.outLatency[fabric.chipId(cable.a.chip) * OUTPUTS + IN_CA_FROM_ROUTER + cable.a.port] = cycles;
+      this.outLatency[fabric.chipId(cable.b.chip) * OUTPUTS + IN_CA_FROM_ROUTER + cable.b.port] = cycles;
+    }
+    this.credits = new Int32Array(n * OUTPUTS * VCS);
+    for (let o = 0; o < n * OUTPUTS; o++) {
+      const d = this.downstream[o];
+      if (d === NONE) continue;
+      this.upstream[d] = o;
+      const local = d % INPUTS;
+      const room = local < IN_CA_FROM_ROUTER ? st.routerBufferFlits : local < IN_EA_INJECT ? st.adapterBufferFlits : st.endpointBufferFlits;
+      this.credits.fill(room, o * VCS, (o + 1) * VCS);
+    }
+    this.dead = new Uint8Array(n);
+    this.bitErrorRate = new Float64Array(n * CHANNELS);
+    this.linkRetransmissions = new Float64Array(n * CHANNELS);
+    this.linkFlits = new Float64Array(n * OUTPUTS);
+    this.outFree = new Float64Array(n * OUTPUTS);
+    this.inBusy = new Float64Array(n * INPUTS);
+    this.queueHead = new Int32Array(n * INPUTS * VCS).fill(NONE);
+    this.queueTail = new Int32Array(n * INPUTS * VCS).fill(NONE);
+    this.queueFlits = new Int32Array(n * INPUTS * VCS);
+    this.nonEmpty = new Uint8Array(n * INPUTS);
+    this.rrVc = new Uint8Array(n * INPUTS);
+    this.accum = new Int32Array(n * ROUTERS * PORTS * PORTS);
+    this.rrInput = new Uint8Array(n * ROUTERS * PORTS);
+    this.armedAt = new Float64Array(n * UNITS).fill(-1);
+    this.arbitratedAt = new Float64Array(n * UNITS).fill(-1);
+    this.batchLeft = new Int32Array(n * ENDPOINTS);
+    this.steadyDraws = new Int32Array(n * ENDPOINTS);
+    this.grow(4096);
+  }
+
+  // ------------------------------------------------------------------ registers
+
+  /** Writes what a correct configuration holds, from each node's own place (tests of the chip alone; the control plane writes them over JTAG). */
+  programDefaults(): void {
+    const t = this.torus;
+    for (let node = 0; node < this.nodes; node++)
+      for (let d = 0; d < 3; d++) {
+        this.coordinateRegister[3 * node + d] = this.coords[3 * node + d];
+        this.sizeRegister[3 * node + d] = t.shape[d];
+        this.datelinePlus[3 * node + d] = t.shape[d] - 1;
+        this.datelineMinus[3 * node + d] = t.shape[d] - 1;
+      }
+  }
+
+  /** Loads one router output's inverse weights, m[input][pattern], and resets its accumulators (spec §2.3.5). */
+  setWeights(node: number, router: number, port: number, m: readonly (readonly number[])[]): void {
+    const top = (1 << this.settings.weightBits) - 1;
+    const base = (node * ROUTERS + router) * PORTS + port;
+    for (let i = 0; i < PORTS; i++)
+      for (let pat = 0; pat < 2; pat++) {
+        const w = m[i]?.[pat] ?? top;
+        if (!(Number.isInteger(w) && w >= 0 && w <= top))
+          throw new RangeError(`an inverse weight is 0 to ${top}, got ${w} (router ${router} port ${port} input ${i})`);
+        this.weights[(base * PORTS + i) * 2 + pat] = w;
+      }
+    this.accum.fill(0, base * PORTS, (base + 1) * PORTS);
+  }
+
+  // ------------------------------------------------------------------ packets
+
+  private grow(capacity: number): void {
+    const ints = new Int32Array(capacity * P_INTS);
+    ints.set(this.ints);
+    const times = new Float64Array(capacity * P_TIMES);
+    times.set(this.times);
+    for (let p = capacity - 1; p >= this.capacity; p--) {
+      ints[p * P_INTS + P_NEXT] = this.free;
+      this.free = p;
+    }
+    this.ints = ints;
+    this.times = times;
+    this.capacity = capacity;
+  }
+
+  private allocate(): number {
+    if (this.free === NONE) this.grow(this.capacity * 2);
+    const p = this.free;
+    this.free = this.ints[p * P_INTS + P_NEXT];
+    return p;
+  }
+
+  private release(p: number): void {
+    this.ints[p * P_INTS + P_NEXT] = this.free;
+    this.free = p;
+    this.inFlight--;
+  }
+
+  packetSource(p: number): number {
+    return this.ints[p * P_INTS + P_SRC];
+  }
+  packetDestination(p: number): number {
+    return this.ints[p * P_INTS + P_DST];
+  }
+  packetTag(p: number): number {
+    return this.ints[p * P_INTS + P_TAG];
+  }
+  packetHops(p: number): number {
+    return this.ints[p * P_INTS + P_HOPS];
+  }
+  packetFlits(p: number): number {
+    return this.ints[p * P_INTS + P_FLITS];
+  }
+  packetSentAt(p: number): number {
+    return this.times[p * P_TIMES + T_SENT];
+  }
+  /** The (order, slice) the packet was given: ANTON2_ORDERS index × 2 + slice. */
+  packetRoute(p: number): number {
+    return this.ints[p * P_INTS + P_ORDER] * 2 + this.ints[p * P_INTS + P_SLICE];
+  }
+  /** The VC the packet holds now (it rises by promotion). */
+  packetVc(p: number): number {
+    return this.ints[p * P_INTS + P_VC];
+  }
+
+  /**
+   * The source node's endpoint adapter `endpoint` sends a packet of `flits` flits to `destEndpoint`
+   * of `destination`; returns its id, or −1 when the source refused it (the reason is in the books).
+   */
+  send(source: number, endpoint: number, destination: number, destEndpoint: number, flits = 1, options: Anton2SendOptions = {}): number {
+    if (!(flits >= 1 && flits <= model.ANTON2_MAX_PACKET_FLITS)) throw new RangeError(`an Anton 2 packet is 1 or 2 flits, got ${flits}`);
+    const p = this.allocate();
+    this.inFlight++;
+    this.injected++;
+    const I = p * P_INTS;
+    const ints = this.ints;
+    const serial = this.serial++;
+    ints[I + P_SRC] = source;
+    ints[I + P_SRC_EP] = endpoint;
+    ints[I + P_DST] = destination;
+    ints[I + P_DST_EP] = destEndpoint;
+    ints[I + P_CLASS] = options.trafficClass ?? 0;
+    ints[I + P_PATTERN] = options.pattern ?? 0;
+    ints[I + P_FLITS] = flits;
+    ints[I + P_TAG] = options.tag ?? 0;
+    ints[I + P_SERIAL] = serial;
+    ints[I + P_HOPS] = 0;
+    ints[I + P_VC] = 0;
+    ints[I + P_DIM] = 0;
+    ints[I + P_CROSSED] = 0;
+    ints[I + P_THROUGH] = 0;
+    ints[I + P_CHIP] = source;
+    this.times[p * P_TIMES + T_SENT] = this.now;
+    if (this.dead[source]) {
+      this.discard(p, 'node-died', source);
+      return NONE;
+    }
+    // §2.3: the order and slice drawn among those the source's policy allows for the destination.
+    const policy = this.routePolicy[source];
+    const allowed = policy === null ? 0xfff : policy[destination];
+    let route: number;
+    if (options.order !== undefined) route = options.order * 2 + (options.slice ?? 0);
+    else {
+      const count = popcount12(allowed);
+      if (count === 0) {
+        this.discard(p, 'unreachable', source);
+        return NONE;
+      }
+      let pick = (keyedDraw(this.seed, DRAW_ROUTE, serial, 0) * count) | 0;
+      route = 0;
+      for (let r = 0; r < 12; r++)
+        if (allowed & (1 << r)) {
+          if (pick === 0) {
+            route = r;
+            break;
+          }
+          pick--;
+        }
+    }
+    ints[I + P_ORDER] = route >> 1;
+    ints[I + P_SLICE] = route & 1;
+    const tie = this.settings.tieRule;
+    let ties = 0;
+    for (let d = 0; d < 3; d++) {
+      const minus = tie === 'random' ? keyedDraw(this.seed, DRAW_TIE, serial, d) < 0.5 : tie === 'source-parity' && (this.coords[3 * source + d] & 1) === 1;
+      if (minus) ties |= 1 << d;
+    }
+    ints[I + P_TIES] = ties;
+    const input = source * INPUTS + IN_EA_INJECT + endpoint;
+    if (!this.chooseExit(p, source)) return NONE;
+    ints[I + P_OUT] = IN_EA_INJECT + endpoint;
+    ints[I + P_NEXT_VC] = 0;
+    this.times[p * P_TIMES + T_ELIGIBLE] = this.now;
+    this.times[p * P_TIMES + T_TAIL] = this.now;
+    this.enqueue(p, input);
+    this.arm(source * UNITS + IN_EA_INJECT + endpoint - SINGLE_OFFSET, this.now);
+    return p;
+  }
+
+  /**
+   * Every endpoint adapter listed sends `count` packets, one as soon as the last has left it — a
+   * batch (§4.1: "all cores sent a given number of packets") — each to `destination(node,
+   * endpoint, serial)`, a node × 23 + endpoint.
+   */
+  startBatch(
+    endpoints: readonly (readonly [number, number])[],
+    count: number,
+    destination: (node: number, endpoint: number, serial: number) => number,
+    options: Anton2SendOptions = {},
+  ): void {
+    this.batchDestination = destination;
+    this.batchOptions = options;
+    for (const [node, e] of endpoints) {
+      this.batchLeft[node * ENDPOINTS + e] = count;
+      this.nextOfBatch(node, e);
+    }
+  }
+
+  private nextOfBatch(node: number, e: number): void {
+    const k = node * ENDPOINTS + e;
+    if (this.batchLeft[k] === 0 || this.batchDestination === null) return;
+    this.batchLeft[k]--;
+    const target = this.batchDestination(node, e, this.serial);
+    this.send(node, e, (target / ENDPOINTS) | 0, target % ENDPOINTS, 1, this.batchOptions);
+  }
+
+  /**
+   * Open-loop traffic: every endpoint adapter listed sends packets at `rate` a cycle on average
+   * (exponential gaps, keyed draws) until cycle `until`, each to `destination(node, endpoint,
+   * serial)`, a node × 23 + endpoint.
+   */
+  startSteady(
+    endpoints: readonly (readonly [number, number])[],
+    rate: number,
+    until: number,
+    destination: (node: number, endpoint: number, serial: number) => number,
+    options: Anton2SendOptions = {},
+  ): void {
+    if (!(rate > 0 && rate <= 1)) throw new RangeError(`an endpoint sends 0 to 1 packets a cycle, got ${rate}`);
+    this.steadyRate = rate;
+    this.steadyUntil = until;
+    this.steadyDestination = destination;
+    this.steadyOptions = options;
+    for (const [node, e] of endpoints) this.nextSteady(node * ENDPOINTS + e, this.now);
+  }
+
+  private nextSteady(source: number, t: number): void {
+    const u = keyedDraw(this.seed, DRAW_GAP, source, this.steadyDraws[source]++);
+    const at = t + 1 + floor(-Math.log(1 - u) / this.steadyRate);
+    if (at < this.steadyUntil && at - this.now < 1024) this.wheel.add(this.now, at, EV_SOURCE, source, 0, 0);
+    else if (at < this.steadyUntil) this.wheel.add(this.now, this.now + 1023, EV_SOURCE, source, 1, at);
+  }
+
+  private steadySend(source: number, t: number): void {
+    const node = (source / ENDPOINTS) | 0;
+    const e = source - node * ENDPOINTS;
+    const target = this.steadyDestination!(node, e, this.serial);
+    this.send(node, e, (target / ENDPOINTS) | 0, target % ENDPOINTS, 1, this.steadyOptions);
+    this.nextSteady(source, t);
+  }
+
+  // ------------------------------------------------------------------ routing
+
+  /**
+   * At ASIC `node`, where the packet must leave it: the next dimension of its order with an offset
+   * left (by the node's own registers), or its endpoint. False when it was discarded instead.
+   */
+  private chooseExit(p: number, node: number): boolean {
+    const I = p * P_INTS;
+    const ints = this.ints;
+    const N = 3 * node;
+    if (this.sizeRegister[N] === 0) {
+      this.discard(p, 'unconfigured', node);
+      return false;
+    }
+    const order = ANTON2_ORDERS[ints[I + P_ORDER]];
+    const dst = 3 * ints[I + P_DST];
+    for (let i = ints[I + P_DIM]; i < 3; i++) {
+      const d = order[i];
+      const k = this.sizeRegister[N + d];
+      const ahead = (((this.coords[dst + d] - this.coordinateRegister[N + d]) % k) + k) % k;
+      if (ahead === 0) continue;
+      const minus = 2 * ahead > k || (2 * ahead === k && (ints[I + P_TIES] & (1 << d)) !== 0);
+      if (i !== ints[I + P_DIM]) {
+        ints[I + P_DIM] = i;
+        ints[I + P_CROSSED] = 0;
+      }
+      ints[I + P_EXIT] = 4 * d + (minus ? 2 : 0) + ints[I + P_SLICE];
+      return true;
+    }
+    if (ints[I + P_DST] !== node) {
+      this.discard(p, 'misrouted', node);
+      return false;
+    }
+    ints[I + P_DIM] = 3;
+    ints[I + P_EXIT] = EXIT_ENDPOINT + ints[I + P_DST_EP];
+    return true;
+  }
+
+  /** RC at the input a packet has just reached: its output there and the VC it will hold beyond. False when it was discarded. */
+  private routeAt(p: number, input: number): boolean {
+    const I = p * P_INTS;
+    const ints = this.ints;
+    const chip = (input / INPUTS) | 0;
+    const local = input - chip * INPUTS;
+    const vc = ints[I + P_VC];
+    if (local < IN_CA_FROM_ROUTER) {
+      const r = (local / PORTS) | 0;
+      ints[I + P_OUT] = r * PORTS + this.routeOut[(r * EXITS + ints[I + P_EXIT]) * 2 + ints[I + P_THROUGH]];
+      ints[I + P_NEXT_VC] = vc;
+      return true;
+    }
+    if (local < IN_CA_FROM_TORUS) {
+      // Leaving by a torus channel: the hop that crosses the dateline arrives on the next VC.
+      const c = local - IN_CA_FROM_ROUTER;
+      if (this.linkDown[chip * CHANNELS + c]) {
+        this.discard(p, 'link-down', chip);
+        return false;
+      }
+      const d = c >> 2;
+      const N = 3 * chip + d;
+      const at = this.coordinateRegister[N];
+      const k = this.sizeRegister[N];
+      const crosses = c & 2 ? at === (this.datelineMinus[N] + 1) % k : at === this.datelinePlus[N];
+      let next = vc;
+      if (crosses && !ints[I + P_CROSSED]) {
+        ints[I + P_CROSSED] = 1;
+        next = vc + 1;
+      }
+      // More promotions than VCs (misplaced datelines, non-minimal routes): the top VC is shared.
+      ints[I + P_NEXT_VC] = next < VCS_PER_CLASS ? next : VCS_PER_CLASS - 1;
+      ints[I + P_OUT] = local;
+      return true;
+    }
+    if (local < IN_EA_INJECT) {
+      // Arrived from the torus: on through, or the dimension is done (promotion if it did not cross).
+      const c = local - IN_CA_FROM_TORUS;
+      const dimBefore = ints[I + P_DIM];
+      const crossedBefore = ints[I + P_CROSSED];
+      ints[I + P_HOPS]++;
+      if (!this.chooseExit(p, chip)) return false;
+      // Arriving on D− means travelling D+: through goes on by D+ of the same slice.
+      ints[I + P_THROUGH] = ints[I + P_EXIT] === (c ^ 2) ? 1 : 0;
+      let next = vc;
+      if (ints[I + P_DIM] !== dimBefore) {
+        if (!crossedBefore) next = vc + 1;
+        ints[I + P_CROSSED] = 0;
+      }
+      ints[I + P_NEXT_VC] = next < VCS_PER_CLASS ? next : VCS_PER_CLASS - 1;
+      ints[I + P_OUT] = local;
+      return true;
+    }
+    // An endpoint adapter's injection: on to its router.
+    ints[I + P_OUT] = local;
+    ints[I + P_NEXT_VC] = vc;
+    return true;
+  }
+
+  // ------------------------------------------------------------------ queues and events
+
+  private enqueue(p: number, input: number): void {
+    const ints = this.ints;
+    const I = p * P_INTS;
+    const vcIndex = ints[I + P_CLASS] * VCS_PER_CLASS + ints[I + P_VC];
+    const q = input * VCS + vcIndex;
+    ints[I + P_NEXT] = NONE;
+    if (this.queueTail[q] === NONE) this.queueHead[q] = p;
+    else ints[this.queueTail[q] * P_INTS + P_NEXT] = p;
+    this.queueTail[q] = p;
+    this.queueFlits[q] += ints[I + P_FLITS];
+    this.nonEmpty[input] |= 1 << vcIndex;
+  }
+
+  private arm(unit: number, at: number): void {
+    const when = ceil(at);
+    const armed = this.armedAt[unit];
+    if (armed >= this.now && armed <= when) return;
+    this.armedAt[unit] = when;
+    this.wheel.add(this.now, when < this.now ? this.now : when, EV_ARBITRATE, unit, 0, 0);
+  }
+
+  private discard(p: number, reason: Anton2DiscardReason, node: number): void {
+    this.discarded.set(reason, (this.discarded.get(reason) ?? 0) + 1);
+    this.onDiscard(p, reason, node);
+    this.release(p);
+  }
+
+  /** Runs `cycles` cycles. */
+  run(cycles: number): void {
+    const end = this.now + cycles;
+    const wheel = this.wheel;
+    while (this.now < end) {
+      const t = this.now;
+      if (wheel.pending === 0) {
+        this.now = end;
+        break;
+      }
+      for (let i = 0; i < wheel.count(t); i += 4) {
+        const data = wheel.bucket(t);
+        const kind = data[i];
+        const a = data[i + 1];
+        if (kind === EV_ARBITRATE) this.arbitrate(a, t);
+        else if (kind === EV_ARRIVE) this.arrive(a, data[i + 2], t);
+        else if (kind === EV_CREDIT) this.credit(a, data[i + 2], data[i + 3], t);
+        else if (kind === EV_DELIVER) this.deliver(a, t);
+        else if (kind === EV_SOURCE) {
+          // A far send waits at the horizon's edge and is put back nearer.
+          if (data[i + 2] === 1) {
+            const at = data[i + 3];
+            if (at - t < 1024) wheel.add(t, at, EV_SOURCE, a, 0, 0);
+            else wheel.add(t, t + 1023, EV_SOURCE, a, 1, at);
+          } else this.steadySend(a, t);
+        }
+      }
+      wheel.clear(t);
+      if (this.inFlight > 0 && t - this.lastProgress > this.settings.watchdogCycles) this.watchdog(t);
+      this.now = t + 1;
+    }
+  }
+
+  /** Whether nothing is left to happen. */
+  get quiet(): boolean {
+    return this.wheel.pending === 0;
+  }
+
+  private arrive(p: number, input: number, t: number): void {
+    const chip = (input / INPUTS) | 0;
+    this.ints[p * P_INTS + P_CHIP] = chip;
+    if (this.dead[chip]) {
+      this.discard(p, 'node-died', chip);
+      return;
+    }
+    const local = input - chip * INPUTS;
+    if (local >= IN_EA_RECEIVE) {
+      this.wheel.add(t, max(t, ceil(this.times[p * P_TIMES + T_TAIL])), EV_DELIVER, p, input, 0);
+      return;
+    }
+    if (!this.routeAt(p, input)) {
+      this.returnCredits(input, p, t);
+      return;
+    }
+    this.times[p * P_TIMES + T_ELIGIBLE] = t + this.pipeline[local];
+    this.enqueue(p, input);
+    this.arm(local < IN_CA_FROM_ROUTER ? chip * UNITS + ((local / PORTS) | 0) : chip * UNITS + local - SINGLE_OFFSET, t + this.pipeline[local]);
+  }
+
+  /** A packet dropped at an input gives its room back at once. */
+  private returnCredits(input: number, p: number, t: number): void {
+    const up = this.upstream[input];
+    if (up === NONE) return;
+    const I = p * P_INTS;
+    this.wheel.add(t, t + ceil(this.outLatency[up]), EV_CREDIT, up, this.ints[I + P_CLASS] * VCS_PER_CLASS + this.ints[I + P_VC], this.ints[I + P_FLITS]);
+  }
+
+  private credit(output: number, vcIndex: number, flits: number, t: number): void {
+    this.credits[output * VCS + vcIndex] += flits;
+    const chip = (output / OUTPUTS) | 0;
+    const local = output - chip * OUTPUTS;
+    this.arm(local < IN_CA_FROM_ROUTER ? chip * UNITS + ((local / PORTS) | 0) : chip * UNITS + local - SINGLE_OFFSET, t);
+  }
+
+  private deliver(p: number, t: number): void {
+    const I = p * P_INTS;
+    const input = this.ints[I + P_CHIP] * INPUTS + IN_EA_RECEIVE + this.ints[I + P_DST_EP];
+    this.returnCredits(input, p, t);
+    this.delivered++;
+    this.lastProgress = t;
+    const latency = t - this.times[p * P_TIMES + T_SENT] + this.settings.endpointOverheadNs / NS_PER_CYCLE;
+    this.onDeliver(p, t, latency);
+    this.release(p);
+  }
+
+  // ------------------------------------------------------------------ arbitration
+
+  /** SA1 and SA2 at one unit: each input offers one VC's head packet, each output grants one input. */
+  private arbitrate(unit: number, t: number): void {
+    if (this.arbitratedAt[unit] === t) return;
+    this.arbitratedAt[unit] = t;
+    if (this.armedAt[unit] === t) this.armedAt[unit] = -1;
+    const chip = (unit / UNITS) | 0;
+    const u = unit - chip * UNITS;
+    let wake = Infinity;
+    if (u >= ROUTERS) {
+      const input = chip * INPUTS + u + SINGLE_OFFSET;
+      const w = this.offer(input, chip * OUTPUTS, t);
+      if (w >= 0) this.transfer(w, input, t);
+      else if (w !== NONE) wake = -w - 2;
+      if (this.nonEmpty[input] && w >= 0) wake = t + 1;
+    } else {
+      // SA1: each of the router's inputs offers one packet; requests[port] collects the inputs asking for it.
+      const inBase = chip * INPUTS + u * PORTS;
+      const outBase = chip * OUTPUTS;
+      let requests = 0;
+      const offered = this.offered;
+      for (let i = 0; i < PORTS; i++) {
+        const input = inBase + i;
+        if (this.nonEmpty[input] === 0) continue;
+        const w = this.offer(input, outBase, t);
+        offered[i] = w;
+        if (w >= 0) requests |= 1 << (this.ints[w * P_INTS + P_OUT] - u * PORTS);
+        else if (w !== NONE && -w - 2 < wake) wake = -w - 2;
+      }
+      // SA2: each requested output grants one input.
+      for (let port = 0; port < PORTS; port++) {
+        if (!(requests & (1 << port))) continue;
+        const out = u * PORTS + port;
+        let mask = 0;
+        for (let i = 0; i < PORTS; i++) {
+          const w = offered[i];
+          if (w >= 0 && this.ints[w * P_INTS + P_OUT] === out) mask |= 1 << i;
+        }
+        const g = this.sa2(chip, u, port, mask);
+        this.transfer(offered[g], inBase + g, t);
+        if (mask !== 1 << g) wake = t + 1;
+      }
+      offered.fill(NONE);
+      for (let i = 0; i < PORTS; i++)
+        if (this.nonEmpty[inBase + i] && this.inBusy[inBase + i] > t && this.inBusy[inBase + i] < wake) wake = this.inBusy[inBase + i];
+    }
+    if (wake !== Infinity) this.arm(unit, wake <= t ? t + 1 : wake);
+  }
+  private readonly offered = new Int32Array(PORTS).fill(NONE);
+
+  /**
+   * SA1 at one input: round robin over its VCs, the first whose head packet is through the
+   * pipeline, whose output is free and whose next buffer has room for it. Returns the packet;
+   * NONE when nothing can go until credits come back; or −(cycle + 2) for the cycle to try again.
+   */
+  private offer(input: number, outBase: number, t: number): number {
+    if (this.inBusy[input] > t) return -(ceil(this.inBusy[input]) + 2);
+    const mask = this.nonEmpty[input];
+    const start = this.rrVc[input];
+    let retry = Infinity;
+    for (let k = 0; k < VCS; k++) {
+      const v = (start + k) & (VCS - 1);
+      if (!(mask & (1 << v))) continue;
+      const p = this.queueHead[input * VCS + v];
+      const I = p * P_INTS;
+      const eligible = this.times[p * P_TIMES + T_ELIGIBLE];
+      if (eligible > t) {
+        if (eligible < retry) retry = eligible;
+        continue;
+      }
+      const out = outBase + this.ints[I + P_OUT];
+      if (this.outFree[out] > t) {
+        if (this.outFree[out] < retry) retry = this.outFree[out];
+        continue;
+      }
+      if (this.credits[out * VCS + this.ints[I + P_CLASS] * VCS_PER_CLASS + this.ints[I + P_NEXT_VC]] < this.ints[I + P_FLITS]) continue;
+      return p;
+    }
+    return retry === Infinity ? NONE : -(ceil(retry) + 2);
+  }
+
+  /** SA2 at a router output among the requesting inputs (`mask`): inverse-weighted (§3.3, Fig. 6) or round robin. */
+  private sa2(chip: number, router: number, port: number, mask: number): number {
+    const arb = (chip * ROUTERS + router) * PORTS + port;
+    const next = this.rrInput[arb];
+    const rr = this.roundRobin[arb] === 1;
+    const half = 1 << this.settings.weightBits;
+    const A = arb * PORTS;
+    const accum = this.accum;
+    let g = NONE;
+    let gHigh = false;
+    for (let j = 0; j < PORTS; j++) {
+      const i = next + j < PORTS ? next + j : next + j - PORTS;
+      if (!(mask & (1 << i))) continue;
+      const high = rr || accum[A + i] < half;
+      if (g < 0 || (high && !gHigh)) {
+        g = i;
+        gHigh = high;
+        if (high) break;
+      }
+    }
+    this.rrInput[arb] = g + 1 < PORTS ? g + 1 : 0;
+    if (rr) return g;
+    if (!gHigh) for (let i = 0; i < PORTS; i++) if (i !== g) accum[A + i] = accum[A + i] < half ? 0 : accum[A + i] - half;
+    const offeredPacket = this.offered[g];
+    const pattern = this.ints[offeredPacket * P_INTS + P_PATTERN];
+    accum[A + g] = (accum[A + g] & (half - 1)) + this.weights[(A + g) * 2 + pattern];
+    return g;
+  }
+
+  /** Sends input `input`'s head packet `p` on to its output, granted at cycle t. */
+  private transfer(p: number, input: number, t: number): void {
+    const ints = this.ints;
+    const I = p * P_INTS;
+    const chip = (input / INPUTS) | 0;
+    const vcIndex = ints[I + P_CLASS] * VCS_PER_CLASS + ints[I + P_VC];
+    const q = input * VCS + vcIndex;
+    const next = ints[I + P_NEXT];
+    this.queueHead[q] = next;
+    if (next === NONE) {
+      this.queueTail[q] = NONE;
+      this.nonEmpty[input] &= ~(1 << vcIndex);
+    }
+    const flits = ints[I + P_FLITS];
+    this.queueFlits[q] -= flits;
+    this.rrVc[input] = (vcIndex + 1) & (VCS - 1);
+    const local = ints[I + P_OUT];
+    const out = chip * OUTPUTS + local;
+    const perFlit = this.outCyclesPerFlit[out];
+    const T = p * P_TIMES;
+    let tailLeaves = t + flits * perFlit;
+    const tailIn = this.times[T + T_TAIL] + perFlit;
+    if (tailIn > tailLeaves) tailLeaves = tailIn;
+    let latency = this.outLatency[out];
+    // §2.2: go-back-N on a torus channel — a corrupted flit and those behind it are sent again.
+    if (perFlit !== 1) {
+      const c = local - IN_CA_FROM_ROUTER;
+      const rate = this.bitErrorRate[chip * CHANNELS + c];
+      if (rate > 0 && keyedDraw(this.seed, DRAW_BIT_ERROR, ints[I + P_SERIAL], ints[I + P_HOPS]) < rate * flits) {
+        latency += this.settings.linkRetryCycles;
+        this.linkRetransmissions[chip * CHANNELS + c]++;
+        this.retransmissions++;
+      }
+      this.torusFlitHops += flits;
+    }
+    this.outFree[out] = tailLeaves;
+    this.inBusy[input] = tailLeaves;
+    const up = this.upstream[input];
+    if (up !== NONE) this.wheel.add(t, ceil(tailLeaves) + ceil(this.outLatency[up]), EV_CREDIT, up, vcIndex, flits);
+    const nextVc = ints[I + P_NEXT_VC];
+    this.credits[out * VCS + ints[I + P_CLASS] * VCS_PER_CLASS + nextVc] -= flits;
+    this.flitHops += flits;
+    this.linkFlits[out] += flits;
+    this.lastProgress = t;
+    ints[I + P_VC] = nextVc;
+    this.times[T + T_TAIL] = tailLeaves + latency;
+    this.wheel.add(t, ceil(t + perFlit + latency), EV_ARRIVE, p, this.downstream[out], 0);
+    // A batch's next packet is made as soon as the last has left the endpoint adapter.
+    if (local >= IN_EA_INJECT) {
+      const e = local - IN_EA_INJECT;
+      if (this.batchLeft[chip * ENDPOINTS + e] > 0) this.nextOfBatch(chip, e);
+    }
+  }
+
+  private watchdog(t: number): void {
+    this.lastProgress = t;
+    this.onInterrupt('FORWARD_PROGRESS_TIMEOUT', t, NONE, NONE, NONE, { inFlight: this.inFlight });
+  }
+
+  // ------------------------------------------------------------------ faults
+
+  /** A torus channel goes down at both ends (a cut cable or a dead SerDes). */
+  setChannelDown(node: number, port: number, down: boolean): void {
+    const peer = this.fabric.peer[this.fabric.portBase[node] + port];
+    this.linkDown[node * CHANNELS + port] = down ? 1 : 0;
+    if (peer >= 0) {
+      const far = this.fabric.portOwner(peer);
+      this.linkDown[far * CHANNELS + peer - this.fabric.portBase[far]] = down ? 1 : 0;
+    }
+  }
+
+  /** A node dies: what it holds is discarded, and whatever reaches it after. */
+  killNode(node: number): void {
+    this.dead[node] = 1;
+    for (let input = node * INPUTS; input < (node + 1) * INPUTS; input++) {
+      if (!this.nonEmpty[input]) continue;
+      for (let v = 0; v < VCS; v++) {
+        let p = this.queueHead[input * VCS + v];
+        while (p !== NONE) {
+          const next = this.ints[p * P_INTS + P_NEXT];
+          this.returnCredits(input, p, this.now);
+          this.discard(p, 'node-died', node);
+          p = next;
+        }
+        this.queueHead[input * VCS + v] = NONE;
+        this.queueTail[input * VCS + v] = NONE;
+        this.queueFlits[input * VCS + v] = 0;
+      }
+      this.nonEmpty[input] = 0;
+    }
+    this.batchLeft.fill(0, node * ENDPOINTS, (node + 1) * ENDPOINTS);
+  }
+}
+
+function popcount12(x: number): number {
+  let n = 0;
+  for (let v = x & 0xfff; v; v &= v - 1) n++;
+  return n;
+}
