@@ -4,7 +4,12 @@ import { Anton2Sim } from './anton2-sim';
 import type { Anton2Settings } from './anton2-settings';
 
 function machine(shape: [number, number, number], settings: Partial<Anton2Settings> = {}, seed = 7): Anton2Sim {
-  const sim = new Anton2Sim(new EmulatedFabric(generateAnton2Design({ shape, backplaneChannelNs: 2, cableChannelNs: 10 })), shippedAnton2Floorplan(), seed, settings);
+  const sim = new Anton2Sim(
+    new EmulatedFabric(generateAnton2Design({ shape, backplaneChannelNs: 2, cableChannelNs: 10 })),
+    shippedAnton2Floorplan(),
+    seed,
+    settings,
+  );
   sim.programDefaults();
   return sim;
 }

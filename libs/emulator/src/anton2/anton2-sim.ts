@@ -25,7 +25,9 @@
  * in its one router, an X through route over the skip channel, anything else in the direction
  * order (§2.4). VC promotion (§2.5): a packet starts on VC 0, the hop that crosses a dimension's
  * dateline arrives on the next VC, and a packet that finishes a dimension without crossing it takes
- * the next VC as it leaves the arriving channel adapter; so after j dimensions it is on VC j.
+ * the next VC as it turns, on the output of the first router after the arriving channel adapter (the
+ * deadlock-freedom argument needs what turns in a VC to have crossed its dateline); so after j
+ * dimensions it is on VC j.
  *
  * The books: every packet is delivered at an endpoint or discarded with a reason. Random choices
  * are keyed draws of the seed and the packet's serial number, so a run is the same whatever order
@@ -97,7 +99,9 @@ const P_NEXT = 18;
 const P_TIES = 19;
 const P_SERIAL = 20;
 const P_CHIP = 21;
-const P_INTS = 22;
+/** 1 from the channel adapter where the packet finished a dimension without crossing its dateline to the router output that takes it out of the T group: the VC it rises to there. */
+const P_PROMOTE = 22;
+const P_INTS = 23;
 /** Packet record: times. */
 const T_SENT = 0;
 const T_ELIGIBLE = 1;
@@ -404,6 +408,7 @@ export class Anton2Sim {
     ints[I + P_DIM] = 0;
     ints[I + P_CROSSED] = 0;
     ints[I + P_THROUGH] = 0;
+    ints[I + P_PROMOTE] = 0;
     ints[I + P_CHIP] = source;
     this.times[p * P_TIMES + T_SENT] = this.now;
     if (this.dead[source]) {
@@ -562,7 +567,12 @@ export class Anton2Sim {
     if (local < IN_CA_FROM_ROUTER) {
       const r = (local / PORTS) | 0;
       ints[I + P_OUT] = r * PORTS + this.routeOut[(r * EXITS + ints[I + P_EXIT]) * 2 + ints[I + P_THROUGH]];
-      ints[I + P_NEXT_VC] = vc;
+      // §2.5: the rise for a dimension finished without crossing comes as the packet turns, at the
+      // first router's output — the channel from the adapter keeps the torus VC, so that what turns
+      // in a VC has crossed its dateline (the deadlock-freedom argument's premise).
+      const next = vc + ints[I + P_PROMOTE];
+      ints[I + P_PROMOTE] = 0;
+      ints[I + P_NEXT_VC] = next < VCS_PER_CLASS ? next : VCS_PER_CLASS - 1;
       return true;
     }
     if (local < IN_CA_FROM_TORUS) {
@@ -596,12 +606,11 @@ export class Anton2Sim {
       if (!this.chooseExit(p, chip)) return false;
       // Arriving on D− means travelling D+: through goes on by D+ of the same slice.
       ints[I + P_THROUGH] = ints[I + P_EXIT] === (c ^ 2) ? 1 : 0;
-      let next = vc;
       if (ints[I + P_DIM] !== dimBefore) {
-        if (!crossedBefore) next = vc + 1;
+        if (!crossedBefore) ints[I + P_PROMOTE] = 1;
         ints[I + P_CROSSED] = 0;
       }
-      ints[I + P_NEXT_VC] = next < VCS_PER_CLASS ? next : VCS_PER_CLASS - 1;
+      ints[I + P_NEXT_VC] = vc;
       ints[I + P_OUT] = local;
       return true;
     }
@@ -626,12 +635,15 @@ export class Anton2Sim {
     this.nonEmpty[input] |= 1 << vcIndex;
   }
 
+  /** Has the unit arbitrate at `at` (rounded up), or the cycle after it last did if that is later: one arbitration a cycle. */
   private arm(unit: number, at: number): void {
-    const when = ceil(at);
+    let when = ceil(at);
+    if (when < this.now) when = this.now;
+    if (when <= this.arbitratedAt[unit]) when = this.arbitratedAt[unit] + 1;
     const armed = this.armedAt[unit];
     if (armed >= this.now && armed <= when) return;
     this.armedAt[unit] = when;
-    this.wheel.add(this.now, when < this.now ? this.now : when, EV_ARBITRATE, unit, 0, 0);
+    this.wheel.add(this.now, when, EV_ARBITRATE, unit, 0, 0);
   }
 
   private discard(p: number, reason: Anton2DiscardReason, node: number): void {
