@@ -29,3 +29,6 @@ export * from './bgl/bgl-threads';
 export * from './bgl/bgl-maintenance';
 export * from './bgl/bgl-hosted-engine';
 export * from './host/hosted-fabric-engine';
+export * from './anton2/anton2-sim';
+export * from './anton2/anton2-settings';
+export * from './anton2/inverse-weighted-arbiter';

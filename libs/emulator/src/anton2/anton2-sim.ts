@@ -166,6 +166,8 @@ export class Anton2Sim {
   readonly bitErrorRate: Float64Array;
   readonly linkRetransmissions: Float64Array;
   readonly linkFlits: Float64Array;
+  /** Flits each router's SA2 arbiter granted, per (node, router, output, input) — the loads the control plane's analysis predicts. */
+  readonly grantedFlits: Float64Array;
   private readonly credits: Int32Array;
   private readonly outFree: Float64Array;
   private readonly inBusy: Float64Array;
@@ -282,6 +284,7 @@ export class Anton2Sim {
     this.bitErrorRate = new Float64Array(n * CHANNELS);
     this.linkRetransmissions = new Float64Array(n * CHANNELS);
     this.linkFlits = new Float64Array(n * OUTPUTS);
+    this.grantedFlits = new Float64Array(n * ROUTERS * PORTS * PORTS);
     this.outFree = new Float64Array(n * OUTPUTS);
     this.inBusy = new Float64Array(n * INPUTS);
     this.queueHead = new Int32Array(n * INPUTS * VCS).fill(NONE);
@@ -777,12 +780,13 @@ export class Anton2Sim {
           if (w >= 0 && this.ints[w * P_INTS + P_OUT] === out) mask |= 1 << i;
         }
         const g = this.sa2(chip, u, port, mask);
+        this.grantedFlits[((chip * ROUTERS + u) * PORTS + port) * PORTS + g] += this.ints[offered[g] * P_INTS + P_FLITS];
         this.transfer(offered[g], inBase + g, t);
         if (mask !== 1 << g) wake = t + 1;
       }
       offered.fill(NONE);
       for (let i = 0; i < PORTS; i++)
-        if (this.nonEmpty[inBase + i] && this.inBusy[inBase + i] > t && this.inBusy[inBase + i] < wake) wake = this.inBusy[inBase + i];
+        if (this.nonEmpty[inBase + i] && this.inBusy[inBase + i] >= t + 1 && this.inBusy[inBase + i] < wake) wake = this.inBusy[inBase + i];
     }
     if (wake !== Infinity) this.arm(unit, wake <= t ? t + 1 : wake);
   }
@@ -794,7 +798,7 @@ export class Anton2Sim {
    * NONE when nothing can go until credits come back; or −(cycle + 2) for the cycle to try again.
    */
   private offer(input: number, outBase: number, t: number): number {
-    if (this.inBusy[input] > t) return -(ceil(this.inBusy[input]) + 2);
+    if (this.inBusy[input] >= t + 1) return -(floor(this.inBusy[input]) + 2);
     const mask = this.nonEmpty[input];
     const start = this.rrVc[input];
     let retry = Infinity;
@@ -809,8 +813,9 @@ export class Anton2Sim {
         continue;
       }
       const out = outBase + this.ints[I + P_OUT];
-      if (this.outFree[out] > t) {
-        if (this.outFree[out] < retry) retry = this.outFree[out];
+      // A torus channel's serialiser frees part-way through a cycle and starts the next flit there.
+      if (this.outFree[out] >= t + 1) {
+        if (floor(this.outFree[out]) < retry) retry = floor(this.outFree[out]);
         continue;
       }
       if (this.credits[out * VCS + this.ints[I + P_CLASS] * VCS_PER_CLASS + this.ints[I + P_NEXT_VC]] < this.ints[I + P_FLITS]) continue;
@@ -868,7 +873,8 @@ export class Anton2Sim {
     const out = chip * OUTPUTS + local;
     const perFlit = this.outCyclesPerFlit[out];
     const T = p * P_TIMES;
-    let tailLeaves = t + flits * perFlit;
+    const start = this.outFree[out] > t ? this.outFree[out] : t;
+    let tailLeaves = start + flits * perFlit;
     const tailIn = this.times[T + T_TAIL] + perFlit;
     if (tailIn > tailLeaves) tailLeaves = tailIn;
     let latency = this.outLatency[out];
@@ -894,7 +900,7 @@ export class Anton2Sim {
     this.lastProgress = t;
     ints[I + P_VC] = nextVc;
     this.times[T + T_TAIL] = tailLeaves + latency;
-    this.wheel.add(t, ceil(t + perFlit + latency), EV_ARRIVE, p, this.downstream[out], 0);
+    this.wheel.add(t, ceil(start + perFlit + latency), EV_ARRIVE, p, this.downstream[out], 0);
     // A batch's next packet is made as soon as the last has left the endpoint adapter.
     if (local >= IN_EA_INJECT) {
       const e = local - IN_EA_INJECT;
