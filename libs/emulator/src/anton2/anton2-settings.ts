@@ -16,7 +16,7 @@ export type Anton2TieRule = 'random' | 'plus' | 'source-parity';
 export interface Anton2Settings {
   /** Flits a router input buffers per VC (not in the paper; spec §2.2.4: 4, two full-sized packets for virtual cut-through). */
   readonly routerBufferFlits: number;
-  /** Flits a channel adapter buffers per VC (not in the paper; weft: 16, covering the SerDes credit round trip over a cable at 89.6 Gb/s). */
+  /** Flits a channel adapter buffers per VC (not in the paper; weft: 32, covering the credit round trip over a cable — some 80 cycles at 3.2 a flit). */
   readonly adapterBufferFlits: number;
   /** Flits an endpoint adapter receives per class before its core reads them (weft: 8). */
   readonly endpointBufferFlits: number;
@@ -26,9 +26,9 @@ export interface Anton2Settings {
   readonly meshLinkCycles: number;
   /** Cycles a channel adapter takes a packet in each direction, framing and checking included (Fig. 12 only; calibrated: 8). */
   readonly adapterCycles: number;
-  /** Nanoseconds a flit spends in the SerDes pair of a torus channel, besides the trace or cable (Fig. 12 only; calibrated: 17). */
+  /** Nanoseconds a flit spends in the SerDes pair of a torus channel, besides the trace or cable (Fig. 12 only; calibrated: 13.2). */
   readonly serdesNs: number;
-  /** Nanoseconds of the endpoint's software, sending and receiving together, in each latency (calibrated to §4.3's intercept: 58). */
+  /** Nanoseconds of the endpoint's software, sending and receiving together, in each latency (calibrated to §4.3's intercept: 55.6). */
   readonly endpointOverheadNs: number;
   /** §3.3: bits of each inverse weight, M (Fig. 6's default, 5). */
   readonly weightBits: number;
@@ -45,13 +45,13 @@ export interface Anton2Settings {
 
 export const DEFAULT_ANTON2_SETTINGS: Anton2Settings = {
   routerBufferFlits: 4,
-  adapterBufferFlits: 16,
+  adapterBufferFlits: 32,
   endpointBufferFlits: 8,
   routerPipelineCycles: 3,
   meshLinkCycles: 1,
   adapterCycles: 8,
-  serdesNs: 17,
-  endpointOverheadNs: 58,
+  serdesNs: 13.2,
+  endpointOverheadNs: 55.6,
   weightBits: 5,
   arbitration: 'inverse-weighted',
   directionOrder: model.ANTON2_DIRECTION_ORDER,
