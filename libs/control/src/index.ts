@@ -34,3 +34,6 @@ export * from './bgl/bgl-discovery';
 export * from './bgl/bgl-routing-engine';
 export * from './bgl/route-override-proof';
 export * from './bgl/bgl-registry';
+export * from './anton2/arbiter-loads';
+export * from './anton2/inverse-weights';
+export * from './anton2/torus-dependencies';

@@ -1,0 +1,89 @@
+/**
+ * Anton 2 (issue 37): the emulated ASIC network's speed in flit-hops — a flit crossing a channel,
+ * mesh, skip, adapter or torus — per wall second (BookSim2, for scale, moves 0.2–0.6 million flit
+ * link-hops a CPU second on this kind of machine; weft's target is 10 million), and the arbiter
+ * weights' computation.
+ */
+import { anton2ArbiterLoads, anton2WeightTable, inverseWeights } from '@weft/control';
+import { Anton2Sim, EmulatedFabric } from '@weft/emulator';
+import { anton2ChipWiring, generateAnton2Design, keyedDraw, shippedAnton2Floorplan, Torus } from '@weft/fabric-model';
+import { Benchmark, collectGarbage, timed } from './harness';
+
+/** One sending core per router of the floorplan's endpoint adapters, then round again: 16 a node. */
+const CORES = [0, 2, 3, 4, 6, 9, 11, 13, 16, 19, 21, 1, 5, 7, 10, 12];
+/** Torus cycles a flit: 24 bytes at 89.6 Gb/s in 1.5 GHz cycles. */
+const TORUS_CYCLES_PER_FLIT = (24 * 8 * 1.5) / 89.6;
+
+/**
+ * 8×8×8 at half of saturation, uniform random one-flit packets from 16 cores a node: saturation is
+ * where the most loaded torus channel is full (its load from the arbiter-load analysis: 8 packets a
+ * unit of per-core rate), so each core offers 0.5 / (3.214 × 8) packets a cycle. Timed after the
+ * network has filled.
+ */
+function halfSaturation(): Benchmark {
+  let sim: Anton2Sim | undefined;
+  return {
+    name: 'anton2 emulator: 8×8×8 at half of saturation (uniform random, one-flit packets), flit-hops a second',
+    parameters: { shape: '8x8x8', load: 0.5, coresPerNode: CORES.length, warmupCycles: 1500, cycles: 2000 },
+    isolated: true,
+    warmup: 0,
+    runs: 3,
+    setup: () => {
+      sim = new Anton2Sim(
+        new EmulatedFabric(generateAnton2Design({ shape: [8, 8, 8], backplaneChannelNs: 2, cableChannelNs: 10 })),
+        shippedAnton2Floorplan(),
+        3,
+      );
+      sim.programDefaults();
+      const sources = [];
+      for (let n = 0; n < sim.nodes; n++) for (const e of CORES) sources.push([n, e] as const);
+      const nodes = sim.nodes;
+      sim.startSteady(
+        sources,
+        0.5 / (TORUS_CYCLES_PER_FLIT * 8),
+        1e9,
+        (_n, _e, serial) => Math.floor(keyedDraw(5, 1, serial, 0) * nodes) * 23 + CORES[serial % 16],
+      );
+      sim.run(1500);
+    },
+    run: async () => {
+      collectGarbage();
+      const s = sim!;
+      const hops = s.flitHops;
+      const torusHops = s.torusFlitHops;
+      const result = await timed(() => s.run(2000));
+      const seconds = result.ms / 1000;
+      return {
+        ms: result.ms,
+        flitHopsPerSecond: (s.flitHops - hops) / seconds,
+        torusFlitHopsPerSecond: (s.torusFlitHops - torusHops) / seconds,
+        torusUtilisation: ((s.torusFlitHops - torusHops) * TORUS_CYCLES_PER_FLIT) / (2000 * s.nodes * 12),
+      };
+    },
+    teardown: () => {
+      sim = undefined;
+    },
+  };
+}
+
+export const benchmarks: Benchmark[] = [
+  halfSaturation(),
+  {
+    name: 'anton2: inverse weights of every arbiter from two patterns (uniform, tornado), 8×8×8',
+    parameters: { shape: '8x8x8', patterns: 'uniform,tornado', weightBits: 5 },
+    warmup: 1,
+    runs: 5,
+    run: async () => {
+      const torus = new Torus([8, 8, 8]);
+      const wiring = anton2ChipWiring(shippedAnton2Floorplan());
+      const options = { sourceEndpoints: CORES, destinationEndpoints: CORES, tieRule: 'random' as const };
+      collectGarbage();
+      const result = await timed(() => {
+        const uniform = anton2ArbiterLoads(torus, wiring, { name: 'uniform' }, options);
+        const tornado = anton2ArbiterLoads(torus, wiring, { name: 'tornado' }, options);
+        return anton2WeightTable([uniform.arbiters, tornado.arbiters], 5, inverseWeights);
+      });
+      return { ms: result.ms, arbiterInputs: result.value.length / 2 };
+    },
+  },
+];
