@@ -37,3 +37,4 @@ export * from './bgl/bgl-registry';
 export * from './anton2/arbiter-loads';
 export * from './anton2/inverse-weights';
 export * from './anton2/torus-dependencies';
+export * from './anton2/anton2-discovery';

@@ -32,3 +32,4 @@ export * from './host/hosted-fabric-engine';
 export * from './anton2/anton2-sim';
 export * from './anton2/anton2-settings';
 export * from './anton2/inverse-weighted-arbiter';
+export * from './anton2/anton2-maintenance';

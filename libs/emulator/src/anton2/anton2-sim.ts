@@ -141,7 +141,7 @@ export class Anton2Sim {
   /** Per node and dimension: the coordinate after which the + and the − dateline lie (§2.5). */
   readonly datelinePlus: Int32Array;
   readonly datelineMinus: Int32Array;
-  /** Per source node, null (all 12 allowed) or a 12-bit mask of allowed (order × 2 + slice) per destination node. */
+  /** Per source node, null (all 12 allowed) or a 12-bit mask of allowed (order × 2 + slice) per destination, indexed x + kX·(y + kY·z). */
   readonly routePolicy: (Uint16Array | null)[];
   /** Inverse weights: router output (chip, router, port), input, pattern. */
   readonly weights: Uint8Array;
@@ -420,8 +420,12 @@ export class Anton2Sim {
       return NONE;
     }
     // §2.3: the order and slice drawn among those the source's policy allows for the destination.
+    // The policy table is indexed by the destination's place, by the source's own size register.
     const policy = this.routePolicy[source];
-    const allowed = policy === null ? 0xfff : policy[destination];
+    const S = 3 * source;
+    const D = 3 * destination;
+    const allowed =
+      policy === null ? 0xfff : (policy[this.coords[D] + this.sizeRegister[S] * (this.coords[D + 1] + this.sizeRegister[S + 1] * this.coords[D + 2])] ?? 0);
     let route: number;
     if (options.order !== undefined) route = options.order * 2 + (options.slice ?? 0);
     else {

@@ -107,3 +107,16 @@ export function checkAnton2Design(value: unknown, c: JsonChecker): Anton2DesignP
   if (!shape || backplaneChannelNs === undefined || cableChannelNs === undefined) return undefined;
   return { shape, backplaneChannelNs, cableChannelNs };
 }
+
+/**
+ * An ASIC's control-network address: its backplane (a 4×4×1 block of nodecards, x fastest) and its
+ * nodecard there (4·(x mod 4) + y mod 4). The paper does not say how the control network reaches a
+ * nodecard; weft addresses it by its place in the packaging, as for BG/L.
+ */
+export function anton2ControlAddress(torus: Torus, node: number): [number, number] {
+  const [bx, by] = ANTON2_BACKPLANE_SHAPE;
+  const [x, y, z] = torus.coordinates(node);
+  const across = Math.ceil(torus.kx / bx);
+  const down = Math.ceil(torus.ky / by);
+  return [Math.floor(x / bx) + across * (Math.floor(y / by) + down * z), (x % bx) * by + (y % by)];
+}

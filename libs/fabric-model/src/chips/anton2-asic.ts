@@ -55,3 +55,33 @@ export function anton2ChannelName(port: number): string {
   const d = port >> 2;
   return `${'XYZ'[d]}${port & 1}${port & 2 ? '-' : '+'}`;
 }
+
+/** What an ASIC's identity register says it is (read by discovery over the control network). */
+export const MODEL_ANTON2_ASIC = 4;
+
+/**
+ * An ASIC's registers as the control plane addresses them over the control network. The paper
+ * names none (Table 2 has a "Configuration" block, 8.6% of the network's area; spec §2.3): these
+ * are weft's, one per thing the fabric manager must set —
+ * - `asicIdentity` [model, serial], `channelStates` 12 × [up, far serial, far port] as link training
+ *   found them, `linkErrors` 12 retransmission counts: read only;
+ * - `nodeCoordinates` [x, y, z] and `torusSize` [kX, kY, kZ] (§2.3: routes are computed in hardware
+ *   from them), `datelines` [+x, +y, +z, −x, −y, −z], each the coordinate after which that dateline
+ *   lies (§2.5);
+ * - `routePolicy`: per destination node (x + kX·(y + kY·z) by the node's own size register) a
+ *   12-bit mask of the (order × 2 + slice) combinations its packets may draw; empty allows all 12;
+ * - `arbiterWeights`: every SA2 arbiter's inverse weights, (router × 6 + output) × 12 + input × 2 +
+ *   pattern, each below 2^M; `arbiterModes`: per router output, 0 inverse-weighted, 1 round robin.
+ */
+export const ANTON2_REGISTERS = [
+  'asicIdentity',
+  'channelStates',
+  'linkErrors',
+  'nodeCoordinates',
+  'torusSize',
+  'datelines',
+  'routePolicy',
+  'arbiterWeights',
+  'arbiterModes',
+] as const;
+export type Anton2Register = (typeof ANTON2_REGISTERS)[number];

@@ -1,0 +1,203 @@
+/**
+ * The maintenance controller of an emulated Anton 2 machine: the MaintenanceTransport over its
+ * control network, out of band like BG/L's — requests do not cross the torus, a dead ASIC does not
+ * answer. An ASIC is addressed by its place in the packaging, [backplane, nodecard]
+ * (anton2ControlAddress); each access takes `accessNs` of emulated time, reported as its latency.
+ *
+ * The registers are the datasheet's (chips/anton2-asic.ts, ANTON2_REGISTERS). A write the ASIC
+ * cannot take (a value out of range, a table of the wrong length) is rejected, naming why; nothing
+ * is written.
+ */
+import * as model from '@weft/fabric-model';
+import type { InterruptRecord, MaintenanceResult, MaintenanceTransport, RegisterValue, SourceRoute } from '@weft/fabric-model';
+import { chipSerial } from '../engine/maintenance-message';
+import type { Anton2Sim } from './anton2-sim';
+
+/** What one access over the control network takes (not in the paper: weft's setting, 2 µs). */
+export const ANTON2_ACCESS_NS = 2000;
+
+type Failure = Extract<MaintenanceResult<never>, { ok: false }>;
+
+const ROUTER_OUTPUTS = model.A2_ROUTERS * model.A2_PORTS;
+const WEIGHTS_PER_OUTPUT = model.A2_PORTS * 2;
+
+export class Anton2MaintenanceController implements MaintenanceTransport {
+  private readonly nodeAt = new Map<string, number>();
+  private readonly serials: Int32Array;
+  private readonly listeners = new Set<(interrupt: InterruptRecord) => void>();
+
+  constructor(
+    readonly sim: Anton2Sim,
+    readonly accessNs = ANTON2_ACCESS_NS,
+  ) {
+    const torus = sim.torus;
+    this.serials = new Int32Array(sim.nodes);
+    for (let node = 0; node < sim.nodes; node++) {
+      const place = torus.index(sim.coords[3 * node], sim.coords[3 * node + 1], sim.coords[3 * node + 2]);
+      this.nodeAt.set(model.anton2ControlAddress(torus, place).join('.'), node);
+      this.serials[node] = chipSerial(sim.fabric.chipNames[node]) | 0;
+    }
+    const previous = sim.onInterrupt;
+    sim.onInterrupt = (kind, cycle, node, port, vc, details) => {
+      previous(kind, cycle, node, port, vc, details);
+      const record: InterruptRecord = {
+        kind,
+        emulatedTimeNs: cycle * sim.nsPerCycle,
+        serial: node >= 0 ? this.serials[node] >>> 0 : 0,
+        port,
+        vc,
+        ...(details ? { details } : {}),
+      };
+      for (const listener of this.listeners) listener(record);
+    };
+  }
+
+  onInterrupt(listener: (interrupt: InterruptRecord) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async read(route: SourceRoute, register: string, index = 0): Promise<MaintenanceResult<RegisterValue>> {
+    return this.readNow(route, register, index);
+  }
+
+  async readMany(
+    routes: readonly SourceRoute[],
+    register: string,
+    _concurrency: number,
+    onPart?: (from: number, results: readonly MaintenanceResult<RegisterValue>[]) => void,
+  ): Promise<MaintenanceResult<RegisterValue>[]> {
+    const results = routes.map((route) => this.readNow(route, register, 0));
+    onPart?.(0, results);
+    return results;
+  }
+
+  async write(route: SourceRoute, register: string, index: number, value: RegisterValue): Promise<MaintenanceResult<void>> {
+    return this.writeNow(route, register, index, value);
+  }
+
+  async writeMany(route: SourceRoute, register: string, indices: readonly number[], value: RegisterValue): Promise<MaintenanceResult<void>> {
+    for (const index of indices) {
+      const result = this.writeNow(route, register, index, value);
+      if (!result.ok) return result;
+    }
+    return { ok: true, value: undefined, latencyNs: this.accessNs * indices.length };
+  }
+
+  /** The ASIC a route addresses, or a failure: no such place, or an ASIC that does not answer. */
+  private node(route: SourceRoute): number | Failure {
+    const node = route.length === 2 ? this.nodeAt.get(route.join('.')) : undefined;
+    if (node === undefined || this.sim.dead[node])
+      return { ok: false, reason: 'timeout', detail: `no ASIC answered at control-network address ${route.join('.')}`, latencyNs: 4 * this.accessNs };
+    return node;
+  }
+
+  private readNow(route: SourceRoute, register: string, index: number): MaintenanceResult<RegisterValue> {
+    const node = this.node(route);
+    if (typeof node !== 'number') return node;
+    const sim = this.sim;
+    const latencyNs = this.accessNs;
+    const ok = (value: RegisterValue): MaintenanceResult<RegisterValue> => ({ ok: true, value, latencyNs });
+    const three = (a: Int32Array) => Array.from(a.subarray(3 * node, 3 * node + 3));
+    switch (register) {
+      case 'asicIdentity':
+        return ok([model.MODEL_ANTON2_ASIC, this.serials[node] >>> 0]);
+      case 'channelStates': {
+        const out: number[] = [];
+        for (let c = 0; c < model.ANTON2_CHANNEL_ADAPTERS; c++) out.push(...this.channelState(node, c));
+        return ok(out);
+      }
+      case 'linkErrors':
+        return ok(Array.from(sim.linkRetransmissions.subarray(12 * node, 12 * node + 12)));
+      case 'nodeCoordinates':
+        return ok(three(sim.coordinateRegister));
+      case 'torusSize':
+        return ok(three(sim.sizeRegister));
+      case 'datelines':
+        return ok([...three(sim.datelinePlus), ...three(sim.datelineMinus)]);
+      case 'routePolicy': {
+        const table = sim.routePolicy[node];
+        return ok(table ? Array.from(table) : []);
+      }
+      case 'arbiterWeights':
+        return ok(Array.from(sim.weights.subarray(node * ROUTER_OUTPUTS * WEIGHTS_PER_OUTPUT, (node + 1) * ROUTER_OUTPUTS * WEIGHTS_PER_OUTPUT)));
+      case 'arbiterModes':
+        return ok(Array.from(sim.roundRobin.subarray(node * ROUTER_OUTPUTS, (node + 1) * ROUTER_OUTPUTS)));
+      default:
+        return { ok: false, reason: 'no-such-register', detail: `an Anton 2 ASIC has no register "${register}" (index ${index})`, latencyNs };
+    }
+  }
+
+  /** Link training exchanges identities: a live channel knows the serial and port at its far end. */
+  private channelState(node: number, c: number): number[] {
+    const sim = this.sim;
+    const fabric = sim.fabric;
+    const peer = fabric.peer[fabric.portBase[node] + c];
+    if (peer < 0 || sim.linkDown[12 * node + c]) return [0, 0, -1];
+    const far = fabric.portOwner(peer);
+    if (sim.dead[far]) return [0, 0, -1];
+    return [1, this.serials[far] >>> 0, peer - fabric.portBase[far]];
+  }
+
+  private writeNow(route: SourceRoute, register: string, _index: number, value: RegisterValue): MaintenanceResult<void> {
+    const node = this.node(route);
+    if (typeof node !== 'number') return node;
+    const sim = this.sim;
+    const latencyNs = this.accessNs;
+    const done: MaintenanceResult<void> = { ok: true, value: undefined, latencyNs };
+    const rejected = (detail: string): MaintenanceResult<void> => ({ ok: false, reason: 'rejected', detail: `${register}: ${detail}`, latencyNs });
+    const whole = (v: number, lo: number, hi: number) => Number.isInteger(v) && v >= lo && v <= hi;
+    switch (register) {
+      case 'nodeCoordinates':
+      case 'torusSize': {
+        const lo = register === 'torusSize' ? 1 : 0;
+        const hi = register === 'torusSize' ? model.ANTON2_MAX_RING : model.ANTON2_MAX_RING - 1;
+        if (value.length !== 3 || !value.every((v) => whole(v, lo, hi))) return rejected(`three whole numbers from ${lo} to ${hi}, got [${value.join(', ')}]`);
+        (register === 'torusSize' ? sim.sizeRegister : sim.coordinateRegister).set(value, 3 * node);
+        return done;
+      }
+      case 'datelines': {
+        if (value.length !== 6 || !value.every((v) => whole(v, 0, model.ANTON2_MAX_RING - 1)))
+          return rejected(`six coordinates (+x, +y, +z, −x, −y, −z) from 0 to ${model.ANTON2_MAX_RING - 1}, got [${value.join(', ')}]`);
+        sim.datelinePlus.set(value.slice(0, 3), 3 * node);
+        sim.datelineMinus.set(value.slice(3), 3 * node);
+        return done;
+      }
+      case 'routePolicy': {
+        if (value.length === 0) {
+          sim.routePolicy[node] = null;
+          return done;
+        }
+        const places = sim.sizeRegister[3 * node] * sim.sizeRegister[3 * node + 1] * sim.sizeRegister[3 * node + 2];
+        if (value.length !== places) return rejected(`one mask per destination of the ${places} this ASIC's torus-size register counts, got ${value.length}`);
+        const bad = value.findIndex((v) => !whole(v, 0, 0xfff));
+        if (bad >= 0) return rejected(`entry ${bad} must be a 12-bit mask, got ${value[bad]}`);
+        sim.routePolicy[node] = Uint16Array.from(value);
+        return { ok: true, value: undefined, latencyNs: latencyNs * Math.max(1, Math.ceil(value.length / 64)) };
+      }
+      case 'arbiterWeights': {
+        const top = (1 << sim.settings.weightBits) - 1;
+        if (value.length !== ROUTER_OUTPUTS * WEIGHTS_PER_OUTPUT) return rejected(`${ROUTER_OUTPUTS * WEIGHTS_PER_OUTPUT} weights, got ${value.length}`);
+        const bad = value.findIndex((v) => !whole(v, 0, top));
+        if (bad >= 0) return rejected(`weight ${bad} must be 0 to ${top} (M = ${sim.settings.weightBits} bits), got ${value[bad]}`);
+        for (let o = 0; o < ROUTER_OUTPUTS; o++) {
+          const rows = Array.from({ length: model.A2_PORTS }, (_, i) => [value[o * WEIGHTS_PER_OUTPUT + 2 * i], value[o * WEIGHTS_PER_OUTPUT + 2 * i + 1]]);
+          sim.setWeights(node, Math.floor(o / model.A2_PORTS), o % model.A2_PORTS, rows);
+        }
+        return { ok: true, value: undefined, latencyNs: latencyNs * Math.ceil(value.length / 64) };
+      }
+      case 'arbiterModes': {
+        if (value.length !== ROUTER_OUTPUTS || !value.every((v) => v === 0 || v === 1))
+          return rejected(`${ROUTER_OUTPUTS} modes, each 0 (inverse-weighted) or 1 (round robin), got ${value.length} values`);
+        sim.roundRobin.set(value, node * ROUTER_OUTPUTS);
+        return done;
+      }
+      case 'asicIdentity':
+      case 'channelStates':
+      case 'linkErrors':
+        return rejected('read only');
+      default:
+        return { ok: false, reason: 'no-such-register', detail: `an Anton 2 ASIC has no register "${register}"`, latencyNs };
+    }
+  }
+}
