@@ -38,3 +38,4 @@ export * from './anton2/arbiter-loads';
 export * from './anton2/inverse-weights';
 export * from './anton2/torus-dependencies';
 export * from './anton2/anton2-discovery';
+export * from './anton2/anton2-route-policy';
