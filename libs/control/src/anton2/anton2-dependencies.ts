@@ -20,7 +20,6 @@
  */
 import * as model from '@weft/fabric-model';
 import type { Anton2ChipWiring, Torus } from '@weft/fabric-model';
-import { findCycle } from '../analysis/channel-dependencies';
 
 const { A2_INPUTS, A2_IN_CA_FROM_ROUTER, A2_IN_CA_FROM_TORUS, A2_IN_EA_INJECT, A2_IN_EA_RECEIVE, A2_EXIT_ENDPOINT, A2_EXITS, A2_PORTS, ANTON2_ORDERS } = model;
 const ENDPOINTS = model.ANTON2_ENDPOINT_ADAPTERS;
@@ -71,12 +70,69 @@ function mayGo(k: number, ahead: number, from: number, sign: number, tie: Anton2
   return (tie === 'plus' || from % 2 === 0) === sign > 0;
 }
 
+/** A buffer's dependencies at most: a router input's five other outputs, each on its VC or the next, with room to spare. */
+const MAX_DEPENDENCIES = 12;
+
+/** Dependencies by buffer in fixed slots (typed: 16×16×16 has 2.7 million buffers). */
 class EdgeSet {
-  readonly edges = new Map<number, Set<number>>();
+  readonly next: Int32Array;
+  readonly count: Uint8Array;
+  constructor(readonly buffers: number) {
+    this.next = new Int32Array(buffers * MAX_DEPENDENCIES);
+    this.count = new Uint8Array(buffers);
+  }
   add(from: number, to: number): void {
-    let set = this.edges.get(from);
-    if (!set) this.edges.set(from, (set = new Set()));
-    set.add(to);
+    const base = from * MAX_DEPENDENCIES;
+    const n = this.count[from];
+    for (let i = 0; i < n; i++) if (this.next[base + i] === to) return;
+    if (n === MAX_DEPENDENCIES)
+      throw new Error(`buffer ${from} has more than ${MAX_DEPENDENCIES} dependencies: the chip wiring is not the one this check was written for`);
+    this.next[base + n] = to;
+    this.count[from] = n + 1;
+  }
+  /** As a map, for comparing two builders. */
+  toMap(): Map<number, Set<number>> {
+    const map = new Map<number, Set<number>>();
+    for (let b = 0; b < this.buffers; b++)
+      if (this.count[b] > 0) map.set(b, new Set(this.next.subarray(b * MAX_DEPENDENCIES, b * MAX_DEPENDENCIES + this.count[b])));
+    return map;
+  }
+  /** A cycle (buffers, the first repeated at the end), or null: an iterative depth-first search. */
+  findCycle(): number[] | null {
+    const n = this.buffers;
+    const state = new Uint8Array(n); // 0 unvisited, 1 on the stack, 2 done
+    const stack = new Int32Array(n);
+    const cursor = new Uint8Array(n);
+    for (let root = 0; root < n; root++) {
+      if (state[root] !== 0 || this.count[root] === 0) continue;
+      let top = 0;
+      stack[0] = root;
+      state[root] = 1;
+      cursor[root] = 0;
+      while (top >= 0) {
+        const v = stack[top];
+        if (cursor[v] < this.count[v]) {
+          const w = this.next[v * MAX_DEPENDENCIES + cursor[v]++];
+          if (state[w] === 1) {
+            const cycle = [];
+            for (let i = top; i >= 0 && stack[i] !== w; i--) cycle.push(stack[i]);
+            cycle.push(w);
+            cycle.reverse();
+            cycle.push(w);
+            return cycle;
+          }
+          if (state[w] === 0) {
+            state[w] = 1;
+            cursor[w] = 0;
+            stack[++top] = w;
+          }
+        } else {
+          state[v] = 2;
+          top--;
+        }
+      }
+    }
+    return null;
   }
 }
 
@@ -89,13 +145,17 @@ function addPath(edges: EdgeSet, node: number, path: readonly number[], vcIn: nu
 
 /** The reference: every route walked. */
 export function anton2DependenciesByRoute(input: Anton2DependencyInput): Anton2DependencyReport {
-  return report(input, edgesByRoute(input));
+  return report(input, routeEdges(input));
 }
 
 /** The dependencies of every route, buffer to buffers (for comparing the two builders). */
 export function edgesByRoute(input: Anton2DependencyInput): ReadonlyMap<number, ReadonlySet<number>> {
+  return routeEdges(input).toMap();
+}
+
+function routeEdges(input: Anton2DependencyInput): EdgeSet {
   const { torus, wiring, tieRule } = input;
-  const edges = new EdgeSet();
+  const edges = new EdgeSet(torus.size * A2_INPUTS * VCS);
   const path = (entry: number, exit: number, through: boolean) => onChipInputs(wiring, entry, exit, through);
   const ends = new Set<string>();
   for (let s = 0; s < torus.size; s++) {
@@ -118,7 +178,7 @@ export function edgesByRoute(input: Anton2DependencyInput): ReadonlyMap<number, 
             for (const order of ANTON2_ORDERS) for (let slice = 0; slice < 2; slice++) walk(input, edges, s, t, order, slice, [sx, sy, sz], path, ends);
     }
   }
-  return edges.edges;
+  return edges;
 }
 
 function walk(
@@ -180,13 +240,17 @@ function walk(
 
 /** Without enumerating routes: by what can arrive at each ASIC (see the file's comment). */
 export function anton2Dependencies(input: Anton2DependencyInput): Anton2DependencyReport {
-  return report(input, edgesByArrival(input));
+  return report(input, arrivalEdges(input));
 }
 
 /** The dependencies built from what can arrive at each ASIC, buffer to buffers. */
 export function edgesByArrival(input: Anton2DependencyInput): ReadonlyMap<number, ReadonlySet<number>> {
+  return arrivalEdges(input).toMap();
+}
+
+function arrivalEdges(input: Anton2DependencyInput): EdgeSet {
   const { torus, wiring, tieRule } = input;
-  const edges = new EdgeSet();
+  const edges = new EdgeSet(torus.size * A2_INPUTS * VCS);
   const paths = new Map<number, number[]>();
   const path = (entry: number, exit: number, through: boolean) => {
     const key = (entry * A2_EXITS + exit) * 2 + (through ? 1 : 0);
@@ -241,7 +305,7 @@ export function edgesByArrival(input: Anton2DependencyInput): ReadonlyMap<number
       }
     }
   }
-  return edges.edges;
+  return edges;
 }
 
 /** The torus hop out of `port` on VC vc, onto the next VC if it crosses. */
@@ -285,11 +349,11 @@ function arrivalClasses(input: Anton2DependencyInput, n: number, d: number, sign
   return [...seen.values()];
 }
 
-function report(input: Anton2DependencyInput, edges: ReadonlyMap<number, ReadonlySet<number>>): Anton2DependencyReport {
-  const buffers = input.torus.size * A2_INPUTS * VCS;
+function report(input: Anton2DependencyInput, edges: EdgeSet): Anton2DependencyReport {
+  const buffers = edges.buffers;
   let count = 0;
-  for (const set of edges.values()) count += set.size;
-  const cycle = findCycle(buffers, edges);
+  for (let b = 0; b < buffers; b++) count += edges.count[b];
+  const cycle = edges.findCycle();
   const name = (b: number) => {
     const vc = b % VCS;
     const slot = (b - vc) / VCS;
