@@ -40,3 +40,4 @@ export * from './anton2/torus-dependencies';
 export * from './anton2/anton2-discovery';
 export * from './anton2/anton2-route-policy';
 export * from './anton2/anton2-dependencies';
+export * from './anton2/anton2-configuration';

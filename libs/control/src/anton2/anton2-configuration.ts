@@ -1,0 +1,197 @@
+/**
+ * What an Anton 2 fabric manager computes, checks and writes (spec §2.3): for every ASIC its
+ * coordinate and torus-size registers (from where discovery found it), its datelines (§2.5:
+ * between k − 1 and 0, + and − alike), its route policy (all 12 (order, slice) combinations, less
+ * those a dead channel or ASIC spoils for a pair — anton2-route-policy.ts), and every SA2 arbiter's
+ * inverse weights from the loads of up to two traffic patterns (arbiter-loads.ts, §3.3).
+ *
+ * The checks (spec §2.4) before anything is pushed: A-V1 every ASIC's coordinate and size
+ * registers are its place, so every route the hardware computes from them is minimal; A-V2 each
+ * ring's + and − datelines lie between the same two nodes, on every ASIC of the ring; A-V3 the
+ * dependency graph over every buffer is acyclic (anton2-dependencies.ts), or a cycle is shown.
+ */
+import * as model from '@weft/fabric-model';
+import type { FabricDesign, MaintenanceTransport, Torus } from '@weft/fabric-model';
+import type { KnownFabric } from '../discovery/known-fabric';
+import { anton2ArbiterLoads, anton2WeightTable, Anton2Pattern } from './arbiter-loads';
+import { anton2Dependencies, Anton2DependencyReport } from './anton2-dependencies';
+import { anton2ControlAddresses } from './anton2-discovery';
+import { anton2RoutePolicy, Anton2RoutePolicy, DeadChannel } from './anton2-route-policy';
+import { inverseWeights } from './inverse-weights';
+
+export interface Anton2ConfigurationOptions {
+  /** How sources break an offset of exactly k/2 (the emulator's `tieRule` setting must match). */
+  readonly tieRule: 'random' | 'plus' | 'source-parity';
+  /** One or two patterns whose loads set the inverse weights (§3.3: N = 2; §4.1 used the uniform pattern's alone). */
+  readonly patterns: readonly Anton2Pattern[];
+  readonly weightBits: number;
+  readonly arbitration: 'inverse-weighted' | 'round-robin';
+  /** The endpoint adapters that send and receive, for the loads (every one by default). */
+  readonly endpoints: readonly number[];
+}
+
+export const DEFAULT_ANTON2_CONFIGURATION: Anton2ConfigurationOptions = {
+  tieRule: 'random',
+  patterns: [{ name: 'uniform' }],
+  weightBits: 5,
+  arbitration: 'inverse-weighted',
+  endpoints: Array.from({ length: model.ANTON2_ENDPOINT_ADAPTERS }, (_, e) => e),
+};
+
+export interface Anton2Image {
+  readonly torus: Torus;
+  /** Per design chip, its place (torus index); −1 where it did not answer. */
+  readonly place: Int32Array;
+  /** Per place, the registers: coordinates and size (x y z), datelines + and −. */
+  readonly coordinates: Int32Array;
+  readonly size: Int32Array;
+  readonly datelinePlus: Int32Array;
+  readonly datelineMinus: Int32Array;
+  readonly policy: Anton2RoutePolicy;
+  readonly deadNodes: readonly number[];
+  readonly deadChannels: readonly DeadChannel[];
+  /** Every ASIC's arbiter weights (the layout of the `arbiterWeights` register) and modes. */
+  readonly weights: Uint8Array;
+  readonly modes: Uint8Array;
+}
+
+export interface Anton2Verdict {
+  readonly ok: boolean;
+  /** Broken rules, each naming the ASIC and what is wrong (A-V1, A-V2). */
+  readonly problems: readonly string[];
+  readonly dependencies: Anton2DependencyReport;
+}
+
+const placeIn = (torus: Torus, at: readonly number[] | undefined) => (at ? torus.index(at[0], at[1], at[2]) : 0);
+
+/** The dead ASICs and torus channels discovery found (places and channels by torus index). */
+export function anton2Faults(known: KnownFabric, torus: Torus): { deadNodes: number[]; deadChannels: DeadChannel[] } {
+  const placeOf = new Map(known.design.chips.map((c) => [c.name, placeIn(torus, c.coordinates)] as const));
+  const reached = new Set(known.matched.names.values());
+  const deadNodes = known.design.chips.filter((c) => !reached.has(c.name)).map((c) => placeOf.get(c.name)!);
+  const live = new Set<string>();
+  for (const cable of known.matched.cables) {
+    live.add(`${cable.a.chip}:${cable.a.port}`);
+    live.add(`${cable.b.chip}:${cable.b.port}`);
+  }
+  const deadChannels: DeadChannel[] = [];
+  for (const cable of known.design.cables) {
+    if (live.has(`${cable.a.chip}:${cable.a.port}`) && live.has(`${cable.b.chip}:${cable.b.port}`)) continue;
+    if (!reached.has(cable.a.chip) || !reached.has(cable.b.chip)) continue;
+    deadChannels.push({ node: placeOf.get(cable.a.chip)!, port: cable.a.port }, { node: placeOf.get(cable.b.chip)!, port: cable.b.port });
+  }
+  return { deadNodes, deadChannels };
+}
+
+export function computeAnton2Image(
+  design: FabricDesign,
+  faults: { deadNodes: readonly number[]; deadChannels: readonly DeadChannel[] },
+  options: Anton2ConfigurationOptions = DEFAULT_ANTON2_CONFIGURATION,
+  floorplan = model.shippedAnton2Floorplan(),
+): Anton2Image {
+  const torus = model.designTorus(design);
+  const place = Int32Array.from(design.chips, (c) => placeIn(torus, c.coordinates));
+  const n = torus.size;
+  const coordinates = new Int32Array(3 * n);
+  const size = new Int32Array(3 * n);
+  const datelinePlus = new Int32Array(3 * n);
+  const datelineMinus = new Int32Array(3 * n);
+  for (let p = 0; p < n; p++)
+    for (let d = 0; d < 3; d++) {
+      coordinates[3 * p + d] = torus.coordinate(p, d);
+      size[3 * p + d] = torus.shape[d];
+      // §2.5: "we place the dateline between nodes k_D − 1 and 0".
+      datelinePlus[3 * p + d] = datelineMinus[3 * p + d] = torus.shape[d] - 1;
+    }
+  const policy = anton2RoutePolicy(torus, faults.deadChannels, faults.deadNodes, options.tieRule);
+  const wiring = model.anton2ChipWiring(floorplan);
+  const loadOptions = { sourceEndpoints: options.endpoints, destinationEndpoints: options.endpoints, tieRule: options.tieRule };
+  const loads = options.patterns.map((pattern) => anton2ArbiterLoads(torus, wiring, pattern, loadOptions).arbiters);
+  const weights = anton2WeightTable(loads, options.weightBits, inverseWeights);
+  const modes = new Uint8Array(model.A2_ROUTERS * model.A2_PORTS).fill(options.arbitration === 'round-robin' ? 1 : 0);
+  return {
+    torus,
+    place,
+    coordinates,
+    size,
+    datelinePlus,
+    datelineMinus,
+    policy,
+    deadNodes: [...faults.deadNodes],
+    deadChannels: [...faults.deadChannels],
+    weights,
+    modes,
+  };
+}
+
+export function verifyAnton2Image(
+  image: Anton2Image,
+  tieRule: Anton2ConfigurationOptions['tieRule'],
+  floorplan = model.shippedAnton2Floorplan(),
+): Anton2Verdict {
+  const { torus } = image;
+  const problems: string[] = [];
+  const dead = new Set(image.deadNodes);
+  for (let p = 0; p < torus.size; p++) {
+    if (dead.has(p)) continue;
+    const name = torus.name(p);
+    for (let d = 0; d < 3; d++) {
+      // A-V1: routes are computed from these; wrong ones make routes that are not minimal.
+      if (image.coordinates[3 * p + d] !== torus.coordinate(p, d))
+        problems.push(`A-V1 ${name}: its ${'xyz'[d]} coordinate register holds ${image.coordinates[3 * p + d]}, its place is ${torus.coordinate(p, d)}`);
+      if (image.size[3 * p + d] !== torus.shape[d])
+        problems.push(`A-V1 ${name}: its ${'xyz'[d]} torus-size register holds ${image.size[3 * p + d]}, the ring has ${torus.shape[d]}`);
+      // A-V2: + and − datelines between the same two nodes, the same on every node of the ring.
+      const plus = image.datelinePlus[3 * p + d];
+      const minus = image.datelineMinus[3 * p + d];
+      if (plus !== minus)
+        problems.push(
+          `A-V2 ${name}: its ${'xyz'[d]}+ dateline lies after ${plus} and its ${'xyz'[d]}− dateline after ${minus}; §2.5 needs them between the same two nodes`,
+        );
+      const first = torus.withCoordinate(p, d, 0);
+      if (plus !== image.datelinePlus[3 * first + d])
+        problems.push(
+          `A-V2 ${name}: its ${'xyz'[d]} dateline lies after ${plus}, ${torus.name(first)}'s on the same ring after ${image.datelinePlus[3 * first + d]}`,
+        );
+    }
+  }
+  const dependencies = anton2Dependencies({
+    torus,
+    wiring: model.anton2ChipWiring(floorplan),
+    datelinePlus: image.datelinePlus,
+    datelineMinus: image.datelineMinus,
+    tieRule,
+  });
+  return { ok: problems.length === 0 && dependencies.acyclic, problems, dependencies };
+}
+
+/** Writes every live ASIC's registers over the control network; the first refusal stops the push and is returned. */
+export async function pushAnton2Image(
+  transport: MaintenanceTransport,
+  design: FabricDesign,
+  image: Anton2Image,
+): Promise<{ writes: number; failure?: string }> {
+  const routes = anton2ControlAddresses(design);
+  const dead = new Set(image.deadNodes);
+  let writes = 0;
+  for (let i = 0; i < design.chips.length; i++) {
+    const p = image.place[i];
+    if (dead.has(p)) continue;
+    const three = (a: Int32Array) => Array.from(a.subarray(3 * p, 3 * p + 3));
+    const table = image.policy.masks.get(p);
+    const registers: [string, number[]][] = [
+      ['nodeCoordinates', three(image.coordinates)],
+      ['torusSize', three(image.size)],
+      ['datelines', [...three(image.datelinePlus), ...three(image.datelineMinus)]],
+      ['routePolicy', table ? Array.from(table) : []],
+      ['arbiterWeights', Array.from(image.weights)],
+      ['arbiterModes', Array.from(image.modes)],
+    ];
+    for (const [register, value] of registers) {
+      const result = await transport.write(routes[i], register, 0, value);
+      writes++;
+      if (!result.ok) return { writes, failure: `${design.chips[i].name} ${register}: ${result.reason}${result.detail ? ` (${result.detail})` : ''}` };
+    }
+  }
+  return { writes };
+}
