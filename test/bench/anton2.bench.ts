@@ -4,8 +4,17 @@
  * link-hops a CPU second on this kind of machine; weft's target is 10 million), and the arbiter
  * weights' computation.
  */
-import { anton2ArbiterLoads, anton2WeightTable, inverseWeights } from '@weft/control';
-import { Anton2Sim, EmulatedFabric } from '@weft/emulator';
+import {
+  anton2ArbiterLoads,
+  anton2Faults,
+  anton2WeightTable,
+  computeAnton2Image,
+  discoverAnton2,
+  inverseWeights,
+  pushAnton2Image,
+  verifyAnton2Image,
+} from '@weft/control';
+import { Anton2MaintenanceController, Anton2Sim, EmulatedFabric } from '@weft/emulator';
 import { anton2ChipWiring, generateAnton2Design, keyedDraw, shippedAnton2Floorplan, Torus } from '@weft/fabric-model';
 import { Benchmark, collectGarbage, timed } from './harness';
 
@@ -87,3 +96,46 @@ export const benchmarks: Benchmark[] = [
     },
   },
 ];
+
+/**
+ * Configuring 16×16×16 (issue 37: configure + verify under 5 s): discovery over the emulated
+ * control network, the image (datelines, route policy, the uniform pattern's weights), its checks
+ * with the dependency graph over every buffer, and the push of every ASIC's registers — phase by
+ * phase, in the library.
+ */
+function configure4096(): Benchmark {
+  const design = generateAnton2Design({ shape: [16, 16, 16], backplaneChannelNs: 2, cableChannelNs: 10 });
+  let sim: Anton2Sim | undefined;
+  return {
+    name: 'anton2: configure 16×16×16 (discover, compute, verify, push)',
+    parameters: { shape: '16x16x16' },
+    isolated: true,
+    warmup: 1,
+    runs: 3,
+    setup: () => {
+      sim = new Anton2Sim(new EmulatedFabric(design), shippedAnton2Floorplan(), 1);
+    },
+    run: async () => {
+      const transport = new Anton2MaintenanceController(sim!);
+      collectGarbage();
+      const discovered = await timed(() => discoverAnton2(transport, design));
+      const computed = await timed(() => computeAnton2Image(design, anton2Faults(discovered.value, sim!.torus)));
+      const verified = await timed(() => verifyAnton2Image(computed.value, 'random'));
+      const pushed = await timed(() => pushAnton2Image(transport, design, computed.value));
+      if (!verified.value.ok || pushed.value.failure) throw new Error('the 16×16×16 configuration did not verify or push');
+      return {
+        ms: discovered.ms + computed.ms + verified.ms + pushed.ms,
+        discoverMs: discovered.ms,
+        computeMs: computed.ms,
+        verifyMs: verified.ms,
+        pushMs: pushed.ms,
+        dependencies: verified.value.dependencies.dependencies,
+      };
+    },
+    teardown: () => {
+      sim = undefined;
+    },
+  };
+}
+
+benchmarks.push(configure4096());
