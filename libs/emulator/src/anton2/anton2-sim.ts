@@ -101,7 +101,11 @@ const P_SERIAL = 20;
 const P_CHIP = 21;
 /** 1 from the channel adapter where the packet finished a dimension without crossing its dateline to the router output that takes it out of the T group: the VC it rises to there. */
 const P_PROMOTE = 22;
-const P_INTS = 23;
+/** A multicast copy on its way to the next table (group × 2 + tree), −1 for unicast. */
+const P_MCAST = 23;
+/** 1 for a multicast copy made at an input whose room another copy gives back. */
+const P_SHARED = 24;
+const P_INTS = 25;
 /** Packet record: times. */
 const T_SENT = 0;
 const T_ELIGIBLE = 1;
@@ -113,7 +117,15 @@ const DRAW_TIE = 2;
 const DRAW_BIT_ERROR = 3;
 const DRAW_GAP = 4;
 
-export const ANTON2_DISCARD_REASONS = ['unreachable', 'link-down', 'node-died', 'misrouted', 'unconfigured'] as const;
+export const ANTON2_DISCARD_REASONS = ['unreachable', 'link-down', 'node-died', 'misrouted', 'unconfigured', 'no-multicast-entry'] as const;
+
+/** One multicast table entry (§2.3, Table 2: in the endpoint and channel adapters): the copies an ASIC makes of a packet of a group's tree. */
+export interface MulticastEntry {
+  /** Local endpoint adapters that each get a copy. */
+  readonly endpoints: readonly number[];
+  /** Channel adapters (ASIC ports) each copy goes on by. */
+  readonly channels: readonly number[];
+}
 export type Anton2DiscardReason = (typeof ANTON2_DISCARD_REASONS)[number];
 
 export interface Anton2SendOptions {
@@ -147,6 +159,8 @@ export class Anton2Sim {
   readonly weights: Uint8Array;
   /** 1 where the router output's SA2 arbiter is plain round robin. */
   readonly roundRobin: Uint8Array;
+  /** Per node, its multicast table by group × 2 + tree (null: empty). */
+  readonly multicastTables: (Map<number, MulticastEntry> | null)[];
 
   // Wiring, by global output (chip × OUTPUTS + local) and input (chip × INPUTS + local).
   private readonly downstream: Int32Array;
@@ -201,6 +215,8 @@ export class Anton2Sim {
 
   // The books.
   injected = 0;
+  /** Multicast copies made beyond the packets sent: delivered + discarded = injected + copies once all is done. */
+  copies = 0;
   delivered = 0;
   flitHops = 0;
   torusFlitHops = 0;
@@ -233,6 +249,7 @@ export class Anton2Sim {
     this.datelinePlus = new Int32Array(3 * n);
     this.datelineMinus = new Int32Array(3 * n);
     this.routePolicy = new Array<Uint16Array | null>(n).fill(null);
+    this.multicastTables = new Array<Map<number, MulticastEntry> | null>(n).fill(null);
     this.weights = new Uint8Array(n * ROUTERS * PORTS * PORTS * 2).fill((1 << st.weightBits) - 1);
     this.roundRobin = new Uint8Array(n * ROUTERS * PORTS).fill(st.arbitration === 'round-robin' ? 1 : 0);
 
@@ -413,6 +430,8 @@ export class Anton2Sim {
     ints[I + P_CROSSED] = 0;
     ints[I + P_THROUGH] = 0;
     ints[I + P_PROMOTE] = 0;
+    ints[I + P_MCAST] = NONE;
+    ints[I + P_SHARED] = 0;
     ints[I + P_CHIP] = source;
     this.times[p * P_TIMES + T_SENT] = this.now;
     if (this.dead[source]) {
@@ -628,6 +647,100 @@ export class Anton2Sim {
     return true;
   }
 
+  // ------------------------------------------------------------------ multicast
+
+  /**
+   * The source node's endpoint adapter sends a packet to a multicast group by tree `tree` (§2.3:
+   * table-based; the control plane alternates trees across packets): its node's table entry says
+   * which local endpoints get a copy and which channels copies leave by; each ASIC a copy reaches
+   * looks the group up again. Returns the number of copies made here, 0 when there is no entry.
+   */
+  sendMulticast(source: number, endpoint: number, group: number, tree: number, flits = 1, options: Anton2SendOptions = {}): number {
+    const p = this.send(source, endpoint, source, endpoint, flits, { ...options, order: 0, slice: 0 });
+    if (p === NONE) return 0;
+    // Out of the injection queue again: it goes as the table's copies instead.
+    const input = source * INPUTS + IN_EA_INJECT + endpoint;
+    this.unqueueLast(p, input);
+    this.ints[p * P_INTS + P_MCAST] = group * 2 + tree;
+    return this.copyOut(p, input, source, -1, this.now);
+  }
+
+  /** A multicast copy arriving from the torus: the table's copies, or a discard when the ASIC has no entry. */
+  private replicate(p: number, input: number, t: number): void {
+    const chip = (input / INPUTS) | 0;
+    const c = input - chip * INPUTS - IN_CA_FROM_TORUS;
+    this.ints[p * P_INTS + P_HOPS]++;
+    if (this.copyOut(p, input, chip, c, t) === 0) this.returnCredits(input, p, t);
+  }
+
+  /**
+   * Makes the copies of multicast packet `p` at `input` of `chip` (arrived by channel `c`, or −1 at
+   * its source) by the chip's table: `p` itself becomes the first; all wait in the input's queue,
+   * and only the last gives its room back upstream. Returns how many.
+   */
+  private copyOut(p: number, input: number, chip: number, c: number, t: number): number {
+    const key = this.ints[p * P_INTS + P_MCAST];
+    const entry = this.multicastTables[chip]?.get(key);
+    const outputs = entry ? entry.endpoints.length + entry.channels.length : 0;
+    if (outputs === 0) {
+      this.discard(p, 'no-multicast-entry', chip);
+      return 0;
+    }
+    const local = input - chip * INPUTS;
+    const eligible = t + this.pipeline[local];
+    const crossed = this.ints[p * P_INTS + P_CROSSED];
+    for (let k = 0; k < outputs; k++) {
+      let q = p;
+      if (k > 0) {
+        q = this.allocate();
+        this.ints.copyWithin(q * P_INTS, p * P_INTS, (p + 1) * P_INTS);
+        this.times.copyWithin(q * P_TIMES, p * P_TIMES, (p + 1) * P_TIMES);
+        this.inFlight++;
+        this.copies++;
+      }
+      const ints = this.ints;
+      const Q = q * P_INTS;
+      ints[Q + P_SERIAL] = this.serial++;
+      ints[Q + P_SHARED] = k < outputs - 1 ? 1 : 0;
+      const toEndpoint = k < entry!.endpoints.length;
+      const exit = toEndpoint ? EXIT_ENDPOINT + entry!.endpoints[k] : entry!.channels[k - entry!.endpoints.length];
+      ints[Q + P_EXIT] = exit;
+      if (toEndpoint) {
+        ints[Q + P_DST] = chip;
+        ints[Q + P_DST_EP] = exit - EXIT_ENDPOINT;
+        ints[Q + P_MCAST] = NONE;
+      } else ints[Q + P_SLICE] = exit & 1;
+      // Through (same channel's way on), or a turn or delivery: the dimension is done, with §2.5's rise if it did not cross.
+      const through = c >= 0 && exit === (c ^ 2);
+      ints[Q + P_THROUGH] = through ? 1 : 0;
+      if (c >= 0 && !through) {
+        ints[Q + P_PROMOTE] = crossed ? 0 : 1;
+        ints[Q + P_CROSSED] = 0;
+      }
+      ints[Q + P_NEXT_VC] = ints[Q + P_VC];
+      ints[Q + P_OUT] = local;
+      this.times[q * P_TIMES + T_ELIGIBLE] = eligible;
+      this.enqueue(q, input);
+    }
+    this.arm(chip * UNITS + local - SINGLE_OFFSET, eligible);
+    return outputs;
+  }
+
+  /** Takes `p`, just queued last at `input`, back out. */
+  private unqueueLast(p: number, input: number): void {
+    const ints = this.ints;
+    const I = p * P_INTS;
+    const vcIndex = ints[I + P_CLASS] * VCS_PER_CLASS + ints[I + P_VC];
+    const q = input * VCS + vcIndex;
+    let prev = NONE;
+    for (let at = this.queueHead[q]; at !== p; at = ints[at * P_INTS + P_NEXT]) prev = at;
+    if (prev === NONE) this.queueHead[q] = NONE;
+    else ints[prev * P_INTS + P_NEXT] = NONE;
+    this.queueTail[q] = prev;
+    this.queueFlits[q] -= ints[I + P_FLITS];
+    if (this.queueHead[q] === NONE) this.nonEmpty[input] &= ~(1 << vcIndex);
+  }
+
   // ------------------------------------------------------------------ queues and events
 
   private enqueue(p: number, input: number): void {
@@ -743,6 +856,10 @@ export class Anton2Sim {
     const local = input - chip * INPUTS;
     if (local >= IN_EA_RECEIVE) {
       this.wheel.add(t, max(t, ceil(this.times[p * P_TIMES + T_TAIL])), EV_DELIVER, p, input, 0);
+      return;
+    }
+    if (this.ints[p * P_INTS + P_MCAST] !== NONE && local >= IN_CA_FROM_TORUS && local < IN_EA_INJECT) {
+      this.replicate(p, input, t);
       return;
     }
     if (!this.routeAt(p, input)) {
@@ -932,7 +1049,9 @@ export class Anton2Sim {
     this.outFree[out] = tailLeaves;
     this.inBusy[input] = tailLeaves;
     const up = this.upstream[input];
-    if (up !== NONE) this.wheel.add(t, ceil(tailLeaves) + ceil(this.outLatency[up]), EV_CREDIT, up, vcIndex, flits);
+    // A multicast copy's room is given back by the last copy made at this input; beyond it, each copy has its own.
+    if (up !== NONE && ints[I + P_SHARED] === 0) this.wheel.add(t, ceil(tailLeaves) + ceil(this.outLatency[up]), EV_CREDIT, up, vcIndex, flits);
+    ints[I + P_SHARED] = 0;
     const nextVc = ints[I + P_NEXT_VC];
     this.credits[out * VCS + ints[I + P_CLASS] * VCS_PER_CLASS + nextVc] -= flits;
     this.flitHops += flits;
