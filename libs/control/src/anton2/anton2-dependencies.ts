@@ -21,7 +21,7 @@
 import * as model from '@weft/fabric-model';
 import type { Anton2ChipWiring, Torus } from '@weft/fabric-model';
 
-const { A2_INPUTS, A2_IN_CA_FROM_ROUTER, A2_IN_CA_FROM_TORUS, A2_IN_EA_INJECT, A2_IN_EA_RECEIVE, A2_EXIT_ENDPOINT, A2_EXITS, A2_PORTS, ANTON2_ORDERS } = model;
+const { A2_INPUTS, A2_IN_CA_FROM_ROUTER, A2_IN_CA_FROM_TORUS, A2_IN_EA_INJECT, A2_EXIT_ENDPOINT, A2_EXITS, A2_PORTS, ANTON2_ORDERS } = model;
 const ENDPOINTS = model.ANTON2_ENDPOINT_ADAPTERS;
 const VCS = model.ANTON2_VCS_PER_CLASS;
 const TOP = VCS - 1;
@@ -358,16 +358,7 @@ function report(input: Anton2DependencyInput, edges: EdgeSet): Anton2DependencyR
     const vc = b % VCS;
     const slot = (b - vc) / VCS;
     const node = Math.floor(slot / A2_INPUTS);
-    return `${input.torus.name(node)}:${bufferName(slot % A2_INPUTS)}/${vc}`;
+    return `${input.torus.name(node)}:${model.anton2BufferName(slot % A2_INPUTS)}/${vc}`;
   };
   return { acyclic: cycle === null, buffers, dependencies: count, cycle: cycle && cycle.map(name) };
-}
-
-/** A chip-local input's name: R<u>,<v>.<port>, CA <channel> from router or torus, EA <n> in or out. */
-export function bufferName(local: number): string {
-  if (local < A2_IN_CA_FROM_ROUTER) return `R${Math.floor(local / A2_PORTS / 4)},${Math.floor(local / A2_PORTS) % 4}.${local % A2_PORTS}`;
-  if (local < A2_IN_CA_FROM_TORUS) return `${model.anton2ChannelName(local - A2_IN_CA_FROM_ROUTER)} out`;
-  if (local < A2_IN_EA_INJECT) return `${model.anton2ChannelName(local - A2_IN_CA_FROM_TORUS)} in`;
-  if (local < A2_IN_EA_RECEIVE) return `EA${local - A2_IN_EA_INJECT} inject`;
-  return `EA${local - A2_IN_EA_RECEIVE} receive`;
 }

@@ -117,3 +117,40 @@ describe('the emulated Anton 2 network', () => {
     expect(run()).toEqual(first);
   });
 });
+
+describe('the emulated Anton 2 network’s interrupts', () => {
+  it('raises the forward-progress watchdog per VC, naming the ASIC, the input and the VC, once for each head that waits too long', () => {
+    const run = (watchdogCycles: number) => {
+      const sim = machine([4, 4, 1], { watchdogCycles });
+      // No datelines: the rings are left to congest.
+      sim.datelinePlus.fill(99);
+      sim.datelineMinus.fill(99);
+      const stalls: string[] = [];
+      sim.onInterrupt = (kind, _t, node, port, vc, details) =>
+        kind === 'FORWARD_PROGRESS_TIMEOUT' && stalls.push(`${node}/${port}/${vc}/${String(details?.input)}`);
+      const sources = Array.from({ length: 16 * 16 }, (_, i) => [i >> 4, i & 15] as const);
+      sim.startBatch(sources, 100, (node, _e, serial) => ((node + 2 + (serial % 2)) % 16) * 23 + (serial % 16));
+      sim.run(30_000);
+      expect(sim.delivered).toBe(16 * 16 * 100);
+      return stalls;
+    };
+    const stalls = run(1000);
+    expect(stalls.length).toBeGreaterThan(0);
+    expect(new Set(stalls).size).toBe(stalls.length);
+    for (const s of stalls) expect(s).toMatch(/^([0-9]|1[0-5])\/\d+\/[0-7]\/(R\d,\d\.\d|[XYZ][01][+-] (in|out)|EA\d+ (inject|receive))$/);
+    expect(run(20_000)).toEqual([]);
+  });
+
+  it('reports a channel going down and up at both ends, and a dead ASIC’s channels at each neighbour', () => {
+    const sim = machine([4, 4, 2]);
+    const seen: string[] = [];
+    sim.onInterrupt = (kind, _t, node, port) => seen.push(`${kind} ${node}:${port}`);
+    sim.setChannelDown(0, 0, true);
+    sim.setChannelDown(0, 0, false);
+    expect(seen).toEqual(['LINK_DOWN 0:0', 'LINK_DOWN 1:2', 'LINK_UP 0:0', 'LINK_UP 1:2']);
+    seen.length = 0;
+    sim.killNode(5);
+    expect(seen).toHaveLength(12);
+    expect(seen.every((s) => s.startsWith('LINK_DOWN'))).toBe(true);
+  });
+});

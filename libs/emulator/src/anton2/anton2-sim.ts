@@ -189,6 +189,10 @@ export class Anton2Sim {
   private readonly queueTail: Int32Array;
   private readonly queueFlits: Int32Array;
   private readonly nonEmpty: Uint8Array;
+  /** Per input VC, the cycle its head packet became its head; and whether the watchdog has reported it. */
+  private readonly headSince: Float64Array;
+  private readonly stallReported: Uint8Array;
+  private nextScan = 0;
   private readonly rrVc: Uint8Array;
   private readonly accum: Int32Array;
   private readonly rrInput: Uint8Array;
@@ -223,7 +227,6 @@ export class Anton2Sim {
   inFlight = 0;
   retransmissions = 0;
   readonly discarded = new Map<Anton2DiscardReason, number>();
-  private lastProgress = 0;
 
   onDeliver: (packet: number, cycle: number, latencyCycles: number) => void = () => undefined;
   onDiscard: (packet: number, reason: Anton2DiscardReason, node: number) => void = () => undefined;
@@ -308,6 +311,8 @@ export class Anton2Sim {
     this.queueTail = new Int32Array(n * INPUTS * VCS).fill(NONE);
     this.queueFlits = new Int32Array(n * INPUTS * VCS);
     this.nonEmpty = new Uint8Array(n * INPUTS);
+    this.headSince = new Float64Array(n * INPUTS * VCS);
+    this.stallReported = new Uint8Array(n * INPUTS * VCS);
     this.rrVc = new Uint8Array(n * INPUTS);
     this.accum = new Int32Array(n * ROUTERS * PORTS * PORTS);
     this.rrInput = new Uint8Array(n * ROUTERS * PORTS);
@@ -749,8 +754,11 @@ export class Anton2Sim {
     const vcIndex = ints[I + P_CLASS] * VCS_PER_CLASS + ints[I + P_VC];
     const q = input * VCS + vcIndex;
     ints[I + P_NEXT] = NONE;
-    if (this.queueTail[q] === NONE) this.queueHead[q] = p;
-    else ints[this.queueTail[q] * P_INTS + P_NEXT] = p;
+    if (this.queueTail[q] === NONE) {
+      this.queueHead[q] = p;
+      this.headSince[q] = this.now;
+      this.stallReported[q] = 0;
+    } else ints[this.queueTail[q] * P_INTS + P_NEXT] = p;
     this.queueTail[q] = p;
     this.queueFlits[q] += ints[I + P_FLITS];
     this.nonEmpty[input] |= 1 << vcIndex;
@@ -780,6 +788,8 @@ export class Anton2Sim {
     while (this.now < end) {
       const t = this.now;
       if (wheel.pending === 0) {
+        // Nothing will ever move again: what waits is stuck; the watchdog sees it when its time comes.
+        if (this.inFlight > 0) this.watchdogScan(end - 1);
         this.now = end;
         break;
       }
@@ -802,7 +812,10 @@ export class Anton2Sim {
         }
       }
       wheel.clear(t);
-      if (this.inFlight > 0 && t - this.lastProgress > this.settings.watchdogCycles) this.watchdog(t);
+      if (t >= this.nextScan) {
+        this.nextScan = t + (this.settings.watchdogCycles >> 2);
+        if (this.inFlight > 0) this.watchdogScan(t);
+      }
       this.now = t + 1;
     }
   }
@@ -891,7 +904,6 @@ export class Anton2Sim {
     const input = this.ints[I + P_CHIP] * INPUTS + IN_EA_RECEIVE + this.ints[I + P_DST_EP];
     this.returnCredits(input, p, t);
     this.delivered++;
-    this.lastProgress = t;
     const latency = t - this.times[p * P_TIMES + T_SENT] + this.settings.endpointOverheadNs / NS_PER_CYCLE;
     this.onDeliver(p, t, latency);
     this.release(p);
@@ -1019,6 +1031,8 @@ export class Anton2Sim {
     const q = input * VCS + vcIndex;
     const next = ints[I + P_NEXT];
     this.queueHead[q] = next;
+    this.headSince[q] = t;
+    this.stallReported[q] = 0;
     if (next === NONE) {
       this.queueTail[q] = NONE;
       this.nonEmpty[input] &= ~(1 << vcIndex);
@@ -1056,7 +1070,6 @@ export class Anton2Sim {
     this.credits[out * VCS + ints[I + P_CLASS] * VCS_PER_CLASS + nextVc] -= flits;
     this.flitHops += flits;
     this.linkFlits[out] += flits;
-    this.lastProgress = t;
     ints[I + P_VC] = nextVc;
     this.times[T + T_TAIL] = tailLeaves + latency;
     this.wheel.add(t, ceil(start + perFlit + latency), EV_ARRIVE, p, this.downstream[out], 0);
@@ -1067,9 +1080,31 @@ export class Anton2Sim {
     }
   }
 
-  private watchdog(t: number): void {
-    this.lastProgress = t;
-    this.onInterrupt('FORWARD_PROGRESS_TIMEOUT', t, NONE, NONE, NONE, { inFlight: this.inFlight });
+  /**
+   * The forward-progress watchdog, per VC: a head packet that has waited `watchdogCycles` at an
+   * input raises one interrupt naming the ASIC, the input and the VC, timed when it expired.
+   */
+  private watchdogScan(t: number): void {
+    const limit = this.settings.watchdogCycles;
+    for (let input = 0; input < this.nonEmpty.length; input++) {
+      const mask = this.nonEmpty[input];
+      if (mask === 0) continue;
+      for (let v = 0; v < VCS; v++) {
+        const q = input * VCS + v;
+        if (!(mask & (1 << v)) || this.stallReported[q] || t - this.headSince[q] < limit) continue;
+        this.stallReported[q] = 1;
+        const chip = (input / INPUTS) | 0;
+        const p = this.queueHead[q];
+        this.onInterrupt('FORWARD_PROGRESS_TIMEOUT', this.headSince[q] + limit, chip, input - chip * INPUTS, v, {
+          input: model.anton2BufferName(input - chip * INPUTS),
+          waitingFlits: this.queueFlits[q],
+          nextCredits:
+            this.credits[
+              (chip * OUTPUTS + this.ints[p * P_INTS + P_OUT]) * VCS + this.ints[p * P_INTS + P_CLASS] * VCS_PER_CLASS + this.ints[p * P_INTS + P_NEXT_VC]
+            ],
+        });
+      }
+    }
   }
 
   // ------------------------------------------------------------------ faults
@@ -1077,16 +1112,30 @@ export class Anton2Sim {
   /** A torus channel goes down at both ends (a cut cable or a dead SerDes). */
   setChannelDown(node: number, port: number, down: boolean): void {
     const peer = this.fabric.peer[this.fabric.portBase[node] + port];
-    this.linkDown[node * CHANNELS + port] = down ? 1 : 0;
+    const ends: [number, number][] = [[node, port]];
     if (peer >= 0) {
       const far = this.fabric.portOwner(peer);
-      this.linkDown[far * CHANNELS + peer - this.fabric.portBase[far]] = down ? 1 : 0;
+      ends.push([far, peer - this.fabric.portBase[far]]);
+    }
+    for (const [n, c] of ends) {
+      if (this.linkDown[n * CHANNELS + c] === (down ? 1 : 0)) continue;
+      this.linkDown[n * CHANNELS + c] = down ? 1 : 0;
+      // Link training lost or regained at a live end: its channel adapter interrupts.
+      if (!this.dead[n]) this.onInterrupt(down ? 'LINK_DOWN' : 'LINK_UP', this.now, n, c, NONE);
     }
   }
 
   /** A node dies: what it holds is discarded, and whatever reaches it after. */
   killNode(node: number): void {
     this.dead[node] = 1;
+    // Its neighbours lose link training on every channel to it; it says nothing more itself.
+    for (let c = 0; c < CHANNELS; c++) {
+      const peer = this.fabric.peer[this.fabric.portBase[node] + c];
+      if (peer < 0) continue;
+      const far = this.fabric.portOwner(peer);
+      const farPort = peer - this.fabric.portBase[far];
+      if (!this.linkDown[far * CHANNELS + farPort] && !this.dead[far]) this.onInterrupt('LINK_DOWN', this.now, far, farPort, NONE, { farEnd: 'unresponsive' });
+    }
     for (let input = node * INPUTS; input < (node + 1) * INPUTS; input++) {
       if (!this.nonEmpty[input]) continue;
       for (let v = 0; v < VCS; v++) {

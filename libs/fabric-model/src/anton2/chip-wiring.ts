@@ -91,3 +91,13 @@ export function anton2ChipWiring(plan: Anton2Floorplan, order: readonly MeshDire
     }
   return { downstream, routeOut };
 }
+
+/** A chip-local input's name for reports: R<u>,<v>.<port>, a channel adapter's out or in, an endpoint adapter's inject or receive. */
+export function anton2BufferName(local: number): string {
+  if (local < A2_IN_CA_FROM_ROUTER)
+    return `R${Math.floor(local / A2_PORTS / ANTON2_MESH_V)},${Math.floor(local / A2_PORTS) % ANTON2_MESH_V}.${local % A2_PORTS}`;
+  if (local < A2_IN_CA_FROM_TORUS) return `${anton2ChannelName(local - A2_IN_CA_FROM_ROUTER)} out`;
+  if (local < A2_IN_EA_INJECT) return `${anton2ChannelName(local - A2_IN_CA_FROM_TORUS)} in`;
+  if (local < A2_IN_EA_RECEIVE) return `EA${local - A2_IN_EA_INJECT} inject`;
+  return `EA${local - A2_IN_EA_RECEIVE} receive`;
+}
