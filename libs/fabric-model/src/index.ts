@@ -20,3 +20,4 @@ export * from './anton2/anton2-floorplan';
 export * from './anton2/on-chip-routes';
 export * from './anton2/torus-routes';
 export * from './anton2/chip-wiring';
+export * from './anton2/multicast-words';

@@ -8,7 +8,8 @@
  * The checks (spec §2.4) before anything is pushed: A-V1 every ASIC's coordinate and size
  * registers are its place, so every route the hardware computes from them is minimal; A-V2 each
  * ring's + and − datelines lie between the same two nodes, on every ASIC of the ring; A-V3 the
- * dependency graph over every buffer is acyclic (anton2-dependencies.ts), or a cycle is shown.
+ * dependency graph over every buffer is acyclic (anton2-dependencies.ts), or a cycle is shown;
+ * A-V4 every multicast tree's every path is a unicast route (anton2-multicast.ts).
  */
 import * as model from '@weft/fabric-model';
 import type { FabricDesign, MaintenanceTransport, Torus } from '@weft/fabric-model';
@@ -17,6 +18,7 @@ import { anton2ArbiterLoads, anton2WeightTable, Anton2Pattern } from './arbiter-
 import { anton2Dependencies, Anton2DependencyReport } from './anton2-dependencies';
 import { anton2ControlAddresses } from './anton2-discovery';
 import { anton2RoutePolicy, Anton2RoutePolicy, DeadChannel } from './anton2-route-policy';
+import { Anton2MulticastGroup, Anton2MulticastPlan, checkMulticastTree, multicastTables, planAnton2Multicast } from './anton2-multicast';
 import { inverseWeights } from './inverse-weights';
 
 export interface Anton2ConfigurationOptions {
@@ -53,6 +55,10 @@ export interface Anton2Image {
   /** Every ASIC's arbiter weights (the layout of the `arbiterWeights` register) and modes. */
   readonly weights: Uint8Array;
   readonly modes: Uint8Array;
+  /** Multicast: each group's trees, and every ASIC's table (by place). */
+  readonly groups: ReadonlyMap<number, Anton2MulticastGroup>;
+  readonly plans: ReadonlyMap<number, Anton2MulticastPlan>;
+  readonly tables: ReadonlyMap<number, ReadonlyMap<number, model.Anton2MulticastEntry>>;
 }
 
 export interface Anton2Verdict {
@@ -88,6 +94,7 @@ export function computeAnton2Image(
   faults: { deadNodes: readonly number[]; deadChannels: readonly DeadChannel[] },
   options: Anton2ConfigurationOptions = DEFAULT_ANTON2_CONFIGURATION,
   floorplan = model.shippedAnton2Floorplan(),
+  groups: ReadonlyMap<number, Anton2MulticastGroup> = new Map(),
 ): Anton2Image {
   const torus = model.designTorus(design);
   const place = Int32Array.from(design.chips, (c) => placeIn(torus, c.coordinates));
@@ -109,6 +116,10 @@ export function computeAnton2Image(
   const loads = options.patterns.map((pattern) => anton2ArbiterLoads(torus, wiring, pattern, loadOptions).arbiters);
   const weights = anton2WeightTable(loads, options.weightBits, inverseWeights);
   const modes = new Uint8Array(model.A2_ROUTERS * model.A2_PORTS).fill(options.arbitration === 'round-robin' ? 1 : 0);
+  // Multicast trees within the route policy: around the faults like every unicast route.
+  const plans = new Map<number, Anton2MulticastPlan>();
+  for (const [id, group] of groups) plans.set(id, planAnton2Multicast(torus, group, { tieRule: options.tieRule, policy: policy.masks }));
+  const tables = multicastTables(torus, plans);
   return {
     torus,
     place,
@@ -121,6 +132,9 @@ export function computeAnton2Image(
     deadChannels: [...faults.deadChannels],
     weights,
     modes,
+    groups,
+    plans,
+    tables,
   };
 }
 
@@ -155,6 +169,11 @@ export function verifyAnton2Image(
         );
     }
   }
+  // A-V4: every path of every tree a unicast route, every destination one copy.
+  for (const [id, plan] of image.plans)
+    plan.trees.forEach((tree, i) => {
+      for (const problem of checkMulticastTree(torus, image.groups.get(id)!, tree)) problems.push(`A-V4 group ${id} tree ${i}: ${problem}`);
+    });
   const dependencies = anton2Dependencies({
     torus,
     wiring: model.anton2ChipWiring(floorplan),
@@ -186,6 +205,7 @@ export async function pushAnton2Image(
       ['routePolicy', table ? Array.from(table) : []],
       ['arbiterWeights', Array.from(image.weights)],
       ['arbiterModes', Array.from(image.modes)],
+      ['multicastTable', model.anton2MulticastWords(image.tables.get(p) ?? new Map())],
     ];
     for (const [register, value] of registers) {
       const result = await transport.write(routes[i], register, 0, value);

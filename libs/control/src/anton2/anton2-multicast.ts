@@ -177,9 +177,6 @@ export function checkMulticastTree(torus: Torus, group: Anton2MulticastGroup, tr
   return problems;
 }
 
-/** Multicast table entries a node holds at most (not in the paper — "several hundred distinct destination sets per node" — weft: 512). */
-export const ANTON2_MULTICAST_ENTRIES = 512;
-
 /**
  * Every node's table from the groups' plans (group g's tree i at key 2g + i), refusing a node
  * whose table would overflow, named with its occupancy.
@@ -187,7 +184,7 @@ export const ANTON2_MULTICAST_ENTRIES = 512;
 export function multicastTables(
   torus: Torus,
   plans: ReadonlyMap<number, Anton2MulticastPlan>,
-  capacity = ANTON2_MULTICAST_ENTRIES,
+  capacity = model.ANTON2_MULTICAST_ENTRIES,
 ): Map<number, Map<number, { endpoints: number[]; channels: number[] }>> {
   const tables = new Map<number, Map<number, { endpoints: number[]; channels: number[] }>>();
   for (const [group, plan] of plans)

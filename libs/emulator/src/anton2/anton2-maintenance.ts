@@ -123,6 +123,9 @@ export class Anton2MaintenanceController implements MaintenanceTransport {
         return ok(Array.from(sim.weights.subarray(node * ROUTER_OUTPUTS * WEIGHTS_PER_OUTPUT, (node + 1) * ROUTER_OUTPUTS * WEIGHTS_PER_OUTPUT)));
       case 'arbiterModes':
         return ok(Array.from(sim.roundRobin.subarray(node * ROUTER_OUTPUTS, (node + 1) * ROUTER_OUTPUTS)));
+      case 'multicastTable': {
+        return ok(model.anton2MulticastWords(sim.multicastTables[node] ?? new Map()));
+      }
       default:
         return { ok: false, reason: 'no-such-register', detail: `an Anton 2 ASIC has no register "${register}" (index ${index})`, latencyNs };
     }
@@ -191,6 +194,12 @@ export class Anton2MaintenanceController implements MaintenanceTransport {
           return rejected(`${ROUTER_OUTPUTS} modes, each 0 (inverse-weighted) or 1 (round robin), got ${value.length} values`);
         sim.roundRobin.set(value, node * ROUTER_OUTPUTS);
         return done;
+      }
+      case 'multicastTable': {
+        const parsed = model.parseAnton2MulticastWords(value);
+        if (typeof parsed === 'string') return rejected(parsed);
+        sim.multicastTables[node] = parsed.size > 0 ? parsed : null;
+        return { ok: true, value: undefined, latencyNs: latencyNs * Math.max(1, Math.ceil(value.length / 64)) };
       }
       case 'asicIdentity':
       case 'channelStates':

@@ -119,13 +119,8 @@ const DRAW_GAP = 4;
 
 export const ANTON2_DISCARD_REASONS = ['unreachable', 'link-down', 'node-died', 'misrouted', 'unconfigured', 'no-multicast-entry'] as const;
 
-/** One multicast table entry (§2.3, Table 2: in the endpoint and channel adapters): the copies an ASIC makes of a packet of a group's tree. */
-export interface MulticastEntry {
-  /** Local endpoint adapters that each get a copy. */
-  readonly endpoints: readonly number[];
-  /** Channel adapters (ASIC ports) each copy goes on by. */
-  readonly channels: readonly number[];
-}
+/** One multicast table entry: the copies an ASIC makes of a packet of a group's tree (fabric-model anton2/multicast-words.ts). */
+export type MulticastEntry = model.Anton2MulticastEntry;
 export type Anton2DiscardReason = (typeof ANTON2_DISCARD_REASONS)[number];
 
 export interface Anton2SendOptions {
@@ -694,15 +689,18 @@ export class Anton2Sim {
     const local = input - chip * INPUTS;
     const eligible = t + this.pipeline[local];
     const crossed = this.ints[p * P_INTS + P_CROSSED];
+    // Every copy from the packet as it arrived, before any is changed.
+    const ids = [p];
+    for (let k = 1; k < outputs; k++) {
+      const q = this.allocate();
+      this.ints.copyWithin(q * P_INTS, p * P_INTS, (p + 1) * P_INTS);
+      this.times.copyWithin(q * P_TIMES, p * P_TIMES, (p + 1) * P_TIMES);
+      this.inFlight++;
+      this.copies++;
+      ids.push(q);
+    }
     for (let k = 0; k < outputs; k++) {
-      let q = p;
-      if (k > 0) {
-        q = this.allocate();
-        this.ints.copyWithin(q * P_INTS, p * P_INTS, (p + 1) * P_INTS);
-        this.times.copyWithin(q * P_TIMES, p * P_TIMES, (p + 1) * P_TIMES);
-        this.inFlight++;
-        this.copies++;
-      }
+      const q = ids[k];
       const ints = this.ints;
       const Q = q * P_INTS;
       ints[Q + P_SERIAL] = this.serial++;

@@ -71,8 +71,13 @@ export const MODEL_ANTON2_ASIC = 4;
  * - `routePolicy`: per destination node (x + kX·(y + kY·z) by the node's own size register) a
  *   12-bit mask of the (order × 2 + slice) combinations its packets may draw; empty allows all 12;
  * - `arbiterWeights`: every SA2 arbiter's inverse weights, (router × 6 + output) × 12 + input × 2 +
- *   pattern, each below 2^M; `arbiterModes`: per router output, 0 inverse-weighted, 1 round robin.
+ *   pattern, each below 2^M; `arbiterModes`: per router output, 0 inverse-weighted, 1 round robin;
+ * - `multicastTable`: the whole table, entry after entry as [key (group × 2 + tree), endpoint
+ *   count, endpoints…, channel count, channels…].
  */
+/** Multicast table entries an ASIC holds (not in the paper — "several hundred distinct destination sets per node", §2.3 — weft: 512). */
+export const ANTON2_MULTICAST_ENTRIES = 512;
+
 export const ANTON2_REGISTERS = [
   'asicIdentity',
   'channelStates',
@@ -83,5 +88,6 @@ export const ANTON2_REGISTERS = [
   'routePolicy',
   'arbiterWeights',
   'arbiterModes',
+  'multicastTable',
 ] as const;
 export type Anton2Register = (typeof ANTON2_REGISTERS)[number];
