@@ -20,6 +20,7 @@ type Failure = Extract<MaintenanceResult<never>, { ok: false }>;
 
 const ROUTER_OUTPUTS = model.A2_ROUTERS * model.A2_PORTS;
 const WEIGHTS_PER_OUTPUT = model.A2_PORTS * 2;
+const VC_WEIGHTS = model.A2_INPUTS * model.ANTON2_VCS_PER_CLASS * model.ANTON2_TRAFFIC_CLASSES * 2;
 
 export class Anton2MaintenanceController implements MaintenanceTransport {
   private readonly nodeAt = new Map<string, number>();
@@ -123,6 +124,10 @@ export class Anton2MaintenanceController implements MaintenanceTransport {
         return ok(Array.from(sim.weights.subarray(node * ROUTER_OUTPUTS * WEIGHTS_PER_OUTPUT, (node + 1) * ROUTER_OUTPUTS * WEIGHTS_PER_OUTPUT)));
       case 'arbiterModes':
         return ok(Array.from(sim.roundRobin.subarray(node * ROUTER_OUTPUTS, (node + 1) * ROUTER_OUTPUTS)));
+      case 'vcWeights':
+        return ok(Array.from(sim.vcWeights.subarray(node * VC_WEIGHTS, (node + 1) * VC_WEIGHTS)));
+      case 'vcModes':
+        return ok(Array.from(sim.vcRoundRobin.subarray(node * model.A2_INPUTS, (node + 1) * model.A2_INPUTS)));
       case 'multicastTable': {
         return ok(model.anton2MulticastWords(sim.multicastTables[node] ?? new Map()));
       }
@@ -193,6 +198,20 @@ export class Anton2MaintenanceController implements MaintenanceTransport {
         if (value.length !== ROUTER_OUTPUTS || !value.every((v) => v === 0 || v === 1))
           return rejected(`${ROUTER_OUTPUTS} modes, each 0 (inverse-weighted) or 1 (round robin), got ${value.length} values`);
         sim.roundRobin.set(value, node * ROUTER_OUTPUTS);
+        return done;
+      }
+      case 'vcWeights': {
+        const top = (1 << sim.settings.weightBits) - 1;
+        if (value.length !== VC_WEIGHTS) return rejected(`${VC_WEIGHTS} weights (each input's 8 VCs, 2 patterns), got ${value.length}`);
+        const bad = value.findIndex((v) => !whole(v, 0, top));
+        if (bad >= 0) return rejected(`weight ${bad} must be 0 to ${top}, got ${value[bad]}`);
+        sim.vcWeights.set(value, node * VC_WEIGHTS);
+        return { ok: true, value: undefined, latencyNs: latencyNs * Math.ceil(value.length / 64) };
+      }
+      case 'vcModes': {
+        if (value.length !== model.A2_INPUTS || !value.every((v) => v === 0 || v === 1))
+          return rejected(`${model.A2_INPUTS} modes, each 0 (inverse-weighted) or 1 (round robin), got ${value.length} values`);
+        sim.vcRoundRobin.set(value, node * model.A2_INPUTS);
         return done;
       }
       case 'multicastTable': {

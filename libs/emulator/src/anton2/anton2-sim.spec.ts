@@ -1,4 +1,12 @@
-import { ANTON2_ORDERS, anton2TorusRoute, defaultDatelines, generateAnton2Design, shippedAnton2Floorplan } from '@weft/fabric-model';
+import {
+  A2_IN_EA_INJECT,
+  ANTON2_ORDERS,
+  anton2ChipWiring,
+  anton2TorusRoute,
+  defaultDatelines,
+  generateAnton2Design,
+  shippedAnton2Floorplan,
+} from '@weft/fabric-model';
 import { EmulatedFabric } from '../emulated-fabric';
 import { Anton2Sim } from './anton2-sim';
 import type { Anton2Settings } from './anton2-settings';
@@ -152,5 +160,33 @@ describe('the emulated Anton 2 network’s interrupts', () => {
     sim.killNode(5);
     expect(seen).toHaveLength(12);
     expect(seen.every((s) => s.startsWith('LINK_DOWN'))).toBe(true);
+  });
+});
+
+describe('SA1, the input’s choice among its VCs', () => {
+  it('is round robin by default, and grants in inverse proportion to the weights once an input’s are set (§3.3 at every arbitration point)', () => {
+    const shares = (weights?: [number, number]) => {
+      // Buffers deep enough that credits never hold a VC back: a VC that cannot ask loses its count (§3.3's underflow).
+      const sim = machine([4, 4, 1], { routerBufferFlits: 16 });
+      const input = A2_IN_EA_INJECT; // node 0's endpoint adapter 0, injecting
+      // Both its VCs, and those of the router input it feeds (whose drain sets what it can send), weighted alike.
+      if (weights)
+        for (const at of [input, anton2ChipWiring(shippedAnton2Floorplan()).downstream[input]]) {
+          sim.vcRoundRobin[at] = 0;
+          sim.vcWeights[(at * 8 + 0) * 2] = weights[0]; // request class, VC 0
+          sim.vcWeights[(at * 8 + 4) * 2] = weights[1]; // reply class, VC 0
+        }
+      for (let i = 0; i < 300; i++) {
+        sim.send(0, 0, 0, 1, 1, { trafficClass: 0 });
+        sim.send(0, 0, 0, 1, 1, { trafficClass: 1 });
+      }
+      sim.run(150);
+      return [sim.vcFlits[input * 8], sim.vcFlits[input * 8 + 4]];
+    };
+    const [a, b] = shares();
+    expect(Math.abs(a - b)).toBeLessThanOrEqual(1);
+    const [c, d] = shares([4, 8]);
+    expect(c / d).toBeGreaterThan(1.8);
+    expect(c / d).toBeLessThan(2.2);
   });
 });

@@ -154,6 +154,14 @@ export class Anton2Sim {
   readonly weights: Uint8Array;
   /** 1 where the router output's SA2 arbiter is plain round robin. */
   readonly roundRobin: Uint8Array;
+  /**
+   * SA1 (§4.3: "input switch arbitration"), one of §3.3's arbitration points too: at each input,
+   * inverse weights per VC and pattern (node, input, VC, pattern) and whether it is plain round robin.
+   */
+  readonly vcWeights: Uint8Array;
+  readonly vcRoundRobin: Uint8Array;
+  /** Flits each input sent from each VC (node, input, VC): the loads SA1's weights are for. */
+  readonly vcFlits: Float64Array;
   /** Per node, its multicast table by group × 2 + tree (null: empty). */
   readonly multicastTables: (Map<number, MulticastEntry> | null)[];
 
@@ -189,6 +197,7 @@ export class Anton2Sim {
   private readonly stallReported: Uint8Array;
   private nextScan = 0;
   private readonly rrVc: Uint8Array;
+  private readonly vcAccum: Int32Array;
   private readonly accum: Int32Array;
   private readonly rrInput: Uint8Array;
   private readonly armedAt: Float64Array;
@@ -248,6 +257,12 @@ export class Anton2Sim {
     this.datelineMinus = new Int32Array(3 * n);
     this.routePolicy = new Array<Uint16Array | null>(n).fill(null);
     this.multicastTables = new Array<Map<number, MulticastEntry> | null>(n).fill(null);
+    this.vcWeights = new Uint8Array(n * INPUTS * VCS * 2).fill((1 << st.weightBits) - 1);
+    // Spec §2.2.7: SA1 round robin unless an input's VC weights are set (inverse-weighted at SA1 is
+    // selectable per input; with weights from measured VC loads it did not raise batch throughput).
+    this.vcRoundRobin = new Uint8Array(n * INPUTS).fill(1);
+    this.vcFlits = new Float64Array(n * INPUTS * VCS);
+    this.vcAccum = new Int32Array(n * INPUTS * VCS);
     this.weights = new Uint8Array(n * ROUTERS * PORTS * PORTS * 2).fill((1 << st.weightBits) - 1);
     this.roundRobin = new Uint8Array(n * ROUTERS * PORTS).fill(st.arbitration === 'round-robin' ? 1 : 0);
 
@@ -969,6 +984,9 @@ export class Anton2Sim {
     const mask = this.nonEmpty[input];
     const start = this.rrVc[input];
     let retry = Infinity;
+    const rr = this.vcRoundRobin[input] === 1;
+    const half = 1 << this.settings.weightBits;
+    let firstLow = NONE;
     for (let k = 0; k < VCS; k++) {
       const v = (start + k) & (VCS - 1);
       if (!(mask & (1 << v))) continue;
@@ -986,8 +1004,11 @@ export class Anton2Sim {
         continue;
       }
       if (this.credits[out * VCS + this.ints[I + P_CLASS] * VCS_PER_CLASS + this.ints[I + P_NEXT_VC]] < this.ints[I + P_FLITS]) continue;
-      return p;
+      // SA1: the first ready VC in round-robin order, or by §3.3's rule the first of high priority.
+      if (rr || this.vcAccum[input * VCS + v] < half) return p;
+      if (firstLow === NONE) firstLow = p;
     }
+    if (firstLow !== NONE) return firstLow;
     return retry === Infinity ? NONE : -(ceil(retry) + 2);
   }
 
@@ -1038,6 +1059,15 @@ export class Anton2Sim {
     const flits = ints[I + P_FLITS];
     this.queueFlits[q] -= flits;
     this.rrVc[input] = (vcIndex + 1) & (VCS - 1);
+    this.vcFlits[q] += flits;
+    if (this.vcRoundRobin[input] === 0) {
+      // §3.3, Fig. 6, among the input's VCs: a low-priority grant shifts the window for all.
+      const half = 1 << this.settings.weightBits;
+      const A = input * VCS;
+      const accum = this.vcAccum;
+      if (accum[q] >= half) for (let v = 0; v < VCS; v++) if (A + v !== q) accum[A + v] = accum[A + v] < half ? 0 : accum[A + v] - half;
+      accum[q] = (accum[q] & (half - 1)) + this.vcWeights[q * 2 + ints[I + P_PATTERN]];
+    }
     const local = ints[I + P_OUT];
     const out = chip * OUTPUTS + local;
     const perFlit = this.outCyclesPerFlit[out];

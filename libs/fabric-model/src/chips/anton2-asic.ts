@@ -72,6 +72,8 @@ export const MODEL_ANTON2_ASIC = 4;
  *   12-bit mask of the (order × 2 + slice) combinations its packets may draw; empty allows all 12;
  * - `arbiterWeights`: every SA2 arbiter's inverse weights, (router × 6 + output) × 12 + input × 2 +
  *   pattern, each below 2^M; `arbiterModes`: per router output, 0 inverse-weighted, 1 round robin;
+ * - `vcWeights`, `vcModes`: the same for SA1, each input's choice among its 8 VCs (input × 16 + VC ×
+ *   2 + pattern; round robin unless set);
  * - `multicastTable`: the whole table, entry after entry as [key (group × 2 + tree), endpoint
  *   count, endpoints…, channel count, channels…].
  */
@@ -88,6 +90,8 @@ export const ANTON2_REGISTERS = [
   'routePolicy',
   'arbiterWeights',
   'arbiterModes',
+  'vcWeights',
+  'vcModes',
   'multicastTable',
 ] as const;
 export type Anton2Register = (typeof ANTON2_REGISTERS)[number];
