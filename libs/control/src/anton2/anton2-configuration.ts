@@ -14,7 +14,7 @@
 import * as model from '@weft/fabric-model';
 import type { FabricDesign, MaintenanceTransport, Torus } from '@weft/fabric-model';
 import type { KnownFabric } from '../discovery/known-fabric';
-import { anton2ArbiterLoads, anton2WeightTable, Anton2Pattern } from './arbiter-loads';
+import { anton2ArbiterLoads, anton2ArbiterLoadsAroundFaults, anton2WeightTable, Anton2Pattern, ARBITER_INPUTS_PER_ASIC } from './arbiter-loads';
 import { anton2Dependencies, Anton2DependencyReport } from './anton2-dependencies';
 import { anton2ControlAddresses } from './anton2-discovery';
 import { anton2RoutePolicy, Anton2RoutePolicy, DeadChannel } from './anton2-route-policy';
@@ -52,7 +52,7 @@ export interface Anton2Image {
   readonly policy: Anton2RoutePolicy;
   readonly deadNodes: readonly number[];
   readonly deadChannels: readonly DeadChannel[];
-  /** Every ASIC's arbiter weights (the layout of the `arbiterWeights` register) and modes. */
+  /** Every ASIC's arbiter weights by place (each the layout of the `arbiterWeights` register), and the modes. */
   readonly weights: Uint8Array;
   readonly modes: Uint8Array;
   /** Multicast: each group's trees, and every ASIC's table (by place). */
@@ -113,8 +113,20 @@ export function computeAnton2Image(
   const policy = anton2RoutePolicy(torus, faults.deadChannels, faults.deadNodes, options.tieRule);
   const wiring = model.anton2ChipWiring(floorplan);
   const loadOptions = { sourceEndpoints: options.endpoints, destinationEndpoints: options.endpoints, tieRule: options.tieRule };
-  const loads = options.patterns.map((pattern) => anton2ArbiterLoads(torus, wiring, pattern, loadOptions).arbiters);
-  const weights = anton2WeightTable(loads, options.weightBits, inverseWeights);
+  // Every ASIC's weights: alike without faults; around them, each ASIC's from its own loads (§3.3, spec §2.6).
+  const perAsic = ARBITER_INPUTS_PER_ASIC * 2;
+  const weights = new Uint8Array(n * perAsic);
+  if (policy.masks.size === 0) {
+    const loads = options.patterns.map((pattern) => anton2ArbiterLoads(torus, wiring, pattern, loadOptions).arbiters);
+    const table = anton2WeightTable(loads, options.weightBits, inverseWeights);
+    for (let p = 0; p < n; p++) weights.set(table, p * perAsic);
+  } else {
+    const loads = options.patterns.map((pattern) => anton2ArbiterLoadsAroundFaults(torus, wiring, pattern, loadOptions, policy.masks));
+    for (let p = 0; p < n; p++) {
+      const at = loads.map((l) => l.subarray(p * ARBITER_INPUTS_PER_ASIC, (p + 1) * ARBITER_INPUTS_PER_ASIC));
+      weights.set(anton2WeightTable(at, options.weightBits, inverseWeights), p * perAsic);
+    }
+  }
   const modes = new Uint8Array(model.A2_ROUTERS * model.A2_PORTS).fill(options.arbitration === 'round-robin' ? 1 : 0);
   // Multicast trees within the route policy: around the faults like every unicast route.
   const plans = new Map<number, Anton2MulticastPlan>();
@@ -203,7 +215,7 @@ export async function pushAnton2Image(
       ['torusSize', three(image.size)],
       ['datelines', [...three(image.datelinePlus), ...three(image.datelineMinus)]],
       ['routePolicy', table ? Array.from(table) : []],
-      ['arbiterWeights', Array.from(image.weights)],
+      ['arbiterWeights', Array.from(image.weights.subarray(p * ARBITER_INPUTS_PER_ASIC * 2, (p + 1) * ARBITER_INPUTS_PER_ASIC * 2))],
       ['arbiterModes', Array.from(image.modes)],
       ['multicastTable', model.anton2MulticastWords(image.tables.get(p) ?? new Map())],
     ];

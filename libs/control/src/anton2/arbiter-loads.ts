@@ -176,3 +176,90 @@ export function anton2WeightTable(
     }
   return table;
 }
+
+/**
+ * Every ASIC's arbiter loads under a route policy that faults restrict (anton2-route-policy.ts):
+ * the pattern's loads with every combination, and for each pair the policy restricts, its routes'
+ * share moved from the 12 combinations to those left (none left: its traffic cannot be carried,
+ * and loads nothing). Per ASIC, ARBITER_INPUTS_PER_ASIC each; only the restricted pairs are walked.
+ */
+export function anton2ArbiterLoadsAroundFaults(
+  torus: Torus,
+  wiring: Anton2ChipWiring,
+  pattern: Anton2Pattern,
+  options: Anton2LoadOptions,
+  masks: ReadonlyMap<number, Uint16Array>,
+): Float64Array {
+  const base = anton2ArbiterLoads(torus, wiring, pattern, options).arbiters;
+  const loads = new Float64Array(torus.size * ARBITER_INPUTS_PER_ASIC);
+  for (let n = 0; n < torus.size; n++) loads.set(base, n * ARBITER_INPUTS_PER_ASIC);
+  if (masks.size === 0) return loads;
+  const k = torus.shape;
+  const offsetWeight = new Map<number, number>();
+  for (const { offset, weight } of patternOffsets(torus, pattern)) offsetWeight.set(torus.index(offset[0], offset[1], offset[2]), weight);
+  const sources = options.sourceEndpoints;
+  const sinks = options.destinationEndpoints;
+  const cores = sources.length;
+  const add = (chip: number, list: number[], w: number) => {
+    const base = chip * ARBITER_INPUTS_PER_ASIC;
+    for (const a of list) loads[base + a] += w;
+  };
+  const paths = new Map<number, number[]>();
+  const onChip = (entry: number, exit: number, through: boolean) => {
+    const key = (entry * A2_EXITS + exit) * 2 + (through ? 1 : 0);
+    let list = paths.get(key);
+    if (!list) paths.set(key, (list = onChipArbiters(wiring, entry, exit, through)));
+    return list;
+  };
+  /** Adds `rate` of s → t traffic spread evenly over the combinations in `mask` (as the source draws them). */
+  const pair = (s: number, t: number, mask: number, rate: number) => {
+    const combos: number[] = [];
+    for (let r = 0; r < 12; r++) if (mask & (1 << r)) combos.push(r);
+    if (combos.length === 0) return;
+    const ways = [0, 1, 2].map((d) => {
+      const ahead = (((torus.coordinate(t, d) - torus.coordinate(s, d)) % k[d]) + k[d]) % k[d];
+      if (ahead === 0) return [[0, 0, 1]];
+      if (2 * ahead < k[d]) return [[ahead, 1, 1]];
+      if (2 * ahead > k[d]) return [[k[d] - ahead, -1, 1]];
+      if (options.tieRule === 'plus') return [[ahead, 1, 1]];
+      if (options.tieRule === 'source-parity') return [[ahead, torus.coordinate(s, d) % 2 === 0 ? 1 : -1, 1]];
+      return [
+        [ahead, 1, 0.5],
+        [ahead, -1, 0.5],
+      ];
+    });
+    for (const wx of ways[0])
+      for (const wy of ways[1])
+        for (const wz of ways[2]) {
+          const dims = [wx, wy, wz];
+          const p = (rate * wx[2] * wy[2] * wz[2]) / combos.length;
+          for (const combo of combos) {
+            const slice = combo & 1;
+            const hops: number[] = [];
+            for (const d of ANTON2_ORDERS[combo >> 1]) for (let h = 0; h < dims[d][0]; h++) hops.push(model.anton2ChannelPort(d, dims[d][1] < 0, slice));
+            let chip = s;
+            for (const e of sources) add(chip, onChip(12 + e, hops[0], false), p / cores);
+            for (let h = 0; h < hops.length; h++) {
+              chip = torus.neighbour(chip, 2 * (hops[h] >> 2) + ((hops[h] & 2) >> 1));
+              const entry = hops[h] ^ 2;
+              if (h + 1 < hops.length) add(chip, onChip(entry, hops[h + 1], hops[h + 1] === hops[h]), p);
+              else for (const f of sinks) add(chip, onChip(entry, A2_EXIT_ENDPOINT + f, false), p / sinks.length);
+            }
+          }
+        }
+  };
+  for (const [s, table] of masks)
+    for (let t = 0; t < torus.size; t++) {
+      if (t === s || table[t] === 0xfff) continue;
+      const offset = torus.index(
+        ...([0, 1, 2].map((d) => (((torus.coordinate(t, d) - torus.coordinate(s, d)) % k[d]) + k[d]) % k[d]) as [number, number, number]),
+      );
+      const weight = offsetWeight.get(offset);
+      if (!weight) continue;
+      pair(s, t, 0xfff, -weight * cores);
+      pair(s, t, table[t], weight * cores);
+    }
+  // Rounding leaves dust where a share was taken away: no load is below zero.
+  for (let i = 0; i < loads.length; i++) if (loads[i] < 1e-12) loads[i] = 0;
+  return loads;
+}
