@@ -14,7 +14,8 @@ describe('declared faults', () => {
     operator = await createKey(service, service.bootstrapKey!, 'operator');
     fabricId = await loadFixture(service, operator, 'blackwidow/bw-r2-1024');
     await service.gql(CONFIGURE, { input: { fabricId } }, operator);
-  });
+    // Starting the service and configuring a 1,024-port fabric: more than the 5 s default on a busy machine.
+  }, 60_000);
   afterAll(() => service.stop());
 
   const lastGeneration = async () => {
