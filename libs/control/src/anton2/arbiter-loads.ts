@@ -90,17 +90,54 @@ export function onChipArbiters(wiring: Anton2ChipWiring, entry: number, exit: nu
   return out;
 }
 
-export function anton2ArbiterLoads(torus: Torus, wiring: Anton2ChipWiring, pattern: Anton2Pattern, options: Anton2LoadOptions): Anton2Loads {
-  const arbiters = new Float64Array(ARBITER_INPUTS_PER_ASIC);
-  const channels = new Float64Array(12);
-  // The arbiter lists of every (entry, exit, through), walked once.
+/**
+ * The ways a packet goes along one dimension for an offset `ahead` (0 … k − 1): [steps, sign,
+ * probability] — one way, or both evenly on a k/2 tie under `random` (and under `source-parity`
+ * averaged over sources, `from` null); by the source's parity when it is known.
+ */
+function dimensionWays(k: number, ahead: number, tieRule: Anton2LoadOptions['tieRule'], from: number | null): [number, number, number][] {
+  if (ahead === 0) return [[0, 0, 1]];
+  if (2 * ahead < k) return [[ahead, 1, 1]];
+  if (2 * ahead > k) return [[k - ahead, -1, 1]];
+  if (tieRule === 'plus') return [[ahead, 1, 1]];
+  if (tieRule === 'source-parity' && from !== null) return [[ahead, from % 2 === 0 ? 1 : -1, 1]];
+  return [
+    [ahead, 1, 0.5],
+    [ahead, -1, 0.5],
+  ];
+}
+
+/** Each route of an offset's ways and the combinations drawn evenly: its hops (ASIC ports) and its share of `rate`. */
+function forEachRoute(ways: [number, number, number][][], combos: readonly number[], rate: number, visit: (hops: number[], share: number) => void): void {
+  for (const wx of ways[0])
+    for (const wy of ways[1])
+      for (const wz of ways[2]) {
+        const dims = [wx, wy, wz];
+        const share = (rate * wx[2] * wy[2] * wz[2]) / combos.length;
+        for (const combo of combos) {
+          const slice = combo & 1;
+          const hops: number[] = [];
+          for (const d of ANTON2_ORDERS[combo >> 1]) for (let h = 0; h < dims[d][0]; h++) hops.push(model.anton2ChannelPort(d, dims[d][1] < 0, slice));
+          visit(hops, share);
+        }
+      }
+}
+
+/** onChipArbiters, each (entry, exit, through) walked once. */
+function onChipCache(wiring: Anton2ChipWiring): (entry: number, exit: number, through: boolean) => number[] {
   const paths = new Map<number, number[]>();
-  const path = (entry: number, exit: number, through: boolean) => {
+  return (entry, exit, through) => {
     const key = (entry * A2_EXITS + exit) * 2 + (through ? 1 : 0);
     let list = paths.get(key);
     if (!list) paths.set(key, (list = onChipArbiters(wiring, entry, exit, through)));
     return list;
   };
+}
+
+export function anton2ArbiterLoads(torus: Torus, wiring: Anton2ChipWiring, pattern: Anton2Pattern, options: Anton2LoadOptions): Anton2Loads {
+  const arbiters = new Float64Array(ARBITER_INPUTS_PER_ASIC);
+  const channels = new Float64Array(12);
+  const path = onChipCache(wiring);
   const add = (list: number[], w: number) => {
     for (const a of list) arbiters[a] += w;
   };
@@ -113,45 +150,20 @@ export function anton2ArbiterLoads(torus: Torus, wiring: Anton2ChipWiring, patte
   if (combos.length === 0) throw new RangeError('the route policy allows no (order, slice) combination');
   const k = torus.shape;
   for (const { offset, weight } of patternOffsets(torus, pattern)) {
-    // Per dimension: the ways it may go (one, or two evenly on a k/2 tie) as [steps, sign, probability].
-    const ways = [0, 1, 2].map((d) => {
-      const ahead = offset[d];
-      if (ahead === 0) return [[0, 0, 1]];
-      if (2 * ahead < k[d]) return [[ahead, 1, 1]];
-      if (2 * ahead > k[d]) return [[k[d] - ahead, -1, 1]];
-      // A k/2 tie: source-parity averages to even over sources, as random does.
-      return options.tieRule === 'plus'
-        ? [[ahead, 1, 1]]
-        : [
-            [ahead, 1, 0.5],
-            [ahead, -1, 0.5],
-          ];
+    const ways = [0, 1, 2].map((d) => dimensionWays(k[d], offset[d], options.tieRule, null));
+    forEachRoute(ways, combos, weight * cores, (hops, p) => {
+      if (hops.length === 0) {
+        for (const e of sources) for (const f of sinks) add(path(12 + e, A2_EXIT_ENDPOINT + f, false), p / cores / sinks.length);
+        return;
+      }
+      for (const e of sources) add(path(12 + e, hops[0], false), p / cores);
+      for (let h = 0; h < hops.length; h++) {
+        channels[hops[h]] += p;
+        const entry = hops[h] ^ 2;
+        if (h + 1 < hops.length) add(path(entry, hops[h + 1], hops[h + 1] === hops[h]), p);
+        else for (const f of sinks) add(path(entry, A2_EXIT_ENDPOINT + f, false), p / sinks.length);
+      }
     });
-    const rate = weight * cores;
-    for (const wx of ways[0])
-      for (const wy of ways[1])
-        for (const wz of ways[2]) {
-          const dims = [wx, wy, wz];
-          const p = (rate * wx[2] * wy[2] * wz[2]) / combos.length;
-          for (const combo of combos) {
-            const order = ANTON2_ORDERS[combo >> 1];
-            const slice = combo & 1;
-            // The channel (ASIC port) of each hop, in order.
-            const hops: number[] = [];
-            for (const d of order) for (let s = 0; s < dims[d][0]; s++) hops.push(model.anton2ChannelPort(d, dims[d][1] < 0, slice));
-            if (hops.length === 0) {
-              for (const e of sources) for (const f of sinks) add(path(12 + e, A2_EXIT_ENDPOINT + f, false), p / cores / sinks.length);
-              continue;
-            }
-            for (const e of sources) add(path(12 + e, hops[0], false), p / cores);
-            for (let h = 0; h < hops.length; h++) {
-              channels[hops[h]] += p;
-              const entry = hops[h] ^ 2;
-              if (h + 1 < hops.length) add(path(entry, hops[h + 1], hops[h + 1] === hops[h]), p);
-              else for (const f of sinks) add(path(entry, A2_EXIT_ENDPOINT + f, false), p / sinks.length);
-            }
-          }
-        }
   }
   return { arbiters, channels };
 }
@@ -204,49 +216,25 @@ export function anton2ArbiterLoadsAroundFaults(
     const base = chip * ARBITER_INPUTS_PER_ASIC;
     for (const a of list) loads[base + a] += w;
   };
-  const paths = new Map<number, number[]>();
-  const onChip = (entry: number, exit: number, through: boolean) => {
-    const key = (entry * A2_EXITS + exit) * 2 + (through ? 1 : 0);
-    let list = paths.get(key);
-    if (!list) paths.set(key, (list = onChipArbiters(wiring, entry, exit, through)));
-    return list;
-  };
+  const onChip = onChipCache(wiring);
   /** Adds `rate` of s → t traffic spread evenly over the combinations in `mask` (as the source draws them). */
   const pair = (s: number, t: number, mask: number, rate: number) => {
     const combos: number[] = [];
     for (let r = 0; r < 12; r++) if (mask & (1 << r)) combos.push(r);
     if (combos.length === 0) return;
-    const ways = [0, 1, 2].map((d) => {
-      const ahead = (((torus.coordinate(t, d) - torus.coordinate(s, d)) % k[d]) + k[d]) % k[d];
-      if (ahead === 0) return [[0, 0, 1]];
-      if (2 * ahead < k[d]) return [[ahead, 1, 1]];
-      if (2 * ahead > k[d]) return [[k[d] - ahead, -1, 1]];
-      if (options.tieRule === 'plus') return [[ahead, 1, 1]];
-      if (options.tieRule === 'source-parity') return [[ahead, torus.coordinate(s, d) % 2 === 0 ? 1 : -1, 1]];
-      return [
-        [ahead, 1, 0.5],
-        [ahead, -1, 0.5],
-      ];
+    const ways = [0, 1, 2].map((d) =>
+      dimensionWays(k[d], (((torus.coordinate(t, d) - torus.coordinate(s, d)) % k[d]) + k[d]) % k[d], options.tieRule, torus.coordinate(s, d)),
+    );
+    forEachRoute(ways, combos, rate, (hops, p) => {
+      let chip = s;
+      for (const e of sources) add(chip, onChip(12 + e, hops[0], false), p / cores);
+      for (let h = 0; h < hops.length; h++) {
+        chip = torus.neighbour(chip, 2 * (hops[h] >> 2) + ((hops[h] & 2) >> 1));
+        const entry = hops[h] ^ 2;
+        if (h + 1 < hops.length) add(chip, onChip(entry, hops[h + 1], hops[h + 1] === hops[h]), p);
+        else for (const f of sinks) add(chip, onChip(entry, A2_EXIT_ENDPOINT + f, false), p / sinks.length);
+      }
     });
-    for (const wx of ways[0])
-      for (const wy of ways[1])
-        for (const wz of ways[2]) {
-          const dims = [wx, wy, wz];
-          const p = (rate * wx[2] * wy[2] * wz[2]) / combos.length;
-          for (const combo of combos) {
-            const slice = combo & 1;
-            const hops: number[] = [];
-            for (const d of ANTON2_ORDERS[combo >> 1]) for (let h = 0; h < dims[d][0]; h++) hops.push(model.anton2ChannelPort(d, dims[d][1] < 0, slice));
-            let chip = s;
-            for (const e of sources) add(chip, onChip(12 + e, hops[0], false), p / cores);
-            for (let h = 0; h < hops.length; h++) {
-              chip = torus.neighbour(chip, 2 * (hops[h] >> 2) + ((hops[h] & 2) >> 1));
-              const entry = hops[h] ^ 2;
-              if (h + 1 < hops.length) add(chip, onChip(entry, hops[h + 1], hops[h + 1] === hops[h]), p);
-              else for (const f of sinks) add(chip, onChip(entry, A2_EXIT_ENDPOINT + f, false), p / sinks.length);
-            }
-          }
-        }
   };
   for (const [s, table] of masks)
     for (let t = 0; t < torus.size; t++) {

@@ -9,8 +9,8 @@
  * is written.
  */
 import * as model from '@weft/fabric-model';
-import type { InterruptRecord, MaintenanceResult, MaintenanceTransport, RegisterValue, SourceRoute } from '@weft/fabric-model';
-import { chipSerial } from '../engine/maintenance-message';
+import type { MaintenanceResult, RegisterValue, SourceRoute } from '@weft/fabric-model';
+import { ControlNetworkController } from '../engine/control-network';
 import type { Anton2Sim } from './anton2-sim';
 
 /** What one access over the control network takes (not in the paper: weft's setting, 2 µs). */
@@ -22,67 +22,19 @@ const ROUTER_OUTPUTS = model.A2_ROUTERS * model.A2_PORTS;
 const WEIGHTS_PER_OUTPUT = model.A2_PORTS * 2;
 const VC_WEIGHTS = model.A2_INPUTS * model.ANTON2_VCS_PER_CLASS * model.ANTON2_TRAFFIC_CLASSES * 2;
 
-export class Anton2MaintenanceController implements MaintenanceTransport {
+export class Anton2MaintenanceController extends ControlNetworkController {
   private readonly nodeAt = new Map<string, number>();
-  private readonly serials: Int32Array;
-  private readonly listeners = new Set<(interrupt: InterruptRecord) => void>();
 
   constructor(
     readonly sim: Anton2Sim,
     readonly accessNs = ANTON2_ACCESS_NS,
   ) {
+    super(sim);
     const torus = sim.torus;
-    this.serials = new Int32Array(sim.nodes);
     for (let node = 0; node < sim.nodes; node++) {
       const place = torus.index(sim.coords[3 * node], sim.coords[3 * node + 1], sim.coords[3 * node + 2]);
       this.nodeAt.set(model.anton2ControlAddress(torus, place).join('.'), node);
-      this.serials[node] = chipSerial(sim.fabric.chipNames[node]) | 0;
     }
-    const previous = sim.onInterrupt;
-    sim.onInterrupt = (kind, cycle, node, port, vc, details) => {
-      previous(kind, cycle, node, port, vc, details);
-      const record: InterruptRecord = {
-        kind,
-        emulatedTimeNs: cycle * sim.nsPerCycle,
-        serial: node >= 0 ? this.serials[node] >>> 0 : 0,
-        port,
-        vc,
-        ...(details ? { details } : {}),
-      };
-      for (const listener of this.listeners) listener(record);
-    };
-  }
-
-  onInterrupt(listener: (interrupt: InterruptRecord) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  async read(route: SourceRoute, register: string, index = 0): Promise<MaintenanceResult<RegisterValue>> {
-    return this.readNow(route, register, index);
-  }
-
-  async readMany(
-    routes: readonly SourceRoute[],
-    register: string,
-    _concurrency: number,
-    onPart?: (from: number, results: readonly MaintenanceResult<RegisterValue>[]) => void,
-  ): Promise<MaintenanceResult<RegisterValue>[]> {
-    const results = routes.map((route) => this.readNow(route, register, 0));
-    onPart?.(0, results);
-    return results;
-  }
-
-  async write(route: SourceRoute, register: string, index: number, value: RegisterValue): Promise<MaintenanceResult<void>> {
-    return this.writeNow(route, register, index, value);
-  }
-
-  async writeMany(route: SourceRoute, register: string, indices: readonly number[], value: RegisterValue): Promise<MaintenanceResult<void>> {
-    for (const index of indices) {
-      const result = this.writeNow(route, register, index, value);
-      if (!result.ok) return result;
-    }
-    return { ok: true, value: undefined, latencyNs: this.accessNs * indices.length };
   }
 
   /** The ASIC a route addresses, or a failure: no such place, or an ASIC that does not answer. */
@@ -93,7 +45,7 @@ export class Anton2MaintenanceController implements MaintenanceTransport {
     return node;
   }
 
-  private readNow(route: SourceRoute, register: string, index: number): MaintenanceResult<RegisterValue> {
+  protected readNow(route: SourceRoute, register: string, index: number): MaintenanceResult<RegisterValue> {
     const node = this.node(route);
     if (typeof node !== 'number') return node;
     const sim = this.sim;
@@ -147,7 +99,7 @@ export class Anton2MaintenanceController implements MaintenanceTransport {
     return [1, this.serials[far] >>> 0, peer - fabric.portBase[far]];
   }
 
-  private writeNow(route: SourceRoute, register: string, _index: number, value: RegisterValue): MaintenanceResult<void> {
+  protected writeNow(route: SourceRoute, register: string, _indices: readonly number[], value: RegisterValue): MaintenanceResult<void> {
     const node = this.node(route);
     if (typeof node !== 'number') return node;
     const sim = this.sim;

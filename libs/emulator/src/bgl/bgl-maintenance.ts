@@ -10,8 +10,8 @@
  * of range, a route-override table it cannot read) is rejected, naming why; nothing is written.
  */
 import * as model from '@weft/fabric-model';
-import type { InterruptRecord, MaintenanceResult, MaintenanceTransport, RegisterValue, SourceRoute } from '@weft/fabric-model';
-import { chipSerial } from '../engine/maintenance-message';
+import type { MaintenanceResult, RegisterValue, SourceRoute } from '@weft/fabric-model';
+import { ControlNetworkController } from '../engine/control-network';
 import { BglTorusSim } from './bgl-torus-sim';
 
 /** What one access over the control network takes (not in the paper: weft's setting, 2 µs). */
@@ -19,64 +19,20 @@ export const JTAG_ACCESS_NS = 2000;
 
 type Failure = Extract<MaintenanceResult<never>, { ok: false }>;
 
-export class BglMaintenanceController implements MaintenanceTransport {
+export class BglMaintenanceController extends ControlNetworkController {
   /** Node by control-network address (see addressKey). */
   private readonly nodeAt = new Map<number, number>();
-  private readonly serials: Int32Array;
-  private readonly listeners = new Set<(interrupt: InterruptRecord) => void>();
 
   constructor(
     readonly sim: BglTorusSim,
     readonly jtagAccessNs = JTAG_ACCESS_NS,
   ) {
+    super(sim);
     const torus = sim.torus;
-    this.serials = new Int32Array(sim.nodes);
     for (let node = 0; node < sim.nodes; node++) {
       const [m, nc, c, a] = model.bglControlAddress(torus, torus.index(sim.coords[3 * node], sim.coords[3 * node + 1], sim.coords[3 * node + 2]));
       this.nodeAt.set(addressKey(m, nc, c, a), node);
-      this.serials[node] = chipSerial(sim.fabric.chipNames[node]) | 0;
     }
-    const previous = sim.onInterrupt;
-    sim.onInterrupt = (kind, cycle, node, port, vc, details) => {
-      previous(kind, cycle, node, port, vc, details);
-      const record: InterruptRecord = {
-        kind,
-        emulatedTimeNs: cycle * sim.nsPerCycle,
-        serial: this.serials[node] >>> 0,
-        port,
-        vc,
-        ...(details ? { details } : {}),
-      };
-      for (const listener of this.listeners) listener(record);
-    };
-  }
-
-  onInterrupt(listener: (interrupt: InterruptRecord) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  async read(route: SourceRoute, register: string, index = 0): Promise<MaintenanceResult<RegisterValue>> {
-    return this.readNow(route, register, index);
-  }
-
-  async readMany(
-    routes: readonly SourceRoute[],
-    register: string,
-    _concurrency: number,
-    onPart?: (from: number, results: readonly MaintenanceResult<RegisterValue>[]) => void,
-  ): Promise<MaintenanceResult<RegisterValue>[]> {
-    const results = routes.map((route) => this.readNow(route, register, 0));
-    onPart?.(0, results);
-    return results;
-  }
-
-  async write(route: SourceRoute, register: string, index: number, value: RegisterValue): Promise<MaintenanceResult<void>> {
-    return this.writeNow(route, register, [index], value);
-  }
-
-  async writeMany(route: SourceRoute, register: string, indices: readonly number[], value: RegisterValue): Promise<MaintenanceResult<void>> {
-    return this.writeNow(route, register, indices, value);
   }
 
   /** The node a route addresses, or a failure: no such place, or a node that does not answer. */
@@ -88,7 +44,7 @@ export class BglMaintenanceController implements MaintenanceTransport {
     return node;
   }
 
-  private readNow(route: SourceRoute, register: string, index: number): MaintenanceResult<RegisterValue> {
+  protected readNow(route: SourceRoute, register: string, index: number): MaintenanceResult<RegisterValue> {
     const node = this.node(route);
     if (typeof node !== 'number') return node;
     const sim = this.sim;
@@ -156,7 +112,7 @@ export class BglMaintenanceController implements MaintenanceTransport {
     return [1, this.serials[far] >>> 0, sim.outPort[g]];
   }
 
-  private writeNow(route: SourceRoute, register: string, indices: readonly number[], value: RegisterValue): MaintenanceResult<void> {
+  protected writeNow(route: SourceRoute, register: string, indices: readonly number[], value: RegisterValue): MaintenanceResult<void> {
     const node = this.node(route);
     if (typeof node !== 'number') return node;
     const sim = this.sim;
