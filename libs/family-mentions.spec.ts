@@ -26,6 +26,7 @@ const NOT_YET = 'to go behind the frame in a step still to come';
 const WHY: Record<string, string> = {
   'libs/control/src/analysis/forwarding.ts': "comments give BlackWidow's slices and VCs as the example of planes and classes",
   'libs/control/src/discovery/discovery-sweep.ts': `the sweep starts from one controller port per BlackWidow slice and records the slice a chip was found through: the family's own sweep is ${NOT_YET}`,
+  'libs/control/src/discovery/control-network-discovery.ts': `a discovered chip's record carries the slice it was found through (0 off a control network), BlackWidow's field: ${NOT_YET}`,
   'libs/control/src/discovery/known-fabric.ts': 'a comment on the slice a chip was found through (discovery-sweep.ts)',
   'libs/control/src/engine/driver.ts': `takes the verifier's report type from the BlackWidow folder; a family-neutral verdict type is ${NOT_YET}`,
   'libs/control/src/engine/routing-engine.ts': `takes the verifier's report type from the BlackWidow folder; a family-neutral verdict type is ${NOT_YET}`,
