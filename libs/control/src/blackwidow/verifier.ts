@@ -59,7 +59,12 @@ export interface Violation {
     // fabric beyond the proof's reach.
     | 'hint-registers'
     | 'bubble-configuration'
-    | 'not-proven';
+    | 'not-proven'
+    // Anton 2's (spec §2.4): coordinate, size and dateline registers (A-V1, A-V2), a dependency
+    // cycle over the buffers (A-V3), a multicast tree (A-V4).
+    | 'registers'
+    | 'dependency-cycle'
+    | 'multicast';
   readonly message: string;
 }
 

@@ -1,0 +1,71 @@
+import { generateAnton2Design, shippedAnton2Floorplan } from '@weft/fabric-model';
+import { Anton2MaintenanceController, Anton2Sim, EmulatedFabric } from '@weft/emulator';
+import { FaultSet } from '../faults/fault-set';
+import { discoverAnton2 } from './anton2-discovery';
+import { Anton2RoutingEngine, anton2WriteList, Anton2EngineImage } from './anton2-routing-engine';
+
+describe('the Anton 2 routing engine', () => {
+  const design = generateAnton2Design({ shape: [4, 4, 2], backplaneChannelNs: 2, cableChannelNs: 10 });
+
+  async function push(transport: Anton2MaintenanceController, image: Anton2EngineImage, only?: readonly string[]) {
+    for (const asic of image.routers) {
+      if (only && !only.includes(asic.name)) continue;
+      for (const w of anton2WriteList(asic)) expect((await transport.write(asic.route, w.register, w.index, [...w.value])).ok).toBe(true);
+    }
+  }
+
+  it('computes a proven configuration, one around a declared dead ASIC, and nothing new for faults it has already routed around', async () => {
+    const sim = new Anton2Sim(new EmulatedFabric(design), shippedAnton2Floorplan(), 3);
+    const transport = new Anton2MaintenanceController(sim);
+    const engine = new Anton2RoutingEngine(await discoverAnton2(transport, design));
+    const first = engine.compute(FaultSet.NONE);
+    const proof = engine.verify(first);
+    expect(proof.violations).toEqual([]);
+    expect(proof.ok).toBe(true);
+    engine.adopt(first, proof);
+    await push(transport, first.image);
+    for (let s = 0; s < sim.nodes; s++) for (let t = 0; t < sim.nodes; t++) sim.send(s, 0, t, 1);
+    sim.run(40_000);
+    expect(sim.delivered).toBe(sim.nodes * sim.nodes);
+
+    const dead = 'x1.y2.z0';
+    const faults = FaultSet.of([{ kind: 'router', chip: dead, port: null }], () => 12);
+    const second = engine.compute(faults);
+    const secondProof = engine.verify(second);
+    expect(secondProof.ok).toBe(true);
+    expect(second.image.routers.map((r) => r.name)).not.toContain(dead);
+    // The policy and every ASIC's weights move around it (its neighbours' routes, everyone's loads).
+    expect(second.changedRouters.length).toBeGreaterThan(0);
+    engine.adopt(second, secondProof);
+    const again = engine.compute(faults);
+    expect(again.changedRouters).toEqual([]);
+    again.image.routers.forEach((r, i) => expect(r).toBe(second.image.routers[i]));
+    sim.killNode(design.chips.findIndex((c) => c.name === dead));
+    await push(transport, second.image, second.changedRouters);
+    const cut = new Set(second.image.cut.flatMap((c) => c.destinations.map((d) => `${c.source}>${d}`)));
+    const names = design.chips.map((c) => c.name);
+    let sent = 0;
+    const before = sim.delivered;
+    for (let s = 0; s < sim.nodes; s++)
+      for (let t = 0; t < sim.nodes; t++) {
+        if (names[s] === dead || names[t] === dead || cut.has(`${names[s]}>${names[t]}`)) continue;
+        sim.send(s, 0, t, 1);
+        sent++;
+      }
+    sim.run(40_000);
+    expect([...sim.discarded]).toEqual([]);
+    expect(sim.delivered - before).toBe(sent);
+  });
+
+  it('refuses, with the cycle, a configuration whose datelines the options would misplace', async () => {
+    const sim = new Anton2Sim(new EmulatedFabric(design), shippedAnton2Floorplan(), 3);
+    const engine = new Anton2RoutingEngine(await discoverAnton2(new Anton2MaintenanceController(sim), design));
+    const computed = engine.compute(FaultSet.NONE);
+    // An X − dateline one node off the + on every ASIC, as a misconfigured image would carry.
+    computed.configuration.datelineMinus.forEach((_, i) => i % 3 === 0 && (computed.configuration.datelineMinus[i] = 1));
+    const proof = engine.verify(computed);
+    expect(proof.ok).toBe(false);
+    expect(proof.violations.map((v) => v.kind)).toContain('registers');
+    expect(proof.violations.find((v) => v.kind === 'dependency-cycle')?.message).toMatch(/^the channel dependencies close a cycle: /);
+  });
+});
