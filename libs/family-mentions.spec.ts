@@ -32,6 +32,7 @@ const WHY: Record<string, string> = {
   'libs/control/src/engine/routing-engine.ts': `takes the verifier's report type from the BlackWidow folder; a family-neutral verdict type is ${NOT_YET}`,
   'libs/control/src/engine/image-delta.ts': "a comment gives BlackWidow's maintenance route as the example of a field that is not a register",
   'libs/control/src/engine/routing-engines.ts': 'the registry of routing engines',
+  'libs/control/src/engine/register-images.ts': `takes the push-plan and register-change types from the BlackWidow folder; family-neutral ones are ${NOT_YET}`,
   'libs/control/src/index.ts': "the library's index exports the BlackWidow engine's modules",
   'libs/control/src/policy/link-policy.ts': `link settings in YARC's terms; moving them into the BlackWidow engine's folder is ${NOT_YET}`,
   'libs/control/src/testing/small-fabrics.ts': 'a test helper that generates small BlackWidow designs',

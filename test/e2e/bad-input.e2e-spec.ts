@@ -41,14 +41,6 @@ describe('bad input', () => {
     expect(error.extensions.problems).toEqual([{ path: '$.family', message: 'must be one of "blackwidow", "bgl", "anton2", got "dragonfly"' }]);
   });
 
-  it('a family whose routing engine has not landed is refused before anything is stored', async () => {
-    const error = firstError(await load({ fixture: 'anton2/anton2-8x8x8-512' }));
-    expect(error.extensions.code).toBe('BAD_USER_INPUT');
-    expect(error.message).toBe('the anton2 family has no routing engine in this service yet, so its fabrics cannot be loaded (families with one: blackwidow, bgl)');
-    const listed = await service.gql<{ fabrics: { edges: { node: { name: string } }[] } }>('{ fabrics { edges { node { name } } } }', {}, operator);
-    expect(listed.data!.fabrics.edges.map((e) => e.node.name)).not.toContain('anton2-8x8x8-512');
-  });
-
   it('negative sizes are refused with their JSON path', async () => {
     const error = firstError(await load({ installation: fixture('invalid/negative-size.json') }));
     expect(error.extensions.problems).toEqual([

@@ -5,6 +5,8 @@
  * plus a row here.
  */
 import type { MaintenanceTransport } from '@weft/fabric-model';
+import { Anton2HostedEngine } from './anton2/anton2-hosted-engine';
+import { Anton2MaintenanceController } from './anton2/anton2-maintenance';
 import { BglHostedEngine } from './bgl/bgl-hosted-engine';
 import { BglMaintenanceController } from './bgl/bgl-maintenance';
 import type { EmulatedFabric } from './emulated-fabric';
@@ -36,6 +38,12 @@ export const CHIP_MODELS: readonly ChipModel[] = [
     build: (fabric, seed) => new BglHostedEngine(fabric, seed),
     // Paper 002 §1: the JTAG control network, out of band.
     controller: (engine) => new BglMaintenanceController((engine as BglHostedEngine).sim),
+  },
+  {
+    model: 'Anton2-ASIC',
+    build: (fabric, seed) => new Anton2HostedEngine(fabric, seed),
+    // Out of band, by packaging address (anton2-maintenance.ts).
+    controller: (engine) => new Anton2MaintenanceController((engine as Anton2HostedEngine).sim),
   },
 ];
 

@@ -33,3 +33,4 @@ export * from './anton2/anton2-sim';
 export * from './anton2/anton2-settings';
 export * from './anton2/inverse-weighted-arbiter';
 export * from './anton2/anton2-maintenance';
+export * from './anton2/anton2-hosted-engine';

@@ -23,6 +23,16 @@ import { triageInterrupts, TriageContext, TriageDecision } from '../automation/f
 import { BlackWidowRoutingEngine } from '../blackwidow/blackwidow-routing-engine';
 import { planPush, PushPlan, ReconcileReport, reconcileImage } from '../blackwidow/push-plan';
 import type { ChipImages } from './image-delta';
+import { discoverAnton2 } from '../anton2/anton2-discovery';
+import { Anton2AsicImage, Anton2EngineImage, Anton2RoutingEngine } from '../anton2/anton2-routing-engine';
+import {
+  ANTON2_IMAGE_TEXT_FORMAT,
+  diffAnton2Asic,
+  dumpAnton2Image,
+  planAnton2Push,
+  reconcileAnton2Image,
+  triageAnton2Interrupts,
+} from '../anton2/anton2-registry';
 import type { RoutingEngine } from './routing-engine';
 
 /** One chip of an image decoded for display, in its family's terms: a member per family. */
@@ -107,6 +117,18 @@ export const ROUTING_ENGINES: Readonly<Partial<Record<FabricFamily, RoutingEngin
     }),
     dump: (image) => dumpBglImage(image as BglImage),
     dumpFormat: BGL_IMAGE_TEXT_FORMAT,
+  },
+  anton2: {
+    name: 'anton2',
+    // Over the control network, every nodecard of the packaging asked (anton2-discovery.ts).
+    discover: (transport, design) => discoverAnton2(transport, design),
+    create: (known) => new Anton2RoutingEngine(known) as unknown as RoutingEngine,
+    triage: triageAnton2Interrupts,
+    diffChip: (chip, before, after) => diffAnton2Asic(chip, before as Anton2AsicImage | undefined, after as Anton2AsicImage | undefined),
+    plan: (held, next) => planAnton2Push(held as Anton2EngineImage | null, next as Anton2EngineImage),
+    reconcile: (transport, image) => reconcileAnton2Image(transport, image as Anton2EngineImage),
+    dump: (image) => dumpAnton2Image(image as Anton2EngineImage),
+    dumpFormat: ANTON2_IMAGE_TEXT_FORMAT,
   },
 };
 

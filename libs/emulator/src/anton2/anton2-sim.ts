@@ -1153,6 +1153,21 @@ export class Anton2Sim {
     }
   }
 
+  /** A replaced ASIC comes back, empty and unconfigured (the control plane writes its registers); its neighbours regain link training. */
+  reviveNode(node: number): void {
+    if (!this.dead[node]) return;
+    this.dead[node] = 0;
+    this.sizeRegister.fill(0, 3 * node, 3 * node + 3);
+    this.routePolicy[node] = null;
+    this.multicastTables[node] = null;
+    for (let c = 0; c < CHANNELS; c++) {
+      const peer = this.fabric.peer[this.fabric.portBase[node] + c];
+      if (peer < 0 || this.linkDown[node * CHANNELS + c]) continue;
+      const far = this.fabric.portOwner(peer);
+      if (!this.dead[far]) this.onInterrupt('LINK_UP', this.now, far, peer - this.fabric.portBase[far], NONE);
+    }
+  }
+
   /** A node dies: what it holds is discarded, and whatever reaches it after. */
   killNode(node: number): void {
     this.dead[node] = 1;

@@ -1,0 +1,99 @@
+/**
+ * An emulated Anton 2 machine as the emulator's host runs it (chip-models.ts): its time, its books,
+ * and the physical faults a drill or a technician's hands do to it — an ASIC dies or is replaced, a
+ * torus channel is cut or mended, a channel turns noisy (go-back-N resends what arrives corrupted).
+ * Traffic runs need the machine's own runner (as BG/L's bgl-traffic.ts), which has not landed: a
+ * request for one is refused, saying so.
+ */
+import type { EmulatedFabric } from '../emulated-fabric';
+import type { HostedEngine } from '../engine/fabric-engine';
+import type { PacketBooks } from '../engine/fabric-packets';
+import type { PhysicalFault } from '../host/protocol';
+import type { TrafficSession } from '../traffic/traffic-run';
+import { Anton2Sim } from './anton2-sim';
+import { shippedAnton2Floorplan } from '@weft/fabric-model';
+
+export class Anton2HostedEngine implements HostedEngine {
+  readonly sim: Anton2Sim;
+  readonly traffic = null;
+
+  constructor(
+    readonly fabric: EmulatedFabric,
+    seed: number,
+  ) {
+    this.sim = new Anton2Sim(fabric, shippedAnton2Floorplan(), seed);
+  }
+
+  get cycle(): number {
+    return this.sim.now;
+  }
+
+  get nsPerCycle(): number {
+    return this.sim.nsPerCycle;
+  }
+
+  startTraffic(): TrafficSession {
+    throw new Error("traffic runs on an Anton 2 machine need its own runner, which has not landed yet; the machine's configuration and faults are served");
+  }
+
+  step(): void {
+    this.sim.run(1);
+  }
+
+  idle(): boolean {
+    return this.sim.inFlight === 0;
+  }
+
+  books(): PacketBooks {
+    const sim = this.sim;
+    const discarded: Record<string, number> = {};
+    let total = 0;
+    for (const [reason, count] of sim.discarded) {
+      discarded[reason] = count;
+      total += count;
+    }
+    return {
+      created: sim.injected + sim.copies,
+      delivered: sim.delivered,
+      discarded,
+      inFlight: sim.inFlight,
+      balanced: sim.injected + sim.copies === sim.delivered + total + sim.inFlight,
+    };
+  }
+
+  applyFault(fault: PhysicalFault): void {
+    const sim = this.sim;
+    const node = this.fabric.chipId(fault.chip);
+    const port = 'port' in fault ? fault.port : 0;
+    if ('port' in fault && !(Number.isInteger(port) && port >= 0 && port < 12))
+      throw new RangeError(`an Anton 2 ASIC has channel ports 0 to 11 (X0+, X1+, X0−, X1−, then Y and Z), got ${port}`);
+    switch (fault.action) {
+      case 'kill-router':
+        sim.killNode(node);
+        return;
+      case 'revive-router':
+        sim.reviveNode(node);
+        return;
+      case 'cut-link':
+      case 'restore-link':
+        sim.setChannelDown(node, port, fault.action === 'cut-link');
+        return;
+      case 'lane-bit-error-rate': {
+        if (!(Number.isInteger(fault.lane) && fault.lane >= 0 && fault.lane < 8))
+          throw new RangeError(`an Anton 2 channel has eight SerDes lanes (§2.2), 0 to 7, got ${fault.lane}`);
+        if (!(fault.rate >= 0 && fault.rate <= 1)) throw new RangeError(`a bit error rate is 0 to 1, got ${fault.rate}`);
+        // Noise on a channel: both directions, whichever lane (go-back-N resends the flit).
+        const peer = this.fabric.peer[this.fabric.portBase[node] + port];
+        sim.bitErrorRate[node * 12 + port] = fault.rate;
+        if (peer >= 0) {
+          const far = this.fabric.portOwner(peer);
+          sim.bitErrorRate[far * 12 + peer - this.fabric.portBase[far]] = fault.rate;
+        }
+        return;
+      }
+      case 'stop-accepting':
+      case 'resume-accepting':
+        throw new RangeError("an Anton 2 endpoint's software reads what arrives at once in this emulator: it cannot be stopped");
+    }
+  }
+}

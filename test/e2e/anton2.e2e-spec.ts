@@ -1,0 +1,78 @@
+import type { Client } from 'graphql-ws';
+import { EmulatorService } from '../../apps/fabric-manager/src/emulator/emulator.service';
+import { createKey, loadFixture, TestService } from './support/test-service';
+
+interface StreamedEvent {
+  kind: string;
+  chip: string | null;
+  details: Record<string, unknown>;
+}
+
+/**
+ * The 512-ASIC Anton 2 machine paper 004 measures, through the service: loaded, discovered over its
+ * control network, configured (datelines, route policy, arbiter weights, every register proven
+ * and pushed); an ASIC dies and automation declares it from its neighbours' link-down interrupts,
+ * computes the route policy and weights around it, proves and pushes them.
+ */
+describe('Anton 2 through the service', () => {
+  jest.setTimeout(60_000);
+  let service: TestService;
+  let operator: string;
+  let fabricId: string;
+  let client: Client;
+  const stream: StreamedEvent[] = [];
+
+  const streamed = async (predicate: (e: StreamedEvent) => boolean, what: string): Promise<StreamedEvent> => {
+    for (let i = 0; i < 600; i++) {
+      const found = stream.find(predicate);
+      if (found) return found;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`the event stream never carried ${what}; it carried ${stream.map((e) => e.kind).join(', ')}`);
+  };
+
+  beforeAll(async () => {
+    service = await TestService.start();
+    operator = await createKey(service, service.bootstrapKey!, 'operator');
+    fabricId = await loadFixture(service, operator, 'anton2/anton2-8x8x8-512');
+    client = service.wsClient(operator);
+    await new Promise<void>((resolve, reject) => {
+      client.subscribe(
+        { query: 'subscription($f: ID) { fabricEvents(fabricId: $f) { kind chip details } }', variables: { f: fabricId } },
+        { next: (m) => stream.push(m.data!.fabricEvents as StreamedEvent), error: reject, complete: () => undefined },
+      );
+      client.on('connected', () => resolve());
+    });
+    await new Promise((r) => setTimeout(r, 200));
+  }, 60_000);
+  afterAll(async () => {
+    await client.dispose();
+    await service.stop();
+  });
+
+  it('is discovered over its control network and configured: every ASIC written, the proof held', async () => {
+    const discovered = await service.gql<{ discoverFabric: { chipsFound: number; cablesFound: number; findings: unknown[] } }>(
+      'mutation($input: FabricIdInput!) { discoverFabric(input: $input) { chipsFound cablesFound findings { kind message } } }',
+      { input: { fabricId } },
+      operator,
+    );
+    // 512 ASICs, two channels (slices) to each of six neighbours: 512 × 3 × 2 channels.
+    expect(discovered.data!.discoverFabric).toEqual({ chipsFound: 512, cablesFound: 3072, findings: [] });
+    const configured = await service.gql<{ configureFabric: { generation: { number: number; state: string }; verified: boolean; writes: number } }>(
+      'mutation($input: FabricIdInput!) { configureFabric(input: $input) { generation { number state } verified writes } }',
+      { input: { fabricId } },
+      operator,
+    );
+    expect(configured.errors).toBeUndefined();
+    expect(configured.data!.configureFabric).toEqual({ generation: { number: 1, state: 'pushed' }, verified: true, writes: 512 * 7 });
+  });
+
+  it("an ASIC dies: automation declares it from its neighbours' link-down interrupts and pushes a configuration around it", async () => {
+    await service.app.get(EmulatorService).injectFault(Number(fabricId), { action: 'kill-router', chip: 'x2.y3.z4' });
+    const declared = await streamed((e) => e.kind === 'FAULT_DECLARED' && e.chip === 'x2.y3.z4', 'the dead ASIC declared');
+    expect(declared.details).toMatchObject({ kind: 'router' });
+    await streamed((e) => e.kind === 'GENERATION_PUSHED' && (e.details as { generation?: number }).generation === 2, 'generation 2 pushed');
+    const computed = stream.find((e) => e.kind === 'GENERATION_COMPUTED' && (e.details as { generation?: number }).generation === 2)!;
+    expect(computed.details).toMatchObject({ verified: true, engine: 'anton2' });
+  });
+});
