@@ -75,4 +75,29 @@ describe('Anton 2 through the service', () => {
     const computed = stream.find((e) => e.kind === 'GENERATION_COMPUTED' && (e.details as { generation?: number }).generation === 2)!;
     expect(computed.details).toMatchObject({ verified: true, engine: 'anton2' });
   });
+
+  it('traces a route and counts channel loads of the configuration in force, none through the dead ASIC', async () => {
+    const trace = await service.gql<{
+      routeTrace: { generation: number; outcome: string; injection: string; hops: { chip: string; farEnd: string; how: string; vc: number }[] };
+    }>(
+      `query($input: RouteTraceInput!) { routeTrace(input: $input) { generation outcome injection hops { chip farEnd how vc } } }`,
+      { input: { fabricId, source: 'x1.y3.z3', destination: 'x3.y3.z5', plane: 1 } },
+      operator,
+    );
+    expect(trace.errors).toBeUndefined();
+    const t = trace.data!.routeTrace;
+    expect(t).toMatchObject({ generation: 2, outcome: 'delivered', injection: 'x1.y3.z3:13' });
+    // Two hops in x and two in z, minimal, in the order the policy let the source draw.
+    expect(t.hops).toHaveLength(4);
+    expect(t.hops[0].how).toMatch(/^order [XYZ]{3} of the \d+ the route policy allows in slice 1$/);
+    expect(t.hops[t.hops.length - 1].farEnd).toMatch(/^x3\.y3\.z5:/);
+    const load = await service.gql<{ channelLoad: { flows: number; top: { channel: string; farEnd: string }[] } }>(
+      `query($input: ChannelLoadInput!) { channelLoad(input: $input) { flows top { channel farEnd } } }`,
+      { input: { fabricId, pattern: 'random-permutation', seed: 3, draws: 2 } },
+      operator,
+    );
+    expect(load.errors).toBeUndefined();
+    expect(load.data!.channelLoad.flows).toBeGreaterThan(500);
+    for (const channel of load.data!.channelLoad.top) expect(`${channel.channel} ${channel.farEnd}`).not.toMatch(/x2\.y3\.z4:/);
+  });
 });

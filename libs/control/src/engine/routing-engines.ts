@@ -24,6 +24,7 @@ import { BlackWidowRoutingEngine } from '../blackwidow/blackwidow-routing-engine
 import { planPush, PushPlan, ReconcileReport, reconcileImage } from '../blackwidow/push-plan';
 import type { ChipImages } from './image-delta';
 import { discoverAnton2 } from '../anton2/anton2-discovery';
+import { anton2Forwarding } from '../anton2/anton2-forwarding';
 import { Anton2AsicImage, Anton2EngineImage, Anton2RoutingEngine } from '../anton2/anton2-routing-engine';
 import {
   ANTON2_IMAGE_TEXT_FORMAT,
@@ -127,6 +128,7 @@ export const ROUTING_ENGINES: Readonly<Partial<Record<FabricFamily, RoutingEngin
     diffChip: (chip, before, after) => diffAnton2Asic(chip, before as Anton2AsicImage | undefined, after as Anton2AsicImage | undefined),
     plan: (held, next) => planAnton2Push(held as Anton2EngineImage | null, next as Anton2EngineImage),
     reconcile: (transport, image) => reconcileAnton2Image(transport, image as Anton2EngineImage),
+    forwarding: (known, image) => anton2Forwarding(known, image as Anton2EngineImage),
     dump: (image) => dumpAnton2Image(image as Anton2EngineImage),
     dumpFormat: ANTON2_IMAGE_TEXT_FORMAT,
   },
