@@ -36,7 +36,6 @@ export * from './bgl/route-override-proof';
 export * from './bgl/bgl-registry';
 export * from './anton2/arbiter-loads';
 export * from './anton2/inverse-weights';
-export * from './anton2/torus-dependencies';
 export * from './anton2/anton2-discovery';
 export * from './anton2/anton2-route-policy';
 export * from './anton2/anton2-dependencies';

@@ -85,7 +85,7 @@ export async function channelDependencies(
 }
 
 /** One cycle of the graph (iterative depth-first search), first node repeated at the end; null if none. */
-export function findCycle(nodes: number, edges: ReadonlyMap<number, ReadonlySet<number>>): number[] | null {
+function findCycle(nodes: number, edges: ReadonlyMap<number, ReadonlySet<number>>): number[] | null {
   const state = new Uint8Array(nodes); // 0 unvisited, 1 on the stack, 2 done
   const parent = new Int32Array(nodes).fill(-1);
   for (let root = 0; root < nodes; root++) {
