@@ -14,6 +14,7 @@
 import * as model from '@weft/fabric-model';
 import type { FabricDesign, MaintenanceTransport, Torus } from '@weft/fabric-model';
 import type { KnownFabric } from '../discovery/known-fabric';
+import { FaultSet } from '../faults/fault-set';
 import { anton2ArbiterLoads, anton2ArbiterLoadsAroundFaults, anton2WeightTable, Anton2Pattern, ARBITER_INPUTS_PER_ASIC } from './arbiter-loads';
 import { anton2Dependencies, Anton2DependencyReport } from './anton2-dependencies';
 import { anton2ControlAddresses } from './anton2-discovery';
@@ -70,23 +71,32 @@ export interface Anton2Verdict {
 
 const placeIn = (torus: Torus, at: readonly number[] | undefined) => (at ? torus.index(at[0], at[1], at[2]) : 0);
 
-/** The dead ASICs and torus channels discovery found (places and channels by torus index). */
-export function anton2Faults(known: KnownFabric, torus: Torus): { deadNodes: number[]; deadChannels: DeadChannel[] } {
+/**
+ * The faults as the torus sees them (places and channels by torus index): dead ASICs, declared or
+ * not answering discovery; dead channels, both ends — declared, found down, or miswired (a channel
+ * whose far end is not where the design puts it is not routed over).
+ */
+export function anton2Faults(known: KnownFabric, torus: Torus, faults: FaultSet = FaultSet.NONE): { deadNodes: number[]; deadChannels: DeadChannel[] } {
   const placeOf = new Map(known.design.chips.map((c) => [c.name, placeIn(torus, c.coordinates)] as const));
-  const reached = new Set(known.matched.names.values());
-  const deadNodes = known.design.chips.filter((c) => !reached.has(c.name)).map((c) => placeOf.get(c.name)!);
-  const live = new Set<string>();
-  for (const cable of known.matched.cables) {
-    live.add(`${cable.a.chip}:${cable.a.port}`);
-    live.add(`${cable.b.chip}:${cable.b.port}`);
+  const deadNodes = new Set<number>();
+  for (const name of faults.routers) if (placeOf.has(name)) deadNodes.add(placeOf.get(name)!);
+  for (const finding of known.matched.findings)
+    if (finding.kind === 'unreachable-chip' && finding.chip && placeOf.has(finding.chip)) deadNodes.add(placeOf.get(finding.chip)!);
+  const channels = new Map<string, DeadChannel>();
+  const both = (node: number, port: number) => {
+    if (port < 0 || port >= model.ANTON2_CHANNEL_ADAPTERS) return;
+    const d = port >> 2;
+    if (torus.shape[d] === 1) return;
+    const far = torus.neighbour(node, 2 * d + ((port & 2) >> 1));
+    channels.set(`${node}:${port}`, { node, port });
+    channels.set(`${far}:${port ^ 2}`, { node: far, port: port ^ 2 });
+  };
+  for (const { chip, port } of faults.ports()) if (placeOf.has(chip) && !faults.routers.has(chip)) both(placeOf.get(chip)!, port);
+  for (const finding of known.matched.findings) {
+    if (finding.kind !== 'miswired-cable' && finding.kind !== 'extra-cable' && finding.kind !== 'missing-cable') continue;
+    for (const end of finding.ends) if (placeOf.has(end.chip)) both(placeOf.get(end.chip)!, end.port);
   }
-  const deadChannels: DeadChannel[] = [];
-  for (const cable of known.design.cables) {
-    if (live.has(`${cable.a.chip}:${cable.a.port}`) && live.has(`${cable.b.chip}:${cable.b.port}`)) continue;
-    if (!reached.has(cable.a.chip) || !reached.has(cable.b.chip)) continue;
-    deadChannels.push({ node: placeOf.get(cable.a.chip)!, port: cable.a.port }, { node: placeOf.get(cable.b.chip)!, port: cable.b.port });
-  }
-  return { deadNodes, deadChannels };
+  return { deadNodes: [...deadNodes], deadChannels: [...channels.values()] };
 }
 
 export function computeAnton2Image(
@@ -196,6 +206,51 @@ export function verifyAnton2Image(
   return { ok: problems.length === 0 && dependencies.acyclic, problems, dependencies };
 }
 
+/** An ASIC's registers as the engine computes them (chips/anton2-asic.ts names them). */
+export interface Anton2AsicImage {
+  readonly name: string;
+  /** Its control-network address (not a register: where the push writes). */
+  readonly route: readonly number[];
+  readonly nodeCoordinates: readonly number[];
+  readonly torusSize: readonly number[];
+  readonly datelines: readonly number[];
+  /** One 12-bit mask per destination place, or empty: all 12 (order, slice) combinations. */
+  readonly routePolicy: readonly number[];
+  readonly arbiterWeights: readonly number[];
+  readonly arbiterModes: readonly number[];
+  readonly multicastTable: readonly number[];
+}
+
+/** The registers of the ASIC at place `p` in a computed image. */
+export function anton2AsicImage(image: Anton2Image, p: number, name: string, route: readonly number[]): Anton2AsicImage {
+  const three = (a: Int32Array) => Array.from(a.subarray(3 * p, 3 * p + 3));
+  const table = image.policy.masks.get(p);
+  return {
+    name,
+    route,
+    nodeCoordinates: three(image.coordinates),
+    torusSize: three(image.size),
+    datelines: [...three(image.datelinePlus), ...three(image.datelineMinus)],
+    routePolicy: table ? Array.from(table) : [],
+    arbiterWeights: Array.from(image.weights.subarray(p * ARBITER_INPUTS_PER_ASIC * 2, (p + 1) * ARBITER_INPUTS_PER_ASIC * 2)),
+    arbiterModes: Array.from(image.modes),
+    multicastTable: model.anton2MulticastWords(image.tables.get(p) ?? new Map()),
+  };
+}
+
+/** An ASIC image's registers as the writes that put them in place (each whole, index 0). */
+export function anton2WriteList(image: Anton2AsicImage): { register: string; index: number; value: readonly number[] }[] {
+  return [
+    { register: 'nodeCoordinates', index: 0, value: image.nodeCoordinates },
+    { register: 'torusSize', index: 0, value: image.torusSize },
+    { register: 'datelines', index: 0, value: image.datelines },
+    { register: 'routePolicy', index: 0, value: image.routePolicy },
+    { register: 'arbiterWeights', index: 0, value: image.arbiterWeights },
+    { register: 'arbiterModes', index: 0, value: image.arbiterModes },
+    { register: 'multicastTable', index: 0, value: image.multicastTable },
+  ];
+}
+
 /** Writes every live ASIC's registers over the control network; the first refusal stops the push and is returned. */
 export async function pushAnton2Image(
   transport: MaintenanceTransport,
@@ -206,21 +261,9 @@ export async function pushAnton2Image(
   const dead = new Set(image.deadNodes);
   let writes = 0;
   for (let i = 0; i < design.chips.length; i++) {
-    const p = image.place[i];
-    if (dead.has(p)) continue;
-    const three = (a: Int32Array) => Array.from(a.subarray(3 * p, 3 * p + 3));
-    const table = image.policy.masks.get(p);
-    const registers: [string, number[]][] = [
-      ['nodeCoordinates', three(image.coordinates)],
-      ['torusSize', three(image.size)],
-      ['datelines', [...three(image.datelinePlus), ...three(image.datelineMinus)]],
-      ['routePolicy', table ? Array.from(table) : []],
-      ['arbiterWeights', Array.from(image.weights.subarray(p * ARBITER_INPUTS_PER_ASIC * 2, (p + 1) * ARBITER_INPUTS_PER_ASIC * 2))],
-      ['arbiterModes', Array.from(image.modes)],
-      ['multicastTable', model.anton2MulticastWords(image.tables.get(p) ?? new Map())],
-    ];
-    for (const [register, value] of registers) {
-      const result = await transport.write(routes[i], register, 0, value);
+    if (dead.has(image.place[i])) continue;
+    for (const { register, index, value } of anton2WriteList(anton2AsicImage(image, image.place[i], design.chips[i].name, routes[i]))) {
+      const result = await transport.write(routes[i], register, index, [...value]);
       writes++;
       if (!result.ok) return { writes, failure: `${design.chips[i].name} ${register}: ${result.reason}${result.detail ? ` (${result.detail})` : ''}` };
     }

@@ -12,7 +12,8 @@
 import * as model from '@weft/fabric-model';
 import type { ChipPort, Forwarding, ForwardingChoice, ForwardingDecision, PacketHeader } from '../analysis/forwarding';
 import { indexKnownFabric, KnownFabric } from '../discovery/known-fabric';
-import type { Anton2AsicImage, Anton2EngineImage } from './anton2-routing-engine';
+import type { Anton2AsicImage } from './anton2-configuration';
+import type { Anton2EngineImage } from './anton2-routing-engine';
 
 const { ANTON2_ORDERS, anton2ChannelName, anton2ChannelPort } = model;
 

@@ -10,7 +10,8 @@ import type { TriageContext, TriageDecision } from '../automation/fault-triage';
 import type { RouterDiff } from '../blackwidow/describe';
 import type { PushPlan, ReconcileReport } from '../blackwidow/push-plan';
 import { diffRegisterImage, planRegisterPush, reconcileRegisterImage, triageControlNetworkInterrupts } from '../engine/register-images';
-import { Anton2AsicImage, Anton2EngineImage, anton2WriteList } from './anton2-routing-engine';
+import { Anton2AsicImage, anton2WriteList } from './anton2-configuration';
+import type { Anton2EngineImage } from './anton2-routing-engine';
 
 export const ANTON2_IMAGE_TEXT_FORMAT = 'weft-anton2-image/1';
 

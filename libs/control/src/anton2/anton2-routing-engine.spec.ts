@@ -2,7 +2,8 @@ import { generateAnton2Design, shippedAnton2Floorplan } from '@weft/fabric-model
 import { Anton2MaintenanceController, Anton2Sim, EmulatedFabric } from '@weft/emulator';
 import { FaultSet } from '../faults/fault-set';
 import { discoverAnton2 } from './anton2-discovery';
-import { Anton2RoutingEngine, anton2WriteList, Anton2EngineImage } from './anton2-routing-engine';
+import { anton2WriteList } from './anton2-configuration';
+import { Anton2RoutingEngine, Anton2EngineImage } from './anton2-routing-engine';
 
 describe('the Anton 2 routing engine', () => {
   const design = generateAnton2Design({ shape: [4, 4, 2], backplaneChannelNs: 2, cableChannelNs: 10 });

@@ -25,7 +25,8 @@ import { planPush, PushPlan, ReconcileReport, reconcileImage } from '../blackwid
 import type { ChipImages } from './image-delta';
 import { discoverAnton2 } from '../anton2/anton2-discovery';
 import { anton2Forwarding } from '../anton2/anton2-forwarding';
-import { Anton2AsicImage, Anton2EngineImage, Anton2RoutingEngine } from '../anton2/anton2-routing-engine';
+import type { Anton2AsicImage } from '../anton2/anton2-configuration';
+import { Anton2EngineImage, Anton2RoutingEngine } from '../anton2/anton2-routing-engine';
 import {
   ANTON2_IMAGE_TEXT_FORMAT,
   diffAnton2Asic,
