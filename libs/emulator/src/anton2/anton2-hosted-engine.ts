@@ -7,7 +7,7 @@
  */
 import type { EmulatedFabric } from '../emulated-fabric';
 import type { HostedEngine } from '../engine/fabric-engine';
-import type { PacketBooks } from '../engine/fabric-packets';
+import { booksFrom, PacketBooks } from '../engine/fabric-packets';
 import type { PhysicalFault } from '../host/protocol';
 import type { TrafficSession } from '../traffic/traffic-run';
 import { Anton2Sim } from './anton2-sim';
@@ -46,19 +46,7 @@ export class Anton2HostedEngine implements HostedEngine {
 
   books(): PacketBooks {
     const sim = this.sim;
-    const discarded: Record<string, number> = {};
-    let total = 0;
-    for (const [reason, count] of sim.discarded) {
-      discarded[reason] = count;
-      total += count;
-    }
-    return {
-      created: sim.injected + sim.copies,
-      delivered: sim.delivered,
-      discarded,
-      inFlight: sim.inFlight,
-      balanced: sim.injected + sim.copies === sim.delivered + total + sim.inFlight,
-    };
+    return booksFrom(sim.injected + sim.copies, sim.delivered, sim.discarded, sim.inFlight);
   }
 
   applyFault(fault: PhysicalFault): void {
@@ -81,14 +69,8 @@ export class Anton2HostedEngine implements HostedEngine {
       case 'lane-bit-error-rate': {
         if (!(Number.isInteger(fault.lane) && fault.lane >= 0 && fault.lane < 8))
           throw new RangeError(`an Anton 2 channel has eight SerDes lanes (§2.2), 0 to 7, got ${fault.lane}`);
-        if (!(fault.rate >= 0 && fault.rate <= 1)) throw new RangeError(`a bit error rate is 0 to 1, got ${fault.rate}`);
         // Noise on a channel: both directions, whichever lane (go-back-N resends the flit).
-        const peer = this.fabric.peer[this.fabric.portBase[node] + port];
-        sim.bitErrorRate[node * 12 + port] = fault.rate;
-        if (peer >= 0) {
-          const far = this.fabric.portOwner(peer);
-          sim.bitErrorRate[far * 12 + peer - this.fabric.portBase[far]] = fault.rate;
-        }
+        sim.setBitErrorRate(node, port, fault.rate);
         return;
       }
       case 'stop-accepting':

@@ -1153,6 +1153,17 @@ export class Anton2Sim {
     }
   }
 
+  /** A torus channel turns noisy (or clean again): a flit arrives corrupted with probability `rate`, both directions. */
+  setBitErrorRate(node: number, port: number, rate: number): void {
+    if (!(rate >= 0 && rate <= 1)) throw new RangeError(`a bit error rate is 0 to 1, got ${rate}`);
+    this.bitErrorRate[node * CHANNELS + port] = rate;
+    const peer = this.fabric.peer[this.fabric.portBase[node] + port];
+    if (peer >= 0) {
+      const far = this.fabric.portOwner(peer);
+      this.bitErrorRate[far * CHANNELS + peer - this.fabric.portBase[far]] = rate;
+    }
+  }
+
   /** A replaced ASIC comes back, empty and unconfigured (the control plane writes its registers); its neighbours regain link training. */
   reviveNode(node: number): void {
     if (!this.dead[node]) return;

@@ -7,7 +7,7 @@
  */
 import type { EmulatedFabric } from '../emulated-fabric';
 import type { HostedEngine } from '../engine/fabric-engine';
-import type { PacketBooks } from '../engine/fabric-packets';
+import { booksFrom, PacketBooks } from '../engine/fabric-packets';
 import type { PhysicalFault } from '../host/protocol';
 import { BglTorusSim } from './bgl-torus-sim';
 import { BglTrafficRun } from './bgl-traffic';
@@ -48,19 +48,7 @@ export class BglHostedEngine implements HostedEngine {
 
   books(): PacketBooks {
     const sim = this.sim;
-    const discarded: Record<string, number> = {};
-    let total = 0;
-    for (const [reason, count] of sim.discarded) {
-      discarded[reason] = count;
-      total += count;
-    }
-    return {
-      created: sim.injected,
-      delivered: sim.delivered,
-      discarded,
-      inFlight: sim.inFlight,
-      balanced: sim.injected === sim.delivered + total + sim.inFlight,
-    };
+    return booksFrom(sim.injected, sim.delivered, sim.discarded, sim.inFlight);
   }
 
   applyFault(fault: PhysicalFault): void {

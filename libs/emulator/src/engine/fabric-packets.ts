@@ -15,6 +15,17 @@ export interface PacketBooks {
   balanced: boolean;
 }
 
+/** The books of an engine that counts its discards by reason in a map: balanced when every packet made is delivered, discarded or in flight. */
+export function booksFrom(created: number, delivered: number, discards: ReadonlyMap<string, number>, inFlight: number): PacketBooks {
+  const discarded: Record<string, number> = {};
+  let total = 0;
+  for (const [reason, count] of discards) {
+    discarded[reason] = count;
+    total += count;
+  }
+  return { created, delivered, discarded, inFlight, balanced: created === delivered + total + inFlight };
+}
+
 /** The per-packet fields a handle reads (PacketStore's arrays). */
 type PacketField = 'tag' | 'destination' | 'source' | 'length' | 'vc' | 'flags' | 'hops' | 'createdAt' | 'enteredAt';
 
