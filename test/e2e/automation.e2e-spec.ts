@@ -1,13 +1,5 @@
-import type { Client } from 'graphql-ws';
 import { EmulatorService } from '../../apps/fabric-manager/src/emulator/emulator.service';
-import { createKey, loadFixture, TestService } from './support/test-service';
-
-interface StreamedEvent {
-  kind: string;
-  chip: string | null;
-  port: number | null;
-  details: Record<string, unknown>;
-}
+import { createKey, loadFixture, StreamedEvent, TestService, watchFabricEvents } from './support/test-service';
 
 /**
  * Maintenance-controller automation, end to end: an automation client watches the event stream
@@ -19,18 +11,9 @@ describe('automatic re-routing on interrupts', () => {
   let service: TestService;
   let operator: string;
   let fabricId: string;
-  let client: Client;
-  const stream: StreamedEvent[] = [];
+  let events: Awaited<ReturnType<typeof watchFabricEvents>>;
 
-  /** Waits until the stream has carried an event matching `predicate` (what an automation client does). */
-  const streamed = async (predicate: (e: StreamedEvent) => boolean, what: string): Promise<StreamedEvent> => {
-    for (let i = 0; i < 300; i++) {
-      const found = stream.find(predicate);
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`the event stream never carried ${what}; it carried ${stream.map((e) => e.kind).join(', ')}`);
-  };
+  const streamed = (predicate: (e: StreamedEvent) => boolean, what: string) => events.streamed(predicate, what);
 
   beforeAll(async () => {
     service = await TestService.start();
@@ -42,18 +25,10 @@ describe('automatic re-routing on interrupts', () => {
       operator,
     );
     expect(configured.data!.configureFabric.generation).toEqual({ number: 1, state: 'pushed' });
-    client = service.wsClient(operator);
-    await new Promise<void>((resolve, reject) => {
-      client.subscribe(
-        { query: 'subscription($f: ID) { fabricEvents(fabricId: $f) { kind chip port details } }', variables: { f: fabricId } },
-        { next: (m) => stream.push(m.data!.fabricEvents as StreamedEvent), error: reject, complete: () => undefined },
-      );
-      client.on('connected', () => resolve());
-    });
-    await new Promise((r) => setTimeout(r, 200));
+    events = await watchFabricEvents(service, operator, fabricId, 15000);
   });
   afterAll(async () => {
-    await client.dispose();
+    await events.close();
     await service.stop();
   });
 
@@ -70,22 +45,22 @@ describe('automatic re-routing on interrupts', () => {
     await service.app.get(EmulatorService).injectFault(Number(fabricId), { action: 'cut-link', chip: 's2.r1.4', port: 40 });
     const pushed = await streamed((e) => e.kind === 'GENERATION_PUSHED' && e.details.generation === 2, 'generation 2 pushed');
     expect(pushed.details.failures).toEqual([]);
-    const computed = stream.find((e) => e.kind === 'GENERATION_COMPUTED' && e.details.generation === 2)!;
+    const computed = events.stream.find((e) => e.kind === 'GENERATION_COMPUTED' && e.details.generation === 2)!;
     // Only the routers the cable touches were recomputed, and only what they changed re-proven.
     expect(computed.details).toMatchObject({ verified: true, incremental: true, trigger: expect.stringMatching(/^automation: link down at s2\.r1\.\d+:\d+/) });
     // The interrupt came first, then the fault, then the generation: stored in that order.
-    const at = (kind: string) => stream.findIndex((e) => e.kind === kind);
+    const at = (kind: string) => events.stream.findIndex((e) => e.kind === kind);
     expect(at('LINK_DOWN')).toBeLessThan(at('FAULT_DECLARED'));
     // The chip raised it by serial number; the event names it as discovery matched it.
-    expect(stream[at('LINK_DOWN')]).toMatchObject({ chip: expect.stringMatching(/^s2\.r1\.\d+$/), port: expect.any(Number) });
-    expect(at('FAULT_DECLARED')).toBeLessThan(stream.indexOf(computed));
+    expect(events.stream[at('LINK_DOWN')]).toMatchObject({ chip: expect.stringMatching(/^s2\.r1\.\d+$/), port: expect.any(Number) });
+    expect(at('FAULT_DECLARED')).toBeLessThan(events.stream.indexOf(computed));
     expect(await activeFaults()).toEqual([{ kind: 'link', chip: expect.stringMatching(/^s2\.r1\./), port: expect.any(Number), source: 'interrupt' }]);
   });
 
   it('the cable restored: the fault is cleared and the paths come back in the next generation', async () => {
     await service.app.get(EmulatorService).injectFault(Number(fabricId), { action: 'restore-link', chip: 's2.r1.4', port: 40 });
     await streamed((e) => e.kind === 'GENERATION_PUSHED' && e.details.generation === 3, 'generation 3 pushed');
-    expect(stream.some((e) => e.kind === 'FAULT_CLEARED')).toBe(true);
+    expect(events.stream.some((e) => e.kind === 'FAULT_CLEARED')).toBe(true);
     expect(await activeFaults()).toEqual([]);
   });
 
@@ -95,7 +70,7 @@ describe('automatic re-routing on interrupts', () => {
     expect(unresponsive.chip).toBe('s3.r1.7');
     const pushed = await streamed((e) => e.kind === 'GENERATION_PUSHED' && e.details.generation === 4, 'generation 4 pushed');
     expect(pushed.details.failures).toEqual([]);
-    const computed = stream.find((e) => e.kind === 'GENERATION_COMPUTED' && e.details.generation === 4)!;
+    const computed = events.stream.find((e) => e.kind === 'GENERATION_COMPUTED' && e.details.generation === 4)!;
     // Its 32 processors are cut off from slice 3 only, and the report says so: the proof covers
     // every other live endpoint (288 processors in 4 slices).
     expect(computed.details).toMatchObject({ verified: true, unreachable: [{ slice: 3, processors: '224–255' }], endpointsProven: 288 * 4 - 32 });

@@ -1,13 +1,5 @@
-import type { Client } from 'graphql-ws';
 import { EmulatorService } from '../../apps/fabric-manager/src/emulator/emulator.service';
-import { createKey, loadFixture, TestService } from './support/test-service';
-
-interface StreamedEvent {
-  kind: string;
-  chip: string | null;
-  port: number | null;
-  details: Record<string, unknown>;
-}
+import { createKey, loadFixture, StreamedEvent, TestService, watchFabricEvents } from './support/test-service';
 
 /**
  * A BlueGene/L midplane through the service: loaded, discovered over its JTAG control network,
@@ -19,34 +11,18 @@ describe('BlueGene/L through the service', () => {
   let service: TestService;
   let operator: string;
   let fabricId: string;
-  let client: Client;
-  const stream: StreamedEvent[] = [];
+  let events: Awaited<ReturnType<typeof watchFabricEvents>>;
 
-  const streamed = async (predicate: (e: StreamedEvent) => boolean, what: string): Promise<StreamedEvent> => {
-    for (let i = 0; i < 600; i++) {
-      const found = stream.find(predicate);
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`the event stream never carried ${what}; it carried ${stream.map((e) => e.kind).join(', ')}`);
-  };
+  const streamed = (predicate: (e: StreamedEvent) => boolean, what: string) => events.streamed(predicate, what);
 
   beforeAll(async () => {
     service = await TestService.start();
     operator = await createKey(service, service.bootstrapKey!, 'operator');
     fabricId = await loadFixture(service, operator, 'bgl/bgl-midplane-512');
-    client = service.wsClient(operator);
-    await new Promise<void>((resolve, reject) => {
-      client.subscribe(
-        { query: 'subscription($f: ID) { fabricEvents(fabricId: $f) { kind chip port details } }', variables: { f: fabricId } },
-        { next: (m) => stream.push(m.data!.fabricEvents as StreamedEvent), error: reject, complete: () => undefined },
-      );
-      client.on('connected', () => resolve());
-    });
-    await new Promise((r) => setTimeout(r, 200));
+    events = await watchFabricEvents(service, operator, fabricId, 30000);
   });
   afterAll(async () => {
-    await client.dispose();
+    await events.close();
     await service.stop();
   });
 
@@ -73,7 +49,7 @@ describe('BlueGene/L through the service', () => {
     expect(declared.details).toMatchObject({ kind: 'router' });
     const pushed = await streamed((e) => e.kind === 'GENERATION_PUSHED' && (e.details as { generation?: number }).generation === 2, 'generation 2 pushed');
     expect(pushed).toBeDefined();
-    const computed = stream.find((e) => e.kind === 'GENERATION_COMPUTED' && (e.details as { generation?: number }).generation === 2)!;
+    const computed = events.stream.find((e) => e.kind === 'GENERATION_COMPUTED' && (e.details as { generation?: number }).generation === 2)!;
     expect(computed.details).toMatchObject({ verified: true, engine: 'bgl' });
   });
 

@@ -129,3 +129,45 @@ export async function waitForAutomation(service: TestService, fabricId: number):
   await service.app.get(InterruptRecorder).recorded();
   await service.app.get(AutomationService).settled(fabricId);
 }
+
+export interface StreamedEvent {
+  kind: string;
+  chip: string | null;
+  port: number | null;
+  details: Record<string, unknown>;
+}
+
+/**
+ * A subscription to one fabric's event stream over WebSocket, as an automation client holds it:
+ * every event kept in order, and `streamed` waits (up to `waitMs`) for one matching a predicate.
+ */
+export async function watchFabricEvents(
+  service: TestService,
+  key: string,
+  fabricId: string,
+  waitMs = 30_000,
+): Promise<{
+  stream: StreamedEvent[];
+  streamed: (predicate: (e: StreamedEvent) => boolean, what: string) => Promise<StreamedEvent>;
+  close: () => Promise<void>;
+}> {
+  const stream: StreamedEvent[] = [];
+  const client = service.wsClient(key);
+  await new Promise<void>((resolve, reject) => {
+    client.subscribe(
+      { query: 'subscription($f: ID) { fabricEvents(fabricId: $f) { kind chip port details } }', variables: { f: fabricId } },
+      { next: (m) => stream.push(m.data!.fabricEvents as StreamedEvent), error: reject, complete: () => undefined },
+    );
+    client.on('connected', () => resolve());
+  });
+  await new Promise((r) => setTimeout(r, 200));
+  const streamed = async (predicate: (e: StreamedEvent) => boolean, what: string): Promise<StreamedEvent> => {
+    for (let waited = 0; waited < waitMs; waited += 50) {
+      const found = stream.find(predicate);
+      if (found) return found;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`the event stream never carried ${what}; it carried ${stream.map((e) => e.kind).join(', ')}`);
+  };
+  return { stream, streamed, close: () => client.dispose() as Promise<void> };
+}
