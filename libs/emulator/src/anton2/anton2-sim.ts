@@ -704,15 +704,16 @@ export class Anton2Sim {
     const local = input - chip * INPUTS;
     const eligible = t + this.pipeline[local];
     const crossed = this.ints[p * P_INTS + P_CROSSED];
-    // Every copy from the packet as it arrived, before any is changed.
-    const ids = [p];
+    // Every copy from the packet as it arrived, before any is changed (ids in a reused scratch: no allocation per packet).
+    const ids = this.copyIds;
+    ids[0] = p;
     for (let k = 1; k < outputs; k++) {
       const q = this.allocate();
       this.ints.copyWithin(q * P_INTS, p * P_INTS, (p + 1) * P_INTS);
       this.times.copyWithin(q * P_TIMES, p * P_TIMES, (p + 1) * P_TIMES);
       this.inFlight++;
       this.copies++;
-      ids.push(q);
+      ids[k] = q;
     }
     for (let k = 0; k < outputs; k++) {
       const q = ids[k];
@@ -743,6 +744,8 @@ export class Anton2Sim {
     this.arm(chip * UNITS + local - SINGLE_OFFSET, eligible);
     return outputs;
   }
+
+  private readonly copyIds = new Int32Array(ENDPOINTS + CHANNELS);
 
   /** Takes `p`, just queued last at `input`, back out. */
   private unqueueLast(p: number, input: number): void {
