@@ -103,15 +103,19 @@ const anton2: FabricFamilyModel<Anton2DesignParams> = {
   defaultAttachment: 'service',
   checkAttachment: (_design, attachment) =>
     attachment === 'service' ? undefined : `an Anton 2 machine is managed over its service network: the attachment is "service", got "${attachment}"`,
-  // Every endpoint adapter of every ASIC (§2.2: 23 an ASIC); packets of one or two 24-byte flits
-  // (§2.1), a flit being what a mesh channel carries in a cycle.
+  // The patterns pick ASICs (the torus patterns need them as places); a run's injection ports are
+  // the 23 endpoint adapters of each (§2.2), a packet going to the same-numbered adapter of its
+  // destination; packets of one or two 24-byte flits (§2.1), a flit being what a mesh channel
+  // carries in a cycle; multicast groups through the tables (§2.3).
   trafficShape: (summary) => {
-    const asics = Number(summary.asics);
+    const torus = String(summary.shape).split('×').map(Number);
     return {
-      endpoints: asics * ANTON2_ENDPOINT_ADAPTERS,
-      slices: 1,
-      endpointsPerRouter: ANTON2_ENDPOINT_ADAPTERS,
+      endpoints: Number(summary.asics),
+      slices: ANTON2_ENDPOINT_ADAPTERS,
+      endpointsPerRouter: 1,
+      torus,
       packetPhits: { min: 1, max: ANTON2_MAX_PACKET_FLITS },
+      multicast: true,
     };
   },
 };

@@ -2,14 +2,15 @@
  * An emulated Anton 2 machine as the emulator's host runs it (chip-models.ts): its time, its books,
  * and the physical faults a drill or a technician's hands do to it — an ASIC dies or is replaced, a
  * torus channel is cut or mended, a channel turns noisy (go-back-N resends what arrives corrupted).
- * Traffic runs need the machine's own runner (as BG/L's bgl-traffic.ts), which has not landed: a
- * request for one is refused, saying so.
+ * Traffic runs go through the torus runner (anton2-traffic.ts).
  */
 import type { EmulatedFabric } from '../emulated-fabric';
 import type { HostedEngine } from '../engine/fabric-engine';
 import { booksFrom, PacketBooks } from '../engine/fabric-packets';
 import type { PhysicalFault } from '../host/protocol';
 import type { TrafficSession } from '../traffic/traffic-run';
+import type { TrafficFabricShape, TrafficRequest } from '../traffic/traffic-request';
+import { startAnton2Traffic } from './anton2-traffic';
 import { Anton2Sim } from './anton2-sim';
 import { shippedAnton2Floorplan } from '@weft/fabric-model';
 
@@ -32,8 +33,9 @@ export class Anton2HostedEngine implements HostedEngine {
     return this.sim.nsPerCycle;
   }
 
-  startTraffic(): TrafficSession {
-    throw new Error("traffic runs on an Anton 2 machine need its own runner, which has not landed yet; the machine's configuration and faults are served");
+  /** The torus runner, on this thread. */
+  startTraffic(request: TrafficRequest, shape: TrafficFabricShape): TrafficSession {
+    return startAnton2Traffic(this.sim, request, shape, request.multicast);
   }
 
   step(): void {

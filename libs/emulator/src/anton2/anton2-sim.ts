@@ -105,7 +105,9 @@ const P_PROMOTE = 22;
 const P_MCAST = 23;
 /** 1 for a multicast copy made at an input whose room another copy gives back. */
 const P_SHARED = 24;
-const P_INTS = 25;
+/** 1 while the packet is in the machine (its record not free). */
+const P_LIVE = 25;
+const P_INTS = 26;
 /** Packet record: times. */
 const T_SENT = 0;
 const T_ELIGIBLE = 1;
@@ -183,6 +185,8 @@ export class Anton2Sim {
   readonly bitErrorRate: Float64Array;
   readonly linkRetransmissions: Float64Array;
   readonly linkFlits: Float64Array;
+  /** Flits each torus channel carried, per (node, channel, VC: class × 4 + VC on the channel). */
+  readonly torusVcFlits: Float64Array;
   /** Flits each router's SA2 arbiter granted, per (node, router, output, input) — the loads the control plane's analysis predicts. */
   readonly grantedFlits: Float64Array;
   private readonly credits: Int32Array;
@@ -233,7 +237,10 @@ export class Anton2Sim {
   readonly discarded = new Map<Anton2DiscardReason, number>();
 
   onDeliver: (packet: number, cycle: number, latencyCycles: number) => void = () => undefined;
-  onDiscard: (packet: number, reason: Anton2DiscardReason, node: number) => void = () => undefined;
+  /** A discard, where: `port` the torus channel (0–11) at a channel adapter, 12 + the endpoint adapter at one, −1 inside the mesh. */
+  onDiscard: (packet: number, reason: Anton2DiscardReason, node: number, port: number) => void = () => undefined;
+  /** A multicast copy made of a packet (the copy's id): one more to deliver or discard. */
+  onCopy: (packet: number) => void = () => undefined;
   onInterrupt: (kind: InterruptKind, cycle: number, node: number, port: number, vc: number, details?: Record<string, unknown>) => void = () => undefined;
 
   constructor(
@@ -314,6 +321,7 @@ export class Anton2Sim {
     this.bitErrorRate = new Float64Array(n * CHANNELS);
     this.linkRetransmissions = new Float64Array(n * CHANNELS);
     this.linkFlits = new Float64Array(n * OUTPUTS);
+    this.torusVcFlits = new Float64Array(n * CHANNELS * VCS);
     this.grantedFlits = new Float64Array(n * ROUTERS * PORTS * PORTS);
     this.outFree = new Float64Array(n * OUTPUTS);
     this.inBusy = new Float64Array(n * INPUTS);
@@ -382,10 +390,12 @@ export class Anton2Sim {
     if (this.free === NONE) this.grow(this.capacity * 2);
     const p = this.free;
     this.free = this.ints[p * P_INTS + P_NEXT];
+    this.ints[p * P_INTS + P_LIVE] = 1;
     return p;
   }
 
   private release(p: number): void {
+    this.ints[p * P_INTS + P_LIVE] = 0;
     this.ints[p * P_INTS + P_NEXT] = this.free;
     this.free = p;
     this.inFlight--;
@@ -396,6 +406,12 @@ export class Anton2Sim {
   }
   packetDestination(p: number): number {
     return this.ints[p * P_INTS + P_DST];
+  }
+  /** Packets (and multicast copies) of `tag` still in the machine. */
+  packetsAlive(tag: number): number {
+    let n = 0;
+    for (let p = 0; p < this.capacity; p++) if (this.ints[p * P_INTS + P_LIVE] === 1 && this.ints[p * P_INTS + P_TAG] === tag) n++;
+    return n;
   }
   packetTag(p: number): number {
     return this.ints[p * P_INTS + P_TAG];
@@ -450,7 +466,7 @@ export class Anton2Sim {
     ints[I + P_CHIP] = source;
     this.times[p * P_TIMES + T_SENT] = this.now;
     if (this.dead[source]) {
-      this.discard(p, 'node-died', source);
+      this.discard(p, 'node-died', source, CHANNELS + endpoint);
       return NONE;
     }
     // §2.3: the order and slice drawn among those the source's policy allows for the destination.
@@ -465,7 +481,7 @@ export class Anton2Sim {
     else {
       const count = popcount12(allowed);
       if (count === 0) {
-        this.discard(p, 'unreachable', source);
+        this.discard(p, 'unreachable', source, CHANNELS + endpoint);
         return NONE;
       }
       let pick = (keyedDraw(this.seed, DRAW_ROUTE, serial, 0) * count) | 0;
@@ -621,7 +637,7 @@ export class Anton2Sim {
       // Leaving by a torus channel: the hop that crosses the dateline arrives on the next VC.
       const c = local - IN_CA_FROM_ROUTER;
       if (this.linkDown[chip * CHANNELS + c]) {
-        this.discard(p, 'link-down', chip);
+        this.discard(p, 'link-down', chip, c);
         return false;
       }
       const d = c >> 2;
@@ -714,6 +730,7 @@ export class Anton2Sim {
       this.inFlight++;
       this.copies++;
       ids[k] = q;
+      this.onCopy(q);
     }
     for (let k = 0; k < outputs; k++) {
       const q = ids[k];
@@ -791,19 +808,20 @@ export class Anton2Sim {
     this.wheel.add(this.now, when, EV_ARBITRATE, unit, 0, 0);
   }
 
-  private discard(p: number, reason: Anton2DiscardReason, node: number): void {
+  private discard(p: number, reason: Anton2DiscardReason, node: number, port = NONE): void {
     this.discarded.set(reason, (this.discarded.get(reason) ?? 0) + 1);
-    this.onDiscard(p, reason, node);
+    this.onDiscard(p, reason, node, port);
     this.release(p);
   }
 
-  /** Runs `cycles` cycles. */
-  run(cycles: number): void {
+  /** Runs `cycles` cycles; `beforeCycle` (a traffic run's arrivals) is called at the start of each. */
+  run(cycles: number, beforeCycle?: (cycle: number) => void): void {
     const end = this.now + cycles;
     const wheel = this.wheel;
     while (this.now < end) {
       const t = this.now;
-      if (wheel.pending === 0) {
+      if (beforeCycle) beforeCycle(t);
+      if (wheel.pending === 0 && !beforeCycle) {
         // Nothing will ever move again: what waits is stuck; the watchdog sees it when its time comes.
         if (this.inFlight > 0) this.watchdogScan(end - 1);
         this.now = end;
@@ -875,14 +893,20 @@ export class Anton2Sim {
     return this.wheel.pending === 0;
   }
 
+  /** Moves a quiet machine's time on to `cycle`. */
+  skipTo(cycle: number): void {
+    if (!this.quiet) throw new Error(`cycles ${this.now} to ${cycle} are not empty: events are pending`);
+    if (cycle > this.now) this.now = cycle;
+  }
+
   private arrive(p: number, input: number, t: number): void {
     const chip = (input / INPUTS) | 0;
     this.ints[p * P_INTS + P_CHIP] = chip;
+    const local = input - chip * INPUTS;
     if (this.dead[chip]) {
-      this.discard(p, 'node-died', chip);
+      this.discard(p, 'node-died', chip, portOfInput(local));
       return;
     }
-    const local = input - chip * INPUTS;
     if (local >= IN_EA_RECEIVE) {
       this.wheel.add(t, max(t, ceil(this.times[p * P_TIMES + T_TAIL])), EV_DELIVER, p, input, 0);
       return;
@@ -1090,6 +1114,7 @@ export class Anton2Sim {
         this.retransmissions++;
       }
       this.torusFlitHops += flits;
+      this.torusVcFlits[(chip * CHANNELS + c) * VCS + ints[I + P_CLASS] * VCS_PER_CLASS + ints[I + P_NEXT_VC]] += flits;
     }
     this.outFree[out] = tailLeaves;
     this.inBusy[input] = tailLeaves;
@@ -1200,7 +1225,7 @@ export class Anton2Sim {
         while (p !== NONE) {
           const next = this.ints[p * P_INTS + P_NEXT];
           this.returnCredits(input, p, this.now);
-          this.discard(p, 'node-died', node);
+          this.discard(p, 'node-died', node, portOfInput(input - node * INPUTS));
           p = next;
         }
         this.queueHead[input * VCS + v] = NONE;
@@ -1211,6 +1236,15 @@ export class Anton2Sim {
     }
     this.batchLeft.fill(0, node * ENDPOINTS, (node + 1) * ENDPOINTS);
   }
+}
+
+/** The port an input's discards are recorded at: its torus channel, 12 + its endpoint adapter, or −1 in the mesh. */
+function portOfInput(local: number): number {
+  if (local < IN_CA_FROM_ROUTER) return NONE;
+  if (local < IN_CA_FROM_TORUS) return local - IN_CA_FROM_ROUTER;
+  if (local < IN_EA_INJECT) return local - IN_CA_FROM_TORUS;
+  if (local < IN_EA_RECEIVE) return CHANNELS + local - IN_EA_INJECT;
+  return CHANNELS + local - IN_EA_RECEIVE;
 }
 
 function popcount12(x: number): number {

@@ -2,7 +2,7 @@
  * An emulated BlueGene/L as the emulator's host runs it (chip-models.ts): its time, its books, and
  * the physical faults a drill or a technician's hands do to it — a node dies or is replaced, a
  * cable is cut or mended, a cable turns noisy (its one bit-serial lane: §2), a node's software
- * stops reading its reception FIFOs. Traffic runs go through the torus's own runner (bgl-traffic.ts),
+ * stops reading its reception FIFOs. Traffic runs go through the torus runner (bgl-traffic.ts),
  * not the link-layer runs (traffic is null).
  */
 import type { EmulatedFabric } from '../emulated-fabric';
@@ -10,7 +10,7 @@ import type { HostedEngine } from '../engine/fabric-engine';
 import { booksFrom, PacketBooks } from '../engine/fabric-packets';
 import type { PhysicalFault } from '../host/protocol';
 import { BglTorusSim } from './bgl-torus-sim';
-import { BglTrafficRun } from './bgl-traffic';
+import { startBglTraffic } from './bgl-traffic';
 import type { TrafficFabricShape, TrafficRequest } from '../traffic/traffic-request';
 import type { TrafficSession } from '../traffic/traffic-run';
 
@@ -35,7 +35,7 @@ export class BglHostedEngine implements HostedEngine {
 
   /** The torus's own runner, on this thread. */
   startTraffic(request: TrafficRequest, shape: TrafficFabricShape): TrafficSession {
-    return new BglTrafficRun(this.sim, request, shape);
+    return startBglTraffic(this.sim, request, shape);
   }
 
   step(): void {

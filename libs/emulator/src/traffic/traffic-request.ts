@@ -38,6 +38,9 @@ export interface TrafficRequest {
   /** Batch: packets per source and slice, and a cycle limit. */
   readonly packets?: number;
   readonly limit?: number;
+  /** Anton 2: of each group source's packets, the share sent to its multicast groups (by id, with
+   * the source ASIC the control plane built their trees from). */
+  readonly multicast?: { readonly fraction: number; readonly groups: readonly { readonly group: number; readonly source: number }[] };
 }
 
 /** What a run may ask of the fabric (its family's TrafficShape). */
@@ -101,6 +104,20 @@ export function validateTrafficRequest(request: TrafficRequest, shape: TrafficFa
     const warmup = request.warmup ?? { min: 2_000, max: 50_000 };
     int('warmup.min', warmup.min, 0, MAX_CYCLES);
     int('warmup.max', warmup.max, warmup.min, MAX_CYCLES);
+  }
+  if (request.multicast !== undefined) {
+    if (!shape.multicast) bad('multicast', "this fabric's chips have no multicast tables");
+    else {
+      const m = request.multicast;
+      if (!(typeof m.fraction === 'number' && m.fraction >= 0 && m.fraction <= 1))
+        bad('multicast.fraction', `must be a fraction from 0 to 1, got ${JSON.stringify(m.fraction)}`);
+      if (!Array.isArray(m.groups) || m.groups.length === 0) bad('multicast.groups', 'must name at least one group');
+      else
+        m.groups.forEach((g, i) => {
+          int(`multicast.groups[${i}].group`, g.group, 0, 2 ** 30);
+          int(`multicast.groups[${i}].source`, g.source, 0, shape.endpoints - 1);
+        });
+    }
   }
   if (request.mode === 'batch') {
     int('packets', request.packets, 1, 100_000);

@@ -18,4 +18,6 @@ export interface TrafficShape {
    * in units of several phits, the unit every size must be a multiple of.
    */
   readonly packetPhits: { readonly min: number; readonly max: number; readonly multipleOf?: number };
+  /** Whether a run may send to multicast groups (Anton 2's tables, §2.3). */
+  readonly multicast?: boolean;
 }
