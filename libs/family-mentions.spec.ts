@@ -54,6 +54,7 @@ const WHY: Record<string, string> = {
   'libs/emulator/src/index.ts': "the library's index exports the YARC chip model",
   'libs/emulator/src/testing/soak.ts': 'the soak drives a BlackWidow fabric, the one family so far',
   'libs/emulator/src/traffic/latency-histogram.ts': "the rank of a percentile, not a router's",
+  'libs/emulator/src/traffic/torus-traffic-run.ts': "a request's injection ports are its `slices` (traffic-request.ts): BG/L's one, Anton 2's endpoint adapters",
   'libs/emulator/src/traffic/traffic-request.ts': `traffic requests choose BlackWidow slices and check YARC's packet sizes; behind the engine interface ${NOT_YET}`,
   'libs/emulator/src/traffic/traffic-run.ts': "traffic runs go through the fabric-engine interface; their specs still call planes slices, BlackWidow's word",
   'libs/fabric-model/src/fabric-design.ts': `the design's chips carry BlackWidow's slice and rank; a family-neutral placement is ${NOT_YET}`,

@@ -1,24 +1,5 @@
-import { EmulatorService } from '../../apps/fabric-manager/src/emulator/emulator.service';
+import { lost, runDrill } from './support/drills';
 import { TestService } from './support/test-service';
-
-const START = `mutation($input: StartDrillInput!) { startDrill(input: $input) { id state drill } }`;
-const RUN = `query($id: ID!) { drillRun(id: $id) { state progress { emulatedNs step } report text plotSvg } }`;
-
-interface Report {
-  passed: boolean;
-  expectations: { name: string; passed: boolean; actual: string }[];
-  heal: { step: string; healNs: number | null }[];
-  generations: { generation: number; incremental: boolean; pushedAtNs: number | null; writes: number | null }[];
-  discards: { total: number; explained: number; unexplained: number; causes: { cause: string; count: number; byReason: Record<string, number> }[] };
-  traffic: {
-    retransmissions?: number;
-    books: { balanced: boolean; injected: number; delivered: number; discarded: Record<string, number>; inFlight: number };
-    markers: { label: string }[];
-    accepted: number;
-  };
-  interrupts: { kind: string; chip: string | null; port: number | null }[];
-  declaredCut: number;
-}
 
 /**
  * The shipped BlueGene/L drills through the API (issue 36): a midplane under background traffic
@@ -36,22 +17,7 @@ describe('BlueGene/L drills', () => {
   });
   afterAll(() => service.stop());
 
-  const run = async (fixture: string): Promise<{ state: string; report: Report; text: string }> => {
-    const started = await service.gql<{ startDrill: { id: string } }>(START, { input: { fixture } }, key);
-    if (started.errors) throw new Error(JSON.stringify(started.errors));
-    for (;;) {
-      const view = (await service.gql<{ drillRun: { state: string; report: Report; text: string } }>(RUN, { id: started.data!.startDrill.id }, key)).data!
-        .drillRun;
-      if (view.state !== 'running') {
-        if (process.env.DRILL_DEBUG) console.log(view.text);
-        return view;
-      }
-      if (process.env.DRILL_DEBUG)
-        console.log(JSON.stringify((view as unknown as { progress: unknown }).progress), JSON.stringify(await service.app.get(EmulatorService).fabricStatus()));
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  };
-  const lost = (r: Report) => Object.values(r.traffic.books.discarded).reduce((a, b) => a + b, 0);
+  const run = (fixture: string) => runDrill(service, key, fixture);
 
   it('one dead node under load: routed around by the automation, every loss explained by it', async () => {
     const { state, report: r } = await run('bgl-node-death-under-load');

@@ -108,7 +108,16 @@ function dimensionWays(k: number, ahead: number, tieRule: Anton2LoadOptions['tie
 }
 
 /** Each route of an offset's ways and the combinations drawn evenly: its hops (ASIC ports) and its share of `rate`. */
-function forEachRoute(ways: [number, number, number][][], combos: readonly number[], rate: number, visit: (hops: number[], share: number) => void): void {
+function forEachRoute(
+  ways: [number, number, number][][],
+  combos: readonly number[],
+  rate: number,
+  visit: (hops: Int8Array, length: number, share: number) => void,
+): void {
+  // One buffer of hops for every route (a route is at most half of each ring).
+  const hops = new Int8Array(ways.reduce((n, w) => n + Math.max(0, ...w.map((x) => x[0])), 0));
+  const port = model.anton2ChannelPort;
+  const orders = ANTON2_ORDERS;
   for (const wx of ways[0])
     for (const wy of ways[1])
       for (const wz of ways[2]) {
@@ -116,9 +125,12 @@ function forEachRoute(ways: [number, number, number][][], combos: readonly numbe
         const share = (rate * wx[2] * wy[2] * wz[2]) / combos.length;
         for (const combo of combos) {
           const slice = combo & 1;
-          const hops: number[] = [];
-          for (const d of ANTON2_ORDERS[combo >> 1]) for (let h = 0; h < dims[d][0]; h++) hops.push(model.anton2ChannelPort(d, dims[d][1] < 0, slice));
-          visit(hops, share);
+          let length = 0;
+          for (const d of orders[combo >> 1]) {
+            const channel = port(d, dims[d][1] < 0, slice);
+            for (let h = 0; h < dims[d][0]; h++) hops[length++] = channel;
+          }
+          visit(hops, length, share);
         }
       }
 }
@@ -151,16 +163,16 @@ export function anton2ArbiterLoads(torus: Torus, wiring: Anton2ChipWiring, patte
   const k = torus.shape;
   for (const { offset, weight } of patternOffsets(torus, pattern)) {
     const ways = [0, 1, 2].map((d) => dimensionWays(k[d], offset[d], options.tieRule, null));
-    forEachRoute(ways, combos, weight * cores, (hops, p) => {
-      if (hops.length === 0) {
+    forEachRoute(ways, combos, weight * cores, (hops, length, p) => {
+      if (length === 0) {
         for (const e of sources) for (const f of sinks) add(path(12 + e, A2_EXIT_ENDPOINT + f, false), p / cores / sinks.length);
         return;
       }
       for (const e of sources) add(path(12 + e, hops[0], false), p / cores);
-      for (let h = 0; h < hops.length; h++) {
+      for (let h = 0; h < length; h++) {
         channels[hops[h]] += p;
         const entry = hops[h] ^ 2;
-        if (h + 1 < hops.length) add(path(entry, hops[h + 1], hops[h + 1] === hops[h]), p);
+        if (h + 1 < length) add(path(entry, hops[h + 1], hops[h + 1] === hops[h]), p);
         else for (const f of sinks) add(path(entry, A2_EXIT_ENDPOINT + f, false), p / sinks.length);
       }
     });
@@ -212,11 +224,14 @@ export function anton2ArbiterLoadsAroundFaults(
   const sources = options.sourceEndpoints;
   const sinks = options.destinationEndpoints;
   const cores = sources.length;
-  const add = (chip: number, list: number[], w: number) => {
-    const base = chip * ARBITER_INPUTS_PER_ASIC;
-    for (const a of list) loads[base + a] += w;
-  };
   const onChip = onChipCache(wiring);
+  // What the restricted pairs move, gathered per ASIC by the way a route crosses it — entering by
+  // an endpoint (the source's, per its share of the cores) or a channel, leaving by a channel
+  // (through or turning) or to the endpoints — and spread over the arbiters once at the end.
+  const C = model.ANTON2_CHANNEL_ADAPTERS;
+  const injected = new Float64Array(torus.size * C);
+  const crossing = new Float64Array(torus.size * C * C);
+  const received = new Float64Array(torus.size * C);
   /** Adds `rate` of s → t traffic spread evenly over the combinations in `mask` (as the source draws them). */
   const pair = (s: number, t: number, mask: number, rate: number) => {
     const combos: number[] = [];
@@ -225,14 +240,14 @@ export function anton2ArbiterLoadsAroundFaults(
     const ways = [0, 1, 2].map((d) =>
       dimensionWays(k[d], (((torus.coordinate(t, d) - torus.coordinate(s, d)) % k[d]) + k[d]) % k[d], options.tieRule, torus.coordinate(s, d)),
     );
-    forEachRoute(ways, combos, rate, (hops, p) => {
+    forEachRoute(ways, combos, rate, (hops, length, p) => {
       let chip = s;
-      for (const e of sources) add(chip, onChip(12 + e, hops[0], false), p / cores);
-      for (let h = 0; h < hops.length; h++) {
+      injected[chip * C + hops[0]] += p;
+      for (let h = 0; h < length; h++) {
         chip = torus.neighbour(chip, 2 * (hops[h] >> 2) + ((hops[h] & 2) >> 1));
         const entry = hops[h] ^ 2;
-        if (h + 1 < hops.length) add(chip, onChip(entry, hops[h + 1], hops[h + 1] === hops[h]), p);
-        else for (const f of sinks) add(chip, onChip(entry, A2_EXIT_ENDPOINT + f, false), p / sinks.length);
+        if (h + 1 < length) crossing[(chip * C + entry) * C + hops[h + 1]] += p;
+        else received[chip * C + entry] += p;
       }
     });
   };
@@ -246,6 +261,21 @@ export function anton2ArbiterLoadsAroundFaults(
       if (!weight) continue;
       pair(s, t, 0xfff, -weight * cores);
       pair(s, t, table[t], weight * cores);
+    }
+  const add = (chip: number, list: number[], w: number) => {
+    const base = chip * ARBITER_INPUTS_PER_ASIC;
+    for (const a of list) loads[base + a] += w;
+  };
+  for (let chip = 0; chip < torus.size; chip++)
+    for (let c = 0; c < C; c++) {
+      const w = injected[chip * C + c];
+      if (w !== 0) for (const e of sources) add(chip, onChip(12 + e, c, false), w / cores);
+      const r = received[chip * C + c];
+      if (r !== 0) for (const f of sinks) add(chip, onChip(c, A2_EXIT_ENDPOINT + f, false), r / sinks.length);
+      for (let o = 0; o < C; o++) {
+        const x = crossing[(chip * C + c) * C + o];
+        if (x !== 0) add(chip, onChip(c, o, o === (c ^ 2)), x);
+      }
     }
   // Rounding leaves dust where a share was taken away: no load is below zero.
   for (let i = 0; i < loads.length; i++) if (loads[i] < 1e-12) loads[i] = 0;

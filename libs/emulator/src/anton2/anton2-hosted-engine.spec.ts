@@ -16,9 +16,13 @@ describe('an emulated Anton 2 machine in the host', () => {
     expect([e.sim.linkDown[0], e.sim.linkDown[12 + 2]]).toEqual([0, 0]);
     e.applyFault({ action: 'lane-bit-error-rate', chip: 'x0.y0.z0', port: 0, lane: 3, rate: 0.01 });
     expect([e.sim.bitErrorRate[0], e.sim.bitErrorRate[12 + 2]]).toEqual([0.01, 0.01]);
+    // A dead ASIC: its neighbours lose link training on every channel to it; back, they train again but for one cut meanwhile.
     e.applyFault({ action: 'kill-router', chip: 'x1.y0.z0' });
+    expect([e.sim.linkDown[0], e.sim.linkDown[1]]).toEqual([1, 1]);
+    e.applyFault({ action: 'cut-link', chip: 'x0.y0.z0', port: 1 });
     e.applyFault({ action: 'revive-router', chip: 'x1.y0.z0' });
     expect(e.sim.dead[1]).toBe(0);
+    expect([e.sim.linkDown[0], e.sim.linkDown[1], e.sim.linkDown[12 + 3]]).toEqual([0, 1, 1]);
     expect(Array.from(e.sim.sizeRegister.subarray(3, 6))).toEqual([0, 0, 0]);
   });
 

@@ -181,6 +181,8 @@ export class Anton2Sim {
   readonly dead: Uint8Array;
   /** Per node and channel adapter: the torus channel is down. */
   readonly linkDown: Uint8Array;
+  /** Per (node, channel): cut (setChannelDown), whatever its ends' state — a revived ASIC's channel stays down. */
+  private readonly cut: Uint8Array;
   /** Per node and channel adapter: the probability a flit arrives corrupted (go-back-N resends it). */
   readonly bitErrorRate: Float64Array;
   readonly linkRetransmissions: Float64Array;
@@ -199,6 +201,8 @@ export class Anton2Sim {
   /** Per input VC, the cycle its head packet became its head; and whether the watchdog has reported it. */
   private readonly headSince: Float64Array;
   private readonly stallReported: Uint8Array;
+  /** Packets queued at each ASIC's inputs (the watchdog's scan passes over an ASIC with none). */
+  private readonly chipQueued: Int32Array;
   private nextScan = 0;
   private readonly rrVc: Uint8Array;
   private readonly vcAccum: Int32Array;
@@ -318,6 +322,7 @@ export class Anton2Sim {
       this.credits.fill(room, o * VCS, (o + 1) * VCS);
     }
     this.dead = new Uint8Array(n);
+    this.cut = new Uint8Array(n * CHANNELS);
     this.bitErrorRate = new Float64Array(n * CHANNELS);
     this.linkRetransmissions = new Float64Array(n * CHANNELS);
     this.linkFlits = new Float64Array(n * OUTPUTS);
@@ -331,6 +336,7 @@ export class Anton2Sim {
     this.nonEmpty = new Uint8Array(n * INPUTS);
     this.headSince = new Float64Array(n * INPUTS * VCS);
     this.stallReported = new Uint8Array(n * INPUTS * VCS);
+    this.chipQueued = new Int32Array(n);
     this.rrVc = new Uint8Array(n * INPUTS);
     this.accum = new Int32Array(n * ROUTERS * PORTS * PORTS);
     this.rrInput = new Uint8Array(n * ROUTERS * PORTS);
@@ -777,6 +783,7 @@ export class Anton2Sim {
     this.queueTail[q] = prev;
     this.queueFlits[q] -= ints[I + P_FLITS];
     if (this.queueHead[q] === NONE) this.nonEmpty[input] &= ~(1 << vcIndex);
+    this.chipQueued[(input / INPUTS) | 0]--;
   }
 
   // ------------------------------------------------------------------ queues and events
@@ -795,6 +802,7 @@ export class Anton2Sim {
     this.queueTail[q] = p;
     this.queueFlits[q] += ints[I + P_FLITS];
     this.nonEmpty[input] |= 1 << vcIndex;
+    this.chipQueued[(input / INPUTS) | 0]++;
   }
 
   /** Has the unit arbitrate at `at` (rounded up), or the cycle after it last did if that is later: one arbitration a cycle. */
@@ -904,6 +912,8 @@ export class Anton2Sim {
     this.ints[p * P_INTS + P_CHIP] = chip;
     const local = input - chip * INPUTS;
     if (this.dead[chip]) {
+      // The sender's link layer sees no link (killNode): it frees what it sent.
+      this.returnCredits(input, p, t);
       this.discard(p, 'node-died', chip, portOfInput(local));
       return;
     }
@@ -1085,6 +1095,7 @@ export class Anton2Sim {
     }
     const flits = ints[I + P_FLITS];
     this.queueFlits[q] -= flits;
+    this.chipQueued[chip]--;
     this.rrVc[input] = (vcIndex + 1) & (VCS - 1);
     this.vcFlits[q] += flits;
     if (this.vcRoundRobin[input] === 0) {
@@ -1143,6 +1154,11 @@ export class Anton2Sim {
   private watchdogScan(t: number): void {
     const limit = this.settings.watchdogCycles;
     for (let input = 0; input < this.nonEmpty.length; input++) {
+      // An ASIC that queues nothing is passed over whole (a lightly loaded machine's scans cost little).
+      if (input % INPUTS === 0 && this.chipQueued[input / INPUTS] === 0) {
+        input += INPUTS - 1;
+        continue;
+      }
       const mask = this.nonEmpty[input];
       if (mask === 0) continue;
       for (let v = 0; v < VCS; v++) {
@@ -1165,20 +1181,36 @@ export class Anton2Sim {
 
   // ------------------------------------------------------------------ faults
 
-  /** A torus channel goes down at both ends (a cut cable or a dead SerDes). */
+  /** A torus channel goes down at both ends (a cut cable or a dead SerDes), or is mended (it trains again where both ends live). */
   setChannelDown(node: number, port: number, down: boolean): void {
+    const far = this.farEnd(node, port);
+    for (const [n, c] of far === null ? [[node, port]] : [[node, port], far]) this.cut[n * CHANNELS + c] = down ? 1 : 0;
+    const up = !down && !this.dead[node] && (far === null || !this.dead[far[0]]);
+    this.setLink(node, port, !up);
+    if (far) this.setLink(far[0], far[1], !up);
+  }
+
+  /** The far end of a channel, or null where it is not cabled. */
+  private farEnd(node: number, port: number): [number, number] | null {
     const peer = this.fabric.peer[this.fabric.portBase[node] + port];
-    const ends: [number, number][] = [[node, port]];
-    if (peer >= 0) {
-      const far = this.fabric.portOwner(peer);
-      ends.push([far, peer - this.fabric.portBase[far]]);
-    }
-    for (const [n, c] of ends) {
-      if (this.linkDown[n * CHANNELS + c] === (down ? 1 : 0)) continue;
-      this.linkDown[n * CHANNELS + c] = down ? 1 : 0;
-      // Link training lost or regained at a live end: its channel adapter interrupts.
-      if (!this.dead[n]) this.onInterrupt(down ? 'LINK_DOWN' : 'LINK_UP', this.now, n, c, NONE);
-    }
+    if (peer < 0) return null;
+    const far = this.fabric.portOwner(peer);
+    return [far, peer - this.fabric.portBase[far]];
+  }
+
+  /** One end's link training lost or regained: its channel adapter interrupts, where its ASIC lives. */
+  private setLink(n: number, c: number, down: boolean): void {
+    if (this.linkDown[n * CHANNELS + c] === (down ? 1 : 0)) return;
+    this.linkDown[n * CHANNELS + c] = down ? 1 : 0;
+    if (!this.dead[n])
+      this.onInterrupt(
+        down ? 'LINK_DOWN' : 'LINK_UP',
+        this.now,
+        n,
+        c,
+        NONE,
+        down && this.dead[this.farEnd(n, c)?.[0] ?? n] ? { farEnd: 'unresponsive' } : undefined,
+      );
   }
 
   /** A torus channel turns noisy (or clean again): a flit arrives corrupted with probability `rate`, both directions. */
@@ -1192,7 +1224,7 @@ export class Anton2Sim {
     }
   }
 
-  /** A replaced ASIC comes back, empty and unconfigured (the control plane writes its registers); its neighbours regain link training. */
+  /** A replaced ASIC comes back, empty and unconfigured (the control plane writes its registers); its channels train again, but for those cut. */
   reviveNode(node: number): void {
     if (!this.dead[node]) return;
     this.dead[node] = 0;
@@ -1200,23 +1232,20 @@ export class Anton2Sim {
     this.routePolicy[node] = null;
     this.multicastTables[node] = null;
     for (let c = 0; c < CHANNELS; c++) {
-      const peer = this.fabric.peer[this.fabric.portBase[node] + c];
-      if (peer < 0 || this.linkDown[node * CHANNELS + c]) continue;
-      const far = this.fabric.portOwner(peer);
-      if (!this.dead[far]) this.onInterrupt('LINK_UP', this.now, far, peer - this.fabric.portBase[far], NONE);
+      const far = this.farEnd(node, c);
+      if (far === null || this.cut[node * CHANNELS + c] || this.dead[far[0]]) continue;
+      this.setLink(node, c, false);
+      this.setLink(far[0], far[1], false);
     }
   }
 
-  /** A node dies: what it holds is discarded, and whatever reaches it after. */
+  /** A node dies: what it holds is discarded, and whatever reaches it after; its neighbours lose link training on every channel to it (and discard what they would send on it). */
   killNode(node: number): void {
     this.dead[node] = 1;
-    // Its neighbours lose link training on every channel to it; it says nothing more itself.
     for (let c = 0; c < CHANNELS; c++) {
-      const peer = this.fabric.peer[this.fabric.portBase[node] + c];
-      if (peer < 0) continue;
-      const far = this.fabric.portOwner(peer);
-      const farPort = peer - this.fabric.portBase[far];
-      if (!this.linkDown[far * CHANNELS + farPort] && !this.dead[far]) this.onInterrupt('LINK_DOWN', this.now, far, farPort, NONE, { farEnd: 'unresponsive' });
+      const far = this.farEnd(node, c);
+      this.setLink(node, c, true);
+      if (far) this.setLink(far[0], far[1], true);
     }
     for (let input = node * INPUTS; input < (node + 1) * INPUTS; input++) {
       if (!this.nonEmpty[input]) continue;
@@ -1234,6 +1263,7 @@ export class Anton2Sim {
       }
       this.nonEmpty[input] = 0;
     }
+    this.chipQueued[node] = 0;
     this.batchLeft.fill(0, node * ENDPOINTS, (node + 1) * ENDPOINTS);
   }
 }

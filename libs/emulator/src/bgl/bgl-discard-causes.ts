@@ -22,19 +22,10 @@
  */
 import type { FabricDesign } from '@weft/fabric-model';
 import type { DiscardRecord } from '../traffic/traffic-run';
-import { Cause, courseTimes, DrillCourse } from '../drill/drill-course';
+import { cabling, Cause, courseTimes, DrillCourse } from '../drill/drill-course';
 
 export function bglDiscardCauses(design: FabricDesign, course: DrillCourse): Cause[] {
-  const neighbours = new Map<string, string[]>();
-  for (const cable of design.cables) {
-    neighbours.set(cable.a.chip, [...(neighbours.get(cable.a.chip) ?? []), cable.b.chip]);
-    neighbours.set(cable.b.chip, [...(neighbours.get(cable.b.chip) ?? []), cable.a.chip]);
-  }
-  const far = new Map<string, string>();
-  for (const cable of design.cables) {
-    far.set(`${cable.a.chip}:${cable.a.port}`, cable.b.chip);
-    far.set(`${cable.b.chip}:${cable.b.port}`, cable.a.chip);
-  }
+  const { far, neighbours } = cabling(design);
   const nodeNumber = new Map(design.chips.map((c) => [c.name, c.processor]));
   const nameOf = new Map(design.chips.map((c) => [c.processor, c.name]));
   const { pushAfter, undoneAt } = courseTimes(course);

@@ -32,6 +32,7 @@
 import type { FabricDesign, FabricFamily } from '@weft/fabric-model';
 import type { DiscardRecord } from '../traffic/traffic-run';
 import { bglDiscardCauses } from '../bgl/bgl-discard-causes';
+import { anton2DiscardCauses } from '../anton2/anton2-discard-causes';
 import { Cause, courseTimes, DrillCourse } from './drill-course';
 
 export type { DrillCourse } from './drill-course';
@@ -206,4 +207,5 @@ function routerFabricCauses(design: FabricDesign, course: DrillCourse): Cause[] 
 const DISCARD_CAUSES: Readonly<Partial<Record<FabricFamily, (design: FabricDesign, course: DrillCourse) => Cause[]>>> = {
   blackwidow: routerFabricCauses,
   bgl: bglDiscardCauses,
+  anton2: anton2DiscardCauses,
 };

@@ -2,6 +2,7 @@
  * A drill's course as the discard explanations see it (discard-explanations.ts): its steps, when
  * each happened, when the generations were pushed; and the shape of a rule that explains discards.
  */
+import type { FabricDesign } from '@weft/fabric-model';
 import type { DiscardRecord } from '../traffic/traffic-run';
 import type { DrillAction } from './drill-file';
 
@@ -42,4 +43,17 @@ export function courseTimes(course: DrillCourse) {
       return Infinity;
     },
   };
+}
+
+/** A design's cabling as the rules read it: each end's far end (`chip:port` → chip), and each chip's neighbours. */
+export function cabling(design: FabricDesign): { far: Map<string, string>; neighbours: Map<string, string[]> } {
+  const far = new Map<string, string>();
+  const neighbours = new Map<string, string[]>();
+  for (const { a, b } of design.cables) {
+    far.set(`${a.chip}:${a.port}`, b.chip);
+    far.set(`${b.chip}:${b.port}`, a.chip);
+    neighbours.set(a.chip, [...(neighbours.get(a.chip) ?? []), b.chip]);
+    neighbours.set(b.chip, [...(neighbours.get(b.chip) ?? []), a.chip]);
+  }
+  return { far, neighbours };
 }

@@ -10,6 +10,9 @@ describe('drill files', () => {
   it('the shipped drills are valid, their targets and traffic those of the fabrics they name', () => {
     const files = readdirSync(drills).filter((f) => f.endsWith('.json'));
     expect(files.sort()).toEqual([
+      'anton2-dead-asic-under-load.json',
+      'anton2-dead-channel-under-load.json',
+      'anton2-noisy-channel.json',
       'bgl-cable-cut.json',
       'bgl-node-death-under-load.json',
       'bgl-noisy-cable.json',
@@ -82,7 +85,7 @@ describe('drill files', () => {
       problems = (error as DrillFileError).problems;
     }
     expect(problems).toEqual([
-      '$.traffic.load: must be a number from 0.0001 to 1, got 2',
+      '$.traffic.load: must be a number from 1e-7 to 1, got 2',
       '$.timeline[0].port: must be a whole number from 0 to 63, got undefined',
       '$.timeline[1].atNs: must not be earlier than the step before it (500000 ns)',
       '$.timeline[1].action: must be one of cut-link, restore-link, lane-bit-error-rate, kill-router, revive-router, stop-accepting, resume-accepting, declare-fault, clear-fault, got "melt-router"',

@@ -1,0 +1,42 @@
+import { EmulatorService } from '../../../apps/fabric-manager/src/emulator/emulator.service';
+import type { TestService } from './test-service';
+
+const START = `mutation($input: StartDrillInput!) { startDrill(input: $input) { id state drill } }`;
+const RUN = `query($id: ID!) { drillRun(id: $id) { state progress { emulatedNs step } report text plotSvg } }`;
+
+/** What the drill specs read of a drill report (drill-report.ts). */
+export interface DrillReport {
+  passed: boolean;
+  expectations: { name: string; passed: boolean; actual: string }[];
+  heal: { step: string; healNs: number | null }[];
+  generations: { generation: number; incremental: boolean; pushedAtNs: number | null; writes: number | null }[];
+  discards: { total: number; explained: number; unexplained: number; causes: { cause: string; count: number; byReason: Record<string, number> }[] };
+  traffic: {
+    retransmissions?: number;
+    books: { balanced: boolean; injected: number; delivered: number; discarded: Record<string, number>; inFlight: number };
+    markers: { label: string }[];
+    accepted: number;
+  };
+  interrupts: { kind: string; chip: string | null; port: number | null }[];
+  declaredCut: number;
+}
+
+/** Starts a shipped drill through the API and waits for its verdict (DRILL_DEBUG=1 prints its progress and text). */
+export async function runDrill(service: TestService, key: string, fixture: string): Promise<{ state: string; report: DrillReport; text: string }> {
+  const started = await service.gql<{ startDrill: { id: string } }>(START, { input: { fixture } }, key);
+  if (started.errors) throw new Error(JSON.stringify(started.errors));
+  for (;;) {
+    const view = (await service.gql<{ drillRun: { state: string; report: DrillReport; text: string } }>(RUN, { id: started.data!.startDrill.id }, key)).data!
+      .drillRun;
+    if (view.state !== 'running') {
+      if (process.env.DRILL_DEBUG) console.log(view.text);
+      return view;
+    }
+    if (process.env.DRILL_DEBUG)
+      console.log(JSON.stringify((view as unknown as { progress: unknown }).progress), JSON.stringify(await service.app.get(EmulatorService).fabricStatus()));
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** Packets the drill's traffic lost, by every reason. */
+export const lost = (r: DrillReport) => Object.values(r.traffic.books.discarded).reduce((a, b) => a + b, 0);
