@@ -19,7 +19,7 @@ import { anton2ArbiterLoads, anton2ArbiterLoadsAroundFaults, anton2WeightTable, 
 import { anton2Dependencies, Anton2DependencyReport } from './anton2-dependencies';
 import { anton2ControlAddresses } from './anton2-discovery';
 import { anton2RoutePolicy, Anton2RoutePolicy, DeadChannel } from './anton2-route-policy';
-import { Anton2MulticastGroup, Anton2MulticastPlan, checkMulticastTree, multicastTables, planAnton2Multicast } from './anton2-multicast';
+import { Anton2MulticastGroup, Anton2MulticastPlan, checkMulticastTree, MulticastError, multicastTables, planAnton2Multicast } from './anton2-multicast';
 import { inverseWeights } from './inverse-weights';
 
 export interface Anton2ConfigurationOptions {
@@ -56,10 +56,12 @@ export interface Anton2Image {
   /** Every ASIC's arbiter weights by place (each the layout of the `arbiterWeights` register), and the modes. */
   readonly weights: Uint8Array;
   readonly modes: Uint8Array;
-  /** Multicast: each group's trees, and every ASIC's table (by place). */
+  /** Multicast: each group as its trees serve it (dead destinations left out), its trees, and every ASIC's table (by place). */
   readonly groups: ReadonlyMap<number, Anton2MulticastGroup>;
   readonly plans: ReadonlyMap<number, Anton2MulticastPlan>;
   readonly tables: ReadonlyMap<number, ReadonlyMap<number, model.Anton2MulticastEntry>>;
+  /** What the faults took from the groups, one line each. */
+  readonly unserved: readonly string[];
 }
 
 export interface Anton2Verdict {
@@ -138,9 +140,33 @@ export function computeAnton2Image(
     }
   }
   const modes = new Uint8Array(model.A2_ROUTERS * model.A2_PORTS).fill(options.arbitration === 'round-robin' ? 1 : 0);
-  // Multicast trees within the route policy: around the faults like every unicast route.
+  // Multicast trees within the route policy: around the faults like every unicast route. A dead
+  // destination is left out of its group's trees, and a group no tree can serve (its source dead, or
+  // no (order, slice) left that reaches every destination) has none — both said, not refused: a
+  // fault's reaction must not fail for want of a multicast tree.
   const plans = new Map<number, Anton2MulticastPlan>();
-  for (const [id, group] of groups) plans.set(id, planAnton2Multicast(torus, group, { tieRule: options.tieRule, policy: policy.masks }));
+  const served = new Map<number, Anton2MulticastGroup>();
+  const unserved: string[] = [];
+  const dead = new Set(faults.deadNodes);
+  const nameAt: string[] = [];
+  design.chips.forEach((c, i) => (nameAt[place[i]] = c.name));
+  const name = (node: number) => nameAt[node] ?? torus.name(node);
+  for (const [id, group] of groups) {
+    const lost = group.destinations.filter((d) => dead.has(d.node));
+    const live = { source: group.source, destinations: group.destinations.filter((d) => !dead.has(d.node)) };
+    if (lost.length > 0) unserved.push(`group ${id}: ${[...new Set(lost.map((d) => name(d.node)))].join(', ')} dead, left out of its trees`);
+    if (dead.has(group.source) || live.destinations.length === 0) {
+      unserved.push(`group ${id}: ${dead.has(group.source) ? `its source ${name(group.source)} is dead` : 'every destination is dead'}; no trees`);
+      continue;
+    }
+    try {
+      plans.set(id, planAnton2Multicast(torus, live, { tieRule: options.tieRule, policy: policy.masks }));
+      served.set(id, live);
+    } catch (error) {
+      if (!(error instanceof MulticastError)) throw error;
+      unserved.push(`group ${id}: ${error.message}; no trees`);
+    }
+  }
   const tables = multicastTables(torus, plans);
   return {
     torus,
@@ -154,9 +180,10 @@ export function computeAnton2Image(
     deadChannels: [...faults.deadChannels],
     weights,
     modes,
-    groups,
+    groups: served,
     plans,
     tables,
+    unserved,
   };
 }
 

@@ -69,4 +69,67 @@ describe('the Anton 2 routing engine', () => {
     expect(proof.violations.map((v) => v.kind)).toContain('registers');
     expect(proof.violations.find((v) => v.kind === 'dependency-cycle')?.message).toMatch(/^the channel dependencies close a cycle: /);
   });
+
+  it('takes an operator’s weight patterns and multicast groups whole or not at all, naming each problem, and serves a group around a dead destination', async () => {
+    const sim = new Anton2Sim(new EmulatedFabric(design), shippedAnton2Floorplan(), 3);
+    const engine = new Anton2RoutingEngine(await discoverAnton2(new Anton2MaintenanceController(sim), design));
+    const uniform = engine.compute(FaultSet.NONE);
+    expect(
+      engine.applySettings({
+        arbiterPatterns: [{ name: 'tornado' }, { name: 'neighbour', hops: 4 }],
+        multicastGroups: [
+          { group: 1, source: 'x9.y0.z0', destinations: [] },
+          {
+            group: 1,
+            source: 'x0.y0.z0',
+            destinations: [
+              { chip: 'x1.y0.z0', endpoints: [3, 23, 3] },
+              { chip: 'nowhere', endpoints: [] },
+            ],
+          },
+        ],
+      }),
+    ).toEqual([
+      'arbiterPatterns[1].hops: 1 to 2, got 4',
+      'multicastGroups[0].source: no ASIC is named "x9.y0.z0"',
+      'multicastGroups[0].destinations: the set is empty',
+      'multicastGroups[1].group: group 1 is listed twice',
+      'multicastGroups[1].destinations[0].endpoints[1]: an ASIC has endpoint adapters 0 to 22, got 23',
+      'multicastGroups[1].destinations[0].endpoints[2]: x1.y0.z0 endpoint 3 is in the set twice',
+      'multicastGroups[1].destinations[1].chip: no ASIC is named "nowhere"',
+      'multicastGroups[1].destinations[1].endpoints: at least one endpoint adapter',
+    ]);
+    // Nothing was taken: the same settings as before.
+    expect(engine.settings()).toEqual({ arbiterPatterns: [{ name: 'uniform' }], multicastGroups: [] });
+    // 257 groups from one source need 514 entries in its table of 512.
+    const many = Array.from({ length: 257 }, (_, group) => ({ group, source: 'x0.y0.z0', destinations: [{ chip: 'x1.y1.z1', endpoints: [0] }] }));
+    expect(engine.applySettings({ arbiterPatterns: [{ name: 'uniform' }], multicastGroups: many })).toEqual([
+      'multicastGroups: the multicast table of x0.y0.z0 is full: 512 entries, and group 256 needs one more',
+    ]);
+
+    const settings = {
+      arbiterPatterns: [{ name: 'tornado' }, { name: 'uniform' }],
+      multicastGroups: [
+        {
+          group: 7,
+          source: 'x0.y0.z0',
+          destinations: [
+            { chip: 'x2.y1.z0', endpoints: [0, 5] },
+            { chip: 'x1.y3.z1', endpoints: [2] },
+          ],
+        },
+      ],
+    };
+    expect(engine.applySettings(settings)).toEqual([]);
+    expect(engine.settings()).toEqual(settings);
+    const chosen = engine.compute(FaultSet.NONE);
+    expect(engine.verify(chosen).ok).toBe(true);
+    expect(chosen.configuration.weights).not.toEqual(uniform.configuration.weights);
+    expect(chosen.configuration.plans.get(7)!.trees).toHaveLength(2);
+    // A dead destination is left out of the trees, and said.
+    const dead = engine.compute(FaultSet.of([{ kind: 'router', chip: 'x1.y3.z1', port: null }], () => 12));
+    expect(engine.verify(dead).ok).toBe(true);
+    expect(dead.configuration.groups.get(7)!.destinations).toHaveLength(2);
+    expect(engine.unreachable(dead).map((u) => u.processors)).toContain('multicast group 7: x1.y3.z1 dead, left out of its trees');
+  });
 });

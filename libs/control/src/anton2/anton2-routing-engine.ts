@@ -26,7 +26,28 @@ import {
   verifyAnton2Image,
 } from './anton2-configuration';
 import { anton2ControlAddresses } from './anton2-discovery';
-import type { Anton2MulticastGroup } from './anton2-multicast';
+import { Anton2MulticastGroup, MulticastError, multicastTables, planAnton2Multicast } from './anton2-multicast';
+import type { Anton2Pattern } from './arbiter-loads';
+
+/**
+ * What an operator chooses of an Anton 2 machine's routing (stored with the fabric, by chip name):
+ * the one or two traffic patterns whose channel loads set the arbiters' inverse weights (§3.3: N =
+ * 2, chosen by each packet's pattern field), and the multicast groups — each a source ASIC and
+ * destination endpoints (§2.3).
+ */
+export interface Anton2RoutingSettings {
+  readonly arbiterPatterns: readonly Anton2Pattern[];
+  readonly multicastGroups: readonly Anton2GroupSetting[];
+}
+
+export interface Anton2GroupSetting {
+  readonly group: number;
+  readonly source: string;
+  readonly destinations: readonly { readonly chip: string; readonly endpoints: readonly number[] }[];
+}
+
+/** Group ids a table key (group × 2 + tree) can hold. */
+export const ANTON2_MAX_GROUP = 2 ** 29 - 1;
 
 export interface Anton2EngineImage extends ChipImages {
   readonly family: 'anton2';
@@ -53,7 +74,7 @@ export class Anton2RoutingEngine implements RoutingEngine<Anton2EngineImage, Ant
 
   constructor(
     readonly known: KnownFabric,
-    readonly options: Anton2ConfigurationOptions = DEFAULT_ANTON2_CONFIGURATION,
+    private options: Anton2ConfigurationOptions = DEFAULT_ANTON2_CONFIGURATION,
   ) {
     this.torus = model.designTorus(known.design);
     this.nameAt = new Array<string>(this.torus.size);
@@ -122,7 +143,92 @@ export class Anton2RoutingEngine implements RoutingEngine<Anton2EngineImage, Ant
   }
 
   unreachable(computed: Anton2Computation): readonly Unreachable[] {
-    return computed.image.cut.map((c) => ({ slice: 0, processors: `${c.source} → ${c.destinations.join(', ')}` }));
+    return [
+      ...computed.image.cut.map((c) => ({ slice: 0, processors: `${c.source} → ${c.destinations.join(', ')}` })),
+      ...computed.configuration.unserved.map((line) => ({ slice: 0, processors: `multicast ${line}` })),
+    ];
+  }
+
+  settings(): Anton2RoutingSettings {
+    return {
+      arbiterPatterns: [...this.options.patterns],
+      multicastGroups: [...this.groups].map(([group, g]) => {
+        const byNode = new Map<number, number[]>();
+        for (const d of g.destinations) byNode.set(d.node, [...(byNode.get(d.node) ?? []), d.endpoint]);
+        return { group, source: this.nameAt[g.source], destinations: [...byNode].map(([node, endpoints]) => ({ chip: this.nameAt[node], endpoints })) };
+      }),
+    };
+  }
+
+  /** Checks new settings whole — patterns, group ids, chips, endpoints, and that every table holds its trees — and takes them only if all is well. */
+  applySettings(raw: unknown): string[] {
+    const problems: string[] = [];
+    const settings = (raw ?? {}) as Partial<Anton2RoutingSettings>;
+    const patterns = settings.arbiterPatterns ?? DEFAULT_ANTON2_CONFIGURATION.patterns;
+    if (!Array.isArray(patterns) || patterns.length < 1 || patterns.length > 2) problems.push('arbiterPatterns: one or two patterns (§3.3: N = 2)');
+    else
+      patterns.forEach((p, i) => {
+        if (!['uniform', 'tornado', 'reverse-tornado', 'neighbour'].includes(p?.name))
+          problems.push(`arbiterPatterns[${i}].name: uniform, tornado, reverse-tornado or neighbour, got ${JSON.stringify(p?.name)}`);
+        else if (p.name === 'neighbour') {
+          // At most n hops along each dimension: beyond half the longest ring it reaches no farther.
+          const most = Math.max(1, Math.max(...this.torus.shape) >> 1);
+          if (!(Number.isInteger(p.hops) && p.hops >= 1 && p.hops <= most))
+            problems.push(`arbiterPatterns[${i}].hops: 1 to ${most}, got ${JSON.stringify(p.hops)}`);
+        }
+      });
+    const groups = new Map<number, Anton2MulticastGroup>();
+    const ids = new Set<number>();
+    const list = settings.multicastGroups ?? [];
+    if (!Array.isArray(list)) problems.push('multicastGroups: a list of groups');
+    else
+      list.forEach((g, i) => {
+        const at = `multicastGroups[${i}]`;
+        if (!(Number.isInteger(g?.group) && g.group >= 0 && g.group <= ANTON2_MAX_GROUP))
+          problems.push(`${at}.group: a whole number from 0 to ${ANTON2_MAX_GROUP}, got ${JSON.stringify(g?.group)}`);
+        else if (ids.has(g.group)) problems.push(`${at}.group: group ${g.group} is listed twice`);
+        ids.add(g?.group);
+        const source = this.placeOf.get(g?.source);
+        if (source === undefined) problems.push(`${at}.source: no ASIC is named ${JSON.stringify(g?.source)}`);
+        const destinations: { node: number; endpoint: number }[] = [];
+        const seen = new Set<string>();
+        const given = Array.isArray(g?.destinations) ? g.destinations : [];
+        if (given.length === 0) problems.push(`${at}.destinations: the set is empty`);
+        given.forEach((d: Anton2GroupSetting['destinations'][number], j: number) => {
+          const node = this.placeOf.get(d?.chip);
+          if (node === undefined) problems.push(`${at}.destinations[${j}].chip: no ASIC is named ${JSON.stringify(d?.chip)}`);
+          if (!Array.isArray(d?.endpoints) || d.endpoints.length === 0) problems.push(`${at}.destinations[${j}].endpoints: at least one endpoint adapter`);
+          else
+            d.endpoints.forEach((endpoint, k) => {
+              if (!(Number.isInteger(endpoint) && endpoint >= 0 && endpoint < model.ANTON2_ENDPOINT_ADAPTERS))
+                problems.push(
+                  `${at}.destinations[${j}].endpoints[${k}]: an ASIC has endpoint adapters 0 to ${model.ANTON2_ENDPOINT_ADAPTERS - 1}, got ${endpoint}`,
+                );
+              else if (seen.has(`${d.chip}:${endpoint}`))
+                problems.push(`${at}.destinations[${j}].endpoints[${k}]: ${d.chip} endpoint ${endpoint} is in the set twice`);
+              else if (node !== undefined) destinations.push({ node, endpoint });
+              seen.add(`${d.chip}:${endpoint}`);
+            });
+        });
+        if (source === undefined || !Number.isInteger(g?.group)) return;
+        const group = { source, destinations };
+        groups.set(g.group, group);
+      });
+    if (problems.length === 0) {
+      // Every table must hold the trees, as they are without faults (multicastTables refuses a full one).
+      try {
+        const plans = new Map([...groups].map(([id, group]) => [id, planAnton2Multicast(this.torus, group, { tieRule: this.options.tieRule })] as const));
+        multicastTables(this.torus, plans);
+      } catch (error) {
+        if (!(error instanceof MulticastError)) throw error;
+        // Named by chip rather than coordinates.
+        problems.push(`multicastGroups: ${error.message.replace(/\((\d+),(\d+),(\d+)\)/g, (m, x, y, z) => this.nameAt[this.torus.index(+x, +y, +z)] ?? m)}`);
+      }
+    }
+    if (problems.length > 0) return problems;
+    this.options = { ...this.options, patterns: [...patterns] };
+    this.groups = groups;
+    return [];
   }
 }
 

@@ -37,4 +37,8 @@ export interface RoutingEngine<I extends ChipImages = ChipImages, C extends Engi
   adopt(computed: C, verification: VerificationReport): void;
   /** Endpoints the computed configuration leaves unreachable, reported beside its proof. */
   unreachable(computed: C): readonly Unreachable[];
+  /** The settings an operator chooses for the family's routing (Anton 2's weight patterns and multicast groups), as plain data; absent where it has none. */
+  settings?(): unknown;
+  /** Takes new settings for the next computation, or names every problem with them (and keeps the old). */
+  applySettings?(settings: unknown): string[];
 }
