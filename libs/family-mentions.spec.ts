@@ -54,7 +54,8 @@ const WHY: Record<string, string> = {
   'libs/emulator/src/index.ts': "the library's index exports the YARC chip model",
   'libs/emulator/src/testing/soak.ts': 'the soak drives a BlackWidow fabric, the one family so far',
   'libs/emulator/src/traffic/latency-histogram.ts': "the rank of a percentile, not a router's",
-  'libs/emulator/src/traffic/torus-traffic-run.ts': "a request's injection ports are its `slices` (traffic-request.ts): BG/L's one, Anton 2's endpoint adapters",
+  'libs/emulator/src/traffic/torus-traffic-run.ts':
+    "a request's injection ports are its `slices` (traffic-request.ts): BG/L's one, Anton 2's endpoint adapters",
   'libs/emulator/src/traffic/traffic-request.ts': `traffic requests choose BlackWidow slices and check YARC's packet sizes; behind the engine interface ${NOT_YET}`,
   'libs/emulator/src/traffic/traffic-run.ts': "traffic runs go through the fabric-engine interface; their specs still call planes slices, BlackWidow's word",
   'libs/fabric-model/src/fabric-design.ts': `the design's chips carry BlackWidow's slice and rank; a family-neutral placement is ${NOT_YET}`,
@@ -69,6 +70,8 @@ const WHY: Record<string, string> = {
   'apps/fabric-manager/src/config/weft-config.ts': 'the default fixture is a BlackWidow fabric',
   'apps/fabric-manager/src/control/control.service.ts': `reports unreachable processors per slice (the engine's Unreachable); a family-neutral reachability report is ${NOT_YET}`,
   'apps/fabric-manager/src/control/dto/analysis.model.ts': "field descriptions give BlackWidow's planes and VCs as examples",
+  'apps/fabric-manager/src/control/dto/anton2-routing.model.ts':
+    "a multicast tree's torus slice: Anton 2's two channels to each neighbour (paper 004 §2.2), not BlackWidow's",
   'apps/fabric-manager/src/control/dto/control.model.ts': `a configuration result lists unreachable processors per slice; per-family result types are ${NOT_YET}`,
   'apps/fabric-manager/src/control/dto/router-configuration.model.ts':
     "BlackWidow's router configuration type, beside the interface every family's implements (its row in the type table)",

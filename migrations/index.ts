@@ -6,6 +6,7 @@ import { StoreOwner1764057600000 } from './1764057600000-store-owner';
 import { FabricSourceNames1764057700000 } from './1764057700000-fabric-source-names';
 import { GenerationDeltas1764144000000 } from './1764144000000-generation-deltas';
 import { ChipPlacement1764230400000 } from './1764230400000-chip-placement';
+import { RoutingSettings1764316800000 } from './1764316800000-routing-settings';
 
 /** Every migration in order. Listed by hand (no glob) so the same list works from TypeScript in
  * tests and from the compiled service. */
@@ -19,4 +20,5 @@ export const MIGRATIONS: Function[] = [
   FabricSourceNames1764057700000,
   GenerationDeltas1764144000000,
   ChipPlacement1764230400000,
+  RoutingSettings1764316800000,
 ];

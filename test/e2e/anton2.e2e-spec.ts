@@ -77,4 +77,62 @@ describe('Anton 2 through the service', () => {
     expect(load.data!.channelLoad.flows).toBeGreaterThan(500);
     for (const channel of load.data!.channelLoad.top) expect(`${channel.channel} ${channel.farEnd}`).not.toMatch(/x2\.y3\.z4:/);
   });
+
+  it('takes an operator’s weight patterns and multicast groups as a new proven generation, refuses bad ones naming each problem, and shows the trees', async () => {
+    const SET = `mutation($input: Anton2RoutingSettingsInput!) { setAnton2Routing(input: $input) { generation { number state } verified } }`;
+    const READ = `query($input: Anton2RoutingInput!) { anton2Routing(input: $input) { arbiterPatterns { name hops } multicastGroups { group source trees { order slice torusHops } unicastHops } unserved tableEntriesMax tableCapacity } }`;
+    const viewer = await createKey(service, service.bootstrapKey!, 'viewer');
+    const refusedViewer = await service.gql(SET, { input: { fabricId, arbiterPatterns: [{ name: 'tornado' }] } }, viewer);
+    expect(refusedViewer.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+
+    const bad = await service.gql(
+      SET,
+      {
+        input: {
+          fabricId,
+          arbiterPatterns: [{ name: 'zigzag' }],
+          multicastGroups: [
+            { group: 1, source: 'x0.y0.z9', destinations: [{ chip: 'x1.y0.z0', endpoints: [40] }] },
+            { group: 2, source: 'x0.y0.z0', destinations: [] },
+          ],
+        },
+      },
+      operator,
+    );
+    expect(bad.errors?.[0].extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      problems: [
+        'arbiterPatterns[0].name: uniform, tornado, reverse-tornado or neighbour, got "zigzag"',
+        'multicastGroups[0].source: no ASIC is named "x0.y0.z9"',
+        'multicastGroups[0].destinations[0].endpoints[0]: an ASIC has endpoint adapters 0 to 22, got 40',
+        'multicastGroups[1].destinations: the set is empty',
+      ],
+    });
+
+    // Eight ASICs of the plane z = 0, two endpoints each, from x0.y0.z0.
+    const destinations = [1, 2, 3, 4].flatMap((x) => [0, 5].map((y) => ({ chip: `x${x}.y${y}.z0`, endpoints: [0, 7] })));
+    const set = await service.gql<{ setAnton2Routing: { generation: { number: number; state: string }; verified: boolean } }>(
+      SET,
+      { input: { fabricId, arbiterPatterns: [{ name: 'tornado' }, { name: 'uniform' }], multicastGroups: [{ group: 5, source: 'x0.y0.z0', destinations }] } },
+      operator,
+    );
+    expect(set.errors).toBeUndefined();
+    expect(set.data!.setAnton2Routing).toMatchObject({ generation: { number: 3, state: 'pushed' }, verified: true });
+    const read = await service.gql<{
+      anton2Routing: {
+        arbiterPatterns: { name: string }[];
+        multicastGroups: { group: number; trees: { order: string; slice: number; torusHops: number }[]; unicastHops: number }[];
+        tableEntriesMax: number;
+      };
+    }>(READ, { input: { fabricId } }, viewer);
+    expect(read.errors).toBeUndefined();
+    const routing = read.data!.anton2Routing;
+    expect(routing.arbiterPatterns.map((p) => p.name)).toEqual(['tornado', 'uniform']);
+    const [group] = routing.multicastGroups;
+    expect(group.group).toBe(5);
+    // Two trees in the two slices; each uses fewer torus hops than unicasting to every destination.
+    expect(group.trees.map((t) => t.slice).sort()).toEqual([0, 1]);
+    for (const tree of group.trees) expect(tree.torusHops).toBeLessThan(group.unicastHops);
+    expect(routing.tableEntriesMax).toBe(2);
+  });
 });

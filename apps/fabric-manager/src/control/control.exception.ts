@@ -5,10 +5,12 @@ export enum ControlErrorCode {
   RouterNotConfigured = 'ROUTER_NOT_CONFIGURED',
   /** An analysis asked of something the fabric does not have, or too large to answer. */
   AnalysisInvalid = 'ANALYSIS_INVALID',
+  /** Routing settings the fabric's engine refused (each problem named), or a family that takes none. */
+  SettingsInvalid = 'ROUTING_SETTINGS_INVALID',
 }
 
 export class ControlException extends WeftException<ControlErrorCode> {
-  constructor(code: ControlErrorCode, message: string) {
-    super(code, message);
+  constructor(code: ControlErrorCode, message: string, details: Record<string, unknown> = {}) {
+    super(code, message, details);
   }
 }

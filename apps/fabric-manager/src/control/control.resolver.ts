@@ -3,7 +3,7 @@ import { Args, Mutation, Resolver } from '@nestjs/graphql';
 import { Role } from '../auth/api-key.entity';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { RequiresRole } from '../auth/roles.decorator';
-import { ControlService } from './control.service';
+import { ConfigurationOutcome, ControlService } from './control.service';
 import { ConfigurationResultModel, DiscoveryReportModel } from './dto/control.model';
 import { FabricIdInput } from './dto/fabric-id.input';
 import { OperationCost } from '../graphql/operation-cost';
@@ -34,16 +34,20 @@ export class ControlResolver {
     description: 'Discovers, computes the routing configuration, verifies it and pushes it if proven; stores it as a new generation (operator).',
   })
   async configureFabric(@Args('input') input: FabricIdInput): Promise<ConfigurationResultModel> {
-    const outcome = await this.control.configure(input.fabricId);
-    return {
-      generation: outcome.generation,
-      verified: outcome.verification.ok,
-      violations: outcome.verification.violations.map((v) => v.message),
-      problems: outcome.problems,
-      findings: outcome.findings.map((f) => ({ kind: f.kind, message: f.message, ends: [...f.ends] })),
-      unreachable: [...outcome.unreachable],
-      endpointsProven: outcome.verification.endpointsProven,
-      writes: outcome.writes,
-    };
+    return configurationResult(await this.control.configure(input.fabricId));
   }
+}
+
+/** A configuration's outcome as the API reports it. */
+export function configurationResult(outcome: ConfigurationOutcome): ConfigurationResultModel {
+  return {
+    generation: outcome.generation,
+    verified: outcome.verification.ok,
+    violations: outcome.verification.violations.map((v) => v.message),
+    problems: outcome.problems,
+    findings: outcome.findings.map((f) => ({ kind: f.kind, message: f.message, ends: [...f.ends] })),
+    unreachable: [...outcome.unreachable],
+    endpointsProven: outcome.verification.endpointsProven,
+    writes: outcome.writes,
+  };
 }

@@ -1,3 +1,5 @@
+import { ControlErrorCode, ControlException } from './control.exception';
+import { RoutingSettings } from './routing-settings.entity';
 import { ChipNamesService } from '../chip-names/chip-names.service';
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
@@ -86,6 +88,7 @@ export class ControlService implements OnApplicationBootstrap {
     @InjectRepository(ConfigGeneration) private readonly generations: Repository<ConfigGeneration>,
     @InjectRepository(Fabric) private readonly fabricRows: Repository<Fabric>,
     @InjectRepository(PushRecord) private readonly pushes: Repository<PushRecord>,
+    @InjectRepository(RoutingSettings) private readonly settingsRows: Repository<RoutingSettings>,
     private readonly fabrics: FabricsService,
     private readonly emulator: EmulatorService,
     private readonly transports: FabricTransports,
@@ -140,7 +143,13 @@ export class ControlService implements OnApplicationBootstrap {
     // handled incrementally from the configuration in force.
     const last = this.known.get(fabricId);
     if (!last || last.fabricCreatedAt !== createdAt || !sameSweep(last.known, swept)) {
-      this.known.set(fabricId, { known: swept, fabricCreatedAt: createdAt, engine: routingEngineOf(fabric.family).create(swept) });
+      const engine = routingEngineOf(fabric.family).create(swept);
+      // The operator's settings of the fabric, stored: a set the engine no longer takes (a chip renamed) is said, and its defaults used.
+      const stored = await this.settingsRows.findOne({ where: { fabricId } });
+      const problems = stored && engine.applySettings ? engine.applySettings(JSON.parse(stored.settings)) : [];
+      if (problems.length > 0)
+        this.logger.warn(`fabric ${fabricId}: its stored routing settings are refused (${problems.join('; ')}); the engine's defaults are used`);
+      this.known.set(fabricId, { known: swept, fabricCreatedAt: createdAt, engine });
     }
     // Interrupts name the chip by serial number; the events carry the name discovery matched to it.
     this.chipNames.learn(fabricId, matched.names);
@@ -165,35 +174,76 @@ export class ControlService implements OnApplicationBootstrap {
   }
 
   configure(fabricId: number, options: ConfigureOptions = {}): Promise<ConfigurationOutcome> {
+    return this.exclusive(fabricId, () => this.configureNow(fabricId, options));
+  }
+
+  /** The routing settings in force on a fabric and what they came to, in its family's terms (settings null: its engine takes none), with the engine's name. */
+  async routingSettings(fabricId: number): Promise<{ engine: string; settings: unknown; report: unknown }> {
+    await this.knownFabric(fabricId);
+    const { engine } = this.known.get(fabricId)!;
+    return { engine: engine.name, settings: engine.settings?.() ?? null, report: engine.settingsReport?.() ?? null };
+  }
+
+  /**
+   * New routing settings for a fabric (an operator's): its engine checks them whole and takes them,
+   * a generation is computed, proven and pushed with them, and they are stored. Refused settings
+   * change nothing; a generation that is not proven is recorded as such and the settings go back.
+   */
+  changeRoutingSettings(fabricId: number, settings: unknown, trigger: string): Promise<ConfigurationOutcome> {
     return this.exclusive(fabricId, async () => {
-      if (options.rediscover !== false) await this.sweep(fabricId);
-      const known = await this.knownFabric(fabricId);
+      await this.knownFabric(fabricId);
       const { engine } = this.known.get(fabricId)!;
-      // Faults the configuration must not use (§7.7): declared by operators or recorded from interrupts.
-      const active = await this.faults.active(fabricId);
-      const faults = faultsOn(indexKnownFabric(known).chips, active);
-      const stopwatch = new CpuStopwatch();
-      // The driver has the engine's configuration proven before it may be pushed.
-      const driven = driveEngine(engine, faults);
-      const { image, incremental } = driven.computed;
-      const { verification } = driven;
-      const unreachable = engine.unreachable(driven.computed);
-      const computeMs = stopwatch.wallMs();
-      // What the computation cost in CPU time, which a busy machine does not inflate.
-      const chargedMs = stopwatch.cpuMs();
-      if (this.charged.has(fabricId)) {
-        // The fabric keeps running while the control plane computes, one emulated ns per ns of the
-        // computation's CPU time — the push waits in the emulator until the fabric has got that far.
-        const from = options.chargeFromNs ?? (await this.emulator.emulatedNs(fabricId));
-        await this.emulator.drillControls().embargo(fabricId, from + chargedMs * 1e6);
+      if (!engine.applySettings || !engine.settings)
+        throw new ControlException(ControlErrorCode.SettingsInvalid, `the ${engine.name} routing engine takes no settings`);
+      const previous = engine.settings();
+      const problems = engine.applySettings(settings);
+      if (problems.length > 0) throw new ControlException(ControlErrorCode.SettingsInvalid, `routing settings refused: ${problems.join('; ')}`, { problems });
+      const stored = await this.settingsRows.findOne({ where: { fabricId } });
+      const restore = async () => {
+        engine.applySettings!(previous);
+        if (stored) await this.settingsRows.save(stored);
+        else await this.settingsRows.delete({ fabricId });
+      };
+      try {
+        await this.settingsRows.save({ fabricId, settings: JSON.stringify(engine.settings()) });
+        const outcome = await this.configureNow(fabricId, { rediscover: false, trigger });
+        if (!outcome.verification.ok) await restore();
+        return outcome;
+      } catch (error) {
+        await restore();
+        throw error;
       }
-      return this.record(fabricId, driven.engine, image as ConfigurationImage, verification, {
-        findings: known.matched.findings,
-        faults: active,
-        unreachable,
-        trigger: options.trigger ?? 'operator',
-        computation: { incremental, fellBack: driven.fellBack, ms: Math.round(computeMs * 1000) / 1000, cpuMs: Math.round(chargedMs * 1000) / 1000 },
-      });
+    });
+  }
+
+  private async configureNow(fabricId: number, options: ConfigureOptions): Promise<ConfigurationOutcome> {
+    if (options.rediscover !== false) await this.sweep(fabricId);
+    const known = await this.knownFabric(fabricId);
+    const { engine } = this.known.get(fabricId)!;
+    // Faults the configuration must not use (§7.7): declared by operators or recorded from interrupts.
+    const active = await this.faults.active(fabricId);
+    const faults = faultsOn(indexKnownFabric(known).chips, active);
+    const stopwatch = new CpuStopwatch();
+    // The driver has the engine's configuration proven before it may be pushed.
+    const driven = driveEngine(engine, faults);
+    const { image, incremental } = driven.computed;
+    const { verification } = driven;
+    const unreachable = engine.unreachable(driven.computed);
+    const computeMs = stopwatch.wallMs();
+    // What the computation cost in CPU time, which a busy machine does not inflate.
+    const chargedMs = stopwatch.cpuMs();
+    if (this.charged.has(fabricId)) {
+      // The fabric keeps running while the control plane computes, one emulated ns per ns of the
+      // computation's CPU time — the push waits in the emulator until the fabric has got that far.
+      const from = options.chargeFromNs ?? (await this.emulator.emulatedNs(fabricId));
+      await this.emulator.drillControls().embargo(fabricId, from + chargedMs * 1e6);
+    }
+    return this.record(fabricId, driven.engine, image as ConfigurationImage, verification, {
+      findings: known.matched.findings,
+      faults: active,
+      unreachable,
+      trigger: options.trigger ?? 'operator',
+      computation: { incremental, fellBack: driven.fellBack, ms: Math.round(computeMs * 1000) / 1000, cpuMs: Math.round(chargedMs * 1000) / 1000 },
     });
   }
 

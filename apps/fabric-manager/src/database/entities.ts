@@ -2,6 +2,7 @@ import { AuditEntry } from '../audit/audit-entry.entity';
 import { ApiKey } from '../auth/api-key.entity';
 import { ConfigGeneration } from '../config-generations/config-generation.entity';
 import { PushRecord } from '../config-generations/push-record.entity';
+import { RoutingSettings } from '../control/routing-settings.entity';
 import { Drill } from '../drills/drill.entity';
 import { DrillRun } from '../drills/drill-run.entity';
 import { FabricEvent } from '../events/fabric-event.entity';
@@ -31,4 +32,5 @@ export const ENTITIES = [
   ApiKey,
   AuditEntry,
   StoreOwner,
+  RoutingSettings,
 ];

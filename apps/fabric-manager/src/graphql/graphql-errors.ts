@@ -87,6 +87,7 @@ function controlCode(code: ControlErrorCode): GraphQLErrorCode {
     case ControlErrorCode.RouterNotConfigured:
       return GraphQLErrorCode.NotFound;
     case ControlErrorCode.AnalysisInvalid:
+    case ControlErrorCode.SettingsInvalid:
       return GraphQLErrorCode.BadUserInput;
     default:
       return assertUnreachable(code);
@@ -134,7 +135,7 @@ export function toGraphQLError(error: unknown): GraphQLError {
   if (error instanceof AuthException) return withCode(error.message, authCode(error.code), error.code);
   if (error instanceof EventsException) return withCode(error.message, eventsCode(error.code), error.code);
   if (error instanceof FaultsException) return withCode(error.message, faultsCode(error.code), error.code);
-  if (error instanceof ControlException) return withCode(error.message, controlCode(error.code), error.code);
+  if (error instanceof ControlException) return withCode(error.message, controlCode(error.code), error.code, error.details);
   if (error instanceof TrafficException) return withCode(error.message, trafficCode(error.code), error.code, error.details);
   if (error instanceof DrillsException) return withCode(error.message, drillsCode(error.code), error.code, error.details);
   if (error instanceof PaginationException) return withCode(error.message, paginationCode(error.code), error.code);

@@ -46,6 +46,18 @@ export interface Anton2GroupSetting {
   readonly destinations: readonly { readonly chip: string; readonly endpoints: readonly number[] }[];
 }
 
+/** What the settings came to in the configuration adopted: each group's two trees (order, slice, torus hops) beside unicasting to each destination, and the fullest table. */
+export interface Anton2SettingsReport {
+  readonly groups: readonly {
+    readonly group: number;
+    readonly trees: readonly { readonly order: string; readonly slice: number; readonly torusHops: number }[];
+    readonly unicastHops: number;
+  }[];
+  readonly unserved: readonly string[];
+  readonly tableEntriesMax: number;
+  readonly tableCapacity: number;
+}
+
 /** Group ids a table key (group × 2 + tree) can hold. */
 export const ANTON2_MAX_GROUP = 2 ** 29 - 1;
 
@@ -147,6 +159,22 @@ export class Anton2RoutingEngine implements RoutingEngine<Anton2EngineImage, Ant
       ...computed.image.cut.map((c) => ({ slice: 0, processors: `${c.source} → ${c.destinations.join(', ')}` })),
       ...computed.configuration.unserved.map((line) => ({ slice: 0, processors: `multicast ${line}` })),
     ];
+  }
+
+  settingsReport(): Anton2SettingsReport {
+    const configuration = this.adopted?.configuration;
+    let fullest = 0;
+    for (const table of configuration?.tables.values() ?? []) fullest = Math.max(fullest, table.size);
+    return {
+      groups: [...(configuration?.plans ?? [])].map(([group, plan]) => ({
+        group,
+        trees: plan.trees.map((t) => ({ order: model.ANTON2_ORDERS[t.order].map((d) => 'XYZ'[d]).join(''), slice: t.slice, torusHops: t.channels.length })),
+        unicastHops: plan.unicastHops,
+      })),
+      unserved: [...(configuration?.unserved ?? [])],
+      tableEntriesMax: fullest,
+      tableCapacity: model.ANTON2_MULTICAST_ENTRIES,
+    };
   }
 
   settings(): Anton2RoutingSettings {

@@ -41,4 +41,6 @@ export interface RoutingEngine<I extends ChipImages = ChipImages, C extends Engi
   settings?(): unknown;
   /** Takes new settings for the next computation, or names every problem with them (and keeps the old). */
   applySettings?(settings: unknown): string[];
+  /** What the settings came to in the configuration last adopted (Anton 2: each multicast group's trees, the fullest table). */
+  settingsReport?(): unknown;
 }
