@@ -59,4 +59,14 @@ describe('Anton 2 drills', () => {
     expect(r.traffic.books).toMatchObject({ balanced: true, inFlight: 0 });
     expect(r.generations).toEqual([]);
   });
+
+  it('a multicast-heavy workload with a fault: the trees are rebuilt in the generation that routes around it, every copy delivered once or its loss explained', async () => {
+    const { state, report: r } = await run('anton2-multicast-with-fault');
+    expect(r.expectations.filter((e) => !e.passed)).toEqual([]);
+    expect(state).toBe('passed');
+    // Generation 2 took the drill's groups; the automation's, after the cut, rebuilt their trees.
+    expect(r.generations.map((g) => g.generation)).toEqual([3]);
+    expect(r.traffic.books).toMatchObject({ balanced: true, inFlight: 0 });
+    expect(r.discards).toMatchObject({ total: lost(r), explained: lost(r), unexplained: 0 });
+  });
 });

@@ -3,13 +3,13 @@ import { InjectRepository } from '@nestjs/typeorm';
 import {
   BackgroundReport,
   checkDrillTargets,
+  drillTrafficRequest,
   DEFAULT_DISCARD_DRAIN_NS,
   DiscardVerdict,
   DrillAction,
   DrillFile,
   explainDiscards,
   NS_PER_CYCLE,
-  TrafficRequest,
   validateDrillFile,
   validateTrafficRequest,
 } from '@weft/emulator';
@@ -134,7 +134,7 @@ export class DrillRunnerService implements OnApplicationBootstrap {
     const problems = [
       ...checkDrillTargets(drill, installation.physical),
       ...validateTrafficRequest(
-        trafficRequest(drill, NS_PER_CYCLE),
+        drillTrafficRequest(drill, NS_PER_CYCLE, installation.physical),
         FABRIC_FAMILY_MODELS[installation.physical.family].trafficShape(installation.physical.summary),
       ).map((problem) => problem.replace(/^\$\./, '$.traffic.')),
     ];
@@ -179,12 +179,17 @@ export class DrillRunnerService implements OnApplicationBootstrap {
     const report = (step: string, emulatedNs: number) => this.progress.set(run.id, { runId: run.id, emulatedNs, durationNs: drill.durationNs, step });
     report('configuring the fabric', 0);
     await this.control.configure(fabricId, { trigger: `drill ${drill.name}` });
+    if (drill.routing) {
+      // The drill's routing settings over those in force (a part it leaves out stays), as an operator sets them.
+      const { settings } = await this.control.routingSettings(fabricId);
+      await this.control.changeRoutingSettings(fabricId, { ...(settings as object | null), ...drill.routing }, `drill ${drill.name}: its routing settings`);
+    }
     const controls = this.emulator.drillControls();
     this.control.chargeComputeTime(fabricId, true);
     // The fabric's time and clock in one answer, and the traffic asked for at once after: the
     // timeline is played from `start`.
     const { emulatedNs: start, nsPerCycle } = await this.emulator.clock(fabricId);
-    const traffic = this.emulator.runTraffic(fabricId, trafficRequest(drill, nsPerCycle));
+    const traffic = this.emulator.runTraffic(fabricId, drillTrafficRequest(drill, nsPerCycle, installation.physical));
     // Awaited once the timeline has been played; if the emulator stops before then (the service is
     // stopping), the timeline's own failure ends the run, and this rejection must not go unheard.
     traffic.catch(() => undefined);
@@ -423,19 +428,6 @@ export class DrillRunnerService implements OnApplicationBootstrap {
 }
 
 /** A drill's background traffic as a traffic run; the interval in the fabric's cycles. */
-function trafficRequest(drill: DrillFile, nsPerCycle: number): TrafficRequest {
-  return {
-    mode: 'background',
-    pattern: drill.traffic.pattern,
-    packetPhits: drill.traffic.packetPhits,
-    slices: drill.traffic.slices,
-    seed: drill.traffic.seed,
-    adaptive: drill.traffic.adaptive,
-    load: drill.traffic.load,
-    interval: Math.max(10, Math.round(drill.intervalNs / nsPerCycle)),
-  };
-}
-
 export class DrillTargetsError extends Error {
   constructor(readonly problems: readonly string[]) {
     super(problems.join('; '));

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FABRIC_FAMILY_MODELS, loadInstallationFile } from '@weft/fabric-model';
 import { validateTrafficRequest } from '../traffic/traffic-request';
-import { checkDrillTargets, DrillFileError, validateDrillFile } from './drill-file';
+import { checkDrillTargets, DrillFileError, drillTrafficRequest, validateDrillFile } from './drill-file';
 
 const drills = join(__dirname, '../../../../fixtures/drills');
 
@@ -12,6 +12,7 @@ describe('drill files', () => {
     expect(files.sort()).toEqual([
       'anton2-dead-asic-under-load.json',
       'anton2-dead-channel-under-load.json',
+      'anton2-multicast-with-fault.json',
       'anton2-noisy-channel.json',
       'bgl-cable-cut.json',
       'bgl-node-death-under-load.json',
@@ -31,7 +32,7 @@ describe('drill files', () => {
       const design = loadInstallationFile(join(__dirname, '../../../../fixtures', `${drill.fabric}.json`)).physical;
       expect(checkDrillTargets(drill, design)).toEqual([]);
       const shape = FABRIC_FAMILY_MODELS[design.family].trafficShape(design.summary);
-      expect(validateTrafficRequest({ mode: 'background', interval: 1_000, ...drill.traffic }, shape)).toEqual([]);
+      expect(validateTrafficRequest(drillTrafficRequest(drill, 1, design), shape)).toEqual([]);
     }
   });
 
@@ -39,7 +40,7 @@ describe('drill files', () => {
     const design = loadInstallationFile(join(__dirname, '../../../../fixtures/bgl/bgl-midplane-512.json')).physical;
     const shape = FABRIC_FAMILY_MODELS.bgl.trafficShape(design.summary);
     const drill = validateDrillFile(JSON.parse(readFileSync(join(drills, 'bgl-cable-cut.json'), 'utf8')));
-    expect(validateTrafficRequest({ mode: 'background', ...drill.traffic, packetPhits: 19, slices: [0, 1] }, shape)).toEqual([
+    expect(validateTrafficRequest({ ...drillTrafficRequest(drill, 1, design), packetPhits: 19, slices: [0, 1] }, shape)).toEqual([
       '$.packetPhits: packet size must be 32..256 phits, got 19',
       '$.slices[1]: the fabric has slices 0 to 0, got 1',
     ]);
@@ -69,7 +70,8 @@ describe('drill files', () => {
       format: 'weft-drill/1',
       name: 'broken',
       fabric: 'blackwidow/bw-r1.5-288',
-      traffic: { pattern: { kind: 'uniform-random' }, load: 2, packetPhits: 4, slices: [0], seed: 1 },
+      traffic: { pattern: { kind: 'uniform-random' }, load: 2, packetPhits: 4, slices: [0], seed: 1, multicast: { fraction: 2 } },
+      routing: { multicastGroups: 'all of them' },
       durationNs: 1_000_000,
       timeline: [
         { atNs: 500_000, action: 'cut-link', chip: 's0.r1.2' },
@@ -85,6 +87,9 @@ describe('drill files', () => {
       problems = (error as DrillFileError).problems;
     }
     expect(problems).toEqual([
+      '$.routing.multicastGroups: must be a list of groups',
+      '$.traffic.multicast.fraction: must be a number from 0 to 1, got 2',
+      '$.traffic.multicast: needs groups to send to: $.routing.multicastGroups',
       '$.traffic.load: must be a number from 1e-7 to 1, got 2',
       '$.timeline[0].port: must be a whole number from 0 to 63, got undefined',
       '$.timeline[1].atNs: must not be earlier than the step before it (500000 ns)',

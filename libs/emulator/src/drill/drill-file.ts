@@ -5,6 +5,7 @@
  */
 import type { FabricDesign } from '@weft/fabric-model';
 import type { PatternSpec, SizeSpec } from '@weft/fabric-model/traffic/patterns';
+import type { TrafficRequest } from '../traffic/traffic-request';
 
 export const DRILL_FORMAT = 'weft-drill/1';
 
@@ -38,6 +39,15 @@ export interface DrillTraffic {
   readonly slices: readonly number[];
   readonly seed: number;
   readonly adaptive?: number;
+  /** Of each multicast group source's packets, the share sent to its groups (`routing.multicastGroups`; Anton 2). */
+  readonly multicast?: { readonly fraction: number };
+}
+
+/** A multicast group as a drill's routing settings name it (what the family's engine takes: anton2-routing-engine.ts). */
+export interface DrillMulticastGroup {
+  readonly group: number;
+  readonly source: string;
+  readonly destinations: readonly { readonly chip: string; readonly endpoints: readonly number[] }[];
 }
 
 export interface DrillExpectations {
@@ -70,6 +80,12 @@ export interface DrillFile {
   readonly intervalNs: number;
   readonly timeline: readonly DrillAction[];
   readonly expectations: DrillExpectations;
+  /**
+   * The fabric's routing settings for the drill, as its family's routing engine takes them (Anton 2:
+   * `arbiterPatterns`, `multicastGroups`), set through the control plane before the traffic starts;
+   * the engine checks them and names what is wrong.
+   */
+  readonly routing?: { readonly multicastGroups?: readonly DrillMulticastGroup[] } & Readonly<Record<string, unknown>>;
 }
 
 export class DrillFileError extends Error {
@@ -123,7 +139,22 @@ export function validateDrillFile(value: unknown): DrillFile {
     for (const key of Object.keys(v)) if (!keys.includes(key)) bad(`${path}.${key}`, `is not a setting here (known: ${keys.join(', ')})`);
   };
   if (!isObject(value)) throw new DrillFileError(['$: a drill file is a JSON object']);
-  onlyKnown(value, '$', ['format', 'name', 'description', 'fabric', 'traffic', 'durationNs', 'intervalNs', 'timeline', 'expectations']);
+  onlyKnown(value, '$', ['format', 'name', 'description', 'fabric', 'traffic', 'durationNs', 'intervalNs', 'timeline', 'expectations', 'routing']);
+  const routing = value.routing;
+  if (routing !== undefined) {
+    if (!isObject(routing)) bad('$.routing', "must be an object: the fabric family's routing settings");
+    else if (routing.multicastGroups !== undefined) {
+      if (!Array.isArray(routing.multicastGroups)) bad('$.routing.multicastGroups', 'must be a list of groups');
+      else
+        routing.multicastGroups.forEach((g: unknown, i) => {
+          if (!isObject(g)) return bad(`$.routing.multicastGroups[${i}]`, 'must be an object (group, source, destinations)');
+          number(g.group, `$.routing.multicastGroups[${i}].group`, 0, 2 ** 29 - 1, true);
+          text(g.source, `$.routing.multicastGroups[${i}].source`, 64);
+          if (!Array.isArray(g.destinations)) bad(`$.routing.multicastGroups[${i}].destinations`, 'must be a list of {chip, endpoints}');
+          return undefined;
+        });
+    }
+  }
   if (value.format !== DRILL_FORMAT) bad('$.format', `must be "${DRILL_FORMAT}", got ${JSON.stringify(value.format)}`);
   text(value.name, '$.name', 100);
   if (value.description !== undefined && typeof value.description !== 'string') bad('$.description', 'must be a string');
@@ -135,7 +166,16 @@ export function validateDrillFile(value: unknown): DrillFile {
   const traffic = value.traffic;
   if (!isObject(traffic)) bad('$.traffic', 'must be an object (pattern, load, packetPhits, slices, seed)');
   else {
-    onlyKnown(traffic, '$.traffic', ['pattern', 'load', 'packetPhits', 'slices', 'seed', 'adaptive']);
+    onlyKnown(traffic, '$.traffic', ['pattern', 'load', 'packetPhits', 'slices', 'seed', 'adaptive', 'multicast']);
+    if (traffic.multicast !== undefined) {
+      if (!isObject(traffic.multicast)) bad('$.traffic.multicast', 'must be an object ({fraction})');
+      else {
+        onlyKnown(traffic.multicast, '$.traffic.multicast', ['fraction']);
+        number(traffic.multicast.fraction, '$.traffic.multicast.fraction', 0, 1);
+      }
+      const groups = isObject(routing) ? routing.multicastGroups : undefined;
+      if (!Array.isArray(groups) || groups.length === 0) bad('$.traffic.multicast', 'needs groups to send to: $.routing.multicastGroups');
+    }
     if (!isObject(traffic.pattern) || typeof traffic.pattern.kind !== 'string') bad('$.traffic.pattern', 'must be an object with a "kind"');
     // Light loads are the rule: the control plane's reaction is charged to emulated time, and a
     // 1.5 GHz Anton 2 machine of 512 ASICs emulates some microseconds a wall second under load.
@@ -177,7 +217,7 @@ export function validateDrillFile(value: unknown): DrillFile {
   if (!isObject(expectations)) bad('$.expectations', 'must be an object');
   else {
     onlyKnown(expectations, '$.expectations', ['maxHealNs', 'unaccounted', 'throughputAfterFraction', 'events', 'discardDrainNs']);
-    if (expectations.maxHealNs !== undefined) number(expectations.maxHealNs, '$.expectations.maxHealNs', 1, 1e9);
+    if (expectations.maxHealNs !== undefined) number(expectations.maxHealNs, '$.expectations.maxHealNs', 1, 1e10);
     if (expectations.unaccounted !== undefined) number(expectations.unaccounted, '$.expectations.unaccounted', 0, 0, true);
     if (expectations.throughputAfterFraction !== undefined) number(expectations.throughputAfterFraction, '$.expectations.throughputAfterFraction', 0, 1);
     if (expectations.discardDrainNs !== undefined) number(expectations.discardDrainNs, '$.expectations.discardDrainNs', 0, 1e9);
@@ -214,5 +254,28 @@ export function checkDrillTargets(drill: DrillFile, design: FabricDesign): strin
       problems.push(`$.timeline[${i}].port: ${step.chip} has no cable on port ${step.port}`);
     return undefined;
   });
+  (drill.routing?.multicastGroups ?? []).forEach((g, i) => {
+    if (!chips.has(g.source)) problems.push(`$.routing.multicastGroups[${i}].source: ${drill.fabric} has no chip "${g.source}"`);
+  });
   return problems;
+}
+
+/** The drill's traffic as the emulator runs it; multicast groups by the emulator's number of their source chip (its place in `design`). */
+export function drillTrafficRequest(drill: DrillFile, nsPerCycle: number, design: FabricDesign): TrafficRequest {
+  const chipIndex = new Map(design.chips.map((c, i) => [c.name, i]));
+  const multicast = drill.traffic.multicast && {
+    fraction: drill.traffic.multicast.fraction,
+    groups: (drill.routing?.multicastGroups ?? []).map((g) => ({ group: g.group, source: chipIndex.get(g.source) ?? -1 })),
+  };
+  return {
+    ...(multicast ? { multicast } : {}),
+    mode: 'background',
+    pattern: drill.traffic.pattern,
+    packetPhits: drill.traffic.packetPhits,
+    slices: drill.traffic.slices,
+    seed: drill.traffic.seed,
+    adaptive: drill.traffic.adaptive,
+    load: drill.traffic.load,
+    interval: Math.max(10, Math.round(drill.intervalNs / nsPerCycle)),
+  };
 }
