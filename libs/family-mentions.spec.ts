@@ -76,7 +76,6 @@ const WHY: Record<string, string> = {
   'apps/fabric-manager/src/control/dto/router-configuration.model.ts':
     "BlackWidow's router configuration type, beside the interface every family's implements (its row in the type table)",
   'apps/fabric-manager/src/control/router-configurations.ts': "the registry of router configuration presenters: BlackWidow's case",
-  'apps/fabric-manager/src/drills/drill-runner.service.ts': 'a comment on the slices a drill offers traffic in',
   'apps/fabric-manager/src/fabrics/chip.entity.ts': "a comment gives BlackWidow's placement as the example",
   'apps/fabric-manager/src/fabrics/chips.resolver.ts': "a chip's slice and rank fields, read from its placement, for BlackWidow clients",
   'apps/fabric-manager/src/fabrics/dto/chip.model.ts': 'a description gives YARC as the example chip model',

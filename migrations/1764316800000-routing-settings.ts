@@ -6,7 +6,7 @@ export class RoutingSettings1764316800000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(
-      `CREATE TABLE "routing_settings" ("fabricId" integer PRIMARY KEY NOT NULL, "settings" text NOT NULL, "updatedAt" datetime NOT NULL DEFAULT (datetime('now')), CONSTRAINT "FK_routing_settings_fabric" FOREIGN KEY ("fabricId") REFERENCES "fabric" ("id") ON DELETE CASCADE ON UPDATE NO ACTION)`,
+      `CREATE TABLE "routing_settings" ("fabricId" integer PRIMARY KEY NOT NULL, "settings" text NOT NULL, "updatedAt" datetime NOT NULL DEFAULT (datetime('now')), CONSTRAINT "FK_4b682f3e49848b2b5fbc57abe66" FOREIGN KEY ("fabricId") REFERENCES "fabric" ("id") ON DELETE CASCADE ON UPDATE NO ACTION)`,
     );
   }
 

@@ -26,7 +26,7 @@ describe('migrations', () => {
   });
 
   it('upgrade a store at the previous schema and keep its rows', async () => {
-    const old = await open('previous.sqlite', MIGRATIONS.slice(0, -3));
+    const old = await open('previous.sqlite', MIGRATIONS.slice(0, -4));
     await old.runMigrations();
     await old.query(`INSERT INTO "fabric_event" ("kind", "details") VALUES ('FABRIC_LOADED', '{}')`);
     await old.query(
@@ -42,7 +42,7 @@ describe('migrations', () => {
 
     const ds = await open('previous.sqlite');
     const ran = await ds.runMigrations();
-    expect(ran.map((m) => m.name)).toEqual(MIGRATIONS.slice(-3).map((m) => m.name));
+    expect(ran.map((m) => m.name)).toEqual(MIGRATIONS.slice(-4).map((m) => m.name));
     expect(await ds.query(`SELECT "kind", "acknowledgedBy" FROM "fabric_event"`)).toEqual([{ kind: 'FABRIC_LOADED', acknowledgedBy: null }]);
     // A generation stored before its circumstances were kept has none.
     // …and its image is whole (no parent to patch).
@@ -53,6 +53,8 @@ describe('migrations', () => {
     expect(await ds.query(`SELECT "name", "placement" FROM "chip"`)).toEqual([{ name: 's2.r1.0', placement: '{"slice":2,"rank":1}' }]);
     // A fabric loaded from a fixture is named by the fixture, not by the server's path to it.
     expect(await ds.query(`SELECT "source" FROM "fabric"`)).toEqual([{ source: 'fixture:blackwidow/bw-r1-32' }]);
+    // No fabric had routing settings: it uses its engine's defaults.
+    expect(await ds.query(`SELECT count(*) AS n FROM "routing_settings"`)).toEqual([{ n: 0 }]);
     await ds.destroy();
   });
 

@@ -78,6 +78,46 @@ describe('Anton 2 through the service', () => {
     for (const channel of load.data!.channelLoad.top) expect(`${channel.channel} ${channel.farEnd}`).not.toMatch(/x2\.y3\.z4:/);
   });
 
+  it('decodes a neighbour of the dead ASIC: its channels to it out of service and why, the destinations its policy restricts, datelines, arbiters', async () => {
+    const result = await service.gql<{
+      routerConfiguration: {
+        family: string;
+        generation: number;
+        coordinates: number[];
+        datelines: { dimension: string; meaning: string }[];
+        routePolicy: string[];
+        arbitration: string;
+        outOfService: { port: number; farEnd: string; reason: string }[];
+        raw: { register: string }[];
+      };
+    }>(
+      `query($input: RouterConfigurationInput!) { routerConfiguration(input: $input) { family generation outOfService { port farEnd reason } raw { register }
+        ... on Anton2AsicConfiguration { coordinates datelines { dimension meaning } routePolicy arbitration } } }`,
+      { input: { fabricId, chip: 'x1.y3.z4', generation: 2 } },
+      operator,
+    );
+    expect(result.errors).toBeUndefined();
+    const asic = result.data!.routerConfiguration;
+    expect(asic).toMatchObject({ family: 'anton2', generation: 2, coordinates: [1, 3, 4] });
+    // Its two X+ channels (one a slice) lead to the dead ASIC.
+    expect(asic.outOfService.map((p) => `${p.port} ${p.farEnd}`)).toEqual(['0 x2.y3.z4:2', '1 x2.y3.z4:3']);
+    expect(asic.outOfService[0].reason).toMatch(/^the far router x2\.y3\.z4 is out of service/);
+    // x3.y3.z4 lies beyond it on the same line: no combination avoids it.
+    expect(asic.routePolicy).toContain('x3.y3.z4: none — unreachable');
+    expect(asic.routePolicy.find((l) => l.startsWith('x2.y4.z4:'))).toMatch(/\((\d+) of 12\)$/);
+    expect(asic.datelines[0].meaning).toBe('+ and − between x=7 and x=0');
+    expect(asic.arbitration).toMatch(/^inverse-weighted at every SA2 arbiter; inverse weights \d+–\d+ over two patterns/);
+    expect(asic.raw.map((w) => w.register)).toEqual([
+      'nodeCoordinates',
+      'torusSize',
+      'datelines',
+      'routePolicy',
+      'arbiterWeights',
+      'arbiterModes',
+      'multicastTable',
+    ]);
+  });
+
   it('takes an operator’s weight patterns and multicast groups as a new proven generation, refuses bad ones naming each problem, and shows the trees', async () => {
     const SET = `mutation($input: Anton2RoutingSettingsInput!) { setAnton2Routing(input: $input) { generation { number state } verified } }`;
     const READ = `query($input: Anton2RoutingInput!) { anton2Routing(input: $input) { arbiterPatterns { name hops } multicastGroups { group source trees { order slice torusHops } unicastHops } unserved tableEntriesMax tableCapacity } }`;

@@ -42,3 +42,4 @@ export * from './anton2/anton2-dependencies';
 export * from './anton2/anton2-configuration';
 export * from './anton2/anton2-multicast';
 export * from './anton2/anton2-routing-engine';
+export * from './anton2/anton2-describe';

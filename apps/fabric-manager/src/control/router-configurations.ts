@@ -5,7 +5,12 @@
  * a family without one does not compile.
  */
 import { DecodedChip, target } from '@weft/control';
-import type { BglNodeConfigurationModel, BlackWidowRouterConfigurationModel, RouterConfigurationModel } from './dto/router-configuration.model';
+import type {
+  Anton2AsicConfigurationModel,
+  BglNodeConfigurationModel,
+  BlackWidowRouterConfigurationModel,
+  RouterConfigurationModel,
+} from './dto/router-configuration.model';
 
 export function presentRouterConfiguration(decoded: DecodedChip, generation: number): RouterConfigurationModel {
   switch (decoded.family) {
@@ -43,6 +48,24 @@ export function presentRouterConfiguration(decoded: DecodedChip, generation: num
         bubble: { ...d.bubble },
         routeOverrides: [...d.routeOverrides],
         raw: d.raw.map((w) => ({ register: w.register, target: `node ${d.name}`, value: [...w.value] })),
+      };
+      return model;
+    }
+    case 'anton2': {
+      const d = decoded.asic;
+      const model: Anton2AsicConfigurationModel = {
+        chip: d.name,
+        family: decoded.family,
+        generation,
+        outOfService: [...decoded.outOfService],
+        coordinates: [...d.coordinates],
+        torusSize: [...d.torusSize],
+        controlAddress: [...d.controlAddress],
+        datelines: d.datelines.map((x) => ({ ...x })),
+        routePolicy: [...d.routePolicy],
+        arbitration: d.arbitration,
+        multicastTable: [...d.multicastTable],
+        raw: d.raw.map((w) => ({ register: w.register, target: `ASIC ${d.name}`, value: [...w.value] })),
       };
       return model;
     }

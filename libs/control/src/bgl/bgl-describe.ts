@@ -6,7 +6,7 @@
  */
 import * as format from '@weft/fabric-model';
 import type { FabricDesign } from '@weft/fabric-model';
-import { GenerationCircumstances, NO_CAUSE, PortOutOfService, whyOutOfService } from '../blackwidow/out-of-service';
+import { cabledPortsOutOfService, GenerationCircumstances, PortOutOfService } from '../blackwidow/out-of-service';
 import { BglNodeImage, nodeWrites } from './bgl-routing-engine';
 
 const DIRECTIONS = ['x+', 'x−', 'y+', 'y−', 'z+', 'z−'];
@@ -66,13 +66,5 @@ export function describeBglNode(node: BglNodeImage, design: FabricDesign): BglNo
 
 /** The node's cabled links the configuration avoids — towards a dead node, or a cable a fault or finding names — each with why. */
 export function bglLinksOutOfService(node: BglNodeImage, design: FabricDesign, circumstances: GenerationCircumstances | null): PortOutOfService[] {
-  if (!circumstances) return [];
-  const out: PortOutOfService[] = [];
-  for (const cable of design.cables) {
-    const [mine, far] = cable.a.chip === node.name ? [cable.a, cable.b] : cable.b.chip === node.name ? [cable.b, cable.a] : [null, null];
-    if (!mine || !far) continue;
-    const why = whyOutOfService(node.name, mine.port, far, circumstances);
-    if (why.reason !== NO_CAUSE) out.push({ port: mine.port, designedAs: 'torus', farEnd: `${far.chip}:${far.port}`, ...why });
-  }
-  return out.sort((a, b) => a.port - b.port);
+  return cabledPortsOutOfService(node.name, design, circumstances, 'torus');
 }

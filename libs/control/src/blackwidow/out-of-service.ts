@@ -72,6 +72,24 @@ export function portsOutOfService(router: RouterImage, design: FabricDesign, cir
 }
 
 /** Why the port `chip`:`port` (its cable's far end `end`) is out of service: the fault or finding that names it, or that none does. */
+/** A torus chip's cabled ports that a fault or finding names, each with why (BG/L's links, Anton 2's channels). */
+export function cabledPortsOutOfService(
+  chip: string,
+  design: FabricDesign,
+  circumstances: GenerationCircumstances | null,
+  designedAs: PortRole,
+): PortOutOfService[] {
+  if (!circumstances) return [];
+  const out: PortOutOfService[] = [];
+  for (const cable of design.cables) {
+    const [mine, far] = cable.a.chip === chip ? [cable.a, cable.b] : cable.b.chip === chip ? [cable.b, cable.a] : [null, null];
+    if (!mine || !far) continue;
+    const why = whyOutOfService(chip, mine.port, far, circumstances);
+    if (why.reason !== NO_CAUSE) out.push({ port: mine.port, designedAs, farEnd: `${far.chip}:${far.port}`, ...why });
+  }
+  return out.sort((a, b) => a.port - b.port);
+}
+
 export function whyOutOfService(
   chip: string,
   port: number,

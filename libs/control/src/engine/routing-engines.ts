@@ -25,6 +25,7 @@ import { planPush, PushPlan, ReconcileReport, reconcileImage } from '../blackwid
 import type { ChipImages } from './image-delta';
 import { discoverAnton2 } from '../anton2/anton2-discovery';
 import { anton2Forwarding } from '../anton2/anton2-forwarding';
+import { anton2ChannelsOutOfService, Anton2AsicDescription, describeAnton2Asic } from '../anton2/anton2-describe';
 import type { Anton2AsicImage } from '../anton2/anton2-configuration';
 import { Anton2EngineImage, Anton2RoutingEngine } from '../anton2/anton2-routing-engine';
 import {
@@ -47,6 +48,11 @@ export type DecodedChip =
   | {
       readonly family: 'bgl';
       readonly node: BglNodeDescription;
+      readonly outOfService: readonly PortOutOfService[];
+    }
+  | {
+      readonly family: 'anton2';
+      readonly asic: Anton2AsicDescription;
       readonly outOfService: readonly PortOutOfService[];
     };
 
@@ -130,6 +136,11 @@ export const ROUTING_ENGINES: Readonly<Partial<Record<FabricFamily, RoutingEngin
     plan: (held, next) => planAnton2Push(held as Anton2EngineImage | null, next as Anton2EngineImage),
     reconcile: (transport, image) => reconcileAnton2Image(transport, image as Anton2EngineImage),
     forwarding: (known, image) => anton2Forwarding(known, image as Anton2EngineImage),
+    decodeChip: (chip, design, circumstances) => ({
+      family: 'anton2',
+      asic: describeAnton2Asic(chip as Anton2AsicImage, design),
+      outOfService: anton2ChannelsOutOfService(chip as Anton2AsicImage, design, circumstances),
+    }),
     dump: (image) => dumpAnton2Image(image as Anton2EngineImage),
     dumpFormat: ANTON2_IMAGE_TEXT_FORMAT,
   },

@@ -164,7 +164,11 @@ export class PortOutOfServiceModel {
 }
 
 /** Each family's router configuration type, by family (one row each). */
-const ROUTER_CONFIGURATION_TYPES: Record<string, string> = { blackwidow: 'BlackWidowRouterConfiguration', bgl: 'BglNodeConfiguration' };
+const ROUTER_CONFIGURATION_TYPES: Record<string, string> = {
+  blackwidow: 'BlackWidowRouterConfiguration',
+  bgl: 'BglNodeConfiguration',
+  anton2: 'Anton2AsicConfiguration',
+};
 
 @InterfaceType('RouterConfiguration', {
   description:
@@ -339,4 +343,47 @@ export class BglNodeConfigurationModel extends RouterConfigurationModel {
 
   @Field(() => [String], { description: 'The route-override table, a line per entry: the destinations it holds and the route chosen for them.' })
   routeOverrides!: string[];
+}
+
+@ObjectType('Anton2Datelines', { description: "A dimension's + and − dateline registers (paper 004 §2.5: between the same two nodes)." })
+export class Anton2DatelinesModel {
+  @Field()
+  dimension!: string;
+
+  @Field(() => Int, { description: 'The + dateline lies between this coordinate and the next.' })
+  plus!: number;
+
+  @Field(() => Int)
+  minus!: number;
+
+  @Field()
+  meaning!: string;
+}
+
+@ObjectType('Anton2AsicConfiguration', {
+  implements: () => [RouterConfigurationModel],
+  description:
+    "An Anton 2 ASIC's registers (paper 004 §2–3): coordinates and torus size, datelines, the route policy's (order, slice) combinations per destination, the SA2 arbiters' modes and inverse weights, and its multicast table.",
+})
+export class Anton2AsicConfigurationModel extends RouterConfigurationModel {
+  @Field(() => [Int])
+  coordinates!: number[];
+
+  @Field(() => [Int])
+  torusSize!: number[];
+
+  @Field(() => [Int], { description: 'Its control-network address: where the push writes.' })
+  controlAddress!: number[];
+
+  @Field(() => [Anton2DatelinesModel])
+  datelines!: Anton2DatelinesModel[];
+
+  @Field(() => [String], { description: 'Destinations the route policy restricts, a line each, e.g. "x3.y2.z1: XZY/0, XZY/1 (2 of 12)".' })
+  routePolicy!: string[];
+
+  @Field({ description: 'How its SA2 arbiters arbitrate, and the range of their inverse weights.' })
+  arbitration!: string;
+
+  @Field(() => [String], { description: 'The multicast table, a line per entry: the endpoints that get a copy and the channels copies go on by.' })
+  multicastTable!: string[];
 }
