@@ -6,7 +6,9 @@
  */
 import {
   anton2ArbiterLoads,
+  anton2ArbiterLoadsAroundFaults,
   anton2Faults,
+  ARBITER_INPUTS_PER_ASIC,
   anton2WeightTable,
   computeAnton2Image,
   discoverAnton2,
@@ -29,27 +31,28 @@ const TORUS_CYCLES_PER_FLIT = (24 * 8 * 1.5) / 89.6;
  * unit of per-core rate), so each core offers 0.5 / (3.214 × 8) packets a cycle. Timed after the
  * network has filled.
  */
-function halfSaturation(): Benchmark {
+function halfSaturation(shape: [number, number, number] = [8, 8, 8]): Benchmark {
   let sim: Anton2Sim | undefined;
+  const nodes = shape[0] * shape[1] * shape[2];
+  // The same work (some 2.5 million flit-hops) whatever the machine's size.
+  const cycles = Math.round((2000 * 512) / nodes);
+  // The most loaded channel's load under uniform traffic grows with the longest ring (8 units at k = 8).
+  const unit = Math.max(...shape);
   return {
-    name: 'anton2 emulator: 8×8×8 at half of saturation (uniform random, one-flit packets), flit-hops a second',
-    parameters: { shape: '8x8x8', load: 0.5, coresPerNode: CORES.length, warmupCycles: 1500, cycles: 2000 },
+    name: `anton2 emulator: ${shape.join('×')} at half of saturation (uniform random, one-flit packets), flit-hops a second`,
+    parameters: { shape: shape.join('x'), load: 0.5, coresPerNode: CORES.length, warmupCycles: 1500, cycles },
     isolated: true,
     warmup: 0,
     runs: 3,
     setup: () => {
-      sim = new Anton2Sim(
-        new EmulatedFabric(generateAnton2Design({ shape: [8, 8, 8], backplaneChannelNs: 2, cableChannelNs: 10 })),
-        shippedAnton2Floorplan(),
-        3,
-      );
+      sim = new Anton2Sim(new EmulatedFabric(generateAnton2Design({ shape, backplaneChannelNs: 2, cableChannelNs: 10 })), shippedAnton2Floorplan(), 3);
       sim.programDefaults();
       const sources = [];
       for (let n = 0; n < sim.nodes; n++) for (const e of CORES) sources.push([n, e] as const);
       const nodes = sim.nodes;
       sim.startSteady(
         sources,
-        0.5 / (TORUS_CYCLES_PER_FLIT * 8),
+        0.5 / (TORUS_CYCLES_PER_FLIT * unit),
         1e9,
         (_n, _e, serial) => Math.floor(keyedDraw(5, 1, serial, 0) * nodes) * 23 + CORES[serial % 16],
       );
@@ -60,13 +63,13 @@ function halfSaturation(): Benchmark {
       const s = sim!;
       const hops = s.flitHops;
       const torusHops = s.torusFlitHops;
-      const result = await timed(() => s.run(2000));
+      const result = await timed(() => s.run(cycles));
       const seconds = result.ms / 1000;
       return {
         ms: result.ms,
         flitHopsPerSecond: (s.flitHops - hops) / seconds,
         torusFlitHopsPerSecond: (s.torusFlitHops - torusHops) / seconds,
-        torusUtilisation: ((s.torusFlitHops - torusHops) * TORUS_CYCLES_PER_FLIT) / (2000 * s.nodes * 12),
+        torusUtilisation: ((s.torusFlitHops - torusHops) * TORUS_CYCLES_PER_FLIT) / (cycles * s.nodes * 12),
       };
     },
     teardown: () => {
@@ -77,6 +80,30 @@ function halfSaturation(): Benchmark {
 
 export const benchmarks: Benchmark[] = [
   halfSaturation(),
+  // The same on 32 ASICs, whose state stays in the caches: the ceiling of the event-per-hop design on one thread.
+  halfSaturation([4, 4, 2]),
+  {
+    name: 'anton2: inverse weights of every arbiter, every ASIC its own, from a traffic matrix and the uniform pattern, 8×8×8',
+    parameters: { shape: '8x8x8', patterns: 'matrix (seeded random, 512×512),uniform', weightBits: 5 },
+    warmup: 1,
+    runs: 5,
+    run: async () => {
+      const torus = new Torus([8, 8, 8]);
+      const wiring = anton2ChipWiring(shippedAnton2Floorplan());
+      const options = { sourceEndpoints: CORES, destinationEndpoints: CORES, tieRule: 'random' as const };
+      const weights = Array.from({ length: torus.size }, (_, s) => Array.from({ length: torus.size }, (_, t) => (s === t ? 0 : keyedDraw(9, s, t, 0))));
+      collectGarbage();
+      const result = await timed(() => {
+        const matrix = anton2ArbiterLoadsAroundFaults(torus, wiring, { name: 'matrix', weights }, options, new Map());
+        const uniform = anton2ArbiterLoads(torus, wiring, { name: 'uniform' }, options).arbiters;
+        const tables = [];
+        for (let p = 0; p < torus.size; p++)
+          tables.push(anton2WeightTable([matrix.subarray(p * ARBITER_INPUTS_PER_ASIC, (p + 1) * ARBITER_INPUTS_PER_ASIC), uniform], 5, inverseWeights));
+        return tables;
+      });
+      return { ms: result.ms, asics: result.value.length };
+    },
+  },
   {
     name: 'anton2: inverse weights of every arbiter from two patterns (uniform, tornado), 8×8×8',
     parameters: { shape: '8x8x8', patterns: 'uniform,tornado', weightBits: 5 },

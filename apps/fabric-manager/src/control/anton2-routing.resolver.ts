@@ -34,7 +34,7 @@ export class Anton2RoutingResolver {
     const { settings, report } = await this.anton2(input.fabricId);
     const trees = new Map(report.groups.map((g) => [g.group, g]));
     return {
-      arbiterPatterns: settings.arbiterPatterns.map((p) => ({ ...p })),
+      arbiterPatterns: settings.arbiterPatterns.map((p) => (p.name === 'matrix' ? { name: p.name, matrix: p.weights.map((row) => [...row]) } : { ...p })),
       multicastGroups: settings.multicastGroups.map((g) => ({
         group: g.group,
         source: g.source,
@@ -59,7 +59,10 @@ export class Anton2RoutingResolver {
     const next: Anton2RoutingSettings = {
       // The engine checks names and hops (applySettings), naming what is wrong.
       arbiterPatterns:
-        input.arbiterPatterns?.map((p) => ({ name: p.name, ...(p.hops === undefined ? {} : { hops: p.hops }) }) as Anton2Pattern) ?? settings.arbiterPatterns,
+        input.arbiterPatterns?.map(
+          (p) =>
+            ({ name: p.name, ...(p.hops === undefined ? {} : { hops: p.hops }), ...(p.matrix === undefined ? {} : { weights: p.matrix }) }) as Anton2Pattern,
+        ) ?? settings.arbiterPatterns,
       multicastGroups: input.multicastGroups ?? settings.multicastGroups,
     };
     const parts = [input.arbiterPatterns && 'weight patterns', input.multicastGroups && 'multicast groups'].filter(Boolean).join(' and ');

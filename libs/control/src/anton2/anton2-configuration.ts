@@ -15,7 +15,14 @@ import * as model from '@weft/fabric-model';
 import type { FabricDesign, MaintenanceTransport, Torus } from '@weft/fabric-model';
 import type { KnownFabric } from '../discovery/known-fabric';
 import { FaultSet } from '../faults/fault-set';
-import { anton2ArbiterLoads, anton2ArbiterLoadsAroundFaults, anton2WeightTable, Anton2Pattern, ARBITER_INPUTS_PER_ASIC } from './arbiter-loads';
+import {
+  anton2ArbiterLoads,
+  anton2ArbiterLoadsAroundFaults,
+  anton2WeightTable,
+  Anton2Pattern,
+  ARBITER_INPUTS_PER_ASIC,
+  loadsEveryAsicAlike,
+} from './arbiter-loads';
 import { anton2Dependencies, Anton2DependencyReport } from './anton2-dependencies';
 import { anton2ControlAddresses } from './anton2-discovery';
 import { anton2RoutePolicy, Anton2RoutePolicy, DeadChannel } from './anton2-route-policy';
@@ -125,10 +132,10 @@ export function computeAnton2Image(
   const policy = anton2RoutePolicy(torus, faults.deadChannels, faults.deadNodes, options.tieRule);
   const wiring = model.anton2ChipWiring(floorplan);
   const loadOptions = { sourceEndpoints: options.endpoints, destinationEndpoints: options.endpoints, tieRule: options.tieRule };
-  // Every ASIC's weights: alike without faults; around them, each ASIC's from its own loads (§3.3, spec §2.6).
+  // Every ASIC's weights: alike without faults for a named pattern; around faults, or from a traffic matrix, each ASIC's from its own loads (§3.3, spec §2.6).
   const perAsic = ARBITER_INPUTS_PER_ASIC * 2;
   const weights = new Uint8Array(n * perAsic);
-  if (policy.masks.size === 0) {
+  if (policy.masks.size === 0 && options.patterns.every(loadsEveryAsicAlike)) {
     const loads = options.patterns.map((pattern) => anton2ArbiterLoads(torus, wiring, pattern, loadOptions).arbiters);
     const table = anton2WeightTable(loads, options.weightBits, inverseWeights);
     for (let p = 0; p < n; p++) weights.set(table, p * perAsic);

@@ -132,4 +132,23 @@ describe('the Anton 2 routing engine', () => {
     expect(dead.configuration.groups.get(7)!.destinations).toHaveLength(2);
     expect(engine.unreachable(dead).map((u) => u.processors)).toContain('multicast group 7: x1.y3.z1 dead, left out of its trees');
   });
+
+  it('weighs the arbiters by a traffic matrix, each ASIC by its own loads, and refuses a matrix of the wrong shape', async () => {
+    const sim = new Anton2Sim(new EmulatedFabric(design), shippedAnton2Floorplan(), 3);
+    const engine = new Anton2RoutingEngine(await discoverAnton2(new Anton2MaintenanceController(sim), design));
+    const n = 32;
+    expect(engine.applySettings({ arbiterPatterns: [{ name: 'matrix', weights: [[1, 2]] }] })).toEqual([
+      'arbiterPatterns[0].weights: 32 rows, one an ASIC by torus index, got 1',
+    ]);
+    const hot = Array.from({ length: n }, (_, s) => Array.from({ length: n }, (_, t) => (t === s ? 0 : t === 5 ? 10 : 0.1)));
+    expect(engine.applySettings({ arbiterPatterns: [{ name: 'matrix', weights: hot }, { name: 'uniform' }] })).toEqual([]);
+    const computed = engine.compute(FaultSet.NONE);
+    expect(engine.verify(computed).ok).toBe(true);
+    const asics = computed.image.routers;
+    // The matrix's weights (the first of each pair) differ from ASIC to ASIC, as their loads do.
+    const first = (r: (typeof asics)[number]) => r.arbiterWeights.filter((_, i) => i % 2 === 0).join(',');
+    const hotAsic = asics.find((r) => r.nodeCoordinates.join(',') === '1,1,0')!;
+    const other = asics.find((r) => r.nodeCoordinates.join(',') === '3,2,1')!;
+    expect(first(hotAsic)).not.toEqual(first(other));
+  });
 });

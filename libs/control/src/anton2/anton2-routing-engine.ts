@@ -196,9 +196,25 @@ export class Anton2RoutingEngine implements RoutingEngine<Anton2EngineImage, Ant
     if (!Array.isArray(patterns) || patterns.length < 1 || patterns.length > 2) problems.push('arbiterPatterns: one or two patterns (§3.3: N = 2)');
     else
       patterns.forEach((p, i) => {
-        if (!['uniform', 'tornado', 'reverse-tornado', 'neighbour'].includes(p?.name))
-          problems.push(`arbiterPatterns[${i}].name: uniform, tornado, reverse-tornado or neighbour, got ${JSON.stringify(p?.name)}`);
-        else if (p.name === 'neighbour') {
+        if (!['uniform', 'tornado', 'reverse-tornado', 'neighbour', 'matrix'].includes(p?.name))
+          problems.push(`arbiterPatterns[${i}].name: uniform, tornado, reverse-tornado, neighbour or matrix, got ${JSON.stringify(p?.name)}`);
+        else if (p.name === 'matrix') {
+          // Row s, column t: what ASIC s sends to ASIC t, by torus index — n × n, none negative, not all zero.
+          const n = this.torus.size;
+          const rows = p.weights;
+          if (!Array.isArray(rows) || rows.length !== n)
+            problems.push(
+              `arbiterPatterns[${i}].weights: ${n} rows, one an ASIC by torus index, got ${Array.isArray(rows) ? rows.length : JSON.stringify(rows)}`,
+            );
+          else {
+            const bad = rows.findIndex(
+              (row) => !Array.isArray(row) || row.length !== n || !row.every((w) => typeof w === 'number' && Number.isFinite(w) && w >= 0),
+            );
+            if (bad >= 0) problems.push(`arbiterPatterns[${i}].weights[${bad}]: ${n} numbers, none negative`);
+            else if (!rows.some((row: readonly number[], s: number) => row.some((w, t) => w > 0 && t !== s)))
+              problems.push(`arbiterPatterns[${i}].weights: no ASIC sends to another`);
+          }
+        } else if (p.name === 'neighbour') {
           // At most n hops along each dimension: beyond half the longest ring it reaches no farther.
           const most = Math.max(1, Math.max(...this.torus.shape) >> 1);
           if (!(Number.isInteger(p.hops) && p.hops >= 1 && p.hops <= most))

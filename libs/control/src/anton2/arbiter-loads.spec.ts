@@ -115,4 +115,23 @@ describe('Anton 2 arbiter loads from traffic patterns', () => {
         expect(Math.abs(granted[a] / totalGranted - predicted[a] / totalPredicted) / (predicted[a] / totalPredicted)).toBeLessThan(0.3);
       else if (predicted[a] === 0) expect(granted[a]).toBe(0);
   });
+
+  it('loads each ASIC by its own row and column of a traffic matrix: a permutation matrix as its named pattern, a hot spot at the hot ASIC', () => {
+    const torus = new Torus([4, 4, 2]);
+    const n = torus.size;
+    const tornadoOf = (s: number) =>
+      torus.index(...([0, 1, 2].map((d) => (torus.coordinate(s, d) + (torus.shape[d] >> 1) - 1) % torus.shape[d]) as [number, number, number]));
+    const permutation = Array.from({ length: n }, (_, s) => Array.from({ length: n }, (_, t) => (t === tornadoOf(s) ? 1 : 0)));
+    const named = anton2ArbiterLoads(torus, wiring, { name: 'tornado' }, options).arbiters;
+    const perAsic = anton2ArbiterLoadsAroundFaults(torus, wiring, { name: 'matrix', weights: permutation }, options, new Map());
+    for (let p = 0; p < n; p++) {
+      const mine = perAsic.subarray(p * ARBITER_INPUTS_PER_ASIC, (p + 1) * ARBITER_INPUTS_PER_ASIC);
+      for (let a = 0; a < ARBITER_INPUTS_PER_ASIC; a++) expect(mine[a]).toBeCloseTo(named[a], 9);
+    }
+    // Everyone sends to ASIC 5 besides a trickle elsewhere: its ejection arbiters carry what no other ASIC's do.
+    const hot = Array.from({ length: n }, (_, s) => Array.from({ length: n }, (_, t) => (t === s ? 0 : t === 5 ? 10 : 0.1)));
+    const loads = anton2ArbiterLoadsAroundFaults(torus, wiring, { name: 'matrix', weights: hot }, options, new Map());
+    const received = (p: number) => loads.subarray(p * ARBITER_INPUTS_PER_ASIC, (p + 1) * ARBITER_INPUTS_PER_ASIC).reduce((a, b) => a + b, 0);
+    for (let p = 0; p < n; p++) if (p !== 5) expect(received(5)).toBeGreaterThan(received(p));
+  });
 });

@@ -24,9 +24,20 @@ export const ARBITER_INPUTS_PER_ASIC = A2_ROUTERS * A2_PORTS * A2_PORTS;
 /** Index of router r's output `out`, input `input`. */
 export const arbiterInput = (r: number, out: number, input: number): number => (r * A2_PORTS + out) * A2_PORTS + input;
 
-/** §4.1–4.2's patterns: uniform random, tornado and its reverse, n-hop neighbour (a random node at most n hops away along each dimension). */
+/**
+ * §4.1–4.2's patterns: uniform random, tornado and its reverse, n-hop neighbour (a random node at
+ * most n hops away along each dimension) — or a traffic matrix: row s, column t weighs what ASIC s
+ * sends to ASIC t, both by torus index (x fastest), relative to the busiest row.
+ */
 export type Anton2Pattern =
-  { readonly name: 'uniform' } | { readonly name: 'tornado' } | { readonly name: 'reverse-tornado' } | { readonly name: 'neighbour'; readonly hops: number };
+  | { readonly name: 'uniform' }
+  | { readonly name: 'tornado' }
+  | { readonly name: 'reverse-tornado' }
+  | { readonly name: 'neighbour'; readonly hops: number }
+  | { readonly name: 'matrix'; readonly weights: readonly (readonly number[])[] };
+
+/** Whether a pattern loads every ASIC alike (a named pattern: the same offsets from every source) or each its own (a matrix). */
+export const loadsEveryAsicAlike = (pattern: Anton2Pattern): boolean => pattern.name !== 'matrix';
 
 export interface Anton2LoadOptions {
   /** The endpoint adapters that send (each a core at rate 1) and those that receive, the same on every ASIC. */
@@ -71,6 +82,8 @@ function patternOffsets(torus: Torus, pattern: Anton2Pattern): { offset: [number
       for (const x of spans[0]) for (const y of spans[1]) for (const z of spans[2]) out.push({ offset: [x, y, z] as [number, number, number], weight });
       return out;
     }
+    case 'matrix':
+      throw new RangeError('a traffic matrix loads each ASIC its own way: its loads are per ASIC (anton2ArbiterLoadsAroundFaults)');
   }
 }
 
@@ -214,13 +227,16 @@ export function anton2ArbiterLoadsAroundFaults(
   options: Anton2LoadOptions,
   masks: ReadonlyMap<number, Uint16Array>,
 ): Float64Array {
-  const base = anton2ArbiterLoads(torus, wiring, pattern, options).arbiters;
   const loads = new Float64Array(torus.size * ARBITER_INPUTS_PER_ASIC);
-  for (let n = 0; n < torus.size; n++) loads.set(base, n * ARBITER_INPUTS_PER_ASIC);
-  if (masks.size === 0) return loads;
+  const matrix = pattern.name === 'matrix' ? pattern.weights : null;
+  if (!matrix) {
+    const base = anton2ArbiterLoads(torus, wiring, pattern, options).arbiters;
+    for (let n = 0; n < torus.size; n++) loads.set(base, n * ARBITER_INPUTS_PER_ASIC);
+    if (masks.size === 0) return loads;
+  }
   const k = torus.shape;
   const offsetWeight = new Map<number, number>();
-  for (const { offset, weight } of patternOffsets(torus, pattern)) offsetWeight.set(torus.index(offset[0], offset[1], offset[2]), weight);
+  if (!matrix) for (const { offset, weight } of patternOffsets(torus, pattern)) offsetWeight.set(torus.index(offset[0], offset[1], offset[2]), weight);
   const sources = options.sourceEndpoints;
   const sinks = options.destinationEndpoints;
   const cores = sources.length;
@@ -251,17 +267,27 @@ export function anton2ArbiterLoadsAroundFaults(
       }
     });
   };
-  for (const [s, table] of masks)
-    for (let t = 0; t < torus.size; t++) {
-      if (t === s || table[t] === 0xfff) continue;
-      const offset = torus.index(
-        ...([0, 1, 2].map((d) => (((torus.coordinate(t, d) - torus.coordinate(s, d)) % k[d]) + k[d]) % k[d]) as [number, number, number]),
-      );
-      const weight = offsetWeight.get(offset);
-      if (!weight) continue;
-      pair(s, t, 0xfff, -weight * cores);
-      pair(s, t, table[t], weight * cores);
-    }
+  if (matrix) {
+    // Every pair the matrix weighs, over the combinations its source's policy allows.
+    const busiest = Math.max(...matrix.map((row) => row.reduce((a, w) => a + w, 0)));
+    for (let s = 0; s < torus.size; s++)
+      for (let t = 0; t < torus.size; t++) {
+        const w = matrix[s][t];
+        if (t === s || !(w > 0)) continue;
+        pair(s, t, masks.get(s)?.[t] ?? 0xfff, (w / busiest) * cores);
+      }
+  } else
+    for (const [s, table] of masks)
+      for (let t = 0; t < torus.size; t++) {
+        if (t === s || table[t] === 0xfff) continue;
+        const offset = torus.index(
+          ...([0, 1, 2].map((d) => (((torus.coordinate(t, d) - torus.coordinate(s, d)) % k[d]) + k[d]) % k[d]) as [number, number, number]),
+        );
+        const weight = offsetWeight.get(offset);
+        if (!weight) continue;
+        pair(s, t, 0xfff, -weight * cores);
+        pair(s, t, table[t], weight * cores);
+      }
   const add = (chip: number, list: number[], w: number) => {
     const base = chip * ARBITER_INPUTS_PER_ASIC;
     for (const a of list) loads[base + a] += w;

@@ -1,11 +1,11 @@
-import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
+import { Field, Float, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Length, Min, ValidateNested } from 'class-validator';
 import { IsRowId } from '../../graphql/validators';
 
 @InputType('Anton2PatternInput', { description: 'A traffic pattern whose channel loads set the arbiters’ inverse weights (paper 004 §3.3).' })
 export class Anton2PatternInput {
-  @Field({ description: 'uniform, tornado, reverse-tornado or neighbour.' })
+  @Field({ description: 'uniform, tornado, reverse-tornado, neighbour or matrix.' })
   @IsString()
   @Length(1, 32)
   name!: string;
@@ -14,6 +14,12 @@ export class Anton2PatternInput {
   @IsOptional()
   @IsInt()
   hops?: number;
+
+  @Field(() => [[Float]], { nullable: true, description: 'matrix: row s, column t weighs what ASIC s sends to ASIC t, both by torus index (x fastest).' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(4096)
+  matrix?: number[][];
 }
 
 @InputType('MulticastDestinationInput')
@@ -87,6 +93,9 @@ export class Anton2PatternModel {
 
   @Field(() => Int, { nullable: true })
   hops?: number;
+
+  @Field(() => [[Float]], { nullable: true })
+  matrix?: number[][];
 }
 
 @ObjectType('MulticastDestination')
