@@ -142,7 +142,7 @@ describe('Anton 2 through the service', () => {
     expect(bad.errors?.[0].extensions).toMatchObject({
       code: 'BAD_USER_INPUT',
       problems: [
-        'arbiterPatterns[0].name: uniform, tornado, reverse-tornado or neighbour, got "zigzag"',
+        'arbiterPatterns[0].name: uniform, tornado, reverse-tornado, neighbour or matrix, got "zigzag"',
         'multicastGroups[0].source: no ASIC is named "x0.y0.z9"',
         'multicastGroups[0].destinations[0].endpoints[0]: an ASIC has endpoint adapters 0 to 22, got 40',
         'multicastGroups[1].destinations: the set is empty',
