@@ -11,6 +11,7 @@ export * from './traffic/patterns';
 export * from './traffic/traffic-shape';
 export * from './families';
 export * from './torus/torus';
+export * from './flattened-butterfly/flat-topology';
 export * from './chips/bgl-node';
 export * from './bgl/route-override-table';
 export * from './bgl/bgl-design';

@@ -1,0 +1,101 @@
+/**
+ * The k-ary n-flat's topology, as paper 003 §2.2 defines it (issue 38; spec §3.1): N = kⁿ terminals
+ * on N/k routers of radix k′ = n(k − 1) + 1, connected in n′ = n − 1 dimensions, every router to
+ * each other router whose coordinates differ in exactly one dimension (equation (1)). A terminal's
+ * address is an n-digit radix-k number: digit 0 the terminal on its router, digits 1 … n′ the
+ * router's coordinates (digit d ↔ dimension d).
+ *
+ * Sizing from a router's radix follows §5.1.2: the smallest n′ with ⌊radix/(n′+1)⌋^(n′+1) ≥ N, and
+ * the effective radix k′ = (⌊radix/(n′+1)⌋ − 1)(n′ + 1) + 1 it leaves; ports beyond k′ are spare
+ * (Fig. 14: redundant channels, or more routers in a dimension).
+ */
+
+export interface FlatShape {
+  /** Terminals per router, and routers per dimension. */
+  readonly k: number;
+  /** Digits of a terminal's address: n′ = n − 1 router dimensions. */
+  readonly n: number;
+}
+
+export interface FlatFigures {
+  readonly terminals: number;
+  readonly routers: number;
+  /** Router dimensions, n′ = n − 1. */
+  readonly dimensions: number;
+  /** Ports a router uses: k terminals and k − 1 peers in each dimension, n(k − 1) + 1. */
+  readonly radix: number;
+  /** Inter-router channels, one a direction (as §5.3 counts them: 31 × 32 = 992 for N = 1K): N/k × n′(k − 1). */
+  readonly channels: number;
+  /** Cables between routers, each carrying a channel each way: half the channels. */
+  readonly cables: number;
+}
+
+/** The figures of a k-ary n-flat; an error names a shape that is not one. */
+export function flatFigures({ k, n }: FlatShape): FlatFigures {
+  if (!(Number.isInteger(k) && k >= 2)) throw new RangeError(`a k-ary n-flat has k ≥ 2 terminals a router, got ${k}`);
+  if (!(Number.isInteger(n) && n >= 2)) throw new RangeError(`a k-ary n-flat has n ≥ 2 (at least one router dimension), got ${n}`);
+  const terminals = k ** n;
+  if (!Number.isSafeInteger(terminals) || terminals > 2 ** 24)
+    throw new RangeError(`a ${k}-ary ${n}-flat has ${terminals} terminals, more than weft builds (16M)`);
+  const routers = terminals / k;
+  const dimensions = n - 1;
+  const channels = routers * dimensions * (k - 1);
+  return { terminals, routers, dimensions, radix: n * (k - 1) + 1, channels, cables: channels / 2 };
+}
+
+/**
+ * Equation (1): the router router `i` reaches in dimension `d` (1 … n′) as coordinate `m` (0 …
+ * k − 1) of that dimension — i itself where m is its own coordinate.
+ */
+export function flatPeer(k: number, i: number, d: number, m: number): number {
+  const step = k ** (d - 1);
+  return i + (m - (Math.floor(i / step) % k)) * step;
+}
+
+/** Router `i`'s coordinate in dimension `d` (digit d of its terminals' addresses). */
+export function flatCoordinate(k: number, i: number, d: number): number {
+  return Math.floor(i / k ** (d - 1)) % k;
+}
+
+/** Every router router `i` is connected to, dimension by dimension (k − 1 in each, in coordinate order). */
+export function flatPeers({ k, n }: FlatShape, i: number): number[][] {
+  return Array.from({ length: n - 1 }, (_, d) => Array.from({ length: k }, (_, m) => flatPeer(k, i, d + 1, m)).filter((j) => j !== i));
+}
+
+/** The dimensions in which two routers differ: a minimal route crosses each once, in any of j! orders (§2.2). */
+export function flatDifferingDimensions({ k, n }: FlatShape, a: number, b: number): number[] {
+  const out: number[] = [];
+  for (let d = 1; d < n; d++) if (flatCoordinate(k, a, d) !== flatCoordinate(k, b, d)) out.push(d);
+  return out;
+}
+
+export interface FlatSizing {
+  /** Router dimensions, n′. */
+  readonly dimensions: number;
+  /** Terminals a router and routers a dimension, ⌊radix/(n′ + 1)⌋. */
+  readonly k: number;
+  /** Ports the topology uses, (k − 1)(n′ + 1) + 1. */
+  readonly effectiveRadix: number;
+  /** The router's ports beyond that (Fig. 14: redundant channels, or more routers in a dimension). */
+  readonly sparePorts: number;
+  /** Terminals it can reach, k^(n′ + 1) (≥ the N asked for). */
+  readonly capacity: number;
+}
+
+/** §5.1.2: the flattened butterfly for N terminals on routers of `radix` ports; an error says when none exists. */
+export function sizeFlattenedButterfly(radix: number, terminals: number): FlatSizing {
+  if (!(Number.isInteger(radix) && radix >= 3)) throw new RangeError(`a router needs at least 3 ports for a flattened butterfly, got ${radix}`);
+  if (!(Number.isInteger(terminals) && terminals >= 2)) throw new RangeError(`a network has at least 2 terminals, got ${terminals}`);
+  for (let dimensions = 1; ; dimensions++) {
+    const k = Math.floor(radix / (dimensions + 1));
+    if (k < 2)
+      throw new RangeError(
+        `radix-${radix} routers cannot reach ${terminals} terminals: with ${dimensions} dimensions each router would have fewer than 2 terminals`,
+      );
+    const capacity = k ** (dimensions + 1);
+    if (capacity >= terminals) {
+      const effectiveRadix = (k - 1) * (dimensions + 1) + 1;
+      return { dimensions, k, effectiveRadix, sparePorts: radix - effectiveRadix, capacity };
+    }
+  }
+}
