@@ -1,4 +1,7 @@
 import { EmulatorService } from '../../apps/fabric-manager/src/emulator/emulator.service';
+import { TrafficService } from '../../apps/fabric-manager/src/traffic/traffic.service';
+import { loadInstallationFile } from '@weft/fabric-model';
+import { join } from 'node:path';
 import { createKey, loadFixture, StreamedEvent, TestService, watchFabricEvents } from './support/test-service';
 
 /**
@@ -174,5 +177,42 @@ describe('Anton 2 through the service', () => {
     expect(group.trees.map((t) => t.slice).sort()).toEqual([0, 1]);
     for (const tree of group.trees) expect(tree.torusHops).toBeLessThan(group.unicastHops);
     expect(routing.tableEntriesMax).toBe(2);
+  });
+
+  it('runs traffic from the endpoint adapters a request names: accepted as offered, every packet delivered but those for the dead ASIC, refused at their sources', async () => {
+    const START = `mutation($input: StartTrafficRunInput!) { startTrafficRun(input: $input) { id state } }`;
+    const started = await service.gql<{ startTrafficRun: { id: string } }>(
+      START,
+      {
+        input: { fabricId, mode: 'steady-state', pattern: 'uniform-random', load: 0.05, slices: [0, 11], seed: 5, sampleCycles: 2_000, warmupMaxCycles: 4_000 },
+      },
+      operator,
+    );
+    expect(started.errors).toBeUndefined();
+    await service.app.get(TrafficService).finished(Number(fabricId));
+    const run = await service.gql<{
+      trafficRun: {
+        state: string;
+        results: {
+          accepted: number;
+          saturated: boolean;
+          books: { balanced: boolean; discarded: Record<string, number> };
+          discards: { chip: string; port: number; destination: number }[];
+        };
+      };
+    }>(`query($id: ID!) { trafficRun(id: $id) { state results } }`, { id: started.data!.startTrafficRun.id }, operator);
+    const { state, results: r } = run.data!.trafficRun;
+    expect(state).toBe('finished');
+    expect(r.saturated).toBe(false);
+    expect(r.accepted).toBeGreaterThan(0.04);
+    expect(r.accepted).toBeLessThan(0.06);
+    expect(r.books.balanced).toBe(true);
+    // Only packets no route can carry are lost — for x2.y3.z4 (dead, declared), and between the pairs on its lines — refused by
+    // their sources' route policy at the endpoint adapters that sent them (ports 12 + 0 and 12 + 11).
+    expect(Object.keys(r.books.discarded)).toEqual(['unreachable']);
+    expect(new Set(r.discards.map((d) => d.port))).toEqual(new Set([12, 23]));
+    const design = loadInstallationFile(join(__dirname, '../../fixtures/anton2/anton2-8x8x8-512.json')).physical;
+    const deadNode = design.chips.findIndex((c) => c.name === 'x2.y3.z4');
+    expect(r.discards.filter((d) => d.destination === deadNode).length).toBeGreaterThan(0);
   });
 });

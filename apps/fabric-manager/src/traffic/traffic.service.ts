@@ -34,8 +34,9 @@ export class TrafficService implements OnApplicationBootstrap {
 
   async start(input: StartTrafficRunInput): Promise<TrafficRun> {
     const fabric = await this.fabrics.get(input.fabricId);
-    const request = toRequest(input);
-    const problems = validateTrafficRequest(request, FABRIC_FAMILY_MODELS[fabric.family as FabricFamily].trafficShape(fabric.summary));
+    const shape = FABRIC_FAMILY_MODELS[fabric.family as FabricFamily].trafficShape(fabric.summary);
+    const request = toRequest(input, shape.packetPhits.min);
+    const problems = validateTrafficRequest(request, shape);
     if (problems.length > 0) throw new TrafficException(TrafficErrorCode.RequestInvalid, `invalid traffic run: ${problems.join('; ')}`, { problems });
     // Claimed before the first await, so two starts that arrive together cannot both pass the check.
     if (this.running.has(fabric.id)) throw inProgress(fabric.id);
@@ -95,7 +96,8 @@ function inProgress(fabricId: number): TrafficException {
   return new TrafficException(TrafficErrorCode.RunInProgress, `a traffic run is already running on fabric ${fabricId}`);
 }
 
-function toRequest(input: StartTrafficRunInput): TrafficRequest {
+/** The request an input asks for; packets of `smallest` phits unless it names sizes (the fabric's smallest: BlackWidow's 4 phits, BG/L's 32 bytes, Anton 2's one flit). */
+function toRequest(input: StartTrafficRunInput, smallest: number): TrafficRequest {
   const warmup =
     input.warmupMinCycles !== undefined || input.warmupMaxCycles !== undefined
       ? { min: input.warmupMinCycles ?? 2_000, max: input.warmupMaxCycles ?? 50_000 }
@@ -103,7 +105,7 @@ function toRequest(input: StartTrafficRunInput): TrafficRequest {
   return {
     mode: input.mode,
     pattern: { kind: input.pattern, ...(input.patternParameters ?? {}) } as unknown as PatternSpec,
-    packetPhits: input.packetSizes?.length ? input.packetSizes.map((s) => ({ phits: s.phits, weight: s.weight })) : (input.packetPhits ?? 4),
+    packetPhits: input.packetSizes?.length ? input.packetSizes.map((s) => ({ phits: s.phits, weight: s.weight })) : (input.packetPhits ?? smallest),
     slices: input.slices ?? [0],
     seed: input.seed ?? 1,
     ...(input.adaptive !== undefined ? { adaptive: input.adaptive } : {}),

@@ -41,7 +41,10 @@ export class StartTrafficRunInput {
   @IsObject()
   patternParameters?: Record<string, unknown>;
 
-  @Field(() => Int, { nullable: true, description: 'Phits per packet (4–19); default 4.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: "Phits per packet: BlackWidow 4–19, BG/L 32–256 bytes in 32s, Anton 2 1–2 flits; default the fabric's smallest.",
+  })
   @IsOptional()
   @IsInt()
   packetPhits?: number;
