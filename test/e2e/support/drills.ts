@@ -38,5 +38,20 @@ export async function runDrill(service: TestService, key: string, fixture: strin
   }
 }
 
+/** Runs a shipped drill and checks it passed, every expectation with it; its report. */
+export async function passedDrill(service: TestService, key: string, fixture: string): Promise<DrillReport> {
+  const { state, report } = await runDrill(service, key, fixture);
+  expect(report.expectations.filter((e) => !e.passed)).toEqual([]);
+  expect(state).toBe('passed');
+  return report;
+}
+
+/** The ends that reported their link down, as chip:port, sorted. */
+export const linkDownEnds = (r: DrillReport) =>
+  r.interrupts
+    .filter((i) => i.kind === 'LINK_DOWN')
+    .map((i) => `${i.chip}:${i.port}`)
+    .sort();
+
 /** Packets the drill's traffic lost, by every reason. */
 export const lost = (r: DrillReport) => Object.values(r.traffic.books.discarded).reduce((a, b) => a + b, 0);

@@ -22,8 +22,7 @@
  * arrives corrupted), nor a declared channel fault (the new policy is pushed while it still works).
  */
 import type { FabricDesign } from '@weft/fabric-model';
-import type { DiscardRecord } from '../traffic/traffic-run';
-import { cabling, Cause, courseTimes, DrillCourse } from '../drill/drill-course';
+import { cabling, Cause, courseTimes, DrillCourse, nodeDeathCauses } from '../drill/drill-course';
 
 export function anton2DiscardCauses(design: FabricDesign, course: DrillCourse): Cause[] {
   const { far, neighbours } = cabling(design);
@@ -32,7 +31,6 @@ export function anton2DiscardCauses(design: FabricDesign, course: DrillCourse): 
   const nameOf = design.chips.map((c) => c.name);
   const { pushAfter, undoneAt } = courseTimes(course);
   const drain = course.drainNs;
-  const cut = course.declaredCut ?? new Set<string>();
   const causes: Cause[] = [];
   const treesRebuilt = (i: number, label: string, healed: number): Cause => ({
     label: `${label}: multicast copies on trees rebuilt around it`,
@@ -47,19 +45,8 @@ export function anton2DiscardCauses(design: FabricDesign, course: DrillCourse): 
     const healed = pushAfter(at) + drain;
     if (step.action === 'kill-router') {
       const around = new Set([step.chip, ...(neighbours.get(step.chip) ?? [])]);
-      const node = nodeNumber.get(step.chip);
-      const revived = undoneAt(i, (s) => s.action === 'revive-router' && s.chip === step.chip);
-      const back = Number.isFinite(revived) ? pushAfter(revived) + drain : Infinity;
       causes.push(
-        { label, step: i, reasons: new Set(['node-died', 'link-down']), place: (r) => around.has(r.chip ?? ''), untilNs: healed },
-        { label: `${label}: packets for it`, step: i, reasons: null, place: (r) => r.destination === node, untilNs: back },
-        {
-          label: `${label}: pairs the pushed generations declared cut`,
-          step: i,
-          reasons: new Set(['unreachable']),
-          place: (r: DiscardRecord) => cut.has(`${r.chip}>${nameOf[r.destination]}`),
-          untilNs: back,
-        },
+        ...nodeDeathCauses(course, i, around, nodeNumber.get(step.chip), (d) => nameOf[d], new Set(['node-died', 'link-down'])),
         treesRebuilt(i, label, healed),
       );
     } else if (step.action === 'revive-router') {

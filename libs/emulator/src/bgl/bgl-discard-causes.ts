@@ -21,8 +21,7 @@
  * CRC rejects), nor a node whose software stops reading (back-pressure), nor a declared cable fault.
  */
 import type { FabricDesign } from '@weft/fabric-model';
-import type { DiscardRecord } from '../traffic/traffic-run';
-import { cabling, Cause, courseTimes, DrillCourse } from '../drill/drill-course';
+import { cabling, Cause, courseTimes, DrillCourse, nodeDeathCauses } from '../drill/drill-course';
 
 export function bglDiscardCauses(design: FabricDesign, course: DrillCourse): Cause[] {
   const { far, neighbours } = cabling(design);
@@ -30,7 +29,6 @@ export function bglDiscardCauses(design: FabricDesign, course: DrillCourse): Cau
   const nameOf = new Map(design.chips.map((c) => [c.processor, c.name]));
   const { pushAfter, undoneAt } = courseTimes(course);
   const drain = course.drainNs;
-  const cut = course.declaredCut ?? new Set<string>();
   const causes: Cause[] = [];
   course.timeline.forEach((step, i) => {
     const at = course.stepNs[i];
@@ -38,20 +36,7 @@ export function bglDiscardCauses(design: FabricDesign, course: DrillCourse): Cau
     const healed = pushAfter(at) + drain;
     if (step.action === 'kill-router') {
       const around = new Set([step.chip, ...(neighbours.get(step.chip) ?? [])]);
-      const node = nodeNumber.get(step.chip);
-      const revived = undoneAt(i, (s) => s.action === 'revive-router' && s.chip === step.chip);
-      const back = Number.isFinite(revived) ? pushAfter(revived) + drain : Infinity;
-      causes.push(
-        { label, step: i, reasons: new Set(['node-died', 'link-down']), place: (r) => around.has(r.chip ?? ''), untilNs: healed },
-        { label: `${label}: packets for it`, step: i, reasons: null, place: (r) => r.destination === node, untilNs: back },
-        {
-          label: `${label}: pairs the pushed generations declared cut`,
-          step: i,
-          reasons: new Set(['unreachable']),
-          place: (r: DiscardRecord) => cut.has(`${r.chip}>${nameOf.get(r.destination)}`),
-          untilNs: back,
-        },
-      );
+      causes.push(...nodeDeathCauses(course, i, around, nodeNumber.get(step.chip), (d) => nameOf.get(d), new Set(['node-died', 'link-down'])));
     } else if (step.action === 'cut-link') {
       const ends = new Set([step.chip, far.get(`${step.chip}:${step.port}`)]);
       causes.push({ label, step: i, reasons: new Set(['link-down']), place: (r) => ends.has(r.chip ?? ''), untilNs: healed });

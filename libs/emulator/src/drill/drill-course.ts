@@ -57,3 +57,38 @@ export function cabling(design: FabricDesign): { far: Map<string, string>; neigh
   }
   return { far, neighbours };
 }
+
+/**
+ * What a dead node of a torus explains from step `i` (a `kill-router`), in BG/L's and Anton 2's
+ * rules: discards of `reasons` at it and its neighbours until the first generation pushed after
+ * its death and the drain time; packets for it (`node`, the discards' destination number), any
+ * reason, for as long as it is dead and until the generation after its replacement; and, as long,
+ * packets between pairs the pushed generations declared cut, refused at their sources as
+ * unreachable (`nameOf` gives a destination's chip name).
+ */
+export function nodeDeathCauses(
+  course: DrillCourse,
+  i: number,
+  around: ReadonlySet<string>,
+  node: number | undefined,
+  nameOf: (destination: number) => string | undefined,
+  reasons: ReadonlySet<string>,
+): Cause[] {
+  const { pushAfter, undoneAt } = courseTimes(course);
+  const step = course.timeline[i];
+  const label = course.labels[i];
+  const cut = course.declaredCut ?? new Set<string>();
+  const revived = undoneAt(i, (s) => s.action === 'revive-router' && s.chip === step.chip);
+  const back = Number.isFinite(revived) ? pushAfter(revived) + course.drainNs : Infinity;
+  return [
+    { label, step: i, reasons, place: (r) => around.has(r.chip ?? ''), untilNs: pushAfter(course.stepNs[i]) + course.drainNs },
+    { label: `${label}: packets for it`, step: i, reasons: null, place: (r) => r.destination === node, untilNs: back },
+    {
+      label: `${label}: pairs the pushed generations declared cut`,
+      step: i,
+      reasons: new Set(['unreachable']),
+      place: (r: DiscardRecord) => cut.has(`${r.chip}>${nameOf(r.destination)}`),
+      untilNs: back,
+    },
+  ];
+}
