@@ -22,14 +22,14 @@
  * arrives corrupted), nor a declared channel fault (the new policy is pushed while it still works).
  */
 import type { FabricDesign } from '@weft/fabric-model';
-import { cabling, Cause, courseTimes, DrillCourse, nodeDeathCauses } from '../drill/drill-course';
+import { cabling, Cause, courseTimes, declaredNodeCause, DrillCourse, nodeDeathCauses } from '../drill/drill-course';
 
 export function anton2DiscardCauses(design: FabricDesign, course: DrillCourse): Cause[] {
   const { far, neighbours } = cabling(design);
   // The emulator numbers ASICs in the design's order (a discard's destination).
   const nodeNumber = new Map(design.chips.map((c, i) => [c.name, i]));
   const nameOf = design.chips.map((c) => c.name);
-  const { pushAfter, undoneAt } = courseTimes(course);
+  const { pushAfter } = courseTimes(course);
   const drain = course.drainNs;
   const causes: Cause[] = [];
   const treesRebuilt = (i: number, label: string, healed: number): Cause => ({
@@ -61,17 +61,7 @@ export function anton2DiscardCauses(design: FabricDesign, course: DrillCourse): 
     } else if (step.action === 'cut-link') {
       const ends = new Set([step.chip, far.get(`${step.chip}:${step.port}`)]);
       causes.push({ label, step: i, reasons: new Set(['link-down']), place: (r) => ends.has(r.chip ?? ''), untilNs: healed }, treesRebuilt(i, label, healed));
-    } else if (step.action === 'declare-fault' && step.kind === 'router') {
-      const node = nodeNumber.get(step.chip);
-      const cleared = undoneAt(i, (s) => s.action === 'clear-fault' && s.chip === step.chip && s.port === undefined);
-      causes.push({
-        label: `${label}: packets for it`,
-        step: i,
-        reasons: null,
-        place: (r) => r.destination === node,
-        untilNs: Number.isFinite(cleared) ? pushAfter(cleared) + drain : Infinity,
-      });
-    }
+    } else if (step.action === 'declare-fault' && step.kind === 'router') causes.push(declaredNodeCause(course, i, nodeNumber.get(step.chip)));
   });
   return causes;
 }

@@ -21,13 +21,13 @@
  * CRC rejects), nor a node whose software stops reading (back-pressure), nor a declared cable fault.
  */
 import type { FabricDesign } from '@weft/fabric-model';
-import { cabling, Cause, courseTimes, DrillCourse, nodeDeathCauses } from '../drill/drill-course';
+import { cabling, Cause, courseTimes, declaredNodeCause, DrillCourse, nodeDeathCauses } from '../drill/drill-course';
 
 export function bglDiscardCauses(design: FabricDesign, course: DrillCourse): Cause[] {
   const { far, neighbours } = cabling(design);
   const nodeNumber = new Map(design.chips.map((c) => [c.name, c.processor]));
   const nameOf = new Map(design.chips.map((c) => [c.processor, c.name]));
-  const { pushAfter, undoneAt } = courseTimes(course);
+  const { pushAfter } = courseTimes(course);
   const drain = course.drainNs;
   const causes: Cause[] = [];
   course.timeline.forEach((step, i) => {
@@ -40,17 +40,7 @@ export function bglDiscardCauses(design: FabricDesign, course: DrillCourse): Cau
     } else if (step.action === 'cut-link') {
       const ends = new Set([step.chip, far.get(`${step.chip}:${step.port}`)]);
       causes.push({ label, step: i, reasons: new Set(['link-down']), place: (r) => ends.has(r.chip ?? ''), untilNs: healed });
-    } else if (step.action === 'declare-fault' && step.kind === 'router') {
-      const node = nodeNumber.get(step.chip);
-      const cleared = undoneAt(i, (s) => s.action === 'clear-fault' && s.chip === step.chip && s.port === undefined);
-      causes.push({
-        label: `${label}: packets for it`,
-        step: i,
-        reasons: null,
-        place: (r) => r.destination === node,
-        untilNs: Number.isFinite(cleared) ? pushAfter(cleared) + drain : Infinity,
-      });
-    }
+    } else if (step.action === 'declare-fault' && step.kind === 'router') causes.push(declaredNodeCause(course, i, nodeNumber.get(step.chip)));
   });
   return causes;
 }

@@ -92,3 +92,17 @@ export function nodeDeathCauses(
     },
   ];
 }
+
+/** What an operator's declared router fault at step `i` explains (BG/L's and Anton 2's rules): packets for it (`node`), any reason, until the generation after it is cleared. */
+export function declaredNodeCause(course: DrillCourse, i: number, node: number | undefined): Cause {
+  const { pushAfter, undoneAt } = courseTimes(course);
+  const chip = course.timeline[i].chip;
+  const cleared = undoneAt(i, (s) => s.action === 'clear-fault' && s.chip === chip && s.port === undefined);
+  return {
+    label: `${course.labels[i]}: packets for it`,
+    step: i,
+    reasons: null,
+    place: (r) => r.destination === node,
+    untilNs: Number.isFinite(cleared) ? pushAfter(cleared) + course.drainNs : Infinity,
+  };
+}
