@@ -18,6 +18,7 @@ const FAMILY_FOLDERS = [
   /^libs\/fabric-model\/src\/anton2\//,
   /^libs\/control\/src\/anton2\//,
   /^libs\/emulator\/src\/anton2\//,
+  /^libs\/fabric-model\/src\/flattened-butterfly\//,
 ];
 /** The words, as domain terms (a JavaScript `.slice(` is not a slice of a fabric). */
 const WORDS = /\b(?:blackwidow|black widow|yarc)\b|(?<![.\w])slices?\b(?!\s*\()|\branks?\b/i;

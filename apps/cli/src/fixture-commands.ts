@@ -25,13 +25,13 @@ export function checkFixtureFile(file: string): FileCheck {
     const s = installation.expected.summary;
     const deviations = installation.file.cabling;
     const shape =
-      s.shape !== undefined
-        ? `${FABRIC_FAMILY_MODELS[installation.expected.family].designName(installation.file.design)} of ${installation.expected.chips.length} chips`
-        : `${s.network} with ${s.processors} processors, ${s.routers} routers`;
+      s.processors !== undefined
+        ? `${s.network} with ${s.processors} processors, ${s.routers} routers`
+        : `${FABRIC_FAMILY_MODELS[installation.expected.family].designName(installation.file.design)} of ${installation.expected.chips.length} chips`;
     return {
       ok: true,
       summary:
-        `${installation.file.name}, ${shape}, ${s.cables} cables` +
+        `${installation.file.name}, ${shape}, ${installation.expected.cables.length} cables and traces` +
         `; cabling deviations: ${deviations.missing.length} missing, ${deviations.miswired.length} miswired, ${deviations.extra.length} extra`,
     };
   } catch (error) {

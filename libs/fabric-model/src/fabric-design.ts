@@ -5,14 +5,15 @@
  * applied). Only the emulator ever sees the physical one; the control plane must discover it.
  */
 
-export type FabricFamily = 'blackwidow' | 'bgl' | 'anton2';
-export const FABRIC_FAMILIES: readonly FabricFamily[] = ['blackwidow', 'bgl', 'anton2'];
+export type FabricFamily = 'blackwidow' | 'bgl' | 'anton2' | 'flattened-butterfly';
+export const FABRIC_FAMILIES: readonly FabricFamily[] = ['blackwidow', 'bgl', 'anton2', 'flattened-butterfly'];
 
 export type ChipKind = 'router' | 'endpoint';
 
 /** What a port is wired to do in the design (paper 000 §5: uplinks, sidelinks, downlinks; a
- * torus node's six links, paper 002 §2). */
-export type PortRole = 'down' | 'up' | 'side' | 'injection' | 'torus' | 'unused';
+ * torus node's six links, paper 002 §2; a flattened butterfly router's terminals and its channels
+ * along each dimension, paper 003 §2.2). */
+export type PortRole = 'down' | 'up' | 'side' | 'injection' | 'torus' | 'terminal' | 'dimension' | 'unused';
 
 export interface ChipSpec {
   /** Stable, human-readable name, e.g. `s0.r1.3` or `p17`; unique within a fabric. */
@@ -35,7 +36,7 @@ export interface ChipSpec {
    * port belongs to; a whole-chip router has every port in partition 0.
    */
   readonly virtualRouterOf: readonly number[];
-  /** A torus node's coordinates (x, y, z); absent where the family places chips otherwise. */
+  /** A torus node's coordinates (x, y, z), a flattened butterfly router's (dimension 1 first); absent where the family places chips otherwise. */
   readonly coordinates?: readonly number[];
 }
 
@@ -45,7 +46,7 @@ export interface CableEnd {
 }
 
 /** `unplanned` marks a cable that is physically present but not in the expected design. */
-export type CableClass = 'injection' | 'up' | 'side' | 'torus' | 'unplanned';
+export type CableClass = 'injection' | 'up' | 'side' | 'torus' | 'dimension' | 'unplanned';
 
 export interface CableSpec {
   /** The lower end: processor for injection cables, the lower-rank router for uplinks. */

@@ -14,9 +14,11 @@ import { Anton2DesignParams, checkAnton2Design, generateAnton2Design } from './a
 import { ANTON2_ENDPOINT_ADAPTERS, ANTON2_MAX_PACKET_FLITS, ANTON2_SERDES_GBPS, ANTON2_SERDES_PER_CHANNEL } from './chips/anton2-asic';
 import type { TrafficShape } from './traffic/traffic-shape';
 import { BGL_CHUNK_BYTES, BGL_MAX_PACKET_CHUNKS } from './chips/bgl-node';
+import { checkFlatDesign, flatDesignName, FlatDesignParams, generateFlatDesign } from './flattened-butterfly/flat-design';
+import { FLAT_LANE_GBPS, FLAT_LANES } from './chips/flat-router';
 
 /** An installation file's design parameters, of whichever family it names. */
-export type FamilyDesignParams = BlackWidowDesignParams | BglDesignParams | Anton2DesignParams;
+export type FamilyDesignParams = BlackWidowDesignParams | BglDesignParams | Anton2DesignParams | FlatDesignParams;
 
 export interface FabricFamilyModel<P extends FamilyDesignParams = FamilyDesignParams> {
   /** The design parameters of an installation file, checked (issues go to the checker). */
@@ -120,8 +122,32 @@ const anton2: FabricFamilyModel<Anton2DesignParams> = {
   },
 };
 
+const flattenedButterfly: FabricFamilyModel<FlatDesignParams> = {
+  checkDesign: checkFlatDesign,
+  generateDesign: generateFlatDesign,
+  // Paper 003 §2.2: a router's place is its coordinate in each dimension (d1 … dn′).
+  placement: (chip) => Object.fromEntries((chip.coordinates ?? []).map((c, i) => [`d${i + 1}`, c])),
+  designName: flatDesignName,
+  // §4.1: electrical cables with repeaters past 6 m, so every link runs at YARC's full rate on its three pairs.
+  linkFor: () => ({ rateGbps: FLAT_LANE_GBPS, lanes: FLAT_LANES }),
+  linkRates: [],
+  // The paper does not say how the routers are managed: weft's choice, an out-of-band service
+  // network reaching each router by its coordinates, as for Anton 2.
+  defaultAttachment: 'service',
+  checkAttachment: (_design, attachment) =>
+    attachment === 'service' ? undefined : `a flattened butterfly is managed over its service network: the attachment is "service", got "${attachment}"`,
+  // k terminals a router, each an injection port of its router; single-flit packets (§3.2, footnote 2).
+  trafficShape: (summary) => ({
+    endpoints: Number(summary.terminals),
+    slices: 1,
+    endpointsPerRouter: Number(summary.k),
+    packetPhits: { min: 1, max: 1 },
+  }),
+};
+
 export const FABRIC_FAMILY_MODELS: Readonly<Record<FabricFamily, FabricFamilyModel>> = {
   blackwidow: blackwidow as FabricFamilyModel,
   bgl: bgl as FabricFamilyModel,
   anton2: anton2 as FabricFamilyModel,
+  'flattened-butterfly': flattenedButterfly as FabricFamilyModel,
 };

@@ -12,6 +12,8 @@ export * from './traffic/traffic-shape';
 export * from './families';
 export * from './torus/torus';
 export * from './flattened-butterfly/flat-topology';
+export * from './flattened-butterfly/flat-design';
+export * from './chips/flat-router';
 export * from './chips/bgl-node';
 export * from './bgl/route-override-table';
 export * from './bgl/bgl-design';

@@ -1,29 +1,41 @@
-import { flatCoordinate, flatDifferingDimensions, flatFigures, flatPeer, flatPeers, sizeFlattenedButterfly } from './flat-topology';
+import { flatCoordinate, flatDifferingDimensions, flatFigures, flatGrid, flatPeer, flatPeers, sizeFlattenedButterfly } from './flat-topology';
 
 describe('the k-ary n-flat (paper 003 §2.2, §5.1.2)', () => {
   it('connects routers by equation (1): in the 2-ary 4-flat of Fig. 1(d), R4′ reaches R5′ in dimension 1, R6′ in 2 and R0′ in 3', () => {
-    expect([flatPeer(2, 4, 1, 1), flatPeer(2, 4, 2, 1), flatPeer(2, 4, 3, 0)]).toEqual([5, 6, 0]);
-    expect(flatPeers({ k: 2, n: 4 }, 4)).toEqual([[5], [6], [0]]);
+    const grid = flatGrid({ k: 2, n: 4 });
+    expect([flatPeer(grid, 4, 1, 1), flatPeer(grid, 4, 2, 1), flatPeer(grid, 4, 3, 0)]).toEqual([5, 6, 0]);
+    expect(flatPeers(grid, 4)).toEqual([[5], [6], [0]]);
   });
 
   it('joins every router to the k − 1 others of each dimension that differ from it in that coordinate alone, both ways', () => {
     const shape = { k: 4, n: 3 };
+    const grid = flatGrid(shape);
     const { routers, radix, cables } = flatFigures(shape);
     let ends = 0;
     for (let i = 0; i < routers; i++) {
-      const peers = flatPeers(shape, i);
+      const peers = flatPeers(grid, i);
       // k terminals and k − 1 peers a dimension: the radix.
       expect(shape.k + peers.flat().length).toBe(radix);
       peers.forEach((list, d) =>
         list.forEach((j) => {
-          expect(flatDifferingDimensions(shape, i, j)).toEqual([d + 1]);
-          expect(flatPeers(shape, j)[d]).toContain(i);
+          expect(flatDifferingDimensions(grid, i, j)).toEqual([d + 1]);
+          expect(flatPeers(grid, j)[d]).toContain(i);
           ends++;
         }),
       );
     }
     expect(ends / 2).toBe(cables);
-    expect(flatCoordinate(4, 13, 2)).toBe(3);
+    expect(flatCoordinate(grid, 13, 2)).toBe(3);
+  });
+
+  it('grows along a dimension as Fig. 14(b) does: a 5-router dimension of 4-terminal routers, mixed with a 3-router one', () => {
+    const grid = { k: 4, sizes: [5, 3] };
+    // Router 7 sits at (2, 1): its dimension-1 peers are the other four of its row, its dimension-2 peers the two of its column.
+    expect(flatPeers(grid, 7)).toEqual([
+      [5, 6, 8, 9],
+      [2, 12],
+    ]);
+    expect(flatDifferingDimensions(grid, 7, 13)).toEqual([1, 2]);
   });
 
   it('has Table 4’s figures for N = 4K (its last row’s k′ of 12 is the formula’s 13: n(k − 1) + 1 with k = 2, n = 12)', () => {

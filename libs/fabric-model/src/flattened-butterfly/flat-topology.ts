@@ -44,28 +44,62 @@ export function flatFigures({ k, n }: FlatShape): FlatFigures {
 }
 
 /**
- * Equation (1): the router router `i` reaches in dimension `d` (1 … n′) as coordinate `m` (0 …
- * k − 1) of that dimension — i itself where m is its own coordinate.
+ * A flattened butterfly's router grid: `k` terminals a router and `sizes[d − 1]` routers along
+ * dimension d. The k-ary n-flat has k along each of its n′ dimensions; Fig. 14(b)'s use of spare
+ * ports adds routers along a dimension (a 4-ary 2-flat of radix-8 routers grows to 5 routers, 20
+ * terminals), so the grid is mixed-radix in general. Router i's coordinate in dimension d is its
+ * d-th digit in that mixed radix, dimension 1 least significant.
  */
-export function flatPeer(k: number, i: number, d: number, m: number): number {
-  const step = k ** (d - 1);
-  return i + (m - (Math.floor(i / step) % k)) * step;
+export interface FlatGrid {
+  readonly k: number;
+  readonly sizes: readonly number[];
+}
+
+/** The grid of a k-ary n-flat: k routers along each of its n − 1 dimensions. */
+export function flatGrid({ k, n }: FlatShape): FlatGrid {
+  return { k, sizes: new Array<number>(n - 1).fill(k) };
+}
+
+export function flatRouterCount(grid: FlatGrid): number {
+  return grid.sizes.reduce((a, b) => a * b, 1);
+}
+
+/** What router i's digit in dimension d counts in: the routers of the lower dimensions. */
+function flatStep(grid: FlatGrid, d: number): number {
+  let step = 1;
+  for (let e = 1; e < d; e++) step *= grid.sizes[e - 1];
+  return step;
 }
 
 /** Router `i`'s coordinate in dimension `d` (digit d of its terminals' addresses). */
-export function flatCoordinate(k: number, i: number, d: number): number {
-  return Math.floor(i / k ** (d - 1)) % k;
+export function flatCoordinate(grid: FlatGrid, i: number, d: number): number {
+  return Math.floor(i / flatStep(grid, d)) % grid.sizes[d - 1];
 }
 
-/** Every router router `i` is connected to, dimension by dimension (k − 1 in each, in coordinate order). */
-export function flatPeers({ k, n }: FlatShape, i: number): number[][] {
-  return Array.from({ length: n - 1 }, (_, d) => Array.from({ length: k }, (_, m) => flatPeer(k, i, d + 1, m)).filter((j) => j !== i));
+/** Router i's coordinates, dimension 1 first. */
+export function flatCoordinates(grid: FlatGrid, i: number): number[] {
+  return grid.sizes.map((_, d) => flatCoordinate(grid, i, d + 1));
+}
+
+/**
+ * Equation (1): the router router `i` reaches in dimension `d` (1 … n′) as coordinate `m` of that
+ * dimension — i itself where m is its own coordinate. On a k-ary n-flat, j = i + [m − (⌊i/k^(d−1)⌋
+ * mod k)]·k^(d−1).
+ */
+export function flatPeer(grid: FlatGrid, i: number, d: number, m: number): number {
+  const step = flatStep(grid, d);
+  return i + (m - (Math.floor(i / step) % grid.sizes[d - 1])) * step;
+}
+
+/** Every router router `i` is connected to, dimension by dimension (size − 1 in each, in coordinate order). */
+export function flatPeers(grid: FlatGrid, i: number): number[][] {
+  return grid.sizes.map((size, d) => Array.from({ length: size }, (_, m) => flatPeer(grid, i, d + 1, m)).filter((j) => j !== i));
 }
 
 /** The dimensions in which two routers differ: a minimal route crosses each once, in any of j! orders (§2.2). */
-export function flatDifferingDimensions({ k, n }: FlatShape, a: number, b: number): number[] {
+export function flatDifferingDimensions(grid: FlatGrid, a: number, b: number): number[] {
   const out: number[] = [];
-  for (let d = 1; d < n; d++) if (flatCoordinate(k, a, d) !== flatCoordinate(k, b, d)) out.push(d);
+  for (let d = 1; d <= grid.sizes.length; d++) if (flatCoordinate(grid, a, d) !== flatCoordinate(grid, b, d)) out.push(d);
   return out;
 }
 
