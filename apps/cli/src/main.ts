@@ -89,6 +89,22 @@ export function buildProgram(): Command {
       if (failed) throw new CliError(`${failed} of ${files.length} files are invalid`);
     });
 
+  const report = program.command('report').description('reports that need no service');
+  report
+    .command('cost')
+    .description(
+      'cost and power of a flattened butterfly against the folded Clos, butterfly and hypercube of as many terminals (paper 003 §4.3, §5.3), with every assumption printed',
+    )
+    .option('--terminals <n>', "terminals (N), costed by the paper's model for each topology", positiveInt)
+    .option('--fixture <file>', 'a flattened butterfly installation file, costed cable by cable, beside the others at its N')
+    .option('--radix <ports>', 'ports a router (Table 3: 64)', positiveInt, 64)
+    .option('--plot <file.svg>', 'write cost and power per node against N (Fig. 11, Fig. 15) as SVG')
+    .option('--json', 'the report as JSON')
+    .action(async (options: { terminals?: number; fixture?: string; radix: number; plot?: string; json?: boolean }) => {
+      const { costReportCommand } = await import('./report-commands');
+      out(await costReportCommand(options));
+    });
+
   const fabrics = program.command('fabrics').description('fabrics, through the running service');
   fabrics
     .command('list')

@@ -12,6 +12,7 @@ import { AnalysisResolver } from './analysis.resolver';
 import { Anton2RoutingResolver } from './anton2-routing.resolver';
 import { AnalysisService } from './analysis.service';
 import { ControlResolver } from './control.resolver';
+import { CostReportResolver } from './cost-report.resolver';
 import { ControlService } from './control.service';
 import { ConfigGenerationFieldsResolver, GenerationsResolver } from './generations.resolver';
 
@@ -26,6 +27,7 @@ import { ConfigGenerationFieldsResolver, GenerationsResolver } from './generatio
     GenerationsResolver,
     ConfigGenerationFieldsResolver,
     Anton2RoutingResolver,
+    CostReportResolver,
   ],
   exports: [ControlService, GenerationImages],
 })

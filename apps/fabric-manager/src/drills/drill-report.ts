@@ -2,6 +2,7 @@
  * A drill report as people read it: text for the terminal, and an SVG plot of throughput and
  * latency over emulated time with the faults and the pushes marked.
  */
+import { renderVegaLiteSvg } from '../plots/vega-lite-svg';
 import { NS_PER_CYCLE } from '@weft/emulator';
 import type { DrillReport } from './drill-runner.service';
 
@@ -90,8 +91,6 @@ const LABEL_ROW_PX = 13;
  * generation. Drawn by Vega-Lite (compiled to Vega, rendered to SVG without a browser).
  */
 export async function renderDrillPlot(r: DrillReport): Promise<string> {
-  // Loaded on first use: the plotting library is only for this.
-  const [vega, vegaLite] = await Promise.all([import('vega'), import('vega-lite')]);
   // A report stored before the fabric's clock was recorded: the only clock there was then.
   const nsPerCycle = r.nsPerCycle ?? NS_PER_CYCLE;
   const points = r.traffic.series.map((p) => ({
@@ -174,13 +173,7 @@ export async function renderDrillPlot(r: DrillReport): Promise<string> {
     ],
     resolve: { scale: { y: 'independent' } },
   };
-  const compiled = vegaLite.compile(spec as unknown as Parameters<typeof vegaLite.compile>[0]).spec;
-  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
-  try {
-    return (await view.toSVG()) + '\n';
-  } finally {
-    view.finalize();
-  }
+  return renderVegaLiteSvg(spec);
 }
 
 /**

@@ -21,6 +21,8 @@ export const OperationCost = {
   introspectionType: 100,
   /** A channel-load or channel-dependency analysis: every flow or destination walked through the fabric. */
   channelAnalysis: 5_000,
+  /** A cost report: a design's every cable laid out and costed (65,536 terminals: 92K cables), its plot drawn. */
+  costReport: 2_000,
   /** A mutation that sweeps, computes, or loads a fabric: each runs to completion before the next. */
   fabricWork: 2_000,
 } as const;

@@ -243,12 +243,14 @@ export function checkFlatDesign(value: unknown, c: JsonChecker): FlatDesignParam
   let n: number | undefined;
   let radix: number | undefined;
   if (d.k !== undefined || d.n !== undefined) {
-    if (d.terminals !== undefined) return c.fail('$.design.terminals', 'give either k and n, or radix and terminals (§5.1.2 sizes the network from them), not both');
+    if (d.terminals !== undefined)
+      return c.fail('$.design.terminals', 'give either k and n, or radix and terminals (§5.1.2 sizes the network from them), not both');
     k = c.integer(d.k, '$.design.k', 2, FLAT_MAX_RADIX);
     n = c.integer(d.n, '$.design.n', 2, 17);
     if (k === undefined || n === undefined) return undefined;
     const used = n * (k - 1) + 1;
-    if (used > FLAT_MAX_RADIX) return c.fail('$.design', `a ${k}-ary ${n}-flat needs routers of radix ${used}; weft builds routers of at most ${FLAT_MAX_RADIX} ports`);
+    if (used > FLAT_MAX_RADIX)
+      return c.fail('$.design', `a ${k}-ary ${n}-flat needs routers of radix ${used}; weft builds routers of at most ${FLAT_MAX_RADIX} ports`);
     radix = d.radix === undefined ? used : c.integer(d.radix, '$.design.radix', 3, FLAT_MAX_RADIX);
     if (radix !== undefined && radix < used)
       return c.fail('$.design.radix', `a ${k}-ary ${n}-flat needs routers of radix n(k − 1) + 1 = ${used} (eq. (1)), got ${radix}`);
@@ -279,7 +281,8 @@ function checkPackaging(value: unknown, c: JsonChecker): FlatPackaging | undefin
   if (!o) return undefined;
   const field = (key: keyof FlatPackaging, min: number, max: number): number | undefined =>
     o[key] === undefined ? FLAT_PACKAGING[key] : c.number(o[key], `$.design.packaging.${key}`, min, max);
-  const nodesPerCabinet = o.nodesPerCabinet === undefined ? FLAT_PACKAGING.nodesPerCabinet : c.integer(o.nodesPerCabinet, '$.design.packaging.nodesPerCabinet', 1, 4096);
+  const nodesPerCabinet =
+    o.nodesPerCabinet === undefined ? FLAT_PACKAGING.nodesPerCabinet : c.integer(o.nodesPerCabinet, '$.design.packaging.nodesPerCabinet', 1, 4096);
   const cabinetWidthMeters = field('cabinetWidthMeters', 0.1, 10);
   const rowPitchMeters = field('rowPitchMeters', 0.1, 20);
   const cableOverheadMeters = field('cableOverheadMeters', 0, 20);

@@ -44,7 +44,9 @@ describe('installation files', () => {
   });
 
   it('rejects an unknown family, naming the allowed ones', () => {
-    expect(problems(JSON.stringify({ ...base, family: 'dragonfly' }))).toEqual(['$.family: must be one of "blackwidow", "bgl", "anton2", "flattened-butterfly", got "dragonfly"']);
+    expect(problems(JSON.stringify({ ...base, family: 'dragonfly' }))).toEqual([
+      '$.family: must be one of "blackwidow", "bgl", "anton2", "flattened-butterfly", got "dragonfly"',
+    ]);
   });
 
   it('rejects negative and out-of-class sizes', () => {
