@@ -1,6 +1,9 @@
 import type { RandomStreams } from '@weft/fabric-model';
 import { shared } from '../engine/shared-memory';
 
+// Read once: a global looked up per packet is slow under the test runner's proxied global object (random.ts).
+const { floor, log, min } = Math;
+
 export interface ArrivalWheelState {
   readonly first: Int32Array;
   readonly last: Int32Array;
@@ -49,7 +52,7 @@ export class ArrivalWheel {
     for (let k = 0; k < partOfPort.length; k++)
       if (partOfPort[k] >= streams.count)
         throw new RangeError(`port ${k} is in part ${partOfPort[k]}, but there are random streams for ${streams.count} parts`);
-    this.logMiss = Math.log(1 - probability);
+    this.logMiss = log(1 - probability);
     if (state) {
       ({ first: this.first, last: this.last, nextPort: this.nextPort, next: this.next } = state);
       return;
@@ -104,12 +107,12 @@ export class ArrivalWheel {
   /** Cycles until a port of part `part` sends its next packet: geometric, at least 1. */
   private gap(part: number): number {
     if (this.probability >= 1) return 1;
-    return 1 + Math.floor(Math.log(1 - this.streams.draw(part)) / this.logMiss);
+    return 1 + floor(log(1 - this.streams.draw(part)) / this.logMiss);
   }
 
   private schedule(port: number, now: number, at: number): void {
     this.next[port] = at;
-    const slot = this.partOfPort[port] * SLOTS + (Math.min(at, now + SLOTS - 1) & MASK);
+    const slot = this.partOfPort[port] * SLOTS + (min(at, now + SLOTS - 1) & MASK);
     const tail = this.last[slot];
     if (tail < 0) this.first[slot] = port;
     else this.nextPort[tail] = port;

@@ -6,6 +6,9 @@
  * flattened butterfly's adversarial pattern (003 §3.2).
  */
 
+// Read once: a global looked up per packet is slow under the test runner's proxied global object (random.ts).
+const { floor, imul, log2, ceil, round } = Math;
+
 export interface PatternContext {
   /** Endpoints in the fabric, numbered 0..endpoints-1. */
   readonly endpoints: number;
@@ -61,7 +64,7 @@ function coordinates(node: number, dims: readonly number[]): number[] {
   const out: number[] = [];
   for (const k of dims) {
     out.push(node % k);
-    node = Math.floor(node / k);
+    node = floor(node / k);
   }
   return out;
 }
@@ -74,7 +77,7 @@ function nodeOf(coords: readonly number[], dims: readonly number[]): number {
 
 /** Uniform over every endpoint except `source`. */
 function uniformOther(source: number, n: number, random: () => number): number {
-  const d = Math.floor(random() * (n - 1));
+  const d = floor(random() * (n - 1));
   return d >= source ? d + 1 : d;
 }
 
@@ -93,9 +96,9 @@ export function makePattern(spec: PatternSpec, context: PatternContext, seed = 1
       // A seeded bijection (Fisher–Yates); a fixed point sends nothing.
       const pi = Array.from({ length: n }, (_, i) => i);
       let x = seed >>> 0 || 1;
-      const next = () => ((x = (Math.imul(x, 1664525) + 1013904223) >>> 0), x / 2 ** 32);
+      const next = () => ((x = (imul(x, 1664525) + 1013904223) >>> 0), x / 2 ** 32);
       for (let i = n - 1; i > 0; i--) {
-        const j = Math.floor(next() * (i + 1));
+        const j = floor(next() * (i + 1));
         [pi[i], pi[j]] = [pi[j], pi[i]];
       }
       return { name: 'random permutation', destination: (s) => (pi[s] === s ? -1 : pi[s]) };
@@ -109,7 +112,7 @@ export function makePattern(spec: PatternSpec, context: PatternContext, seed = 1
         if (dims[0] !== dims[1]) throw new PatternError(`transpose needs a square torus, got ${dims.join('x')}`);
         return { name: 'transpose', destination: (s) => fixedPoint(s, nodeOf([...coordinates(s, dims)].reverse(), dims)) };
       }
-      const bits = Math.log2(n);
+      const bits = log2(n);
       if (!isPowerOfTwo(n) || bits % 2 !== 0) throw new PatternError(`transpose needs 4^k endpoints (an even number of address bits), got ${n}`);
       const half = bits / 2;
       const low = (1 << half) - 1;
@@ -126,7 +129,7 @@ export function makePattern(spec: PatternSpec, context: PatternContext, seed = 1
           fixedPoint(
             s,
             nodeOf(
-              coordinates(s, rings).map((x, d) => (((x + sign * (Math.ceil(rings[d] / 2) - 1)) % rings[d]) + rings[d]) % rings[d]),
+              coordinates(s, rings).map((x, d) => (((x + sign * (ceil(rings[d] / 2) - 1)) % rings[d]) + rings[d]) % rings[d]),
               rings,
             ),
           ),
@@ -152,12 +155,12 @@ export function makePattern(spec: PatternSpec, context: PatternContext, seed = 1
         throw new PatternError(`the hot region must be at least 2 endpoints within 0..${n - 1}, got ${first}..${first + count - 1}`);
       }
       return {
-        name: `hot region (${Math.round(fraction * 100)}% to ${first}–${first + count - 1})`,
+        name: `hot region (${round(fraction * 100)}% to ${first}–${first + count - 1})`,
         destination: (s, random) => {
           if (random() < fraction) {
             // Uniform over the region, never the source itself.
             const inside = s >= first && s < first + count;
-            const d = first + Math.floor(random() * (inside ? count - 1 : count));
+            const d = first + floor(random() * (inside ? count - 1 : count));
             return inside && d >= s ? d + 1 : d;
           }
           return uniformOther(s, n, random);
@@ -177,7 +180,7 @@ export function makePattern(spec: PatternSpec, context: PatternContext, seed = 1
       if (routers < 2) throw new PatternError('the adversarial pattern needs at least 2 routers');
       return {
         name: 'adversarial (router i to router i+1)',
-        destination: (s, random) => ((Math.floor(s / c) + 1) % routers) * c + Math.floor(random() * c),
+        destination: (s, random) => ((floor(s / c) + 1) % routers) * c + floor(random() * c),
       };
     }
     case 'matrix': {

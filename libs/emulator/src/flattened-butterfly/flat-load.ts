@@ -1,0 +1,74 @@
+/**
+ * Open-loop load on the flattened butterfly as paper 003 §3.2 measures it: Bernoulli injection at
+ * every terminal (a flit a cycle being its capacity, §3.2 footnote 3: capacity 2B/N = 1 on a
+ * flattened butterfly), a warm-up, then a window whose delivered flits give the accepted
+ * throughput and whose labelled packets' latencies the mean. Used by the studies and the bench.
+ */
+import { FlatGrid, makePattern, mulberry32, PatternSpec, RandomStreams } from '@weft/fabric-model';
+import { ArrivalWheel } from '../traffic/arrival-wheel';
+import { FlatRouting, FlatSim, FlatSimOptions } from './flat-sim';
+
+export interface FlatLoadRequest {
+  readonly routing: FlatRouting;
+  readonly pattern: PatternSpec;
+  /** Offered load, flits a terminal a cycle (0, 1]. */
+  readonly load: number;
+  readonly warmupCycles: number;
+  readonly windowCycles: number;
+  readonly seed: number;
+  readonly sim?: Partial<FlatSimOptions>;
+}
+
+export interface FlatLoadResult {
+  /** Flits delivered in the window, a terminal a cycle (a fraction of capacity). */
+  readonly accepted: number;
+  /** Mean latency in cycles of the window's packets delivered by the run's end. */
+  readonly meanLatency: number;
+  /** Of the window's packets, those delivered by the run's end. */
+  readonly windowDelivered: number;
+  readonly windowSent: number;
+  readonly flitHops: number;
+  readonly routerHops: number;
+  readonly seconds: number;
+  readonly sim: FlatSim;
+}
+
+export function runFlatLoad(grid: FlatGrid, o: FlatLoadRequest): FlatLoadResult {
+  const sim = new FlatSim(grid, { routing: o.routing, seed: o.seed, ...o.sim });
+  const pattern = makePattern(o.pattern, { endpoints: sim.terminals, endpointsPerRouter: grid.k }, o.seed + 1);
+  const random = mulberry32(o.seed + 2);
+  const wheel = new ArrivalWheel(o.load, new Uint8Array(sim.terminals), RandomStreams.seeded([o.seed + 3]), 0);
+  const start = o.warmupCycles;
+  const end = start + o.windowCycles;
+  let inWindow = 0;
+  let windowSent = 0;
+  let windowDelivered = 0;
+  let latency = 0;
+  sim.onDeliver = (p, cycle) => {
+    if (cycle >= start && cycle < end) inWindow++;
+    if (sim.packetTag(p) === 1) {
+      windowDelivered++;
+      latency += cycle - sim.packetBorn(p);
+    }
+  };
+  const arrive = (t: number) => {
+    const d = pattern.destination(t, random);
+    if (d < 0) return;
+    const labelled = sim.cycle >= start && sim.cycle < end ? 1 : 0;
+    windowSent += labelled;
+    sim.send(t, d, labelled);
+  };
+  const began = performance.now();
+  sim.run(end, (cycle) => wheel.due(0, cycle, arrive));
+  const seconds = (performance.now() - began) / 1000;
+  return {
+    accepted: inWindow / sim.terminals / o.windowCycles,
+    meanLatency: windowDelivered > 0 ? latency / windowDelivered : NaN,
+    windowDelivered,
+    windowSent,
+    flitHops: sim.flitHops,
+    routerHops: sim.routerHops,
+    seconds,
+    sim,
+  };
+}

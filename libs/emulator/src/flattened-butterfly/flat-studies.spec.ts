@@ -1,0 +1,34 @@
+import { FlatRouting } from './flat-sim';
+import { runFlatLoad } from './flat-load';
+
+/**
+ * Paper 003 §3.2, Fig. 4, on the 32-ary 2-flat with single-flit packets (issue 38's acceptance):
+ * uniform random traffic takes every algorithm but VAL to about 100% of capacity and VAL to
+ * about 50%; the adversarial pattern (every node of router i to a random node of router i + 1)
+ * holds minimal routing to 1/32 and takes every non-minimal algorithm to about 50%.
+ */
+describe('the 32-ary 2-flat under load (paper 003 §3.2, Fig. 4)', () => {
+  const grid = { k: 32, sizes: [32] };
+  const accepted = (routing: FlatRouting, pattern: 'uniform-random' | 'adversarial', load: number) =>
+    runFlatLoad(grid, { routing, pattern: { kind: pattern }, load, warmupCycles: 1000, windowCycles: 2000, seed: 11 }).accepted;
+
+  it.each<FlatRouting>(['min', 'ugal', 'ugal-s', 'clos-ad'])('carries uniform random traffic offered at 95%% of capacity under %s', (routing) => {
+    expect(accepted(routing, 'uniform-random', 0.95)).toBeGreaterThan(0.9);
+  });
+
+  it('holds VAL to half of capacity under uniform random traffic', () => {
+    const v = accepted('val', 'uniform-random', 0.95);
+    expect(v).toBeGreaterThan(0.45);
+    expect(v).toBeLessThan(0.55);
+  });
+
+  it('holds minimal routing to 1/32 of capacity under the adversarial pattern', () => {
+    expect(accepted('min', 'adversarial', 0.6)).toBeCloseTo(1 / 32, 2);
+  });
+
+  it.each<FlatRouting>(['val', 'ugal', 'ugal-s', 'clos-ad'])('takes %s to half of capacity under the adversarial pattern', (routing) => {
+    const v = accepted(routing, 'adversarial', 0.6);
+    expect(v).toBeGreaterThan(0.45);
+    expect(v).toBeLessThan(0.55);
+  });
+});
