@@ -494,7 +494,7 @@ export class FlatSim {
       return true;
     }
     let out = NONE;
-    let vc = 0;
+    let vc: number;
     switch (this.routing) {
       case 'min':
         out = this.dorPort(r, dr);
