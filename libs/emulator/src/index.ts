@@ -34,3 +34,5 @@ export * from './anton2/anton2-settings';
 export * from './anton2/inverse-weighted-arbiter';
 export * from './anton2/anton2-maintenance';
 export * from './anton2/anton2-hosted-engine';
+export * from './flattened-butterfly/flat-sim';
+export * from './flattened-butterfly/flat-load';

@@ -33,11 +33,29 @@ export interface FlatLoadResult {
   readonly sim: FlatSim;
 }
 
+/**
+ * Bernoulli arrivals of `pattern` at every terminal of `sim` at `load`: the hook to run each cycle
+ * (before it), sending each packet with the tag `label(cycle)` gives.
+ */
+export function flatArrivals(
+  sim: FlatSim,
+  pattern: PatternSpec,
+  load: number,
+  seed: number,
+  label: (cycle: number) => number = () => 0,
+): (cycle: number) => void {
+  const traffic = makePattern(pattern, { endpoints: sim.terminals, endpointsPerRouter: sim.grid.k }, seed + 1);
+  const random = mulberry32(seed + 2);
+  const wheel = new ArrivalWheel(load, new Uint8Array(sim.terminals), RandomStreams.seeded([seed + 3]), sim.cycle);
+  const arrive = (t: number) => {
+    const d = traffic.destination(t, random);
+    if (d >= 0) sim.send(t, d, label(sim.cycle));
+  };
+  return (cycle) => wheel.due(0, cycle, arrive);
+}
+
 export function runFlatLoad(grid: FlatGrid, o: FlatLoadRequest): FlatLoadResult {
   const sim = new FlatSim(grid, { routing: o.routing, seed: o.seed, ...o.sim });
-  const pattern = makePattern(o.pattern, { endpoints: sim.terminals, endpointsPerRouter: grid.k }, o.seed + 1);
-  const random = mulberry32(o.seed + 2);
-  const wheel = new ArrivalWheel(o.load, new Uint8Array(sim.terminals), RandomStreams.seeded([o.seed + 3]), 0);
   const start = o.warmupCycles;
   const end = start + o.windowCycles;
   let inWindow = 0;
@@ -51,15 +69,13 @@ export function runFlatLoad(grid: FlatGrid, o: FlatLoadRequest): FlatLoadResult 
       latency += cycle - sim.packetBorn(p);
     }
   };
-  const arrive = (t: number) => {
-    const d = pattern.destination(t, random);
-    if (d < 0) return;
-    const labelled = sim.cycle >= start && sim.cycle < end ? 1 : 0;
-    windowSent += labelled;
-    sim.send(t, d, labelled);
-  };
+  const arrivals = flatArrivals(sim, o.pattern, o.load, o.seed, (cycle) => {
+    if (cycle < start || cycle >= end) return 0;
+    windowSent++;
+    return 1;
+  });
   const began = performance.now();
-  sim.run(end, (cycle) => wheel.due(0, cycle, arrive));
+  sim.run(end, arrivals);
   const seconds = (performance.now() - began) / 1000;
   return {
     accepted: inWindow / sim.terminals / o.windowCycles,

@@ -82,6 +82,8 @@ export class FlatSim {
   readonly depth: number;
   readonly routing: FlatRouting;
   readonly allocator: FlatAllocator;
+  /** The routing as a number for the per-packet switch: 0 min, 1 min-ad, 2 val, 3 ugal or ugal-s, 4 clos-ad. */
+  private readonly mode: number;
   cycle = 0;
 
   /** Flits that crossed a channel: terminal to router, router to router, router to terminal. */
@@ -99,6 +101,8 @@ export class FlatSim {
   private readonly dimSize: Int32Array;
   private readonly dimStep: Int32Array;
   private readonly far: Int32Array;
+  /** Each global port's router. */
+  private readonly routerOf: Int32Array;
   /** Each inter-router input's upstream output, for its credits. */
   private readonly upstream: Int32Array;
   /** Outputs taken out of every candidate set (a dead channel, §3.6). */
@@ -106,6 +110,8 @@ export class FlatSim {
 
   /** Per input buffer slot (global port × VCs + VC): flits it holds (routed or waiting to be). */
   private readonly bufCount: Int32Array;
+  /** Per slot: the upstream (output, VC) its credits go back to, -1 for a terminal's. */
+  private readonly creditTo: Int32Array;
   /** Credits per (output, VC): free entries in the far input's buffer of that VC. */
   private readonly credit: Int32Array;
   /** Per (output, VC), the packets waiting for it, first come first served: a list through pWait. */
@@ -122,15 +128,20 @@ export class FlatSim {
   private readonly freshCount: Int32Array;
   private readonly freshRouters: Int32Array;
   private freshRouterCount = 0;
-  /** Scratch for the greedy allocator's decisions. */
+  private readonly sequential: boolean;
+  /** The greedy allocator's decisions of this cycle, applied together (and the sequential one's, one at a time). */
+  private readonly decidedP: Int32Array;
   private readonly decidedOut: Int32Array;
   private readonly decidedVc: Int32Array;
+  private decidedCount = 0;
   /** Scratch: one router's new packets, taken out of its list before they are routed. */
   private readonly deciding: Int32Array;
 
   // Channel crossings landing next cycle, double-buffered.
   private arriveP: Int32Array;
   private arriveSlot: Int32Array;
+  private arriveRouter: Int32Array;
+  private landRouter: Int32Array;
   private arriveCount = 0;
   private landP: Int32Array;
   private landSlot: Int32Array;
@@ -177,6 +188,8 @@ export class FlatSim {
     this.grid = grid;
     this.routing = options.routing;
     this.allocator = options.allocator ?? flatAllocatorOf(options.routing);
+    this.mode = [0, 1, 2, 3, 3, 4][FLAT_ROUTINGS.indexOf(options.routing)];
+    this.sequential = this.allocator === 'sequential';
     const routers = flatRouterCount(grid);
     const dims = grid.sizes.length;
     const ports = grid.k + grid.sizes.reduce((s, size) => s + size - 1, 0);
@@ -210,6 +223,8 @@ export class FlatSim {
     this.far = new Int32Array(globalPorts).fill(NONE);
     this.upstream = new Int32Array(globalPorts).fill(NONE);
     this.dead = new Uint8Array(globalPorts);
+    this.routerOf = new Int32Array(globalPorts);
+    for (let g = 0; g < globalPorts; g++) this.routerOf[g] = floor(g / ports);
     for (let r = 0; r < routers; r++)
       for (let d = 1; d <= dims; d++) {
         const own = this.coord[r * dims + d - 1];
@@ -226,6 +241,8 @@ export class FlatSim {
     const V = this.vcs;
     const slots = globalPorts * V;
     this.bufCount = new Int32Array(slots);
+    this.creditTo = new Int32Array(slots).fill(NONE);
+    for (let g = 0; g < globalPorts; g++) if (this.upstream[g] !== NONE) for (let v = 0; v < V; v++) this.creditTo[g * V + v] = this.upstream[g] * V + v;
     this.credit = new Int32Array(slots);
     for (let g = 0; g < globalPorts; g++) if (this.far[g] !== NONE) for (let v = 0; v < V; v++) this.credit[g * V + v] = this.depth;
     this.waitHead = new Int32Array(slots).fill(NONE);
@@ -237,10 +254,14 @@ export class FlatSim {
     this.fresh = new Int32Array(routers * ports);
     this.freshCount = new Int32Array(routers);
     this.freshRouters = new Int32Array(routers);
-    this.decidedOut = new Int32Array(ports);
-    this.decidedVc = new Int32Array(ports);
+    // At most a flit a cycle lands on each input of the fabric.
+    this.decidedP = new Int32Array(globalPorts);
+    this.decidedOut = new Int32Array(globalPorts);
+    this.decidedVc = new Int32Array(globalPorts);
     this.deciding = new Int32Array(ports);
     this.arriveP = new Int32Array(globalPorts);
+    this.arriveRouter = new Int32Array(globalPorts);
+    this.landRouter = new Int32Array(globalPorts);
     this.arriveSlot = new Int32Array(globalPorts);
     this.landP = new Int32Array(globalPorts);
     this.landSlot = new Int32Array(globalPorts);
@@ -344,33 +365,50 @@ export class FlatSim {
 
   /** Last cycle's channel crossings and credits arrive. */
   private land(): void {
-    // Swap the double buffers: what was sent last cycle lands now.
-    const n = this.arriveCount;
-    let t = this.landP;
-    this.landP = this.arriveP;
-    this.arriveP = t;
-    t = this.landSlot;
-    this.landSlot = this.arriveSlot;
-    this.arriveSlot = t;
-    this.arriveCount = 0;
-    const landP = this.landP;
-    const landSlot = this.landSlot;
-    for (let i = 0; i < n; i++) this.enqueue(landSlot[i], landP[i]);
+    // Swap the double buffers: what was sent last cycle lands now, the credits first (a decision
+    // made as a packet lands sees the room freed in the cycle before).
     const c = this.creditCount;
-    t = this.creditLand;
+    let t = this.creditLand;
     this.creditLand = this.creditBack;
     this.creditBack = t;
     this.creditCount = 0;
     const credit = this.credit;
     const land = this.creditLand;
     for (let i = 0; i < c; i++) credit[land[i]]++;
+    const n = this.arriveCount;
+    t = this.landP;
+    this.landP = this.arriveP;
+    this.arriveP = t;
+    t = this.landSlot;
+    this.landSlot = this.arriveSlot;
+    this.arriveSlot = t;
+    t = this.landRouter;
+    this.landRouter = this.arriveRouter;
+    this.arriveRouter = t;
+    this.arriveCount = 0;
+    const landP = this.landP;
+    const landSlot = this.landSlot;
+    const landRouter = this.landRouter;
+    for (let i = 0; i < n; i++) this.enqueue(landRouter[i], landSlot[i], landP[i]);
   }
 
-  /** A packet takes a place in an input buffer slot, to be routed this cycle. */
-  private enqueue(slot: number, p: number): void {
+  /**
+   * A packet takes a place in input buffer slot `slot` of router r, to be routed this cycle. Under
+   * the greedy allocator it is routed at once, on the queue state of the cycle's start — no
+   * decision of this cycle counts until allocate_ applies them all; under the sequential one it
+   * waits for its router's turn.
+   */
+  private enqueue(r: number, slot: number, p: number): void {
     this.bufCount[slot]++;
     this.pSlot[p] = slot;
-    const r = floor(slot / (this.ports * this.vcs));
+    if (!this.sequential) {
+      const n = this.decidedCount;
+      if (this.route(r, p, n)) {
+        this.decidedP[n] = p;
+        this.decidedCount = n + 1;
+      }
+      return;
+    }
     const n = this.freshCount[r];
     if (n === 0) this.freshRouters[this.freshRouterCount++] = r;
     this.fresh[r * this.ports + n] = p;
@@ -386,12 +424,13 @@ export class FlatSim {
     for (let i = 0; i < this.activeCount; i++) {
       const t = this.activeTerminals[i];
       // Packets enter on VC 0: the first VC of every algorithm's path.
-      const slot = (floor(t / k) * ports + (t % k)) * V;
+      const r = floor(t / k);
+      const slot = (r * ports + (t - r * k)) * V;
       if (this.bufCount[slot] < this.depth) {
         const p = this.sqHead[t];
         this.sqHead[t] = this.pNext[p];
         this.pNext[p] = NONE;
-        this.enqueue(slot, p);
+        this.enqueue(r, slot, p);
         this.flitHops++;
         if (--this.sqCount[t] === 0) {
           this.active[t] = 0;
@@ -403,32 +442,28 @@ export class FlatSim {
     this.activeCount = kept;
   }
 
-  /** Every packet new to a router is routed, router by router, by the allocator's discipline. */
+  /** The cycle's decisions take effect: the greedy allocator's all at once, the sequential one's router by router, each in turn. */
   private allocate_(): void {
+    if (!this.sequential) {
+      const n = this.decidedCount;
+      for (let j = 0; j < n; j++) this.wait(this.decidedP[j], this.decidedOut[j], this.decidedVc[j]);
+      this.decidedCount = 0;
+      return;
+    }
     const ports = this.ports;
-    const sequential = this.allocator === 'sequential';
     const deciding = this.deciding;
     const routers = this.freshRouterCount;
     for (let i = 0; i < routers; i++) {
       const r = this.freshRouters[i];
       const n = this.freshCount[r];
       this.freshCount[r] = 0;
-      deciding.set(this.fresh.subarray(r * ports, r * ports + n));
-      if (sequential) {
-        // Each decision sees the ones before it; the first input rotates with the cycle.
-        const first = this.cycle % n;
-        for (let j = 0; j < n; j++) {
-          const p = deciding[(first + j) % n];
-          if (this.route(r, p, 0)) this.wait(p, this.decidedOut[0], this.decidedVc[0]);
-        }
-      } else {
-        // All decide on the state as it stood, then it is updated en masse.
-        let m = 0;
-        for (let j = 0; j < n; j++) {
-          const p = deciding[j];
-          if (this.route(r, p, m)) deciding[m++] = p;
-        }
-        for (let j = 0; j < m; j++) this.wait(deciding[j], this.decidedOut[j], this.decidedVc[j]);
+      const fresh = this.fresh;
+      for (let j = 0, f = r * ports; j < n; j++) deciding[j] = fresh[f + j];
+      // Each decision sees the ones before it; the first input rotates with the cycle.
+      const first = this.cycle % n;
+      for (let j = 0; j < n; j++) {
+        const p = deciding[(first + j) % n];
+        if (this.route(r, p, 0)) this.wait(p, this.decidedOut[0], this.decidedVc[0]);
       }
     }
     this.freshRouterCount = 0;
@@ -495,12 +530,12 @@ export class FlatSim {
     }
     let out = NONE;
     let vc: number;
-    switch (this.routing) {
-      case 'min':
+    switch (this.mode) {
+      case 0:
         out = this.dorPort(r, dr);
         vc = dims - this.differing(r, dr);
         break;
-      case 'min-ad': {
+      case 1: {
         vc = dims - this.differing(r, dr);
         let best = INFINITE;
         for (let d = 1; d <= dims; d++) {
@@ -520,7 +555,7 @@ export class FlatSim {
       default: {
         let inter = this.pInter[p];
         if (inter === UNDECIDED) inter = this.decideAtSource(p, r, dr);
-        if (this.pPhase[p] === 0 && this.routing === 'clos-ad') {
+        if (this.pPhase[p] === 0 && this.mode === 4) {
           out = this.closUp(p, r, dr);
           if (out !== NONE) {
             vc = 0;
@@ -557,7 +592,7 @@ export class FlatSim {
    */
   private decideAtSource(p: number, r: number, dr: number): number {
     const routers = this.routers;
-    if (this.routing === 'val') {
+    if (this.mode === 2) {
       const b = floor(this.draw() * routers);
       this.pInter[p] = b;
       return b;
@@ -565,7 +600,7 @@ export class FlatSim {
     const minOut = this.dorPort(r, dr);
     const hMin = this.differing(r, dr);
     const qMin = this.dead[minOut] ? INFINITE : this.queue(minOut, 1) * hMin;
-    if (this.routing === 'clos-ad') {
+    if (this.mode === 4) {
       // The non-minimal route's first hop: the adaptive choice in the lowest dimension that hops.
       let h = 0;
       for (let d = this.dimensions; d >= 1 && h === 0; d--) if (this.coord[r * this.dimensions + d - 1] !== this.coord[dr * this.dimensions + d - 1]) h = d;
@@ -636,10 +671,8 @@ export class FlatSim {
   private leave(p: number): void {
     const slot = this.pSlot[p];
     this.bufCount[slot]--;
-    const V = this.vcs;
-    const input = floor(slot / V);
-    const up = this.upstream[input];
-    if (up !== NONE) this.creditBack[this.creditCount++] = up * V + (slot - input * V);
+    const to = this.creditTo[slot];
+    if (to !== NONE) this.creditBack[this.creditCount++] = to;
   }
 
   /** Each output with packets waiting sends one whose VC has room beyond it (round robin over VCs). */
@@ -649,26 +682,28 @@ export class FlatSim {
     const waiting = this.waiting;
     const credit = this.credit;
     const waitCount = this.waitCount;
+    const waitHead = this.waitHead;
+    const pNext = this.pNext;
     const far = this.far;
+    const rr = this.rr;
     for (let out = 0; out < outputs; out++) {
       if (waiting[out] === 0) continue;
-      const terminal = far[out] === NONE;
-      const start = this.rr[out];
-      for (let j = 0; j < V; j++) {
-        const vc = (start + j) % V;
+      const farInput = far[out];
+      let vc = rr[out];
+      for (let j = 0; j < V; j++, vc = vc + 1 === V ? 0 : vc + 1) {
         const q = out * V + vc;
-        if (waitCount[q] === 0 || (!terminal && credit[q] === 0)) continue;
-        const p = this.waitHead[q];
-        const next = this.pNext[p];
-        this.waitHead[q] = next;
+        if (waitCount[q] === 0 || (farInput !== NONE && credit[q] === 0)) continue;
+        const p = waitHead[q];
+        const next = pNext[p];
+        waitHead[q] = next;
         if (next === NONE) this.waitTail[q] = NONE;
-        this.pNext[p] = NONE;
+        pNext[p] = NONE;
         waitCount[q]--;
         waiting[out]--;
-        this.rr[out] = (vc + 1) % V;
+        rr[out] = vc + 1 === V ? 0 : vc + 1;
         this.leave(p);
         this.flitHops++;
-        if (terminal) {
+        if (farInput === NONE) {
           this.delivered++;
           if (this.onDeliver) this.onDeliver(p, this.cycle + 1);
           this.release(p);
@@ -676,8 +711,10 @@ export class FlatSim {
           credit[q]--;
           this.routerHops++;
           this.pHops[p]++;
-          this.arriveP[this.arriveCount] = p;
-          this.arriveSlot[this.arriveCount++] = far[out] * V + vc;
+          const a = this.arriveCount++;
+          this.arriveP[a] = p;
+          this.arriveSlot[a] = farInput * V + vc;
+          this.arriveRouter[a] = this.routerOf[farInput];
         }
         break;
       }
