@@ -19,6 +19,8 @@ const FAMILY_FOLDERS = [
   /^libs\/control\/src\/anton2\//,
   /^libs\/emulator\/src\/anton2\//,
   /^libs\/fabric-model\/src\/flattened-butterfly\//,
+  /^libs\/control\/src\/flattened-butterfly\//,
+  /^libs\/emulator\/src\/flattened-butterfly\//,
 ];
 /** The words, as domain terms (a JavaScript `.slice(` is not a slice of a fabric). */
 const WORDS = /\b(?:blackwidow|black widow|yarc)\b|(?<![.\w])slices?\b(?!\s*\()|\branks?\b/i;

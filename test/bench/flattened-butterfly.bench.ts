@@ -4,7 +4,8 @@
  * half of saturation (BookSim2 moves 0.2–0.6 million flit link-hops a CPU second on this kind of
  * machine; weft's target is 10 million), and the cost report.
  */
-import { FlatRouting, FlatSim, flatArrivals } from '@weft/emulator';
+import { FlatSim, flatArrivals } from '@weft/emulator';
+import type { FlatRouting } from '@weft/fabric-model';
 import { costReport, FLAT_PACKAGING } from '@weft/fabric-model';
 import { Benchmark, collectGarbage, timed } from './harness';
 

@@ -43,3 +43,4 @@ export * from './anton2/anton2-configuration';
 export * from './anton2/anton2-multicast';
 export * from './anton2/anton2-routing-engine';
 export * from './anton2/anton2-describe';
+export * from './flattened-butterfly/flat-dependencies';

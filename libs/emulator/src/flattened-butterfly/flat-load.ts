@@ -6,7 +6,8 @@
  */
 import { FlatGrid, makePattern, mulberry32, PatternSpec, RandomStreams } from '@weft/fabric-model';
 import { ArrivalWheel } from '../traffic/arrival-wheel';
-import { FlatRouting, FlatSim, FlatSimOptions } from './flat-sim';
+import type { FlatRouting } from '@weft/fabric-model';
+import { FlatSim, FlatSimOptions } from './flat-sim';
 
 export interface FlatLoadRequest {
   readonly routing: FlatRouting;

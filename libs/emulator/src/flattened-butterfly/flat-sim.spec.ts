@@ -1,4 +1,5 @@
-import { FlatSim, FlatRouting } from './flat-sim';
+import type { FlatRouting } from '@weft/fabric-model';
+import { FlatSim } from './flat-sim';
 
 /** Delivers everything queued, returning each packet's router hops by id. */
 function drain(sim: FlatSim, cycles = 200): Map<number, number> {

@@ -34,21 +34,7 @@
  * Every packet made is delivered or discarded with a reason (a destination no live route reaches).
  * Typed arrays throughout, allocated once (STYLE.md); no object per packet or per cycle.
  */
-import { FlatGrid, flatRouterCount } from '@weft/fabric-model';
-
-export type FlatRouting = 'min' | 'min-ad' | 'val' | 'ugal' | 'ugal-s' | 'clos-ad';
-export const FLAT_ROUTINGS: readonly FlatRouting[] = ['min', 'min-ad', 'val', 'ugal', 'ugal-s', 'clos-ad'];
-export type FlatAllocator = 'greedy' | 'sequential';
-
-/** The allocator each algorithm is evaluated with in §3.1. */
-export function flatAllocatorOf(routing: FlatRouting): FlatAllocator {
-  return routing === 'ugal-s' || routing === 'clos-ad' ? 'sequential' : 'greedy';
-}
-
-/** VCs an algorithm needs on n′ dimensions (§3.1; Table 1). */
-export function flatVcsNeeded(routing: FlatRouting, dimensions: number): number {
-  return routing === 'min' || routing === 'min-ad' ? dimensions : 2;
-}
+import { FLAT_ROUTINGS, flatAllocatorOf, FlatAllocator, FlatGrid, FlatRouting, flatRouterCount, flatVcsNeeded } from '@weft/fabric-model';
 
 export interface FlatSimOptions {
   readonly routing: FlatRouting;

@@ -1,4 +1,4 @@
-import { FlatRouting } from './flat-sim';
+import type { FlatRouting } from '@weft/fabric-model';
 import { runFlatLoad } from './flat-load';
 
 /**

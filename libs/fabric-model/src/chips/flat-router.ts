@@ -21,3 +21,21 @@ export const FLAT_MAX_TERMINALS = 65_536;
 /** YARC's SerDes, which §4's cost model assumes (Table 3: the values of Cray BlackWidow): three differential pairs a port, 6.25 Gb/s. */
 export const FLAT_LANES = 3;
 export const FLAT_LANE_GBPS = 6.25;
+
+/**
+ * The routing modes a router runs (§3.1), the allocator each is evaluated with, and the VCs each
+ * needs (Table 1): weft's mode register takes one of these.
+ */
+export type FlatRouting = 'min' | 'min-ad' | 'val' | 'ugal' | 'ugal-s' | 'clos-ad';
+export const FLAT_ROUTINGS: readonly FlatRouting[] = ['min', 'min-ad', 'val', 'ugal', 'ugal-s', 'clos-ad'];
+export type FlatAllocator = 'greedy' | 'sequential';
+
+/** The allocator each algorithm is evaluated with in §3.1. */
+export function flatAllocatorOf(routing: FlatRouting): FlatAllocator {
+  return routing === 'ugal-s' || routing === 'clos-ad' ? 'sequential' : 'greedy';
+}
+
+/** VCs an algorithm needs on n′ dimensions (§3.1; Table 1). */
+export function flatVcsNeeded(routing: FlatRouting, dimensions: number): number {
+  return routing === 'min' || routing === 'min-ad' ? dimensions : 2;
+}
