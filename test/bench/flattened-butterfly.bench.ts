@@ -21,7 +21,7 @@ function halfSaturation(routing: FlatRouting): Benchmark {
     warmup: 0,
     runs: 5,
     setup: () => {
-      sim = new FlatSim({ k: 32, sizes: [32] }, { routing, seed: 3 });
+      sim = FlatSim.study({ k: 32, sizes: [32] }, { routing, seed: 3 });
       arrivals = flatArrivals(sim, { kind: 'uniform-random' }, 0.5, 5);
       sim.run(1000, arrivals);
     },

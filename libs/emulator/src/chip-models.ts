@@ -8,6 +8,8 @@ import type { MaintenanceTransport } from '@weft/fabric-model';
 import { Anton2HostedEngine } from './anton2/anton2-hosted-engine';
 import { Anton2MaintenanceController } from './anton2/anton2-maintenance';
 import { BglHostedEngine } from './bgl/bgl-hosted-engine';
+import { FlatHostedEngine } from './flattened-butterfly/flat-hosted-engine';
+import { FlatMaintenanceController } from './flattened-butterfly/flat-maintenance';
 import { BglMaintenanceController } from './bgl/bgl-maintenance';
 import type { EmulatedFabric } from './emulated-fabric';
 import type { FabricEngine, HostedEngine } from './engine/fabric-engine';
@@ -44,6 +46,12 @@ export const CHIP_MODELS: readonly ChipModel[] = [
     build: (fabric, seed) => new Anton2HostedEngine(fabric, seed),
     // Out of band, by packaging address (anton2-maintenance.ts).
     controller: (engine) => new Anton2MaintenanceController((engine as Anton2HostedEngine).sim),
+  },
+  {
+    model: 'FB-router',
+    build: (fabric, seed) => new FlatHostedEngine(fabric, seed),
+    // Out of band, by the router's coordinates (flat-maintenance.ts).
+    controller: (engine) => new FlatMaintenanceController((engine as FlatHostedEngine).sim, engine.fabric),
   },
 ];
 

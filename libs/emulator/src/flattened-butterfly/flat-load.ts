@@ -7,7 +7,7 @@
 import { FlatGrid, makePattern, mulberry32, PatternSpec, RandomStreams } from '@weft/fabric-model';
 import { ArrivalWheel } from '../traffic/arrival-wheel';
 import type { FlatRouting } from '@weft/fabric-model';
-import { FlatSim, FlatSimOptions } from './flat-sim';
+import { FlatSim, FlatStudyOptions } from './flat-sim';
 
 export interface FlatLoadRequest {
   readonly routing: FlatRouting;
@@ -17,7 +17,7 @@ export interface FlatLoadRequest {
   readonly warmupCycles: number;
   readonly windowCycles: number;
   readonly seed: number;
-  readonly sim?: Partial<FlatSimOptions>;
+  readonly sim?: Partial<FlatStudyOptions>;
 }
 
 export interface FlatLoadResult {
@@ -56,7 +56,7 @@ export function flatArrivals(
 }
 
 export function runFlatLoad(grid: FlatGrid, o: FlatLoadRequest): FlatLoadResult {
-  const sim = new FlatSim(grid, { routing: o.routing, seed: o.seed, ...o.sim });
+  const sim = FlatSim.study(grid, { routing: o.routing, seed: o.seed, ...o.sim });
   const start = o.warmupCycles;
   const end = start + o.windowCycles;
   let inWindow = 0;

@@ -12,7 +12,7 @@ function drain(sim: FlatSim, cycles = 200): Map<number, number> {
 describe('the flattened butterfly router (paper 003 §3.2)', () => {
   it('crosses one channel a differing dimension under minimal routing, in a cycle a hop, and ejects at the destination terminal', () => {
     // A 4-ary 3-flat: routers r = c1 + 4·c2, terminals 4r … 4r + 3.
-    const sim = new FlatSim({ k: 4, sizes: [4, 4] }, { routing: 'min', seed: 1 });
+    const sim = FlatSim.study({ k: 4, sizes: [4, 4] }, { routing: 'min', seed: 1 });
     const local = sim.send(0, 3);
     const oneDim = sim.send(1, 4 * 2 + 1);
     const twoDims = sim.send(2, 4 * (3 + 4 * 2));
@@ -37,7 +37,7 @@ describe('the flattened butterfly router (paper 003 §3.2)', () => {
     ['ugal-s', 4],
     ['clos-ad', 4],
   ])('keeps %s within its hop bound on two dimensions (minimal ≤ n′, non-minimal ≤ 2n′) and accounts for every packet', (routing, bound) => {
-    const sim = new FlatSim({ k: 4, sizes: [4, 4] }, { routing, seed: 3 });
+    const sim = FlatSim.study({ k: 4, sizes: [4, 4] }, { routing, seed: 3 });
     for (let i = 0; i < 2000; i++) sim.send(i % 64, (i * 37 + 11) % 64);
     const hops = drain(sim, 2000);
     expect(hops.size).toBe(2000);
@@ -49,7 +49,7 @@ describe('the flattened butterfly router (paper 003 §3.2)', () => {
   it('differs by allocator as §3.1 says: packets arriving together all go minimally under the greedy allocator; the sequential one spreads them', () => {
     const spread = (routing: FlatRouting) => {
       // Every terminal of router 0 of an 8-ary 2-flat sends to router 1 in the same cycle.
-      const sim = new FlatSim({ k: 8, sizes: [8] }, { routing, seed: 5 });
+      const sim = FlatSim.study({ k: 8, sizes: [8] }, { routing, seed: 5 });
       for (let t = 0; t < 8; t++) sim.send(t, 8 + t);
       const hops = drain(sim, 50);
       return [...hops.values()].filter((h) => h === 2).length;
@@ -59,20 +59,26 @@ describe('the flattened butterfly router (paper 003 §3.2)', () => {
     expect(spread('clos-ad')).toBeGreaterThan(0);
   });
 
-  it('discards, with a reason, a packet whose only route crosses a dead channel, and counts it', () => {
-    const sim = new FlatSim({ k: 4, sizes: [4] }, { routing: 'min', seed: 1 });
-    // Router 0's port to router 1 (its first peer port, after its 4 terminals).
-    sim.cutChannel(0, 4);
+  it('loses what it sends on a cut cable (both ends raise LINK_DOWN) and refuses to route onto a masked port, each discard with its reason', () => {
+    const sim = FlatSim.study({ k: 4, sizes: [4] }, { routing: 'min', seed: 1 });
+    const interrupts: string[] = [];
+    sim.onInterrupt = (kind, _cycle, node, port) => interrupts.push(`${kind} ${sim.routerNames[node]}:${port}`);
     const reasons: string[] = [];
-    sim.onDiscard = (_p, reason) => reasons.push(reason);
+    sim.onDiscard = (_p, reason, router, port) => reasons.push(`${reason} at ${sim.routerNames[router]}:${port}`);
+    // r0's port to r1 is its first peer port, after its 4 terminals; r1's to r0 likewise.
+    sim.setLinkDown(0, 4, true);
+    expect(interrupts).toEqual(['LINK_DOWN r0:4', 'LINK_DOWN r1:4']);
     sim.send(0, 4);
     sim.send(0, 8);
+    // r0's port to r3 masked out of every choice: minimal routing has no other way.
+    sim.mask[0 * sim.ports + 6] = 1;
+    sim.send(1, 13);
     drain(sim, 20);
-    expect(reasons).toEqual(['no-route']);
-    expect([sim.created, sim.delivered, sim.discarded, sim.inFlight]).toEqual([2, 1, 1, 0]);
+    expect(reasons.sort()).toEqual(['link-down at r0:4', 'no-route at r0:6']);
+    expect([sim.created, sim.delivered, sim.discarded, sim.inFlight]).toEqual([3, 1, 2, 0]);
   });
 
   it('refuses a VC budget the algorithm cannot live in', () => {
-    expect(() => new FlatSim({ k: 4, sizes: [4, 4] }, { routing: 'val', vcs: 1, seed: 1 })).toThrow('val needs 2 VCs on 2 dimensions, got 1');
+    expect(() => FlatSim.study({ k: 4, sizes: [4, 4] }, { routing: 'val', vcs: 1, seed: 1 })).toThrow('val needs 2 VCs on 2 dimensions, got 1');
   });
 });

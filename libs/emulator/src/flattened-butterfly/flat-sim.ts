@@ -9,42 +9,55 @@
  * elsewhere (with only each buffer's head routable, a switch like this saturates at 59% under
  * uniform traffic — Karol's head-of-line limit — not at the ~100% §3.2 reports).
  *
- * The allocators of §3.1: greedy — the packets coming to the heads of one router's inputs in a
- * cycle all decide on the queue state as it stood, then it is updated en masse; sequential — they
- * decide one after another, each seeing the decisions before it (the first input rotating cycle
- * by cycle: the paper does not say which goes first). The queue an adaptive decision estimates,
- * for an output and a VC, is what this router has already routed to that output and not yet sent
- * plus what the far end's input buffer holds of that VC (its depth less the credits), as §3.2 says
- * adaptive routers estimate it from credits.
+ * Each router routes by its registers (chips/flat-router.ts), as the control plane wrote them:
+ * its coordinates and the grid's shape (a terminal's address read as digits: terminal, then a
+ * coordinate a dimension), the port towards each coordinate of each dimension, the routing mode
+ * and allocator, the VC of each hop's index, the buffer's split over the VCs, and the ports masked
+ * out of every choice. Until they are written a router discards what it is asked to route.
+ *
+ * The allocators of §3.1: greedy — the packets entering one router's buffers in a cycle all
+ * decide on the queue state as it stood, then it is updated en masse; sequential — they decide
+ * one after another, each seeing the decisions before it (the first input rotating cycle by cycle:
+ * the paper does not say which goes first). The queue an adaptive decision estimates, for an
+ * output and a VC, is what this router has already routed to that output and not yet sent plus
+ * what the far end's buffer holds of that VC (its room less the credits), as §3.2 says adaptive
+ * routers estimate it from credits.
  *
  * Routing (§3.1; the spec's reading where the paper is open):
- * - `min`: dimension order (lowest differing dimension first); VC = n′ − hops remaining.
- * - `min-ad`: the productive channel with the shortest queue; VC = n′ − hops remaining.
- * - `val`: a random intermediate router; dimension order to it on VC 0, then to the destination
- *   on VC 1.
- * - `ugal`, `ugal-s`: at the source router, minimal (dimension order on VC 1) unless the queue
- *   times the hop count of a random Valiant route's first hop is smaller (greedy allocator for
- *   `ugal`, sequential for `ugal-s`).
+ * - `min`: dimension order (lowest differing dimension first); VC index n′ − hops remaining.
+ * - `min-ad`: the productive channel with the shortest queue; VC index n′ − hops remaining.
+ * - `val`: a random intermediate router; dimension order to it on VC index 0, then to the
+ *   destination on 1.
+ * - `ugal`, `ugal-s`: at the source router, minimal (dimension order on index 1) unless the queue
+ *   times the hop count of a random Valiant route's first hop is smaller.
  * - `clos-ad`: as UGAL, the non-minimal route adaptive towards the closest common ancestors:
- *   dimensions 1 … h (the highest in which source and destination differ) in order on VC 0, each
- *   taking its shortest queue or a "dummy queue" for staying (empty where the coordinate already
- *   matches the destination's, else the productive channel's), then dimension order to the
- *   destination on VC 1; sequential allocator.
+ *   dimensions 1 … h (the highest in which source and destination differ) in order on index 0,
+ *   each taking its shortest queue or a "dummy queue" for staying (empty where the coordinate
+ *   already matches the destination's, else the productive channel's), then dimension order to the
+ *   destination on index 1.
  *
- * Every packet made is delivered or discarded with a reason (a destination no live route reaches).
- * Typed arrays throughout, allocated once (STYLE.md); no object per packet or per cycle.
+ * Every packet made is delivered or discarded with a reason: no route (a masked port is the only
+ * way), the router unconfigured, the link down, the router dead. Typed arrays throughout,
+ * allocated once (STYLE.md); no object per packet or per cycle.
  */
-import { FLAT_ROUTINGS, flatAllocatorOf, FlatAllocator, FlatGrid, FlatRouting, flatRouterCount, flatVcsNeeded } from '@weft/fabric-model';
+import {
+  FLAT_BUFFER_FLITS_PER_PORT,
+  FLAT_MAX_VCS,
+  FLAT_ROUTINGS,
+  flatAllocatorOf,
+  FlatAllocator,
+  FlatGrid,
+  FlatRouting,
+  flatRouterCount,
+  flatVcsNeeded,
+  InterruptKind,
+} from '@weft/fabric-model';
 
-export interface FlatSimOptions {
-  readonly routing: FlatRouting;
-  /** Default: the algorithm's own (flatAllocatorOf). */
-  readonly allocator?: FlatAllocator;
-  /** VCs a port; default what the algorithm needs. */
-  readonly vcs?: number;
-  /** §3.2: 32 flits a port, split evenly over the VCs. */
-  readonly bufferFlitsPerPort?: number;
-  readonly seed: number;
+/** What the sim reads of an emulated fabric (EmulatedFabric has it): chip names, each port's far end, the design's chips and summary. */
+export interface EmulatedFabricLike {
+  readonly chipNames: readonly string[];
+  readonly peer: Int32Array;
+  readonly design: { readonly chips: readonly { readonly portCount: number }[]; readonly summary: Readonly<Record<string, string | number>> };
 }
 
 // Read once: under the test runner the global object is a proxy, and a global looked up in a hot
@@ -55,21 +68,47 @@ const INFINITE = Number.POSITIVE_INFINITY;
 const NONE = -1;
 /** A packet's intermediate router before its source router has decided (UGAL, CLOS AD, VAL). */
 const UNDECIDED = -2;
+/** Most dimensions a router's registers describe (Table 4's 2-ary 12-flat has 11). */
+export const FLAT_MAX_DIMENSIONS = 16;
+const MAXD = FLAT_MAX_DIMENSIONS;
+/** A router whose mode register has not been written. */
+const UNCONFIGURED = 255;
+
+export const FLAT_DISCARD_REASONS = ['no-route', 'unconfigured', 'link-down', 'router-dead'] as const;
+export type FlatDiscardReason = (typeof FLAT_DISCARD_REASONS)[number];
+
+export interface FlatSimOptions {
+  readonly seed: number;
+  /** VCs a port has in hardware (default 4). */
+  readonly vcs?: number;
+}
+
+/** What the routers run in a study: every register as the control plane would write it for `routing`. */
+export interface FlatStudyOptions {
+  readonly routing: FlatRouting;
+  /** Default: the algorithm's own (flatAllocatorOf). */
+  readonly allocator?: FlatAllocator;
+  /** VCs a port; default what the algorithm needs. */
+  readonly vcs?: number;
+  /** §3.2: 32 flits a port, split evenly over the VCs the algorithm uses. */
+  readonly bufferFlitsPerPort?: number;
+  readonly seed: number;
+}
 
 export class FlatSim {
+  /** The grid the routers are cabled as (the design's, for the terminals and ports). */
   readonly grid: FlatGrid;
   readonly routers: number;
   readonly terminals: number;
-  /** Ports a router: k terminals, then each dimension's peers. */
+  /** Ports a router. */
   readonly ports: number;
-  readonly dimensions: number;
+  /** VCs a port (hardware). */
   readonly vcs: number;
-  /** Flits a VC buffer holds. */
-  readonly depth: number;
-  readonly routing: FlatRouting;
-  readonly allocator: FlatAllocator;
-  /** The routing as a number for the per-packet switch: 0 min, 1 min-ad, 2 val, 3 ugal or ugal-s, 4 clos-ad. */
-  private readonly mode: number;
+  readonly routerNames: readonly string[];
+  /** The chips' names, as the maintenance controller reads them. */
+  readonly fabric: { readonly chipNames: readonly string[] };
+  /** One cycle is one abstract router cycle (spec §4.3: the ideal router's time base). */
+  readonly nsPerCycle = 1;
   cycle = 0;
 
   /** Flits that crossed a channel: terminal to router, router to router, router to terminal. */
@@ -79,28 +118,53 @@ export class FlatSim {
   delivered = 0;
   created = 0;
   discarded = 0;
+  /** Discards by reason. */
+  readonly discardedBy = new Map<FlatDiscardReason, number>();
+  /** Per router output (global port): flits it has sent, in all and by VC (g × vcs + VC). */
+  readonly portFlits: Float64Array;
+  readonly portVcFlits: Float64Array;
+  /** Packets alive by tag (a traffic run's books), where tagged. */
+  private readonly alive = new Map<number, number>();
 
-  // Wiring: router r's coordinate in dimension d (1-based) at r·n′ + d − 1; the first port of each
-  // dimension; each output's far input (global port index, -1 for terminals).
-  private readonly coord: Int32Array;
-  private readonly dimBase: Int32Array;
-  private readonly dimSize: Int32Array;
-  private readonly dimStep: Int32Array;
+  // Wiring: each output's far input (global port index, -1 for a terminal or nothing plugged in),
+  // each input's upstream output, each global port's router; links up; routers alive.
   private readonly far: Int32Array;
-  /** Each global port's router. */
-  private readonly routerOf: Int32Array;
-  /** Each inter-router input's upstream output, for its credits. */
   private readonly upstream: Int32Array;
-  /** Outputs taken out of every candidate set (a dead channel, §3.6). */
-  private readonly dead: Uint8Array;
+  private readonly routerOf: Int32Array;
+  readonly linkUp: Uint8Array;
+  readonly dead: Uint8Array;
 
-  /** Per input buffer slot (global port × VCs + VC): flits it holds (routed or waiting to be). */
+  // Registers, per router.
+  readonly regK: Int32Array;
+  readonly regDims: Int32Array;
+  /** Per router and dimension (r · MAXD + d − 1): size, coordinate, the terminal-address step (k × routers below), where its port map row starts. */
+  readonly regSize: Int32Array;
+  readonly regCoord: Int32Array;
+  private readonly regStep: Int32Array;
+  private readonly regMapBase: Int32Array;
+  /** Per router, `mapWidth` entries: the port towards each coordinate of each dimension (-1 at its own). */
+  readonly portMap: Int32Array;
+  readonly mapWidth: number;
+  /** Per router: routing mode (index in FLAT_ROUTINGS, 255 unset) and whether its allocator is sequential. */
+  readonly regMode: Uint8Array;
+  readonly regSequential: Uint8Array;
+  /** Per router, FLAT_MAX_VCS entries: the VC of each hop index, and how many indexes are set. */
+  readonly vcMap: Int32Array;
+  readonly vcMapLength: Int32Array;
+  /** Per port: masked out of every choice. */
+  readonly mask: Uint8Array;
+  /** Per router and VC: flits of the port's buffer that VC has (the split). */
+  readonly split: Int32Array;
+  /** The numeric mode for the per-packet switch: 0 min, 1 min-ad, 2 val, 3 ugal/ugal-s, 4 clos-ad. */
+  private readonly modeKind: Uint8Array;
+
+  // Input buffers, per (global port, VC) slot: flits held (routed or waiting to be).
   private readonly bufCount: Int32Array;
   /** Per slot: the upstream (output, VC) its credits go back to, -1 for a terminal's. */
   private readonly creditTo: Int32Array;
   /** Credits per (output, VC): free entries in the far input's buffer of that VC. */
   private readonly credit: Int32Array;
-  /** Per (output, VC), the packets waiting for it, first come first served: a list through pWait. */
+  /** Per (output, VC), the packets waiting for it, first come first served: a list through pNext. */
   private readonly waitHead: Int32Array;
   private readonly waitTail: Int32Array;
   private readonly waitCount: Int32Array;
@@ -109,50 +173,49 @@ export class FlatSim {
   /** Per output: the VC its round robin tries first. */
   private readonly rr: Int32Array;
 
-  /** Packets that entered each router's input buffers this cycle, to be routed. */
+  /** Packets that entered each router's input buffers this cycle, to be routed by the sequential allocator. */
   private readonly fresh: Int32Array;
   private readonly freshCount: Int32Array;
   private readonly freshRouters: Int32Array;
   private freshRouterCount = 0;
-  private readonly sequential: boolean;
   /** The greedy allocator's decisions of this cycle, applied together (and the sequential one's, one at a time). */
   private readonly decidedP: Int32Array;
   private readonly decidedOut: Int32Array;
   private readonly decidedVc: Int32Array;
   private decidedCount = 0;
-  /** Scratch: one router's new packets, taken out of its list before they are routed. */
   private readonly deciding: Int32Array;
 
   // Channel crossings landing next cycle, double-buffered.
   private arriveP: Int32Array;
   private arriveSlot: Int32Array;
   private arriveRouter: Int32Array;
-  private landRouter: Int32Array;
-  private arriveCount = 0;
   private landP: Int32Array;
   private landSlot: Int32Array;
+  private landRouter: Int32Array;
+  private arriveCount = 0;
   private creditBack: Int32Array;
-  private creditCount = 0;
   private creditLand: Int32Array;
+  private creditCount = 0;
 
   // Packets, by id (recycled).
-  private capacity: number;
-  private pDest: Int32Array;
-  private pSrc: Int32Array;
-  private pBorn: Float64Array;
-  private pInter: Int32Array;
+  private capacity = 1024;
+  private pDest = new Int32Array(1024);
+  private pSrc = new Int32Array(1024);
+  private pBorn = new Float64Array(1024);
+  /** The intermediate router (as a router number in the grid's radix), or UNDECIDED. */
+  private pInter = new Int32Array(1024);
   /** 0 on the way to the intermediate, 1 to the destination. */
-  private pPhase: Uint8Array;
+  private pPhase = new Uint8Array(1024);
   /** CLOS AD: the next dimension phase 0 decides in, and the highest it goes to (h). */
-  private pDim: Uint8Array;
-  private pHigh: Uint8Array;
-  private pHops: Uint8Array;
-  private pTag: Int32Array;
+  private pDim = new Uint8Array(1024);
+  private pHigh = new Uint8Array(1024);
+  private pHops = new Uint8Array(1024);
+  private pTag = new Int32Array(1024);
   /** Source-queue link, then the link of its output's wait list. */
-  private pNext: Int32Array;
-  /** The input buffer slot it holds a place in. */
-  private pSlot: Int32Array;
-  private freeList: Int32Array;
+  private pNext = new Int32Array(1024);
+  /** The input buffer slot it holds a place in (-1 in a source queue). */
+  private pSlot = new Int32Array(1024);
+  private freeList = new Int32Array(1024);
   private freeCount = 0;
   private nextId = 0;
 
@@ -166,77 +229,81 @@ export class FlatSim {
 
   private random: number;
 
-  /** Called for each packet delivered (id, cycle) and discarded (id, reason). */
+  /** Called for each packet delivered (id, cycle) and discarded (id, reason, router, port). */
   onDeliver: ((p: number, cycle: number) => void) | undefined;
-  onDiscard: ((p: number, reason: string) => void) | undefined;
+  onDiscard: ((p: number, reason: FlatDiscardReason, router: number, port: number) => void) | undefined;
+  /** The chips' interrupts, as the maintenance controller passes them on. */
+  onInterrupt: (kind: InterruptKind, cycle: number, node: number, port: number, vc: number, details?: Record<string, unknown>) => void = () => undefined;
 
-  constructor(grid: FlatGrid, options: FlatSimOptions) {
-    this.grid = grid;
-    this.routing = options.routing;
-    this.allocator = options.allocator ?? flatAllocatorOf(options.routing);
-    this.mode = [0, 1, 2, 3, 3, 4][FLAT_ROUTINGS.indexOf(options.routing)];
-    this.sequential = this.allocator === 'sequential';
-    const routers = flatRouterCount(grid);
-    const dims = grid.sizes.length;
-    const ports = grid.k + grid.sizes.reduce((s, size) => s + size - 1, 0);
+  constructor(fabric: EmulatedFabricLike, options: FlatSimOptions) {
+    const design = fabric.design;
+    const k = Number(design.summary.k);
+    const sizes = String(design.summary.sizes).split('×').map(Number);
+    this.grid = { k, sizes };
+    const routers = design.chips.length;
+    if (routers !== flatRouterCount(this.grid))
+      throw new RangeError(`a flattened butterfly of ${sizes.join('×')} routers, but the design has ${routers} chips`);
+    const ports = design.chips[0].portCount;
     this.routers = routers;
-    this.terminals = routers * grid.k;
+    this.terminals = routers * k;
     this.ports = ports;
-    this.dimensions = dims;
-    this.vcs = options.vcs ?? flatVcsNeeded(options.routing, dims);
-    const needed = flatVcsNeeded(options.routing, dims);
-    if (this.vcs < needed) throw new RangeError(`${options.routing} needs ${needed} VCs on ${dims} dimension${dims > 1 ? 's' : ''}, got ${this.vcs}`);
-    const perPort = options.bufferFlitsPerPort ?? 32;
-    this.depth = floor(perPort / this.vcs);
-    if (this.depth < 1) throw new RangeError(`${perPort} flits a port cannot be split over ${this.vcs} VCs`);
+    this.routerNames = fabric.chipNames;
+    this.fabric = { chipNames: fabric.chipNames };
+    const V = options.vcs ?? 4;
+    if (!(Number.isInteger(V) && V >= 1 && V <= FLAT_MAX_VCS)) throw new RangeError(`a router port has 1 to ${FLAT_MAX_VCS} VCs, got ${V}`);
+    this.vcs = V;
     this.random = options.seed >>> 0;
 
-    this.coord = new Int32Array(routers * dims);
-    this.dimBase = new Int32Array(dims + 1);
-    this.dimSize = new Int32Array(dims + 1);
-    this.dimStep = new Int32Array(dims + 1);
-    let base = grid.k;
-    let step = 1;
-    for (let d = 1; d <= dims; d++) {
-      this.dimBase[d] = base;
-      this.dimSize[d] = grid.sizes[d - 1];
-      this.dimStep[d] = step;
-      base += grid.sizes[d - 1] - 1;
-      step *= grid.sizes[d - 1];
-    }
-    for (let r = 0; r < routers; r++) for (let d = 1; d <= dims; d++) this.coord[r * dims + d - 1] = floor(r / this.dimStep[d]) % this.dimSize[d];
     const globalPorts = routers * ports;
     this.far = new Int32Array(globalPorts).fill(NONE);
     this.upstream = new Int32Array(globalPorts).fill(NONE);
-    this.dead = new Uint8Array(globalPorts);
     this.routerOf = new Int32Array(globalPorts);
-    for (let g = 0; g < globalPorts; g++) this.routerOf[g] = floor(g / ports);
-    for (let r = 0; r < routers; r++)
-      for (let d = 1; d <= dims; d++) {
-        const own = this.coord[r * dims + d - 1];
-        for (let m = 0; m < this.dimSize[d]; m++) {
-          if (m === own) continue;
-          const peer = r + (m - own) * this.dimStep[d];
-          const out = r * ports + this.portTo(d, own, m);
-          const input = peer * ports + this.portTo(d, m, own);
-          this.far[out] = input;
-          this.upstream[input] = out;
-        }
-      }
+    this.linkUp = new Uint8Array(globalPorts);
+    this.dead = new Uint8Array(routers);
+    this.portFlits = new Float64Array(globalPorts);
+    this.portVcFlits = new Float64Array(globalPorts * V);
+    for (let g = 0; g < globalPorts; g++) {
+      this.routerOf[g] = floor(g / ports);
+      const peer = fabric.peer[g];
+      if (peer < 0 || g % ports < k) continue;
+      this.far[g] = peer;
+      this.upstream[peer] = g;
+      this.linkUp[g] = 1;
+    }
 
-    const V = this.vcs;
+    this.regK = new Int32Array(routers);
+    this.regDims = new Int32Array(routers);
+    this.regSize = new Int32Array(routers * MAXD);
+    this.regCoord = new Int32Array(routers * MAXD);
+    this.regStep = new Int32Array(routers * MAXD);
+    this.regMapBase = new Int32Array(routers * MAXD);
+    this.mapWidth = ports + MAXD;
+    this.portMap = new Int32Array(routers * this.mapWidth).fill(NONE);
+    this.regMode = new Uint8Array(routers).fill(UNCONFIGURED);
+    this.regSequential = new Uint8Array(routers);
+    this.modeKind = new Uint8Array(routers);
+    this.vcMap = new Int32Array(routers * FLAT_MAX_VCS);
+    this.vcMapLength = new Int32Array(routers);
+    this.mask = new Uint8Array(globalPorts);
+    this.split = new Int32Array(routers * V);
+    // Until the split is written, the buffer is shared evenly by the hardware's VCs.
+    this.split.fill(floor(FLAT_BUFFER_FLITS_PER_PORT / V));
+
     const slots = globalPorts * V;
     this.bufCount = new Int32Array(slots);
     this.creditTo = new Int32Array(slots).fill(NONE);
-    for (let g = 0; g < globalPorts; g++) if (this.upstream[g] !== NONE) for (let v = 0; v < V; v++) this.creditTo[g * V + v] = this.upstream[g] * V + v;
     this.credit = new Int32Array(slots);
-    for (let g = 0; g < globalPorts; g++) if (this.far[g] !== NONE) for (let v = 0; v < V; v++) this.credit[g * V + v] = this.depth;
+    for (let g = 0; g < globalPorts; g++) {
+      const up = this.upstream[g];
+      if (up !== NONE) for (let v = 0; v < V; v++) this.creditTo[g * V + v] = up * V + v;
+      const farIn = this.far[g];
+      if (farIn !== NONE) for (let v = 0; v < V; v++) this.credit[g * V + v] = this.split[this.routerOf[farIn] * V + v];
+    }
     this.waitHead = new Int32Array(slots).fill(NONE);
     this.waitTail = new Int32Array(slots).fill(NONE);
     this.waitCount = new Int32Array(slots);
     this.waiting = new Int32Array(globalPorts);
     this.rr = new Int32Array(globalPorts);
-    // A router takes at most a flit a cycle on each input.
     this.fresh = new Int32Array(routers * ports);
     this.freshCount = new Int32Array(routers);
     this.freshRouters = new Int32Array(routers);
@@ -246,27 +313,13 @@ export class FlatSim {
     this.decidedVc = new Int32Array(globalPorts);
     this.deciding = new Int32Array(ports);
     this.arriveP = new Int32Array(globalPorts);
-    this.arriveRouter = new Int32Array(globalPorts);
-    this.landRouter = new Int32Array(globalPorts);
     this.arriveSlot = new Int32Array(globalPorts);
+    this.arriveRouter = new Int32Array(globalPorts);
     this.landP = new Int32Array(globalPorts);
     this.landSlot = new Int32Array(globalPorts);
-    this.creditBack = new Int32Array(globalPorts);
-    this.creditLand = new Int32Array(globalPorts);
-
-    this.capacity = 1024;
-    this.pDest = new Int32Array(this.capacity);
-    this.pSrc = new Int32Array(this.capacity);
-    this.pBorn = new Float64Array(this.capacity);
-    this.pInter = new Int32Array(this.capacity);
-    this.pPhase = new Uint8Array(this.capacity);
-    this.pDim = new Uint8Array(this.capacity);
-    this.pHigh = new Uint8Array(this.capacity);
-    this.pHops = new Uint8Array(this.capacity);
-    this.pTag = new Int32Array(this.capacity);
-    this.pNext = new Int32Array(this.capacity);
-    this.pSlot = new Int32Array(this.capacity);
-    this.freeList = new Int32Array(this.capacity);
+    this.landRouter = new Int32Array(globalPorts);
+    this.creditBack = new Int32Array(slots);
+    this.creditLand = new Int32Array(slots);
 
     this.sqHead = new Int32Array(this.terminals).fill(NONE);
     this.sqTail = new Int32Array(this.terminals).fill(NONE);
@@ -275,14 +328,124 @@ export class FlatSim {
     this.active = new Uint8Array(this.terminals);
   }
 
-  /** The port of a router whose coordinate in dimension d is `own`, towards coordinate m (flat-design.ts's numbering). */
-  private portTo(d: number, own: number, m: number): number {
-    return this.dimBase[d] + (m < own ? m : m - 1);
+  /**
+   * The routers of a k-ary n-flat (`grid`'s sizes all k) cabled as designed, every register written
+   * as the control plane writes them for `routing` (flat-wiring.ts): the paper's studies.
+   */
+  static study(grid: FlatGrid, options: FlatStudyOptions): FlatSim {
+    const needed = flatVcsNeeded(options.routing, grid.sizes.length);
+    const vcs = options.vcs ?? needed;
+    if (vcs < needed)
+      throw new RangeError(`${options.routing} needs ${needed} VCs on ${grid.sizes.length} dimension${grid.sizes.length > 1 ? 's' : ''}, got ${vcs}`);
+    const sim = new FlatSim(idealFabric(grid), { seed: options.seed, vcs });
+    const perVc = floor((options.bufferFlitsPerPort ?? FLAT_BUFFER_FLITS_PER_PORT) / needed);
+    if (perVc < 1) throw new RangeError(`${options.bufferFlitsPerPort} flits a port cannot be split over ${needed} VCs`);
+    const split = Array.from({ length: vcs }, (_, v) => (v < needed ? perVc : 0));
+    for (let r = 0; r < sim.routers; r++) {
+      sim.programRouter(r, {
+        shape: [grid.k, ...grid.sizes],
+        coordinates: grid.sizes.map((_, d) => floor(r / grid.sizes.slice(0, d).reduce((a, b) => a * b, 1)) % grid.sizes[d]),
+        portMap: idealPortMap(grid, r),
+        mode: FLAT_ROUTINGS.indexOf(options.routing),
+        sequential: (options.allocator ?? flatAllocatorOf(options.routing)) === 'sequential',
+        vcMap: Array.from({ length: needed }, (_, i) => i),
+        split,
+      });
+    }
+    return sim;
   }
 
-  /** Packets made and not yet delivered or discarded. */
-  get inFlight(): number {
-    return this.created - this.delivered - this.discarded;
+  /** Writes a router's routing registers at once (the maintenance controller writes them one by one, through the setters). */
+  programRouter(
+    r: number,
+    regs: {
+      shape: readonly number[];
+      coordinates: readonly number[];
+      portMap: readonly number[];
+      mode: number;
+      sequential: boolean;
+      vcMap: readonly number[];
+      split: readonly number[];
+    },
+  ): void {
+    this.setShape(r, regs.shape);
+    this.setCoordinates(r, regs.coordinates);
+    this.setPortMap(r, regs.portMap);
+    this.setVcMap(r, regs.vcMap);
+    this.setSplit(r, regs.split);
+    this.setMode(r, regs.mode, regs.sequential);
+  }
+
+  /** `gridShape`: [k, sizes…]; an error names what the router cannot take. */
+  setShape(r: number, shape: readonly number[]): void {
+    const [k, ...sizes] = shape;
+    if (!(Number.isInteger(k) && k >= 1 && k <= this.ports)) throw new RangeError(`k must be 1 to ${this.ports} (the router's ports), got ${k}`);
+    if (sizes.length < 1 || sizes.length > MAXD) throw new RangeError(`1 to ${MAXD} dimensions, got ${sizes.length}`);
+    if (!sizes.every((s) => Number.isInteger(s) && s >= 2)) throw new RangeError(`each dimension has at least 2 routers, got ${sizes.join(', ')}`);
+    const used = k + sizes.reduce((a, s) => a + s - 1, 0);
+    if (used > this.ports) throw new RangeError(`k + Σ(size − 1) = ${used} ports, more than the router's ${this.ports}`);
+    this.regK[r] = k;
+    this.regDims[r] = sizes.length;
+    let step = k;
+    let base = 0;
+    for (let d = 0; d < sizes.length; d++) {
+      this.regSize[r * MAXD + d] = sizes[d];
+      this.regStep[r * MAXD + d] = step;
+      this.regMapBase[r * MAXD + d] = base;
+      step *= sizes[d];
+      base += sizes[d];
+    }
+  }
+
+  setCoordinates(r: number, coordinates: readonly number[]): void {
+    const dims = this.regDims[r];
+    if (coordinates.length !== dims) throw new RangeError(`the grid shape has ${dims} dimensions; ${coordinates.length} coordinates given`);
+    coordinates.forEach((c, d) => {
+      if (!(Number.isInteger(c) && c >= 0 && c < this.regSize[r * MAXD + d]))
+        throw new RangeError(`coordinate ${d + 1} must be 0 to ${this.regSize[r * MAXD + d] - 1}, got ${c}`);
+      this.regCoord[r * MAXD + d] = c;
+    });
+  }
+
+  setPortMap(r: number, map: readonly number[]): void {
+    const dims = this.regDims[r];
+    let width = 0;
+    for (let d = 0; d < dims; d++) width += this.regSize[r * MAXD + d];
+    if (map.length !== width) throw new RangeError(`the port map has one entry a coordinate of each dimension (${width}), got ${map.length}`);
+    for (const port of map)
+      if (!(Number.isInteger(port) && port >= -1 && port < this.ports))
+        throw new RangeError(`a port map entry is a port 0 to ${this.ports - 1} or -1, got ${port}`);
+    this.portMap.fill(NONE, r * this.mapWidth, (r + 1) * this.mapWidth);
+    this.portMap.set(map, r * this.mapWidth);
+  }
+
+  setMode(r: number, mode: number, sequential: boolean): void {
+    if (!(Number.isInteger(mode) && mode >= 0 && mode < FLAT_ROUTINGS.length))
+      throw new RangeError(`the routing mode is 0 to ${FLAT_ROUTINGS.length - 1} (${FLAT_ROUTINGS.join(', ')}), got ${mode}`);
+    this.regMode[r] = mode;
+    this.modeKind[r] = [0, 1, 2, 3, 3, 4][mode];
+    this.regSequential[r] = sequential ? 1 : 0;
+  }
+
+  setVcMap(r: number, map: readonly number[]): void {
+    if (map.length < 1 || map.length > FLAT_MAX_VCS) throw new RangeError(`the VC map has 1 to ${FLAT_MAX_VCS} entries, got ${map.length}`);
+    for (const v of map) if (!(Number.isInteger(v) && v >= 0 && v < this.vcs)) throw new RangeError(`a VC map entry is a VC 0 to ${this.vcs - 1}, got ${v}`);
+    this.vcMap.set(map, r * FLAT_MAX_VCS);
+    this.vcMapLength[r] = map.length;
+  }
+
+  /** The buffer's split over the VCs; the routers upstream gain or lose the difference in credits. */
+  setSplit(r: number, split: readonly number[]): void {
+    const V = this.vcs;
+    if (split.length !== V) throw new RangeError(`the split gives each of the ${V} VCs its flits, got ${split.length} entries`);
+    if (!split.every((f) => Number.isInteger(f) && f >= 0) || split.reduce((a, b) => a + b, 0) > FLAT_BUFFER_FLITS_PER_PORT)
+      throw new RangeError(`the split's flits are whole and at most ${FLAT_BUFFER_FLITS_PER_PORT} together, got ${split.join(', ')}`);
+    for (let p = 0; p < this.ports; p++) {
+      const up = this.upstream[r * this.ports + p];
+      if (up === NONE) continue;
+      for (let v = 0; v < V; v++) this.credit[up * V + v] += split[v] - this.split[r * V + v];
+    }
+    this.split.set(split, r * V);
   }
 
   /** Terminal `source` queues a packet for terminal `destination`; its id. */
@@ -297,7 +460,14 @@ export class FlatSim {
     this.pHops[p] = 0;
     this.pTag[p] = tag;
     this.pNext[p] = NONE;
+    this.pSlot[p] = NONE;
     this.created++;
+    if (tag !== 0) this.alive.set(tag, (this.alive.get(tag) ?? 0) + 1);
+    const r = floor(source / this.grid.k);
+    if (this.dead[r]) {
+      this.discard(p, 'router-dead', r, source % this.grid.k);
+      return p;
+    }
     if (this.sqCount[source]++ === 0) this.sqHead[source] = p;
     else this.pNext[this.sqTail[source]] = p;
     this.sqTail[source] = p;
@@ -324,13 +494,94 @@ export class FlatSim {
     return this.pTag[p];
   }
 
-  /** Takes a router-to-router channel (router `router`'s `port`, both directions) out of service. */
-  cutChannel(router: number, port: number): void {
-    const out = router * this.ports + port;
-    const back = this.upstream[out];
-    if (this.far[out] === NONE || back === NONE) throw new RangeError(`router ${router} port ${port} is not a channel between routers`);
-    this.dead[out] = 1;
-    this.dead[back] = 1;
+  /** The far end (global port) of output g's cable to another router, -1 for a terminal's or none. */
+  farOf(g: number): number {
+    return this.far[g];
+  }
+
+  /** Packets the fabric holds, counted where they are — source queues, input buffers, wires — for the books to check against what was made. */
+  heldPackets(): number {
+    let n = this.arriveCount;
+    for (let t = 0; t < this.terminals; t++) n += this.sqCount[t];
+    for (let s = 0; s < this.bufCount.length; s++) n += this.bufCount[s];
+    return n;
+  }
+
+  /** Packets of `tag` made and not yet delivered or discarded. */
+  packetsAlive(tag: number): number {
+    return this.alive.get(tag) ?? 0;
+  }
+
+  /** Packets made and not yet delivered or discarded. */
+  get inFlight(): number {
+    return this.created - this.delivered - this.discarded;
+  }
+
+  /** A cable between routers cut (or mended): both its channels; both ends raise LINK_DOWN (LINK_UP) where their router lives. */
+  setLinkDown(router: number, port: number, down: boolean): void {
+    const g = router * this.ports + port;
+    const peer = this.far[g];
+    if (peer === NONE) throw new RangeError(`${this.routerNames[router]} port ${port} has no cable to another router`);
+    for (const end of [g, peer]) {
+      if (this.linkUp[end] === (down ? 0 : 1)) continue;
+      this.linkUp[end] = down ? 0 : 1;
+      const r = this.routerOf[end];
+      if (!down) this.resetCredits(end);
+      if (!this.dead[r]) this.onInterrupt(down ? 'LINK_DOWN' : 'LINK_UP', this.cycle, r, end - r * this.ports, 0);
+    }
+  }
+
+  /** A mended link's credits: the far buffer's room as it stands. */
+  private resetCredits(out: number): void {
+    const V = this.vcs;
+    const farIn = this.far[out];
+    const fr = this.routerOf[farIn];
+    for (let v = 0; v < V; v++) this.credit[out * V + v] = this.split[fr * V + v] - this.bufCount[farIn * V + v];
+  }
+
+  /** A router dies: what it holds is lost, its links go down (its neighbours say so); revived, it comes back unconfigured. */
+  setRouterDead(r: number, dead: boolean): void {
+    if (this.dead[r] === (dead ? 1 : 0)) return;
+    const ports = this.ports;
+    if (dead) {
+      this.dead[r] = 1;
+      for (let p = 0; p < ports; p++) {
+        const g = r * ports + p;
+        const peer = this.far[g];
+        if (peer !== NONE && this.linkUp[g]) this.setLinkDown(r, p, true);
+        // Its wait lists: every packet routed here and not yet sent.
+        for (let v = 0; v < this.vcs; v++) {
+          const q = g * this.vcs + v;
+          for (let x = this.waitHead[q]; x !== NONE;) {
+            const next = this.pNext[x];
+            this.leave(x);
+            this.discard(x, 'router-dead', r, p);
+            x = next;
+          }
+          this.waitHead[q] = this.waitTail[q] = NONE;
+          this.waitCount[q] = 0;
+        }
+        this.waiting[g] = 0;
+      }
+      // Its terminals' queued packets.
+      for (let t = r * this.grid.k; t < (r + 1) * this.grid.k; t++)
+        for (let x = this.sqHead[t]; x !== NONE && this.sqCount[t] > 0;) {
+          const next = this.pNext[x];
+          this.discard(x, 'router-dead', r, t % this.grid.k);
+          this.sqCount[t]--;
+          x = next;
+        }
+      for (let t = r * this.grid.k; t < (r + 1) * this.grid.k; t++) {
+        this.sqHead[t] = this.sqTail[t] = NONE;
+        this.sqCount[t] = 0;
+      }
+      return;
+    }
+    this.dead[r] = 0;
+    this.regMode[r] = UNCONFIGURED;
+    this.regDims[r] = 0;
+    this.mask.fill(0, r * ports, (r + 1) * ports);
+    for (let p = 0; p < ports; p++) if (this.far[r * ports + p] !== NONE) this.setLinkDown(r, p, false);
   }
 
   /** Runs `cycles` cycles; `beforeCycle` (if given) is called at the start of each, before injection. */
@@ -349,10 +600,8 @@ export class FlatSim {
     this.cycle++;
   }
 
-  /** Last cycle's channel crossings and credits arrive. */
+  /** Last cycle's credits and channel crossings arrive (credits first: a decision made as a packet lands sees the room freed the cycle before). */
   private land(): void {
-    // Swap the double buffers: what was sent last cycle lands now, the credits first (a decision
-    // made as a packet lands sees the room freed in the cycle before).
     const c = this.creditCount;
     let t = this.creditLand;
     this.creditLand = this.creditBack;
@@ -375,7 +624,18 @@ export class FlatSim {
     const landP = this.landP;
     const landSlot = this.landSlot;
     const landRouter = this.landRouter;
-    for (let i = 0; i < n; i++) this.enqueue(landRouter[i], landSlot[i], landP[i]);
+    const V = this.vcs;
+    for (let i = 0; i < n; i++) {
+      const slot = landSlot[i];
+      const r = landRouter[i];
+      // On a link cut or a router dead while it crossed: lost on the wire.
+      if (this.linkUp[floor(slot / V)] === 0 || this.dead[r]) {
+        const input = floor(slot / V);
+        this.discard(landP[i], this.dead[r] ? 'router-dead' : 'link-down', r, input - r * this.ports);
+        continue;
+      }
+      this.enqueue(r, slot, landP[i]);
+    }
   }
 
   /**
@@ -387,7 +647,7 @@ export class FlatSim {
   private enqueue(r: number, slot: number, p: number): void {
     this.bufCount[slot]++;
     this.pSlot[p] = slot;
-    if (!this.sequential) {
+    if (!this.regSequential[r]) {
       const n = this.decidedCount;
       if (this.route(r, p, n)) {
         this.decidedP[n] = p;
@@ -409,15 +669,15 @@ export class FlatSim {
     let kept = 0;
     for (let i = 0; i < this.activeCount; i++) {
       const t = this.activeTerminals[i];
-      // Packets enter on VC 0: the first VC of every algorithm's path.
       const r = floor(t / k);
+      // Packets enter on VC 0: the first of every algorithm's path.
       const slot = (r * ports + (t - r * k)) * V;
-      if (this.bufCount[slot] < this.depth) {
+      if (this.bufCount[slot] < this.split[r * V]) {
         const p = this.sqHead[t];
         this.sqHead[t] = this.pNext[p];
         this.pNext[p] = NONE;
-        this.enqueue(r, slot, p);
         this.flitHops++;
+        this.enqueue(r, slot, p);
         if (--this.sqCount[t] === 0) {
           this.active[t] = 0;
           continue;
@@ -430,25 +690,22 @@ export class FlatSim {
 
   /** The cycle's decisions take effect: the greedy allocator's all at once, the sequential one's router by router, each in turn. */
   private allocate_(): void {
-    if (!this.sequential) {
-      const n = this.decidedCount;
-      for (let j = 0; j < n; j++) this.wait(this.decidedP[j], this.decidedOut[j], this.decidedVc[j]);
-      this.decidedCount = 0;
-      return;
-    }
+    const n = this.decidedCount;
+    for (let j = 0; j < n; j++) this.wait(this.decidedP[j], this.decidedOut[j], this.decidedVc[j]);
+    this.decidedCount = 0;
     const ports = this.ports;
     const deciding = this.deciding;
     const routers = this.freshRouterCount;
     for (let i = 0; i < routers; i++) {
       const r = this.freshRouters[i];
-      const n = this.freshCount[r];
+      const m = this.freshCount[r];
       this.freshCount[r] = 0;
       const fresh = this.fresh;
-      for (let j = 0, f = r * ports; j < n; j++) deciding[j] = fresh[f + j];
+      for (let j = 0, f = r * ports; j < m; j++) deciding[j] = fresh[f + j];
       // Each decision sees the ones before it; the first input rotates with the cycle.
-      const first = this.cycle % n;
-      for (let j = 0; j < n; j++) {
-        const p = deciding[(first + j) % n];
+      const first = this.cycle % m;
+      for (let j = 0; j < m; j++) {
+        const p = deciding[(first + j) % m];
         if (this.route(r, p, 0)) this.wait(p, this.decidedOut[0], this.decidedVc[0]);
       }
     }
@@ -468,8 +725,9 @@ export class FlatSim {
 
   /** What an adaptive decision estimates of output `out` on VC `vc` (§3.2). */
   private queue(out: number, vc: number): number {
-    const o = out * this.vcs + vc;
-    return this.waiting[out] + (this.far[out] === NONE ? 0 : this.depth - this.credit[o]);
+    const farIn = this.far[out];
+    if (farIn === NONE) return this.waiting[out];
+    return this.waiting[out] + this.split[this.routerOf[farIn] * this.vcs + vc] - this.credit[out * this.vcs + vc];
   }
 
   private draw(): number {
@@ -481,55 +739,71 @@ export class FlatSim {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   }
 
-  /** Dimensions in which routers a and b differ. */
-  private differing(a: number, b: number): number {
-    const dims = this.dimensions;
+  /** Digit d (0-based dimension) of router number `to` (a terminal address without its terminal digit), by router r's registers. */
+  private digit(r: number, to: number, d: number): number {
+    const i = r * MAXD + d;
+    return floor((to * this.regK[r]) / this.regStep[i]) % this.regSize[i];
+  }
+
+  /** Dimensions in which router r and router number `to` differ, by r's registers. */
+  private differing(r: number, to: number): number {
+    const dims = this.regDims[r];
     let n = 0;
-    for (let d = 0; d < dims; d++) if (this.coord[a * dims + d] !== this.coord[b * dims + d]) n++;
+    for (let d = 0; d < dims; d++) if (this.regCoord[r * MAXD + d] !== this.digit(r, to, d)) n++;
     return n;
   }
 
-  /** Router r's output towards router `to` by dimension order (its lowest differing dimension), or -1 at it. */
+  /** Router r's port towards coordinate m of dimension d (0-based), as a global output; -1 where the map has none. */
+  private toward(r: number, d: number, m: number): number {
+    const port = this.portMap[r * this.mapWidth + this.regMapBase[r * MAXD + d] + m];
+    return port === NONE ? NONE : r * this.ports + port;
+  }
+
+  /** Router r's output towards router number `to` by dimension order (its lowest differing dimension), or -1 at it. */
   private dorPort(r: number, to: number): number {
-    const dims = this.dimensions;
-    for (let d = 1; d <= dims; d++) {
-      const own = this.coord[r * dims + d - 1];
-      const want = this.coord[to * dims + d - 1];
-      if (own !== want) return r * this.ports + this.portTo(d, own, want);
+    const dims = this.regDims[r];
+    for (let d = 0; d < dims; d++) {
+      const want = this.digit(r, to, d);
+      if (this.regCoord[r * MAXD + d] !== want) return this.toward(r, d, want);
     }
     return NONE;
   }
 
   /**
    * Routes packet p at router r: the output and VC go to decidedOut/decidedVc[at]. False where it
-   * was discarded instead (no live route).
+   * was discarded instead (unconfigured, or no live route).
    */
   private route(r: number, p: number, at: number): boolean {
-    const k = this.grid.k;
+    if (this.regMode[r] === UNCONFIGURED) {
+      this.leave(p);
+      this.discard(p, 'unconfigured', r, floor(this.pSlot[p] / this.vcs) - r * this.ports);
+      return false;
+    }
+    const k = this.regK[r];
     const dest = this.pDest[p];
     const dr = floor(dest / k);
-    const dims = this.dimensions;
-    if (dr === r) {
+    const dims = this.regDims[r];
+    const base = r * FLAT_MAX_VCS;
+    if (this.differing(r, dr) === 0) {
       this.decidedOut[at] = r * this.ports + (dest % k);
       this.decidedVc[at] = 0;
       return true;
     }
     let out = NONE;
     let vc: number;
-    switch (this.mode) {
+    switch (this.modeKind[r]) {
       case 0:
         out = this.dorPort(r, dr);
-        vc = dims - this.differing(r, dr);
+        vc = this.vcMap[base + dims - this.differing(r, dr)];
         break;
       case 1: {
-        vc = dims - this.differing(r, dr);
+        vc = this.vcMap[base + dims - this.differing(r, dr)];
         let best = INFINITE;
-        for (let d = 1; d <= dims; d++) {
-          const own = this.coord[r * dims + d - 1];
-          const want = this.coord[dr * dims + d - 1];
-          if (own === want) continue;
-          const o = r * this.ports + this.portTo(d, own, want);
-          if (this.dead[o]) continue;
+        for (let d = 0; d < dims; d++) {
+          const want = this.digit(r, dr, d);
+          if (this.regCoord[r * MAXD + d] === want) continue;
+          const o = this.toward(r, d, want);
+          if (o === NONE || this.mask[o]) continue;
           const q = this.queue(o, vc);
           if (q < best) {
             best = q;
@@ -541,29 +815,27 @@ export class FlatSim {
       default: {
         let inter = this.pInter[p];
         if (inter === UNDECIDED) inter = this.decideAtSource(p, r, dr);
-        if (this.pPhase[p] === 0 && this.mode === 4) {
+        if (this.pPhase[p] === 0 && this.modeKind[r] === 4) {
           out = this.closUp(p, r, dr);
           if (out !== NONE) {
-            vc = 0;
+            vc = this.vcMap[base];
             break;
           }
           this.pPhase[p] = 1;
         }
-        if (this.pPhase[p] === 0 && inter === r) this.pPhase[p] = 1;
+        if (this.pPhase[p] === 0 && this.differing(r, inter) === 0) this.pPhase[p] = 1;
         if (this.pPhase[p] === 0) {
           out = this.dorPort(r, inter);
-          vc = 0;
+          vc = this.vcMap[base];
         } else {
           out = this.dorPort(r, dr);
-          vc = 1;
+          vc = this.vcMap[base + 1];
         }
       }
     }
-    if (out === NONE || this.dead[out]) {
+    if (out === NONE || this.mask[out]) {
       this.leave(p);
-      this.discarded++;
-      if (this.onDiscard) this.onDiscard(p, 'no-route');
-      this.release(p);
+      this.discard(p, 'no-route', r, out === NONE ? -1 : out - r * this.ports);
       return false;
     }
     this.decidedOut[at] = out;
@@ -577,23 +849,27 @@ export class FlatSim {
    * intermediate, found on the way.
    */
   private decideAtSource(p: number, r: number, dr: number): number {
-    const routers = this.routers;
-    if (this.mode === 2) {
+    const dims = this.regDims[r];
+    let routers = 1;
+    for (let d = 0; d < dims; d++) routers *= this.regSize[r * MAXD + d];
+    const kind = this.modeKind[r];
+    if (kind === 2) {
       const b = floor(this.draw() * routers);
       this.pInter[p] = b;
       return b;
     }
+    const base = r * FLAT_MAX_VCS;
     const minOut = this.dorPort(r, dr);
     const hMin = this.differing(r, dr);
-    const qMin = this.dead[minOut] ? INFINITE : this.queue(minOut, 1) * hMin;
-    if (this.mode === 4) {
+    const qMin = minOut === NONE || this.mask[minOut] ? INFINITE : this.queue(minOut, this.vcMap[base + 1]) * hMin;
+    if (kind === 4) {
       // The non-minimal route's first hop: the adaptive choice in the lowest dimension that hops.
       let h = 0;
-      for (let d = this.dimensions; d >= 1 && h === 0; d--) if (this.coord[r * this.dimensions + d - 1] !== this.coord[dr * this.dimensions + d - 1]) h = d;
+      for (let d = dims - 1; d >= 0 && h === 0; d--) if (this.regCoord[r * MAXD + d] !== this.digit(r, dr, d)) h = d + 1;
       this.pHigh[p] = h;
       this.pDim[p] = 1;
       const first = this.closUp(p, r, dr);
-      const qNon = first === NONE ? INFINITE : this.queue(first, 0) * 2 * h;
+      const qNon = first === NONE ? INFINITE : this.queue(first, this.vcMap[base]) * 2 * h;
       this.pDim[p] = 1;
       if (qMin <= qNon) {
         this.pInter[p] = dr;
@@ -601,15 +877,14 @@ export class FlatSim {
         return dr;
       }
       this.pInter[p] = NONE;
-      this.pDim[p] = 1;
       return NONE;
     }
     // UGAL (§3.1, [27]): minimal unless a random Valiant route's first queue × hops is smaller.
     const b = floor(this.draw() * routers);
-    if (b !== r && b !== dr) {
+    if (b !== dr && this.differing(r, b) !== 0) {
       const valOut = this.dorPort(r, b);
-      const hVal = this.differing(r, b) + this.differing(b, dr);
-      if (!this.dead[valOut] && this.queue(valOut, 0) * hVal < qMin) {
+      const hVal = this.differing(r, b) + this.differingBetween(r, b, dr);
+      if (valOut !== NONE && !this.mask[valOut] && this.queue(valOut, this.vcMap[base]) * hVal < qMin) {
         this.pInter[p] = b;
         return b;
       }
@@ -619,6 +894,14 @@ export class FlatSim {
     return dr;
   }
 
+  /** Dimensions in which router numbers a and b differ, by router r's registers. */
+  private differingBetween(r: number, a: number, b: number): number {
+    const dims = this.regDims[r];
+    let n = 0;
+    for (let d = 0; d < dims; d++) if (this.digit(r, a, d) !== this.digit(r, b, d)) n++;
+    return n;
+  }
+
   /**
    * CLOS AD's phase 0 at router r: from the packet's next dimension up to h (the highest in which
    * the source and destination differ), each dimension's shortest queue or the dummy queue of
@@ -626,19 +909,20 @@ export class FlatSim {
    * next dimension advanced past those it stayed in, and past the one it hops in).
    */
   private closUp(p: number, r: number, dr: number): number {
-    const dims = this.dimensions;
     const h = this.pHigh[p];
+    const vc = this.vcMap[r * FLAT_MAX_VCS];
     for (let d = this.pDim[p]; d <= h; d++) {
-      const own = this.coord[r * dims + d - 1];
-      const want = this.coord[dr * dims + d - 1];
-      const productive = own === want ? NONE : r * this.ports + this.portTo(d, own, want);
-      let best = productive === NONE ? 0 : this.dead[productive] ? INFINITE : this.queue(productive, 0);
+      const own = this.regCoord[r * MAXD + d - 1];
+      const want = this.digit(r, dr, d - 1);
+      const productive = own === want ? NONE : this.toward(r, d - 1, want);
+      let best = own === want ? 0 : productive === NONE || this.mask[productive] ? INFINITE : this.queue(productive, vc);
       let out = NONE;
-      for (let m = 0; m < this.dimSize[d]; m++) {
+      const size = this.regSize[r * MAXD + d - 1];
+      for (let m = 0; m < size; m++) {
         if (m === own) continue;
-        const o = r * this.ports + this.portTo(d, own, m);
-        if (this.dead[o]) continue;
-        const q = this.queue(o, 0);
+        const o = this.toward(r, d - 1, m);
+        if (o === NONE || this.mask[o]) continue;
+        const q = this.queue(o, vc);
         if (q < best) {
           best = q;
           out = o;
@@ -656,9 +940,18 @@ export class FlatSim {
   /** The packet gives its place in its input buffer back, the credit going upstream. */
   private leave(p: number): void {
     const slot = this.pSlot[p];
+    if (slot === NONE) return;
     this.bufCount[slot]--;
+    this.pSlot[p] = NONE;
     const to = this.creditTo[slot];
     if (to !== NONE) this.creditBack[this.creditCount++] = to;
+  }
+
+  private discard(p: number, reason: FlatDiscardReason, router: number, port: number): void {
+    this.discarded++;
+    this.discardedBy.set(reason, (this.discardedBy.get(reason) ?? 0) + 1);
+    if (this.onDiscard) this.onDiscard(p, reason, router, port);
+    this.release(p);
   }
 
   /** Each output with packets waiting sends one whose VC has room beyond it (round robin over VCs). */
@@ -678,7 +971,7 @@ export class FlatSim {
       let vc = rr[out];
       for (let j = 0; j < V; j++, vc = vc + 1 === V ? 0 : vc + 1) {
         const q = out * V + vc;
-        if (waitCount[q] === 0 || (farInput !== NONE && credit[q] === 0)) continue;
+        if (waitCount[q] === 0 || (farInput !== NONE && credit[q] <= 0)) continue;
         const p = waitHead[q];
         const next = pNext[p];
         waitHead[q] = next;
@@ -688,7 +981,15 @@ export class FlatSim {
         waiting[out]--;
         rr[out] = vc + 1 === V ? 0 : vc + 1;
         this.leave(p);
+        if (farInput !== NONE && this.linkUp[out] === 0) {
+          // §3.6: a dead channel's sender drops what it was routed to send.
+          const r = this.routerOf[out];
+          this.discard(p, 'link-down', r, out - r * this.ports);
+          break;
+        }
         this.flitHops++;
+        this.portFlits[out]++;
+        this.portVcFlits[q]++;
         if (farInput === NONE) {
           this.delivered++;
           if (this.onDeliver) this.onDeliver(p, this.cycle + 1);
@@ -714,6 +1015,12 @@ export class FlatSim {
   }
 
   private release(p: number): void {
+    const tag = this.pTag[p];
+    if (tag !== 0) {
+      const n = this.alive.get(tag)! - 1;
+      if (n === 0) this.alive.delete(tag);
+      else this.alive.set(tag, n);
+    }
     this.freeList[this.freeCount++] = p;
   }
 
@@ -745,4 +1052,45 @@ export class FlatSim {
     this.freeList = growI(this.freeList);
     this.capacity = n;
   }
+}
+
+/** The design's cabling of a k-ary n-flat as the sim reads it, without the packaging (studies). */
+function idealFabric(grid: FlatGrid): EmulatedFabricLike {
+  const k = grid.k;
+  if (!grid.sizes.every((s) => s === k)) throw new RangeError(`a study's flattened butterfly is a k-ary n-flat, every dimension of k = ${k} routers`);
+  const routers = flatRouterCount(grid);
+  const ports = k + grid.sizes.reduce((s, size) => s + size - 1, 0);
+  const peer = new Int32Array(routers * ports).fill(NONE);
+  const names: string[] = [];
+  for (let r = 0; r < routers; r++) {
+    const coords = grid.sizes.map((_, d) => floor(r / k ** d) % k);
+    names.push(`r${coords.join('.')}`);
+    const map = idealPortMap(grid, r);
+    let base = 0;
+    grid.sizes.forEach((size, d) => {
+      for (let m = 0; m < size; m++) {
+        const port = map[base + m];
+        if (port < 0) continue;
+        const q = r + (m - coords[d]) * k ** d;
+        const back = idealPortMap(grid, q)[base + coords[d]];
+        peer[r * ports + port] = q * ports + back;
+      }
+      base += size;
+    });
+  }
+  return { chipNames: names, peer, design: { chips: names.map(() => ({ portCount: ports })), summary: { k, sizes: grid.sizes.join('×') } } };
+}
+
+/** A router's port map as the design numbers its ports (flat-design.ts): dimension by dimension, each coordinate's port, -1 at its own. */
+export function idealPortMap(grid: FlatGrid, r: number): number[] {
+  const map: number[] = [];
+  let port = grid.k;
+  let step = 1;
+  for (const size of grid.sizes) {
+    const own = floor(r / step) % size;
+    for (let m = 0; m < size; m++) map.push(m === own ? NONE : port + (m < own ? m : m - 1));
+    port += size - 1;
+    step *= size;
+  }
+  return map;
 }

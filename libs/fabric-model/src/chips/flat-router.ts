@@ -39,3 +39,40 @@ export function flatAllocatorOf(routing: FlatRouting): FlatAllocator {
 export function flatVcsNeeded(routing: FlatRouting, dimensions: number): number {
   return routing === 'min' || routing === 'min-ad' ? dimensions : 2;
 }
+
+/** What a router's identity register says it is (read by discovery over the service network). */
+export const MODEL_FLAT_ROUTER = 5;
+
+/**
+ * A router's registers as the control plane addresses them over the service network (the paper
+ * defines none; spec §3.4's design, after YARC's) — a router is reached by its coordinates:
+ * - `routerIdentity` [model, serial] and `channelStates` ports × [up, far serial, far port] as link
+ *   training found them: read only;
+ * - `gridShape` [k, size of dimension 1, …, size of dimension n′] and `coordinates` [c1 … cn′];
+ * - `portMap`: for each dimension and each coordinate of it (dimension 1's first), the port towards
+ *   that coordinate, -1 at the router's own;
+ * - `vcMap`: the VC of each index §3.1's assignment gives a hop (flatVcsNeeded of them);
+ * - `bufferSplit`: per VC, the flits of the port's 32 it has (§3.2: split among the VCs in use);
+ * - `portMask`: per port, 1 where the port is out of every candidate set (a dead channel, §3.6);
+ * - `routingMode` [mode (index in FLAT_ROUTINGS), allocator (0 greedy, 1 sequential)], written
+ *   last: the router routes from then on.
+ * Written in this order (each checks itself against the ones before).
+ */
+export const FLAT_REGISTERS = [
+  'routerIdentity',
+  'channelStates',
+  'gridShape',
+  'coordinates',
+  'portMap',
+  'vcMap',
+  'bufferSplit',
+  'portMask',
+  'routingMode',
+] as const;
+export type FlatRegister = (typeof FLAT_REGISTERS)[number];
+
+/** VCs a router port has (weft's chip: the paper's algorithms need 2, MIN AD n′). */
+export const FLAT_VCS = 4;
+
+/** VCs a router port has at most (Table 1's 2, MIN AD's n′ up to 11 on Table 4's 2-ary 12-flat, and some to spare). */
+export const FLAT_MAX_VCS = 16;
