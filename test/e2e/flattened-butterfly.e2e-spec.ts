@@ -1,9 +1,10 @@
-import { createKey, TestService } from './support/test-service';
+import { TrafficService } from '../../apps/fabric-manager/src/traffic/traffic.service';
+import { createKey, loadFixture, TestService } from './support/test-service';
 
 /**
- * The flattened butterfly through the service (issue 38), as far as it has landed: the cost and
- * power report over GraphQL, and its fabrics refused — nothing stored — until its routing engine
- * arrives.
+ * The flattened butterfly through the service (issue 38): the cost and power report over GraphQL;
+ * the 1,024-node 32-ary 2-flat loaded, discovered over its service network, configured (UGAL,
+ * every router's registers proven and pushed) and carrying traffic as offered.
  */
 describe('the flattened butterfly through the service', () => {
   jest.setTimeout(60_000);
@@ -64,15 +65,39 @@ describe('the flattened butterfly through the service', () => {
     expect(tooMany.errors![0].message).toMatch(/terminals/);
   });
 
-  it('refuses to load a flattened butterfly fabric until its routing engine lands, storing nothing', async () => {
+  it('loads, discovers and configures the 32-ary 2-flat: every router written, the proof held; traffic then runs as offered', async () => {
     const operator = await createKey(service, service.bootstrapKey!, 'operator');
-    const loaded = await service.gql(
-      'mutation($input: LoadFabricInput!) { loadFabric(input: $input) { id } }',
-      { input: { fixture: 'flattened-butterfly/fb-32ary-2flat-1024' } },
+    const fabricId = await loadFixture(service, operator, 'flattened-butterfly/fb-32ary-2flat-1024');
+    const discovered = await service.gql<{ discoverFabric: { chipsFound: number; cablesFound: number; findings: unknown[] } }>(
+      'mutation($input: FabricIdInput!) { discoverFabric(input: $input) { chipsFound cablesFound findings { kind message } } }',
+      { input: { fabricId } },
       operator,
     );
-    expect(loaded.errors![0].message).toMatch(/the flattened-butterfly family has no routing engine in this service yet/);
-    const fabrics = await service.gql<{ fabrics: { totalCount: number } }>('{ fabrics { totalCount } }', {}, operator);
-    expect(fabrics.data!.fabrics.totalCount).toBe(0);
+    // 32 routers, each cabled to the 31 others once.
+    expect(discovered.data!.discoverFabric).toEqual({ chipsFound: 32, cablesFound: 496, findings: [] });
+    const configured = await service.gql<{ configureFabric: { generation: { number: number; state: string }; verified: boolean; writes: number } }>(
+      'mutation($input: FabricIdInput!) { configureFabric(input: $input) { generation { number state } verified writes } }',
+      { input: { fabricId } },
+      operator,
+    );
+    expect(configured.errors).toBeUndefined();
+    // Seven registers a router: shape, coordinates, port map, VC map, buffer split, mask, mode.
+    expect(configured.data!.configureFabric).toEqual({ generation: { number: 1, state: 'pushed' }, verified: true, writes: 32 * 7 });
+    const started = await service.gql<{ startTrafficRun: { id: string } }>(
+      `mutation($input: StartTrafficRunInput!) { startTrafficRun(input: $input) { id state } }`,
+      { input: { fabricId, mode: 'steady-state', pattern: 'uniform-random', load: 0.5, slices: [0], seed: 5, sampleCycles: 2_000, warmupMaxCycles: 4_000 } },
+      operator,
+    );
+    expect(started.errors).toBeUndefined();
+    await service.app.get(TrafficService).finished(Number(fabricId));
+    const run = await service.gql<{
+      trafficRun: { state: string; results: { accepted: number; saturated: boolean; books: { balanced: boolean; discarded: object } } };
+    }>(`query($id: ID!) { trafficRun(id: $id) { state results } }`, { id: started.data!.startTrafficRun.id }, operator);
+    const { state, results: r } = run.data!.trafficRun;
+    expect(state).toBe('finished');
+    expect(r.saturated).toBe(false);
+    expect(r.accepted).toBeGreaterThan(0.45);
+    expect(r.accepted).toBeLessThan(0.55);
+    expect(r.books).toMatchObject({ balanced: true, discarded: {} });
   });
 });

@@ -44,3 +44,7 @@ export * from './anton2/anton2-multicast';
 export * from './anton2/anton2-routing-engine';
 export * from './anton2/anton2-describe';
 export * from './flattened-butterfly/flat-dependencies';
+export * from './flattened-butterfly/flat-configuration';
+export * from './flattened-butterfly/flat-discovery';
+export * from './flattened-butterfly/flat-routing-engine';
+export * from './flattened-butterfly/flat-registry';

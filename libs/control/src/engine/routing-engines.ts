@@ -37,6 +37,17 @@ import {
   triageAnton2Interrupts,
 } from '../anton2/anton2-registry';
 import type { RoutingEngine } from './routing-engine';
+import { discoverFlat } from '../flattened-butterfly/flat-discovery';
+import { FlatEngineImage, FlatRoutingEngine } from '../flattened-butterfly/flat-routing-engine';
+import type { FlatRouterImage } from '../flattened-butterfly/flat-configuration';
+import {
+  diffFlatRouter,
+  dumpFlatImage,
+  FLAT_IMAGE_TEXT_FORMAT,
+  planFlatPush,
+  reconcileFlatImage,
+  triageFlatInterrupts,
+} from '../flattened-butterfly/flat-registry';
 
 /** One chip of an image decoded for display, in its family's terms: a member per family. */
 export type DecodedChip =
@@ -143,6 +154,18 @@ export const ROUTING_ENGINES: Readonly<Partial<Record<FabricFamily, RoutingEngin
     }),
     dump: (image) => dumpAnton2Image(image as Anton2EngineImage),
     dumpFormat: ANTON2_IMAGE_TEXT_FORMAT,
+  },
+  'flattened-butterfly': {
+    name: 'flattened-butterfly',
+    // Over the service network, every router's place asked (flat-discovery.ts).
+    discover: (transport, design) => discoverFlat(transport, design),
+    create: (known) => new FlatRoutingEngine(known) as unknown as RoutingEngine,
+    triage: triageFlatInterrupts,
+    diffChip: (chip, before, after) => diffFlatRouter(chip, before as FlatRouterImage | undefined, after as FlatRouterImage | undefined),
+    plan: (held, next) => planFlatPush(held as FlatEngineImage | null, next as FlatEngineImage),
+    reconcile: (transport, image) => reconcileFlatImage(transport, image as FlatEngineImage),
+    dump: (image) => dumpFlatImage(image as FlatEngineImage),
+    dumpFormat: FLAT_IMAGE_TEXT_FORMAT,
   },
 };
 

@@ -137,10 +137,17 @@ export class FlatSim {
   // Registers, per router.
   readonly regK: Int32Array;
   readonly regDims: Int32Array;
-  /** Per router and dimension (r · MAXD + d − 1): size, coordinate, the terminal-address step (k × routers below), where its port map row starts. */
+  /** Per router and dimension (r · MAXD + d − 1): size, coordinate, where its port map row starts. */
   readonly regSize: Int32Array;
   readonly regCoord: Int32Array;
-  private readonly regStep: Int32Array;
+  /** Per router and dimension: routers below it (the router-number step); per router, routers in all. */
+  private readonly regRouterStep: Int32Array;
+  private readonly regRouters: Int32Array;
+  /** Scratch digits (the destination's, and another router's), and compare's lowest and highest differing dimension. */
+  private readonly destDigits = new Int32Array(MAXD);
+  private readonly scratchDigits = new Int32Array(MAXD);
+  private lowest = -1;
+  private highest = 0;
   private readonly regMapBase: Int32Array;
   /** Per router, `mapWidth` entries: the port towards each coordinate of each dimension (-1 at its own). */
   readonly portMap: Int32Array;
@@ -275,7 +282,8 @@ export class FlatSim {
     this.regDims = new Int32Array(routers);
     this.regSize = new Int32Array(routers * MAXD);
     this.regCoord = new Int32Array(routers * MAXD);
-    this.regStep = new Int32Array(routers * MAXD);
+    this.regRouterStep = new Int32Array(routers * MAXD).fill(1);
+    this.regRouters = new Int32Array(routers);
     this.regMapBase = new Int32Array(routers * MAXD);
     this.mapWidth = ports + MAXD;
     this.portMap = new Int32Array(routers * this.mapWidth).fill(NONE);
@@ -390,11 +398,12 @@ export class FlatSim {
     let base = 0;
     for (let d = 0; d < sizes.length; d++) {
       this.regSize[r * MAXD + d] = sizes[d];
-      this.regStep[r * MAXD + d] = step;
+      this.regRouterStep[r * MAXD + d] = step / k;
       this.regMapBase[r * MAXD + d] = base;
       step *= sizes[d];
       base += sizes[d];
     }
+    this.regRouters[r] = step / k;
   }
 
   setCoordinates(r: number, coordinates: readonly number[]): void {
@@ -742,15 +751,36 @@ export class FlatSim {
   /** Digit d (0-based dimension) of router number `to` (a terminal address without its terminal digit), by router r's registers. */
   private digit(r: number, to: number, d: number): number {
     const i = r * MAXD + d;
-    return floor((to * this.regK[r]) / this.regStep[i]) % this.regSize[i];
+    return floor(to / this.regRouterStep[i]) % this.regSize[i];
+  }
+
+  /**
+   * Router number `to`'s digits by router r's registers into `into`; the dimensions in which it
+   * differs from r go to the scratch fields (how many, the lowest, the highest + 1).
+   */
+  private compare(r: number, to: number, into: Int32Array): number {
+    const dims = this.regDims[r];
+    const rb = r * MAXD;
+    let n = 0;
+    let lowest = -1;
+    let highest = 0;
+    for (let d = 0; d < dims; d++) {
+      const w = floor(to / this.regRouterStep[rb + d]) % this.regSize[rb + d];
+      into[d] = w;
+      if (w !== this.regCoord[rb + d]) {
+        n++;
+        if (lowest < 0) lowest = d;
+        highest = d + 1;
+      }
+    }
+    this.lowest = lowest;
+    this.highest = highest;
+    return n;
   }
 
   /** Dimensions in which router r and router number `to` differ, by r's registers. */
   private differing(r: number, to: number): number {
-    const dims = this.regDims[r];
-    let n = 0;
-    for (let d = 0; d < dims; d++) if (this.regCoord[r * MAXD + d] !== this.digit(r, to, d)) n++;
-    return n;
+    return this.compare(r, to, this.scratchDigits);
   }
 
   /** Router r's port towards coordinate m of dimension d (0-based), as a global output; -1 where the map has none. */
@@ -761,12 +791,9 @@ export class FlatSim {
 
   /** Router r's output towards router number `to` by dimension order (its lowest differing dimension), or -1 at it. */
   private dorPort(r: number, to: number): number {
-    const dims = this.regDims[r];
-    for (let d = 0; d < dims; d++) {
-      const want = this.digit(r, to, d);
-      if (this.regCoord[r * MAXD + d] !== want) return this.toward(r, d, want);
-    }
-    return NONE;
+    const scratch = this.scratchDigits;
+    if (this.compare(r, to, scratch) === 0) return NONE;
+    return this.toward(r, this.lowest, scratch[this.lowest]);
   }
 
   /**
@@ -784,25 +811,28 @@ export class FlatSim {
     const dr = floor(dest / k);
     const dims = this.regDims[r];
     const base = r * FLAT_MAX_VCS;
-    if (this.differing(r, dr) === 0) {
-      this.decidedOut[at] = r * this.ports + (dest % k);
+    const want = this.destDigits;
+    const diff = this.compare(r, dr, want);
+    if (diff === 0) {
+      this.decidedOut[at] = r * this.ports + (dest - dr * k);
       this.decidedVc[at] = 0;
       return true;
     }
+    const lowest = this.lowest;
     let out = NONE;
     let vc: number;
     switch (this.modeKind[r]) {
       case 0:
-        out = this.dorPort(r, dr);
-        vc = this.vcMap[base + dims - this.differing(r, dr)];
+        out = this.toward(r, lowest, want[lowest]);
+        vc = this.vcMap[base + dims - diff];
         break;
       case 1: {
-        vc = this.vcMap[base + dims - this.differing(r, dr)];
+        vc = this.vcMap[base + dims - diff];
         let best = INFINITE;
-        for (let d = 0; d < dims; d++) {
-          const want = this.digit(r, dr, d);
-          if (this.regCoord[r * MAXD + d] === want) continue;
-          const o = this.toward(r, d, want);
+        const rb = r * MAXD;
+        for (let d = lowest; d < dims; d++) {
+          if (this.regCoord[rb + d] === want[d]) continue;
+          const o = this.toward(r, d, want[d]);
           if (o === NONE || this.mask[o]) continue;
           const q = this.queue(o, vc);
           if (q < best) {
@@ -813,22 +843,24 @@ export class FlatSim {
         break;
       }
       default: {
+        const minOut = this.toward(r, lowest, want[lowest]);
         let inter = this.pInter[p];
-        if (inter === UNDECIDED) inter = this.decideAtSource(p, r, dr);
+        if (inter === UNDECIDED) inter = this.decideAtSource(p, r, dr, diff, minOut);
         if (this.pPhase[p] === 0 && this.modeKind[r] === 4) {
-          out = this.closUp(p, r, dr);
+          out = this.closUp(p, r, want);
           if (out !== NONE) {
             vc = this.vcMap[base];
             break;
           }
           this.pPhase[p] = 1;
         }
-        if (this.pPhase[p] === 0 && this.differing(r, inter) === 0) this.pPhase[p] = 1;
         if (this.pPhase[p] === 0) {
           out = this.dorPort(r, inter);
-          vc = this.vcMap[base];
-        } else {
-          out = this.dorPort(r, dr);
+          if (out === NONE) this.pPhase[p] = 1;
+        }
+        if (this.pPhase[p] === 0) vc = this.vcMap[base];
+        else {
+          out = minOut;
           vc = this.vcMap[base + 1];
         }
       }
@@ -846,30 +878,25 @@ export class FlatSim {
   /**
    * The source router's choice for VAL, UGAL and CLOS AD: the intermediate router (the
    * destination's own for a minimal route, in phase 1 from the start); -1 for CLOS AD's adaptive
-   * intermediate, found on the way.
+   * intermediate, found on the way. `diff` and `minOut`: the destination's differing dimensions and
+   * minimal port (the scratch digits hold its digits).
    */
-  private decideAtSource(p: number, r: number, dr: number): number {
-    const dims = this.regDims[r];
-    let routers = 1;
-    for (let d = 0; d < dims; d++) routers *= this.regSize[r * MAXD + d];
+  private decideAtSource(p: number, r: number, dr: number, diff: number, minOut: number): number {
     const kind = this.modeKind[r];
+    const highest = this.highest;
     if (kind === 2) {
-      const b = floor(this.draw() * routers);
+      const b = floor(this.draw() * this.regRouters[r]);
       this.pInter[p] = b;
       return b;
     }
     const base = r * FLAT_MAX_VCS;
-    const minOut = this.dorPort(r, dr);
-    const hMin = this.differing(r, dr);
-    const qMin = minOut === NONE || this.mask[minOut] ? INFINITE : this.queue(minOut, this.vcMap[base + 1]) * hMin;
+    const qMin = minOut === NONE || this.mask[minOut] ? INFINITE : this.queue(minOut, this.vcMap[base + 1]) * diff;
     if (kind === 4) {
       // The non-minimal route's first hop: the adaptive choice in the lowest dimension that hops.
-      let h = 0;
-      for (let d = dims - 1; d >= 0 && h === 0; d--) if (this.regCoord[r * MAXD + d] !== this.digit(r, dr, d)) h = d + 1;
-      this.pHigh[p] = h;
+      this.pHigh[p] = highest;
       this.pDim[p] = 1;
-      const first = this.closUp(p, r, dr);
-      const qNon = first === NONE ? INFINITE : this.queue(first, this.vcMap[base]) * 2 * h;
+      const first = this.closUp(p, r, this.destDigits);
+      const qNon = first === NONE ? INFINITE : this.queue(first, this.vcMap[base]) * 2 * highest;
       this.pDim[p] = 1;
       if (qMin <= qNon) {
         this.pInter[p] = dr;
@@ -880,13 +907,16 @@ export class FlatSim {
       return NONE;
     }
     // UGAL (§3.1, [27]): minimal unless a random Valiant route's first queue × hops is smaller.
-    const b = floor(this.draw() * routers);
-    if (b !== dr && this.differing(r, b) !== 0) {
-      const valOut = this.dorPort(r, b);
-      const hVal = this.differing(r, b) + this.differingBetween(r, b, dr);
-      if (valOut !== NONE && !this.mask[valOut] && this.queue(valOut, this.vcMap[base]) * hVal < qMin) {
-        this.pInter[p] = b;
-        return b;
+    const b = floor(this.draw() * this.regRouters[r]);
+    if (b !== dr) {
+      const toB = this.differing(r, b);
+      if (toB !== 0) {
+        const valOut = this.toward(r, this.lowest, this.scratchDigits[this.lowest]);
+        const hVal = toB + this.differingBetween(r, b, dr);
+        if (valOut !== NONE && !this.mask[valOut] && this.queue(valOut, this.vcMap[base]) * hVal < qMin) {
+          this.pInter[p] = b;
+          return b;
+        }
       }
     }
     this.pInter[p] = dr;
@@ -908,14 +938,14 @@ export class FlatSim {
    * staying; the output of the first hop chosen, or -1 once the dimensions are done (the packet's
    * next dimension advanced past those it stayed in, and past the one it hops in).
    */
-  private closUp(p: number, r: number, dr: number): number {
+  private closUp(p: number, r: number, want: Int32Array): number {
     const h = this.pHigh[p];
     const vc = this.vcMap[r * FLAT_MAX_VCS];
     for (let d = this.pDim[p]; d <= h; d++) {
       const own = this.regCoord[r * MAXD + d - 1];
-      const want = this.digit(r, dr, d - 1);
-      const productive = own === want ? NONE : this.toward(r, d - 1, want);
-      let best = own === want ? 0 : productive === NONE || this.mask[productive] ? INFINITE : this.queue(productive, vc);
+      const target = want[d - 1];
+      const productive = own === target ? NONE : this.toward(r, d - 1, target);
+      let best = own === target ? 0 : productive === NONE || this.mask[productive] ? INFINITE : this.queue(productive, vc);
       let out = NONE;
       const size = this.regSize[r * MAXD + d - 1];
       for (let m = 0; m < size; m++) {

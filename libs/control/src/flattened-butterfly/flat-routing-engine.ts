@@ -1,0 +1,93 @@
+/**
+ * The flattened butterfly routing engine behind the frame's interface (issue 38; spec §3.4): from
+ * a fabric as discovered, the faults in force and the operator's routing mode, every router's
+ * registers (flat-configuration.ts), proven before the driver lets anything be pushed.
+ */
+import * as model from '@weft/fabric-model';
+import type { VerificationReport, Violation } from '../blackwidow/verifier';
+import type { KnownFabric } from '../discovery/known-fabric';
+import type { EngineComputation, RoutingEngine, Unreachable } from '../engine/routing-engine';
+import type { FaultSet } from '../faults/fault-set';
+import { computeFlatImage, DEFAULT_FLAT_SETTINGS, FlatImage, FlatRouterImage, FlatRoutingSettings, flatWriteList, verifyFlatImage } from './flat-configuration';
+
+export type FlatEngineImage = FlatImage;
+
+export interface FlatComputation extends EngineComputation<FlatEngineImage> {}
+
+export class FlatRoutingEngine implements RoutingEngine<FlatEngineImage, FlatComputation> {
+  readonly name = 'flattened-butterfly';
+  private adopted: FlatComputation | null = null;
+
+  constructor(
+    readonly known: KnownFabric,
+    private options: FlatRoutingSettings = DEFAULT_FLAT_SETTINGS,
+  ) {}
+
+  compute(faults: FaultSet): FlatComputation {
+    const image = computeFlatImage(this.known, faults, this.options);
+    const previous = new Map((this.adopted?.image.routers ?? []).map((r) => [r.name, r]));
+    const changed: string[] = [];
+    // A router whose registers did not change keeps its image object (image-delta.ts stores only what changed).
+    const routers: FlatRouterImage[] = image.routers.map((next) => {
+      const old = previous.get(next.name);
+      const writes = flatWriteList(next);
+      if (old && flatWriteList(old).every((w, k) => w.value.length === writes[k].value.length && w.value.every((v, i) => v === writes[k].value[i]))) return old;
+      changed.push(next.name);
+      return next;
+    });
+    return { faults, incremental: false, image: { ...image, routers }, changedRouters: changed };
+  }
+
+  verify(computed: FlatComputation): VerificationReport {
+    const verdict = verifyFlatImage(this.known.design, computed.image);
+    const violations: Violation[] = verdict.problems.slice(0, 50).map((message) => ({
+      kind: message.startsWith('the channel dependencies')
+        ? 'dependency-cycle'
+        : message.includes('hops between routers')
+          ? 'too-many-hops'
+          : message.includes('not proven')
+            ? 'not-proven'
+            : 'registers',
+      message,
+    }));
+    const live = computed.image.routers.length;
+    const cut = computed.image.cut.reduce((n, c) => n + c.destinations.length, 0);
+    const k = computed.image.grid.k;
+    return {
+      ok: violations.length === 0,
+      violations,
+      states: verdict.dependencies.classes,
+      pairsProven: violations.length === 0 ? live * (live - 1) - cut : 0,
+      endpointsProven: violations.length === 0 ? live * k : 0,
+      maxHops: verdict.maxHops,
+    };
+  }
+
+  adopt(computed: FlatComputation, _verification: VerificationReport): void {
+    this.adopted = computed;
+  }
+
+  unreachable(computed: FlatComputation): readonly Unreachable[] {
+    return [
+      ...computed.image.deadRouters.map((r) => ({ slice: 0, processors: `the terminals of ${r} (a dead router)` })),
+      ...computed.image.cut.map((c) => ({ slice: 0, processors: `${c.source} → ${c.destinations.join(', ')}` })),
+    ];
+  }
+
+  settings(): FlatRoutingSettings {
+    return { ...this.options };
+  }
+
+  /** Takes a routing mode (and allocator) for the next computation, or names what is wrong. */
+  applySettings(raw: unknown): string[] {
+    const s = (raw ?? {}) as Partial<FlatRoutingSettings>;
+    const problems: string[] = [];
+    if (!model.FLAT_ROUTINGS.includes(s.routing as model.FlatRouting))
+      problems.push(`routing: one of ${model.FLAT_ROUTINGS.join(', ')}, got ${JSON.stringify(s.routing)}`);
+    if (s.allocator !== undefined && s.allocator !== 'greedy' && s.allocator !== 'sequential')
+      problems.push(`allocator: greedy or sequential, got ${JSON.stringify(s.allocator)}`);
+    if (problems.length > 0) return problems;
+    this.options = { routing: s.routing!, ...(s.allocator ? { allocator: s.allocator } : {}) };
+    return [];
+  }
+}
