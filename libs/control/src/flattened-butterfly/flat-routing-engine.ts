@@ -12,7 +12,7 @@ import { computeFlatImage, DEFAULT_FLAT_SETTINGS, FlatImage, FlatRouterImage, Fl
 
 export type FlatEngineImage = FlatImage;
 
-export interface FlatComputation extends EngineComputation<FlatEngineImage> {}
+export type FlatComputation = EngineComputation<FlatEngineImage>;
 
 export class FlatRoutingEngine implements RoutingEngine<FlatEngineImage, FlatComputation> {
   readonly name = 'flattened-butterfly';
