@@ -65,6 +65,11 @@ export interface EmulatedFabricLike {
 const { floor, imul } = Math;
 const INFINITE = Number.POSITIVE_INFINITY;
 
+// The datasheet's figures as module constants: an imported binding is a property read through the
+// library's index on every use in a hot loop.
+const MAX_VCS = FLAT_MAX_VCS;
+const BUFFER_FLITS = FLAT_BUFFER_FLITS_PER_PORT;
+
 const NONE = -1;
 /** A packet's intermediate router before its source router has decided (UGAL, CLOS AD, VAL). */
 const UNDECIDED = -2;
@@ -155,7 +160,7 @@ export class FlatSim {
   /** Per router: routing mode (index in FLAT_ROUTINGS, 255 unset) and whether its allocator is sequential. */
   readonly regMode: Uint8Array;
   readonly regSequential: Uint8Array;
-  /** Per router, FLAT_MAX_VCS entries: the VC of each hop index, and how many indexes are set. */
+  /** Per router, MAX_VCS entries: the VC of each hop index, and how many indexes are set. */
   readonly vcMap: Int32Array;
   readonly vcMapLength: Int32Array;
   /** Per port: masked out of every choice. */
@@ -179,6 +184,11 @@ export class FlatSim {
   private readonly waiting: Int32Array;
   /** Per output: the VC its round robin tries first. */
   private readonly rr: Int32Array;
+  /** Per output: where the far router's split starts (its index × vcs), -1 for a terminal's. */
+  private readonly farSplit: Int32Array;
+  /** Outputs with packets waiting (each once), for the switch to visit. */
+  private readonly busy: Int32Array;
+  private busyCount = 0;
 
   /** Packets that entered each router's input buffers this cycle, to be routed by the sequential allocator. */
   private readonly fresh: Int32Array;
@@ -257,7 +267,7 @@ export class FlatSim {
     this.routerNames = fabric.chipNames;
     this.fabric = { chipNames: fabric.chipNames };
     const V = options.vcs ?? 4;
-    if (!(Number.isInteger(V) && V >= 1 && V <= FLAT_MAX_VCS)) throw new RangeError(`a router port has 1 to ${FLAT_MAX_VCS} VCs, got ${V}`);
+    if (!(Number.isInteger(V) && V >= 1 && V <= MAX_VCS)) throw new RangeError(`a router port has 1 to ${MAX_VCS} VCs, got ${V}`);
     this.vcs = V;
     this.random = options.seed >>> 0;
 
@@ -290,12 +300,12 @@ export class FlatSim {
     this.regMode = new Uint8Array(routers).fill(UNCONFIGURED);
     this.regSequential = new Uint8Array(routers);
     this.modeKind = new Uint8Array(routers);
-    this.vcMap = new Int32Array(routers * FLAT_MAX_VCS);
+    this.vcMap = new Int32Array(routers * MAX_VCS);
     this.vcMapLength = new Int32Array(routers);
     this.mask = new Uint8Array(globalPorts);
     this.split = new Int32Array(routers * V);
     // Until the split is written, the buffer is shared evenly by the hardware's VCs.
-    this.split.fill(floor(FLAT_BUFFER_FLITS_PER_PORT / V));
+    this.split.fill(floor(BUFFER_FLITS / V));
 
     const slots = globalPorts * V;
     this.bufCount = new Int32Array(slots);
@@ -312,6 +322,9 @@ export class FlatSim {
     this.waitCount = new Int32Array(slots);
     this.waiting = new Int32Array(globalPorts);
     this.rr = new Int32Array(globalPorts);
+    this.busy = new Int32Array(globalPorts);
+    this.farSplit = new Int32Array(globalPorts).fill(NONE);
+    for (let g = 0; g < globalPorts; g++) if (this.far[g] !== NONE) this.farSplit[g] = this.routerOf[this.far[g]] * V;
     this.fresh = new Int32Array(routers * ports);
     this.freshCount = new Int32Array(routers);
     this.freshRouters = new Int32Array(routers);
@@ -346,7 +359,7 @@ export class FlatSim {
     if (vcs < needed)
       throw new RangeError(`${options.routing} needs ${needed} VCs on ${grid.sizes.length} dimension${grid.sizes.length > 1 ? 's' : ''}, got ${vcs}`);
     const sim = new FlatSim(idealFabric(grid), { seed: options.seed, vcs });
-    const perVc = floor((options.bufferFlitsPerPort ?? FLAT_BUFFER_FLITS_PER_PORT) / needed);
+    const perVc = floor((options.bufferFlitsPerPort ?? BUFFER_FLITS) / needed);
     if (perVc < 1) throw new RangeError(`${options.bufferFlitsPerPort} flits a port cannot be split over ${needed} VCs`);
     const split = Array.from({ length: vcs }, (_, v) => (v < needed ? perVc : 0));
     for (let r = 0; r < sim.routers; r++) {
@@ -437,9 +450,9 @@ export class FlatSim {
   }
 
   setVcMap(r: number, map: readonly number[]): void {
-    if (map.length < 1 || map.length > FLAT_MAX_VCS) throw new RangeError(`the VC map has 1 to ${FLAT_MAX_VCS} entries, got ${map.length}`);
+    if (map.length < 1 || map.length > MAX_VCS) throw new RangeError(`the VC map has 1 to ${MAX_VCS} entries, got ${map.length}`);
     for (const v of map) if (!(Number.isInteger(v) && v >= 0 && v < this.vcs)) throw new RangeError(`a VC map entry is a VC 0 to ${this.vcs - 1}, got ${v}`);
-    this.vcMap.set(map, r * FLAT_MAX_VCS);
+    this.vcMap.set(map, r * MAX_VCS);
     this.vcMapLength[r] = map.length;
   }
 
@@ -447,8 +460,8 @@ export class FlatSim {
   setSplit(r: number, split: readonly number[]): void {
     const V = this.vcs;
     if (split.length !== V) throw new RangeError(`the split gives each of the ${V} VCs its flits, got ${split.length} entries`);
-    if (!split.every((f) => Number.isInteger(f) && f >= 0) || split.reduce((a, b) => a + b, 0) > FLAT_BUFFER_FLITS_PER_PORT)
-      throw new RangeError(`the split's flits are whole and at most ${FLAT_BUFFER_FLITS_PER_PORT} together, got ${split.join(', ')}`);
+    if (!split.every((f) => Number.isInteger(f) && f >= 0) || split.reduce((a, b) => a + b, 0) > BUFFER_FLITS)
+      throw new RangeError(`the split's flits are whole and at most ${BUFFER_FLITS} together, got ${split.join(', ')}`);
     for (let p = 0; p < this.ports; p++) {
       const up = this.upstream[r * this.ports + p];
       if (up === NONE) continue;
@@ -729,14 +742,14 @@ export class FlatSim {
     else this.pNext[tail] = p;
     this.waitTail[q] = p;
     this.waitCount[q]++;
-    this.waiting[out]++;
+    if (this.waiting[out]++ === 0) this.busy[this.busyCount++] = out;
   }
 
   /** What an adaptive decision estimates of output `out` on VC `vc` (§3.2). */
   private queue(out: number, vc: number): number {
-    const farIn = this.far[out];
-    if (farIn === NONE) return this.waiting[out];
-    return this.waiting[out] + this.split[this.routerOf[farIn] * this.vcs + vc] - this.credit[out * this.vcs + vc];
+    const farSplit = this.farSplit[out];
+    if (farSplit === NONE) return this.waiting[out];
+    return this.waiting[out] + this.split[farSplit + vc] - this.credit[out * this.vcs + vc];
   }
 
   private draw(): number {
@@ -746,12 +759,6 @@ export class FlatSim {
     t = imul(t ^ (t >>> 15), t | 1);
     t ^= t + imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-
-  /** Digit d (0-based dimension) of router number `to` (a terminal address without its terminal digit), by router r's registers. */
-  private digit(r: number, to: number, d: number): number {
-    const i = r * MAXD + d;
-    return floor(to / this.regRouterStep[i]) % this.regSize[i];
   }
 
   /**
@@ -810,7 +817,7 @@ export class FlatSim {
     const dest = this.pDest[p];
     const dr = floor(dest / k);
     const dims = this.regDims[r];
-    const base = r * FLAT_MAX_VCS;
+    const base = r * MAX_VCS;
     const want = this.destDigits;
     const diff = this.compare(r, dr, want);
     if (diff === 0) {
@@ -889,7 +896,7 @@ export class FlatSim {
       this.pInter[p] = b;
       return b;
     }
-    const base = r * FLAT_MAX_VCS;
+    const base = r * MAX_VCS;
     const qMin = minOut === NONE || this.mask[minOut] ? INFINITE : this.queue(minOut, this.vcMap[base + 1]) * diff;
     if (kind === 4) {
       // The non-minimal route's first hop: the adaptive choice in the lowest dimension that hops.
@@ -912,7 +919,13 @@ export class FlatSim {
       const toB = this.differing(r, b);
       if (toB !== 0) {
         const valOut = this.toward(r, this.lowest, this.scratchDigits[this.lowest]);
-        const hVal = toB + this.differingBetween(r, b, dr);
+        // b's digits (scratch) against the destination's: the second phase's hops.
+        const dims = this.regDims[r];
+        const bDigits = this.scratchDigits;
+        const want = this.destDigits;
+        let onward = 0;
+        for (let d = 0; d < dims; d++) if (bDigits[d] !== want[d]) onward++;
+        const hVal = toB + onward;
         if (valOut !== NONE && !this.mask[valOut] && this.queue(valOut, this.vcMap[base]) * hVal < qMin) {
           this.pInter[p] = b;
           return b;
@@ -924,14 +937,6 @@ export class FlatSim {
     return dr;
   }
 
-  /** Dimensions in which router numbers a and b differ, by router r's registers. */
-  private differingBetween(r: number, a: number, b: number): number {
-    const dims = this.regDims[r];
-    let n = 0;
-    for (let d = 0; d < dims; d++) if (this.digit(r, a, d) !== this.digit(r, b, d)) n++;
-    return n;
-  }
-
   /**
    * CLOS AD's phase 0 at router r: from the packet's next dimension up to h (the highest in which
    * the source and destination differ), each dimension's shortest queue or the dummy queue of
@@ -940,7 +945,7 @@ export class FlatSim {
    */
   private closUp(p: number, r: number, want: Int32Array): number {
     const h = this.pHigh[p];
-    const vc = this.vcMap[r * FLAT_MAX_VCS];
+    const vc = this.vcMap[r * MAX_VCS];
     for (let d = this.pDim[p]; d <= h; d++) {
       const own = this.regCoord[r * MAXD + d - 1];
       const target = want[d - 1];
@@ -984,10 +989,13 @@ export class FlatSim {
     this.release(p);
   }
 
-  /** Each output with packets waiting sends one whose VC has room beyond it (round robin over VCs). */
+  /**
+   * Each output with packets waiting sends one whose VC has room beyond it (round robin over VCs).
+   * The outputs are independent within a cycle — what one sends lands, and the credit it frees
+   * returns, the next — so the order they are visited in does not matter.
+   */
   private switch_(): void {
     const V = this.vcs;
-    const outputs = this.routers * this.ports;
     const waiting = this.waiting;
     const credit = this.credit;
     const waitCount = this.waitCount;
@@ -995,7 +1003,12 @@ export class FlatSim {
     const pNext = this.pNext;
     const far = this.far;
     const rr = this.rr;
-    for (let out = 0; out < outputs; out++) {
+    const busy = this.busy;
+    const visits = this.busyCount;
+    let kept = 0;
+    for (let i = 0; i < visits; i++) {
+      const out = busy[i];
+      // An output emptied by a dead router's discards since it was listed.
       if (waiting[out] === 0) continue;
       const farInput = far[out];
       let vc = rr[out];
@@ -1035,7 +1048,11 @@ export class FlatSim {
         }
         break;
       }
+      if (waiting[out] > 0) busy[kept++] = out;
     }
+    // Outputs listed while the switch ran (none today: waits are made in allocation) stay listed.
+    for (let i = visits; i < this.busyCount; i++) busy[kept++] = busy[i];
+    this.busyCount = kept;
   }
 
   private allocate(): number {
