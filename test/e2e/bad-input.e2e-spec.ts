@@ -38,7 +38,9 @@ describe('bad input', () => {
   it('an unknown family lists the known ones', async () => {
     const error = firstError(await load({ installation: fixture('invalid/unknown-family.json') }));
     expect(error.extensions.code).toBe('BAD_USER_INPUT');
-    expect(error.extensions.problems).toEqual([{ path: '$.family', message: 'must be one of "blackwidow", "bgl", "anton2", "flattened-butterfly", got "dragonfly"' }]);
+    expect(error.extensions.problems).toEqual([
+      { path: '$.family', message: 'must be one of "blackwidow", "bgl", "anton2", "flattened-butterfly", got "dragonfly"' },
+    ]);
   });
 
   it('negative sizes are refused with their JSON path', async () => {
