@@ -5,17 +5,18 @@
  * dimension as the design cables it, the routing mode and allocator, the VC of each hop's index
  * and the buffer's split over the VCs in use (§3.2: 32 flits a port, split among them), and the
  * ports masked out of every choice: a channel declared faulty, found miswired or missing, or
- * leading to a dead router (§3.6).
+ * leading to a dead router (§3.6) — each masked hop to a live router given a detour through
+ * another router of its dimension, and the dead routers excluded as intermediates.
  *
  * Its proof (verifyFlatImage): each router's registers read back against the design (shape,
  * coordinates, every map entry the port the design cables to that peer, or masked); the VCs the
  * algorithm needs within the chip's; the channel dependencies of every route the algorithm may
  * take acyclic (flat-dependencies.ts); the longest route within its bound — n′ hops minimal, 2n′
  * for VAL and UGAL, and for CLOS AD those of the folded Clos the fabric flattens (n levels: 2n′);
- * and every live pair reachable. Where a channel is masked, minimal dimension-order routing leaves
- * the pairs whose one route crosses it unreachable, said by name; the adaptive and non-minimal
- * algorithms' choices around a masked channel are not proven yet, and a configuration that would
- * need them is refused, saying so.
+ * and every live pair reachable: with masks, every dimension-order walk between live routers is
+ * walked over the registers, a detour a phase — minimal routing's failures are its cut pairs,
+ * said by name; for VAL, UGAL and CLOS AD, whose intermediates may be any live router, one failure
+ * refuses the configuration. MIN AD round masks is not proven yet, and refused, saying so.
  */
 import * as model from '@weft/fabric-model';
 import type { FabricDesign, FlatAllocator, FlatGrid, FlatRouting } from '@weft/fabric-model';
@@ -41,6 +42,8 @@ export interface FlatRouterImage {
   readonly vcMap: readonly number[];
   readonly bufferSplit: readonly number[];
   readonly portMask: readonly number[];
+  readonly detourVia: readonly number[];
+  readonly excludedIntermediates: readonly number[];
   readonly routingMode: readonly number[];
 }
 
@@ -54,6 +57,8 @@ export interface FlatImage {
   readonly deadRouters: readonly string[];
   /** Masked channels, one entry a cable (`r0.1:5–r2.1:5`), and why. */
   readonly masked: readonly string[];
+  /** Whether any router takes a masked channel round by a detour (its VCs then include the detours'). */
+  readonly detours: boolean;
   /** Live routers a route cannot join under the algorithm and masks: source → destinations. */
   readonly cut: readonly { readonly source: string; readonly destinations: readonly string[] }[];
 }
@@ -67,6 +72,8 @@ export function flatWriteList(r: FlatRouterImage): { register: string; index: nu
     { register: 'vcMap', index: 0, value: r.vcMap },
     { register: 'bufferSplit', index: 0, value: r.bufferSplit },
     { register: 'portMask', index: 0, value: r.portMask },
+    { register: 'detourVia', index: 0, value: r.detourVia },
+    { register: 'excludedIntermediates', index: 0, value: r.excludedIntermediates },
     { register: 'routingMode', index: 0, value: r.routingMode },
   ];
 }
@@ -88,10 +95,6 @@ export function computeFlatImage(known: KnownFabric, faults: FaultSet, settings:
   const grid = designGrid(design);
   const dims = grid.sizes.length;
   const allocator = settings.allocator ?? model.flatAllocatorOf(settings.routing);
-  const vcMap = flatVcAssignment(settings.routing, dims, model.FLAT_VCS);
-  const inUse = Math.max(...vcMap) + 1;
-  const perVc = Math.floor(model.FLAT_BUFFER_FLITS_PER_PORT / inUse);
-  const bufferSplit = Array.from({ length: model.FLAT_VCS }, (_, v) => (v < inUse ? perVc : 0));
   // What discovery found: the far end of each live cable end, by design names.
   const found = new Map<string, string>();
   for (const c of known.matched.cables) {
@@ -125,6 +128,54 @@ export function computeFlatImage(known: KnownFabric, faults: FaultSet, settings:
     masked.add(b);
     maskedCables.push(`${a}–${b} (${why})`);
   }
+  // Detours (spec §3.6): a masked hop to a live router goes through another router of the same
+  // dimension whose channels both ways are open — the first such after the target, counting from
+  // the router's own coordinate (so that the routers of a dimension spread their detours).
+  const byCoordinates = new Map(design.chips.map((c) => [(c.coordinates ?? []).join('.'), c]));
+  const routerAt = (coordinates: readonly number[]) => byCoordinates.get(coordinates.join('.'));
+  const open = (from: { name: string; coordinates?: readonly number[] }, d: number, m: number): boolean => {
+    const port = model.flatPeerPort(grid, d + 1, from.coordinates![d], m);
+    return !masked.has(`${from.name}:${port}`) && !dead.has(from.name);
+  };
+  const detourOf = new Map<string, number[]>();
+  let detours = false;
+  for (const chip of design.chips) {
+    if (dead.has(chip.name)) continue;
+    const own = chip.coordinates!;
+    const via: number[] = [];
+    for (let d = 0; d < dims; d++) {
+      const size = grid.sizes[d];
+      for (let m = 0; m < size; m++) {
+        const target = [...own];
+        target[d] = m;
+        const far = routerAt(target);
+        if (m === own[d] || !far || dead.has(far.name) || open(chip, d, m)) {
+          via.push(-1);
+          continue;
+        }
+        let chosen = -1;
+        for (let step = 1; step < size && chosen < 0; step++) {
+          const v = (m + step + own[d]) % size;
+          if (v === own[d] || v === m) continue;
+          const middle = [...own];
+          middle[d] = v;
+          const mid = routerAt(middle);
+          if (mid && !dead.has(mid.name) && open(chip, d, v) && open(mid, d, m)) chosen = v;
+        }
+        via.push(chosen);
+        if (chosen >= 0) detours = true;
+      }
+    }
+    detourOf.set(chip.name, via);
+  }
+  const excludedIntermediates = design.chips
+    .filter((c) => dead.has(c.name))
+    .map((c) => gridIndex(grid, c.coordinates ?? []))
+    .sort((a, b) => a - b);
+  const vcMap = flatVcAssignment(settings.routing, dims, model.FLAT_VCS, detours);
+  const inUse = Math.max(...vcMap) + 1;
+  const perVc = Math.floor(model.FLAT_BUFFER_FLITS_PER_PORT / inUse);
+  const bufferSplit = Array.from({ length: model.FLAT_VCS }, (_, v) => (v < inUse ? perVc : 0));
   const routers: FlatRouterImage[] = [];
   for (const chip of design.chips) {
     if (dead.has(chip.name)) continue;
@@ -142,9 +193,12 @@ export function computeFlatImage(known: KnownFabric, faults: FaultSet, settings:
       vcMap,
       bufferSplit,
       portMask,
+      detourVia: detourOf.get(chip.name)!,
+      excludedIntermediates,
       routingMode: [model.FLAT_ROUTINGS.indexOf(settings.routing), allocator === 'sequential' ? 1 : 0],
     });
   }
+  const reach = settings.routing === 'min' && maskedCables.length > 0 ? dorReach(grid, routers) : null;
   return {
     family: 'flattened-butterfly',
     grid,
@@ -153,37 +207,60 @@ export function computeFlatImage(known: KnownFabric, faults: FaultSet, settings:
     routers,
     deadRouters: [...dead],
     masked: maskedCables,
-    cut: cutPairs(grid, routers, settings.routing),
+    detours,
+    cut: reach ? reach.failing.map(([source, destinations]) => ({ source, destinations })) : [],
   };
 }
 
-/** Under minimal dimension-order routing, the live pairs whose one route crosses a masked port; none without masks. */
-function cutPairs(grid: FlatGrid, routers: readonly FlatRouterImage[], routing: FlatRouting): FlatImage['cut'] {
-  if (routing !== 'min' || routers.every((r) => r.portMask.every((m) => m === 0))) return [];
+/**
+ * Which live routers reach which by dimension order over the image's registers — each masked hop
+ * taken round by its detour, once a phase (the routers' rule): for every source, the destinations it
+ * cannot reach, by name. Walked router by router over the registers, as the routers will route.
+ */
+export function dorReach(grid: FlatGrid, routers: readonly FlatRouterImage[]): { failing: [string, string[]][]; pairs: number } {
   const byIndex = new Map(routers.map((r) => [gridIndex(grid, r.coordinates), r]));
-  const cut: { source: string; destinations: string[] }[] = [];
+  const dims = grid.sizes.length;
+  const mapBase: number[] = [];
+  for (let d = 0, b = 0; d < dims; d++) {
+    mapBase.push(b);
+    b += grid.sizes[d];
+  }
+  const failing: [string, string[]][] = [];
+  let pairs = 0;
+  const step = (at: FlatRouterImage, d: number, m: number): FlatRouterImage | undefined => {
+    const next = [...at.coordinates];
+    next[d] = m;
+    return byIndex.get(gridIndex(grid, next));
+  };
   for (const s of routers) {
-    const destinations: string[] = [];
+    const lost: string[] = [];
     for (const t of routers) {
       if (s === t) continue;
+      pairs++;
       let at: FlatRouterImage | undefined = s;
-      for (let d = 0; d < grid.sizes.length && at; d++) {
+      let detoured = false;
+      for (let d = 0; d < dims && at; d++) {
         const want = t.coordinates[d];
         if (at.coordinates[d] === want) continue;
-        const port = at.portMap[grid.sizes.slice(0, d).reduce((a, b) => a + b, 0) + want];
-        if (at.portMask[port]) {
+        const port = at.portMap[mapBase[d] + want];
+        if (!at.portMask[port]) {
+          at = step(at, d, want);
+          continue;
+        }
+        const via = at.detourVia[mapBase[d] + want];
+        if (detoured || via < 0) {
           at = undefined;
           break;
         }
-        const next: number[] = [...at.coordinates];
-        next[d] = want;
-        at = byIndex.get(gridIndex(grid, next));
+        detoured = true;
+        const mid = step(at, d, via);
+        at = mid && !mid.portMask[mid.portMap[mapBase[d] + want]] ? step(mid, d, want) : undefined;
       }
-      if (!at) destinations.push(t.name);
+      if (at !== t) lost.push(t.name);
     }
-    if (destinations.length > 0) cut.push({ source: s.name, destinations });
+    if (lost.length > 0) failing.push([s.name, lost]);
   }
-  return cut;
+  return { failing, pairs };
 }
 
 export interface FlatVerdict {
@@ -235,26 +312,42 @@ export function verifyFlatImage(design: FabricDesign, image: FlatImage): FlatVer
       problems.push(`${r.name}: the buffer split exceeds ${model.FLAT_BUFFER_FLITS_PER_PORT} flits`);
     if (r.vcMap.some((v) => r.bufferSplit[v] === 0)) problems.push(`${r.name}: a VC in use has no buffer`);
   }
-  const vcsNeeded = model.flatVcsNeeded(image.routing, dims);
-  const vcMap = image.routers[0]?.vcMap ?? flatVcAssignment(image.routing, dims, model.FLAT_VCS);
+  const vcsNeeded = model.flatVcsNeeded(image.routing, dims, image.detours);
+  const vcMap = image.routers[0]?.vcMap ?? flatVcAssignment(image.routing, dims, model.FLAT_VCS, image.detours);
   if (new Set(vcMap).size < vcsNeeded)
-    problems.push(`${image.routing} needs ${vcsNeeded} VCs on ${dims} dimension${dims > 1 ? 's' : ''}; its VC map gives ${new Set(vcMap).size}`);
-  const dependencies = flatDependencies(grid, image.routing, vcMap);
+    problems.push(
+      `${image.routing} needs ${vcsNeeded} VCs on ${dims} dimension${dims > 1 ? 's' : ''}${image.detours ? ' with detours round masked channels' : ''}; the router has ${model.FLAT_VCS} and its VC map gives ${new Set(vcMap).size}`,
+    );
+  const dependencies = flatDependencies(grid, image.routing, vcMap, image.detours);
   if (!dependencies.acyclic) problems.push(`the channel dependencies close a cycle: ${dependencies.cycle!.join(' → ')}`);
-  const maxHops = dependencies.acyclic ? longestRoute(dims, image.routing, vcMap) : 0;
-  const hopBound = image.routing === 'min' || image.routing === 'min-ad' ? dims : 2 * dims;
+  const maxHops = dependencies.acyclic ? longestRoute(dims, image.routing, vcMap, image.detours) : 0;
+  // A detour adds a hop: once a route for minimal routing, once a phase for the others.
+  const hopBound = image.routing === 'min' || image.routing === 'min-ad' ? dims + (image.detours ? 1 : 0) : 2 * dims + (image.detours ? 2 : 0);
   if (maxHops > hopBound) problems.push(`a ${image.routing} route may take ${maxHops} hops between routers, beyond its bound of ${hopBound}`);
   const anyMask = image.routers.some((r) => r.portMask.some((m) => m === 1));
-  if (anyMask && image.routing !== 'min')
+  if (anyMask && image.routing === 'min-ad')
     problems.push(
-      `${image.routing} around masked channels (${image.masked.slice(0, 3).join('; ')}${image.masked.length > 3 ? '; …' : ''}) is not proven yet: only minimal dimension-order routing is, its cut pairs said`,
+      `min-ad around masked channels (${image.masked.slice(0, 3).join('; ')}${image.masked.length > 3 ? '; …' : ''}) is not proven yet: its adaptive choice may walk into a router whose every productive channel is masked`,
     );
+  else if (anyMask && image.routing !== 'min') {
+    // VAL, UGAL, CLOS AD: a packet may go from any live router to any other by dimension order
+    // (to an intermediate, or from it): every such walk must get through, a detour a phase.
+    const reach = dorReach(grid, image.routers);
+    const lost = reach.failing.reduce((n, [, to]) => n + to.length, 0);
+    if (lost > 0)
+      problems.push(
+        `${lost} of ${reach.pairs} dimension-order walks between live routers find no way round the masked channels (${reach.failing
+          .slice(0, 3)
+          .map(([from, to]) => `${from} → ${to.slice(0, 3).join(', ')}`)
+          .join('; ')}): ${image.routing}'s intermediates could strand packets there`,
+      );
+  }
   return { problems, dependencies, maxHops, hopBound, vcsNeeded };
 }
 
 /** The most hops a route of the algorithm takes: the longest path through its dependency rules, plus one. */
-function longestRoute(dims: number, routing: FlatRouting, vcMap: readonly number[]): number {
-  const rules = flatDependencyRules(routing, dims, vcMap);
+function longestRoute(dims: number, routing: FlatRouting, vcMap: readonly number[], detours: boolean): number {
+  const rules = flatDependencyRules(routing, dims, vcMap, detours);
   const memo = new Map<string, number>();
   const from = (d: number, v: number): number => {
     const key = `${d}:${v}`;

@@ -101,6 +101,23 @@ describe('flattened butterfly channel dependencies (paper 003 §3.1; spec §3.4)
     }
   });
 
+  it.each(['min', 'val', 'ugal', 'clos-ad'] as FlatRouting[])(
+    'proves %s acyclic with detours round masked channels on the VCs they add (spec §3.6), and shows the cycle on too few',
+    (routing) => {
+      for (const grid of [
+        { k: 32, sizes: [32] },
+        { k: 8, sizes: [8, 8, 8] },
+      ]) {
+        const dims = grid.sizes.length;
+        const enough = flatVcsNeeded(routing, dims, true);
+        expect(flatDependencies(grid, routing, flatVcAssignment(routing, dims, enough, true), true)).toMatchObject({ acyclic: true });
+        const short = flatDependencies(grid, routing, flatVcAssignment(routing, dims, enough - 1, true), true);
+        expect(short.acyclic).toBe(false);
+        expect(short.cycle!.length).toBeGreaterThan(2);
+      }
+    },
+  );
+
   it('catches a short VC budget and shows the cycle: VAL on one VC on the 32-ary 2-flat, MIN AD on two VCs over three dimensions', () => {
     const val = flatDependencies({ k: 32, sizes: [32] }, 'val', flatVcAssignment('val', 1, 1));
     expect(val.acyclic).toBe(false);

@@ -26,12 +26,16 @@ import { FlatGrid, flatCoordinates, flatPeer, flatRouterCount, FlatRouting, flat
 
 /**
  * The VC each hop takes: by the index §3.1's assignment gives it (MIN, MIN AD: n′ − hops left;
- * the others: the phase), mapped onto the VCs there are. With enough VCs the map is the identity;
- * with fewer, the first indexes share VC 0.
+ * the others: the phase) — with detours (spec §3.6), minimal routing's index raised by one after
+ * a detour, and each phase's hops after its detour on an index of their own (2: phase 0, 3: phase
+ * 1) — mapped onto the VCs there are. With enough VCs the minimal map is the identity and the
+ * two-phase one orders phase 0, phase 0 detoured, phase 1, phase 1 detoured; with fewer, the first
+ * indexes share VC 0.
  */
-export function flatVcAssignment(routing: FlatRouting, dimensions: number, vcs: number): number[] {
-  const needed = flatVcsNeeded(routing, dimensions);
-  return Array.from({ length: needed }, (_, ideal) => Math.max(0, ideal - Math.max(0, needed - vcs)));
+export function flatVcAssignment(routing: FlatRouting, dimensions: number, vcs: number, detours = false): number[] {
+  const needed = flatVcsNeeded(routing, dimensions, detours);
+  const order = routing === 'min' || routing === 'min-ad' || !detours ? Array.from({ length: needed }, (_, i) => i) : [0, 2, 1, 3];
+  return order.map((rank) => Math.max(0, rank - Math.max(0, needed - vcs)));
 }
 
 export interface FlatDependencyRule {
@@ -43,23 +47,54 @@ export interface FlatDependencyRule {
   readonly noReturn: boolean;
 }
 
-/** The dependency rules of an algorithm on n′ dimensions with VC map `vcOf` (ideal index → VC). */
-export function flatDependencyRules(routing: FlatRouting, dimensions: number, vcOf: readonly number[]): FlatDependencyRule[] {
+/**
+ * The dependency rules of an algorithm on n′ dimensions with VC map `vcOf` (ideal index → VC) and,
+ * where the configuration takes masked channels round (`detours`), a detour's two hops in one
+ * dimension and the raised index after them. With detours the rules may hold more than the routes
+ * make (a superset proves as well).
+ */
+export function flatDependencyRules(routing: FlatRouting, dimensions: number, vcOf: readonly number[], detours = false): FlatDependencyRule[] {
   const rules: FlatDependencyRule[] = [];
   const add = (d1: number, v1: number, d2: number, v2: number, noReturn = false) => rules.push({ d1, v1: vcOf[v1], d2, v2: vcOf[v2], noReturn });
   const n = dimensions;
-  if (routing === 'min') {
+  if (routing === 'min' && !detours) {
     // A route of h hops takes ideal VCs n′ − h … n′ − 1, ascending in dimension: a hop in d2 with
     // one before it has at most n′ − d2 after it, so its index is at least d2 − 1.
     for (let d1 = 1; d1 <= n; d1++) for (let d2 = d1 + 1; d2 <= n; d2++) for (let v = Math.max(0, d2 - 2); v + 1 < n; v++) add(d1, v, d2, v + 1);
-  } else if (routing === 'min-ad') {
-    for (let d1 = 1; d1 <= n; d1++) for (let d2 = 1; d2 <= n; d2++) if (d1 !== d2) for (let v = 0; v + 1 < n; v++) add(d1, v, d2, v + 1);
+  } else if (routing === 'min' || routing === 'min-ad') {
+    const top = n + (detours ? 1 : 0);
+    for (let d1 = 1; d1 <= n; d1++)
+      for (let d2 = 1; d2 <= n; d2++) {
+        if (d1 === d2 || (routing === 'min' && d2 < d1)) continue;
+        for (let v = 0; v + 1 < top; v++) add(d1, v, d2, v + 1);
+      }
+    // A detour: its first hop on the index the hop had, its second (same dimension, onward) one up.
+    if (detours) for (let d = 1; d <= n; d++) for (let v = 0; v + 1 < top; v++) add(d, v, d, v + 1, true);
   } else {
-    for (const phase of [0, 1]) for (let d1 = 1; d1 <= n; d1++) for (let d2 = d1 + 1; d2 <= n; d2++) add(d1, phase, d2, phase);
+    // Ideal indexes: 0 phase 0, 1 phase 1, 2 phase 0 after its detour, 3 phase 1 after its detour.
+    const phases: [number, number][] = detours
+      ? [
+          [0, 2],
+          [1, 3],
+        ]
+      : [
+          [0, -1],
+          [1, -1],
+        ];
+    for (const [plain, detoured] of phases) {
+      for (let d1 = 1; d1 <= n; d1++) for (let d2 = d1 + 1; d2 <= n; d2++) add(d1, plain, d2, plain);
+      if (detoured < 0) continue;
+      for (let d = 1; d <= n; d++) add(d, plain, d, detoured, true);
+      for (let d1 = 1; d1 <= n; d1++) for (let d2 = d1 + 1; d2 <= n; d2++) add(d1, detoured, d2, detoured);
+    }
     // The turn: back to where it came from needs the source and destination one router (VAL, UGAL:
     // when there is no dimension below d1 nor above d2 to tell them apart) or CLOS AD's h below d1
-    // (when d1 is the last dimension).
-    for (let d1 = 1; d1 <= n; d1++) for (let d2 = 1; d2 <= n; d2++) add(d1, 0, d2, 1, d1 === d2 && (routing === 'clos-ad' ? d1 === n : n === 1));
+    // (when d1 is the last dimension) — unless the packet came by a detour.
+    for (let d1 = 1; d1 <= n; d1++)
+      for (let d2 = 1; d2 <= n; d2++) {
+        add(d1, 0, d2, 1, d1 === d2 && (routing === 'clos-ad' ? d1 === n : n === 1));
+        if (detours) add(d1, 2, d2, 1);
+      }
   }
   return rules;
 }
@@ -74,9 +109,9 @@ export interface FlatDependencyReport {
 }
 
 /** Proves an algorithm's VC assignment acyclic on a fabric, or shows a cycle of its channels. */
-export function flatDependencies(grid: FlatGrid, routing: FlatRouting, vcOf: readonly number[]): FlatDependencyReport {
+export function flatDependencies(grid: FlatGrid, routing: FlatRouting, vcOf: readonly number[], detours = false): FlatDependencyReport {
   const dims = grid.sizes.length;
-  const rules = flatDependencyRules(routing, dims, vcOf);
+  const rules = flatDependencyRules(routing, dims, vcOf, detours);
   const vcs = Math.max(...vcOf) + 1;
   const node = (d: number, v: number) => (d - 1) * vcs + v;
   const edges = new Map<number, Set<number>>();

@@ -25,8 +25,8 @@ describe('the flattened butterfly routing engine (spec §3.4)', () => {
     const proof = engine.verify(computed);
     expect(proof).toMatchObject({ ok: true, violations: [], maxHops: 4, endpointsProven: 64, pairsProven: 16 * 15 });
     const pushed = await reconcileFlatImage(transport, computed.image);
-    // Seven registers a router, but for what a fresh router already holds: no masked ports, and r0.0's coordinates 0.0.
-    expect(pushed).toMatchObject({ checked: 16 * 7, rewritten: 16 * 7 - 16 - 1, failures: [] });
+    // Nine registers a router, but for what a fresh router already holds: no masked ports, no detours, no excluded intermediates, and r0.0's coordinates 0.0.
+    expect(pushed).toMatchObject({ checked: 16 * 9, rewritten: 16 * 9 - 16 * 3 - 1, failures: [] });
     const sim = hosted.sim;
     for (let t = 0; t < 64; t++) sim.send(t, (t * 29 + 7) % 64);
     for (let i = 0; i < 200; i++) hosted.step();
@@ -35,21 +35,56 @@ describe('the flattened butterfly routing engine (spec §3.4)', () => {
     expect(await reconcileFlatImage(transport, computed.image)).toMatchObject({ rewritten: 0, failures: [] });
   });
 
-  it('names both ends of each miscabled or missing cable, and masks them; minimal routing says the pairs it cuts, the others refuse to route unproven', async () => {
+  it('names both ends of each miscabled or missing cable, masks them and routes round them by detours on the VCs they add: nothing lost', async () => {
     const installation = fixture('fb-4ary-3flat-64-miscabled.json');
-    const { known, engine } = await configured(installation.expected, installation.physical);
+    const { hosted, transport, known, engine } = await configured(installation.expected, installation.physical);
     const findings = known.matched.findings.map((f) => f.message);
     expect(findings.some((m) => m.includes('r1.0') && m.includes('r2.1'))).toBe(true);
     expect(findings.some((m) => m.includes('r3.3') && m.includes('r3.0'))).toBe(true);
     const computed = engine.compute(FaultSet.NONE);
-    expect(computed.image.masked.length).toBeGreaterThanOrEqual(3);
-    expect(engine.verify(computed)).toMatchObject({ ok: false, violations: [{ kind: 'not-proven' }] });
+    // The two swapped cables and the missing one, as designed, masked at both ends.
+    expect(computed.image.masked).toHaveLength(3);
+    expect(computed.image).toMatchObject({ detours: true, cut: [] });
+    expect(computed.image.routers[0].vcMap).toEqual([0, 2, 1, 3]);
+    const proof = engine.verify(computed);
+    expect(proof).toMatchObject({ ok: true, violations: [] });
+    expect(proof.maxHops).toBe(6);
+    expect((await reconcileFlatImage(transport, computed.image)).failures).toEqual([]);
+    // Every terminal to every other but its router's: those whose way crosses a masked channel go round it.
+    for (let s = 0; s < 64; s++) for (let t = 0; t < 64; t += 5) if (Math.floor(s / 4) !== Math.floor(t / 4)) hosted.sim.send(s, t);
+    for (let i = 0; i < 2000 && !hosted.idle(); i++) hosted.step();
+    expect(hosted.books()).toMatchObject({ discarded: {}, inFlight: 0, balanced: true });
+    // Minimal routing: its detours too; no pair cut.
     expect(engine.applySettings({ routing: 'min' })).toEqual([]);
     const minimal = engine.compute(FaultSet.NONE);
-    expect(engine.verify(minimal).ok).toBe(true);
-    // r3.3's dimension-2 channel to r3.0 is gone: r3.3 cannot reach r3.0 by dimension order, nor r3.0 r3.3.
-    expect(minimal.image.cut.find((c) => c.source === 'r3.3')?.destinations).toContain('r3.0');
-    expect(engine.unreachable(minimal).length).toBeGreaterThan(0);
+    expect(minimal.image.routers[0].vcMap).toEqual([0, 1, 2]);
+    expect(engine.verify(minimal)).toMatchObject({ ok: true, maxHops: 3 });
+    expect(minimal.image.cut).toEqual([]);
+  });
+
+  it('leaves a dead router out: its channels masked, never an intermediate, its terminals said unreachable', async () => {
+    // One dimension (an 8-ary 2-flat): every walk between live routers is one hop, or a detour's two.
+    const { engine } = await configured(generateFlatDesign({ k: 8, n: 2, radix: 15, spareUse: 'unused', packaging: FLAT_PACKAGING }));
+    const faults = FaultSet.of([{ kind: 'router', chip: 'r3', port: null }], () => 15);
+    const computed = engine.compute(faults);
+    expect(computed.image.deadRouters).toEqual(['r3']);
+    expect(computed.image.routers.every((r) => r.excludedIntermediates.join() === '3')).toBe(true);
+    expect(engine.verify(computed)).toMatchObject({ ok: true, violations: [] });
+    expect(engine.unreachable(computed)).toEqual([{ slice: 0, processors: 'the terminals of r3 (a dead router)' }]);
+    // MIN AD round masks is not proven yet: refused, saying so.
+    expect(engine.applySettings({ routing: 'min-ad' })).toEqual([]);
+    expect(engine.verify(engine.compute(faults))).toMatchObject({ ok: false, violations: [{ kind: 'not-proven' }] });
+  });
+
+  it('refuses a configuration whose dimension-order walks a dead router strands: two dimensions, walks that must cross it', async () => {
+    const { engine } = await configured();
+    const computed = engine.compute(FaultSet.of([{ kind: 'router', chip: 'r1.2', port: null }], () => 10));
+    const proof = engine.verify(computed);
+    expect(proof.ok).toBe(false);
+    // From the other routers of its dimension-1 row to the rest of its column: dimension 1 first leads through r1.2.
+    expect(proof.violations[0].message).toMatch(
+      /^9 of 210 dimension-order walks between live routers find no way round the masked channels \(r0\.2 → r1\.0, r1\.1, r1\.3;/,
+    );
   });
 
   it('refuses a setting it cannot take, naming it', async () => {

@@ -67,6 +67,17 @@ export class FlatMaintenanceController extends ControlNetworkController {
         return ok(row(sim.split, sim.vcs, sim.vcs));
       case 'portMask':
         return ok(Array.from(sim.mask.subarray(r * sim.ports, (r + 1) * sim.ports)));
+      case 'detourVia': {
+        let width = 0;
+        for (let d = 0; d < dims; d++) width += sim.regSize[r * FLAT_MAX_DIMENSIONS + d];
+        return ok(row(sim.detourVia, sim.mapWidth, width));
+      }
+      case 'excludedIntermediates': {
+        const list = sim.excluded[r];
+        const out: number[] = [];
+        if (list) for (let b = 0; b < list.length; b++) if (list[b]) out.push(b);
+        return ok(out);
+      }
       case 'routingMode':
         return ok(sim.regMode[r] === 255 ? [] : [sim.regMode[r], sim.regSequential[r]]);
       default:
@@ -113,6 +124,12 @@ export class FlatMaintenanceController extends ControlNetworkController {
         case 'portMask':
           if (value.length !== sim.ports || !value.every((v) => v === 0 || v === 1)) return rejected(`one bit a port (${sim.ports}), each 0 or 1`);
           sim.mask.set(value, r * sim.ports);
+          break;
+        case 'detourVia':
+          sim.setDetourVia(r, value);
+          break;
+        case 'excludedIntermediates':
+          sim.setExcluded(r, value);
           break;
         case 'routingMode':
           if (value.length !== 2 || !(value[1] === 0 || value[1] === 1)) return rejected('[mode, allocator (0 greedy, 1 sequential)]');

@@ -78,6 +78,25 @@ describe('the flattened butterfly router (paper 003 §3.2)', () => {
     expect([sim.created, sim.delivered, sim.discarded, sim.inFlight]).toEqual([3, 1, 2, 0]);
   });
 
+  it('takes a masked channel round through another router of its dimension, the second hop on the next VC (spec §3.6)', () => {
+    const sim = FlatSim.study({ k: 4, sizes: [4] }, { routing: 'min', vcs: 2, seed: 1 });
+    // r0's channel to r1 (its port 4) masked; its detourVia sends what wanted r1 through r2.
+    for (let r = 0; r < 4; r++) {
+      sim.setVcMap(r, [0, 1]);
+      sim.setSplit(r, [16, 16]);
+    }
+    sim.mask[4] = 1;
+    sim.setDetourVia(0, [-1, 2, -1, -1]);
+    const vcs: number[] = [];
+    sim.onDeliver = (p) => vcs.push(sim.packetHops(p));
+    sim.send(0, 4);
+    sim.run(20);
+    expect(vcs).toEqual([2]);
+    expect(Array.from(sim.portVcFlits.subarray(0 * 7 * 2 + 5 * 2, 0 * 7 * 2 + 5 * 2 + 2))).toEqual([1, 0]); // r0 → r2 on VC 0
+    expect(Array.from(sim.portVcFlits.subarray((2 * 7 + 5) * 2, (2 * 7 + 5) * 2 + 2))).toEqual([0, 1]); // r2 → r1 (its port 5) on VC 1
+    expect(() => sim.setDetourVia(0, [-1, 0, -1, -1])).toThrow(/must be -1 or another coordinate of the dimension, got 0/);
+  });
+
   it('refuses a VC budget the algorithm cannot live in', () => {
     expect(() => FlatSim.study({ k: 4, sizes: [4, 4] }, { routing: 'val', vcs: 1, seed: 1 })).toThrow('val needs 2 VCs on 2 dimensions, got 1');
   });

@@ -153,6 +153,8 @@ export class FlatSim {
   private readonly scratchDigits = new Int32Array(MAXD);
   private lowest = -1;
   private highest = 0;
+  /** The masked output a route found in its way (for the discard's record). */
+  private blocked = NONE;
   private readonly regMapBase: Int32Array;
   /** Per router, `mapWidth` entries: the port towards each coordinate of each dimension (-1 at its own). */
   readonly portMap: Int32Array;
@@ -165,6 +167,10 @@ export class FlatSim {
   readonly vcMapLength: Int32Array;
   /** Per port: masked out of every choice. */
   readonly mask: Uint8Array;
+  /** Per router, laid out as the port map: the coordinate a masked hop detours through (-1: none). */
+  readonly detourVia: Int32Array;
+  /** Per router: the router numbers it never takes as an intermediate (null: none). */
+  readonly excluded: (Uint8Array | null)[];
   /** Per router and VC: flits of the port's buffer that VC has (the split). */
   readonly split: Int32Array;
   /** The numeric mode for the per-packet switch: 0 min, 1 min-ad, 2 val, 3 ugal/ugal-s, 4 clos-ad. */
@@ -227,6 +233,8 @@ export class FlatSim {
   private pDim = new Uint8Array(1024);
   private pHigh = new Uint8Array(1024);
   private pHops = new Uint8Array(1024);
+  /** Whether the packet took a detour in its current phase (its VC index raised by it). */
+  private pDetour = new Uint8Array(1024);
   private pTag = new Int32Array(1024);
   /** Source-queue link, then the link of its output's wait list. */
   private pNext = new Int32Array(1024);
@@ -303,6 +311,8 @@ export class FlatSim {
     this.vcMap = new Int32Array(routers * MAX_VCS);
     this.vcMapLength = new Int32Array(routers);
     this.mask = new Uint8Array(globalPorts);
+    this.detourVia = new Int32Array(routers * this.mapWidth).fill(NONE);
+    this.excluded = new Array<Uint8Array | null>(routers).fill(null);
     this.split = new Int32Array(routers * V);
     // Until the split is written, the buffer is shared evenly by the hardware's VCs.
     this.split.fill(floor(BUFFER_FLITS / V));
@@ -441,6 +451,38 @@ export class FlatSim {
     this.portMap.set(map, r * this.mapWidth);
   }
 
+  /** `detourVia`: laid out as the port map; each entry a coordinate of its dimension other than the router's own, or -1. */
+  setDetourVia(r: number, via: readonly number[]): void {
+    const dims = this.regDims[r];
+    let width = 0;
+    for (let d = 0; d < dims; d++) width += this.regSize[r * MAXD + d];
+    if (via.length !== width) throw new RangeError(`detourVia has one entry a coordinate of each dimension (${width}), got ${via.length}`);
+    let at = 0;
+    for (let d = 0; d < dims; d++)
+      for (let m = 0; m < this.regSize[r * MAXD + d]; m++, at++) {
+        const v = via[at];
+        if (v === NONE) continue;
+        if (!(Number.isInteger(v) && v >= 0 && v < this.regSize[r * MAXD + d] && v !== this.regCoord[r * MAXD + d] && v !== m))
+          throw new RangeError(`detourVia entry ${at} (dimension ${d + 1}, coordinate ${m}) must be -1 or another coordinate of the dimension, got ${v}`);
+      }
+    this.detourVia.fill(NONE, r * this.mapWidth, (r + 1) * this.mapWidth);
+    this.detourVia.set(via, r * this.mapWidth);
+  }
+
+  /** `excludedIntermediates`: router numbers (in the grid's radix) never taken as an intermediate. */
+  setExcluded(r: number, routers: readonly number[]): void {
+    const count = this.regRouters[r];
+    for (const b of routers)
+      if (!(Number.isInteger(b) && b >= 0 && b < count)) throw new RangeError(`an excluded intermediate is a router number 0 to ${count - 1}, got ${b}`);
+    if (routers.length === 0) {
+      this.excluded[r] = null;
+      return;
+    }
+    const list = new Uint8Array(count);
+    for (const b of routers) list[b] = 1;
+    this.excluded[r] = list;
+  }
+
   setMode(r: number, mode: number, sequential: boolean): void {
     if (!(Number.isInteger(mode) && mode >= 0 && mode < FLAT_ROUTINGS.length))
       throw new RangeError(`the routing mode is 0 to ${FLAT_ROUTINGS.length - 1} (${FLAT_ROUTINGS.join(', ')}), got ${mode}`);
@@ -480,6 +522,7 @@ export class FlatSim {
     this.pPhase[p] = 0;
     this.pDim[p] = 1;
     this.pHops[p] = 0;
+    this.pDetour[p] = 0;
     this.pTag[p] = tag;
     this.pNext[p] = NONE;
     this.pSlot[p] = NONE;
@@ -603,6 +646,8 @@ export class FlatSim {
     this.regMode[r] = UNCONFIGURED;
     this.regDims[r] = 0;
     this.mask.fill(0, r * ports, (r + 1) * ports);
+    this.detourVia.fill(NONE, r * this.mapWidth, (r + 1) * this.mapWidth);
+    this.excluded[r] = null;
     for (let p = 0; p < ports; p++) if (this.far[r * ports + p] !== NONE) this.setLinkDown(r, p, false);
   }
 
@@ -826,17 +871,21 @@ export class FlatSim {
       return true;
     }
     const lowest = this.lowest;
+    const vcs = this.vcMapLength[r];
+    this.blocked = NONE;
     let out = NONE;
-    let vc: number;
+    // The hop's VC index (§3.1's, raised past a detour's first hop: spec §3.6), then its VC.
+    let index: number;
     switch (this.modeKind[r]) {
       case 0:
-        out = this.toward(r, lowest, want[lowest]);
-        vc = this.vcMap[base + dims - diff];
+        index = dims - diff + this.pDetour[p];
+        out = this.hop(r, p, lowest, want[lowest]);
         break;
       case 1: {
-        vc = this.vcMap[base + dims - diff];
+        index = dims - diff + this.pDetour[p];
         let best = INFINITE;
         const rb = r * MAXD;
+        const vc = index < vcs ? this.vcMap[base + index] : 0;
         for (let d = lowest; d < dims; d++) {
           if (this.regCoord[rb + d] === want[d]) continue;
           const o = this.toward(r, d, want[d]);
@@ -847,39 +896,73 @@ export class FlatSim {
             out = o;
           }
         }
+        // Every productive channel masked: a detour in the lowest.
+        if (out === NONE) out = this.hop(r, p, lowest, want[lowest]);
         break;
       }
       default: {
-        const minOut = this.toward(r, lowest, want[lowest]);
         let inter = this.pInter[p];
-        if (inter === UNDECIDED) inter = this.decideAtSource(p, r, dr, diff, minOut);
+        if (inter === UNDECIDED) inter = this.decideAtSource(p, r, dr, diff, lowest, want[lowest]);
         if (this.pPhase[p] === 0 && this.modeKind[r] === 4) {
           out = this.closUp(p, r, want);
           if (out !== NONE) {
-            vc = this.vcMap[base];
+            index = 0;
             break;
           }
-          this.pPhase[p] = 1;
+          this.enterPhase1(p);
         }
         if (this.pPhase[p] === 0) {
-          out = this.dorPort(r, inter);
-          if (out === NONE) this.pPhase[p] = 1;
+          index = this.pDetour[p] ? 2 : 0;
+          out = this.dorHop(r, p, inter);
+          if (out === NONE && this.differing(r, inter) === 0) this.enterPhase1(p);
+          else break;
         }
-        if (this.pPhase[p] === 0) vc = this.vcMap[base];
-        else {
-          out = minOut;
-          vc = this.vcMap[base + 1];
-        }
+        index = this.pDetour[p] ? 3 : 1;
+        out = this.hop(r, p, lowest, want[lowest]);
       }
     }
+    if (index >= vcs) out = NONE;
     if (out === NONE || this.mask[out]) {
       this.leave(p);
-      this.discard(p, 'no-route', r, out === NONE ? -1 : out - r * this.ports);
+      const where = out !== NONE ? out : this.blocked;
+      this.discard(p, 'no-route', r, where === NONE ? -1 : where - r * this.ports);
       return false;
     }
     this.decidedOut[at] = out;
-    this.decidedVc[at] = vc;
+    this.decidedVc[at] = this.vcMap[base + index];
     return true;
+  }
+
+  /** A packet turns at its intermediate: the second phase, with its own detour. */
+  private enterPhase1(p: number): void {
+    this.pPhase[p] = 1;
+    this.pDetour[p] = 0;
+  }
+
+  /**
+   * Router r's output for packet p towards coordinate m of dimension d: its channel, or where that
+   * is masked a detour through the coordinate the router's detourVia register names — once a
+   * phase, the packet's VC index rising for the detour's second hop (spec §3.6); -1 where neither
+   * is open.
+   */
+  private hop(r: number, p: number, d: number, m: number): number {
+    const o = this.toward(r, d, m);
+    if (o === NONE || !this.mask[o]) return o;
+    this.blocked = o;
+    if (this.pDetour[p]) return NONE;
+    const via = this.detourVia[r * this.mapWidth + this.regMapBase[r * MAXD + d] + m];
+    if (via === NONE) return NONE;
+    const o2 = this.toward(r, d, via);
+    if (o2 === NONE || this.mask[o2]) return NONE;
+    this.pDetour[p] = 1;
+    return o2;
+  }
+
+  /** Dimension order towards router number `to`, detours allowed; -1 at it or where no way is open. */
+  private dorHop(r: number, p: number, to: number): number {
+    const scratch = this.scratchDigits;
+    if (this.compare(r, to, scratch) === 0) return NONE;
+    return this.hop(r, p, this.lowest, scratch[this.lowest]);
   }
 
   /**
@@ -888,16 +971,28 @@ export class FlatSim {
    * intermediate, found on the way. `diff` and `minOut`: the destination's differing dimensions and
    * minimal port (the scratch digits hold its digits).
    */
-  private decideAtSource(p: number, r: number, dr: number, diff: number, minOut: number): number {
+  private decideAtSource(p: number, r: number, dr: number, diff: number, lowest: number, target: number): number {
     const kind = this.modeKind[r];
     const highest = this.highest;
     if (kind === 2) {
-      const b = floor(this.draw() * this.regRouters[r]);
+      // A dead router is never an intermediate: drawn again, up to four times, then none (minimal).
+      let b = floor(this.draw() * this.regRouters[r]);
+      for (let tries = 0; tries < 4 && this.isExcluded(r, b); tries++) b = floor(this.draw() * this.regRouters[r]);
+      if (this.isExcluded(r, b)) b = dr;
       this.pInter[p] = b;
       return b;
     }
     const base = r * MAX_VCS;
-    const qMin = minOut === NONE || this.mask[minOut] ? INFINITE : this.queue(minOut, this.vcMap[base + 1]) * diff;
+    // The minimal route's first hop, or its detour's (one hop longer).
+    let minOut = this.toward(r, lowest, target);
+    let hMin = diff;
+    if (minOut !== NONE && this.mask[minOut]) {
+      const via = this.detourVia[r * this.mapWidth + this.regMapBase[r * MAXD + lowest] + target];
+      minOut = via === NONE ? NONE : this.toward(r, lowest, via);
+      if (minOut !== NONE && this.mask[minOut]) minOut = NONE;
+      hMin++;
+    }
+    const qMin = minOut === NONE ? INFINITE : this.queue(minOut, this.vcMap[base + 1]) * hMin;
     if (kind === 4) {
       // The non-minimal route's first hop: the adaptive choice in the lowest dimension that hops.
       this.pHigh[p] = highest;
@@ -915,7 +1010,7 @@ export class FlatSim {
     }
     // UGAL (§3.1, [27]): minimal unless a random Valiant route's first queue × hops is smaller.
     const b = floor(this.draw() * this.regRouters[r]);
-    if (b !== dr) {
+    if (b !== dr && !this.isExcluded(r, b)) {
       const toB = this.differing(r, b);
       if (toB !== 0) {
         const valOut = this.toward(r, this.lowest, this.scratchDigits[this.lowest]);
@@ -935,6 +1030,12 @@ export class FlatSim {
     this.pInter[p] = dr;
     this.pPhase[p] = 1;
     return dr;
+  }
+
+  /** Whether router r's registers exclude router number b as an intermediate (a dead router). */
+  private isExcluded(r: number, b: number): boolean {
+    const list = this.excluded[r];
+    return list !== null && list[b] === 1;
   }
 
   /**
@@ -1093,6 +1194,7 @@ export class FlatSim {
     this.pDim = growU(this.pDim);
     this.pHigh = growU(this.pHigh);
     this.pHops = growU(this.pHops);
+    this.pDetour = growU(this.pDetour);
     this.pTag = growI(this.pTag);
     this.pNext = growI(this.pNext);
     this.pSlot = growI(this.pSlot);

@@ -35,9 +35,15 @@ export function flatAllocatorOf(routing: FlatRouting): FlatAllocator {
   return routing === 'ugal-s' || routing === 'clos-ad' ? 'sequential' : 'greedy';
 }
 
-/** VCs an algorithm needs on n′ dimensions (§3.1; Table 1). */
-export function flatVcsNeeded(routing: FlatRouting, dimensions: number): number {
-  return routing === 'min' || routing === 'min-ad' ? dimensions : 2;
+/**
+ * VCs an algorithm needs on n′ dimensions (§3.1; Table 1) — and, where masked channels are taken
+ * round by detours (spec §3.6), the VC indexes a detour adds: minimal routing's index rises by one
+ * for the rest of the route (n′ + 1), each phase of the two-phase ones gets a second index for the
+ * hops after its detour (4: phase 0, phase 1, phase 0 detoured, phase 1 detoured).
+ */
+export function flatVcsNeeded(routing: FlatRouting, dimensions: number, detours = false): number {
+  if (routing === 'min' || routing === 'min-ad') return dimensions + (detours ? 1 : 0);
+  return detours ? 4 : 2;
 }
 
 /** What a router's identity register says it is (read by discovery over the service network). */
@@ -54,6 +60,9 @@ export const MODEL_FLAT_ROUTER = 5;
  * - `vcMap`: the VC of each index §3.1's assignment gives a hop (flatVcsNeeded of them);
  * - `bufferSplit`: per VC, the flits of the port's 32 it has (§3.2: split among the VCs in use);
  * - `portMask`: per port, 1 where the port is out of every candidate set (a dead channel, §3.6);
+ * - `detourVia`: laid out as the port map, the coordinate a hop whose channel is masked detours
+ *   through (another router of the same dimension, §3.6), -1 for none;
+ * - `excludedIntermediates`: router numbers never taken as an intermediate (dead routers, §3.6);
  * - `routingMode` [mode (index in FLAT_ROUTINGS), allocator (0 greedy, 1 sequential)], written
  *   last: the router routes from then on.
  * Written in this order (each checks itself against the ones before).
@@ -67,6 +76,8 @@ export const FLAT_REGISTERS = [
   'vcMap',
   'bufferSplit',
   'portMask',
+  'detourVia',
+  'excludedIntermediates',
   'routingMode',
 ] as const;
 export type FlatRegister = (typeof FLAT_REGISTERS)[number];
