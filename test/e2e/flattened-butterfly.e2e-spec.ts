@@ -99,5 +99,25 @@ describe('the flattened butterfly through the service', () => {
     expect(r.accepted).toBeGreaterThan(0.45);
     expect(r.accepted).toBeLessThan(0.55);
     expect(r.books).toMatchObject({ balanced: true, discarded: {} });
+
+    // The operator moves it to CLOS AD: a new generation, proven and pushed; read back.
+    const set = await service.gql<{ setFlatRouting: { generation: { number: number; state: string }; verified: boolean } }>(
+      'mutation($input: FlatRoutingInput!) { setFlatRouting(input: $input) { generation { number state } verified } }',
+      { input: { fabricId, routing: 'clos-ad' } },
+      operator,
+    );
+    expect(set.data!.setFlatRouting).toEqual({ generation: { number: 2, state: 'pushed' }, verified: true });
+    const read = await service.gql<{ flatRouting: { routing: string; allocator: string | null } }>(
+      'query($input: Anton2RoutingInput!) { flatRouting(input: $input) { routing allocator } }',
+      { input: { fabricId } },
+      operator,
+    );
+    expect(read.data!.flatRouting).toEqual({ routing: 'clos-ad', allocator: null });
+    const refused = await service.gql(
+      'mutation($input: FlatRoutingInput!) { setFlatRouting(input: $input) { verified } }',
+      { input: { fabricId, routing: 'zigzag' } },
+      operator,
+    );
+    expect(refused.errors![0].extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
   });
 });

@@ -13,6 +13,7 @@ import { Anton2RoutingResolver } from './anton2-routing.resolver';
 import { AnalysisService } from './analysis.service';
 import { ControlResolver } from './control.resolver';
 import { CostReportResolver } from './cost-report.resolver';
+import { FlatRoutingResolver } from './flat-routing.resolver';
 import { ControlService } from './control.service';
 import { ConfigGenerationFieldsResolver, GenerationsResolver } from './generations.resolver';
 
@@ -28,6 +29,7 @@ import { ConfigGenerationFieldsResolver, GenerationsResolver } from './generatio
     ConfigGenerationFieldsResolver,
     Anton2RoutingResolver,
     CostReportResolver,
+    FlatRoutingResolver,
   ],
   exports: [ControlService, GenerationImages],
 })
