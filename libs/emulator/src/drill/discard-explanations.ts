@@ -33,6 +33,7 @@ import type { FabricDesign, FabricFamily } from '@weft/fabric-model';
 import type { DiscardRecord } from '../traffic/traffic-run';
 import { bglDiscardCauses } from '../bgl/bgl-discard-causes';
 import { anton2DiscardCauses } from '../anton2/anton2-discard-causes';
+import { flatDiscardCauses } from '../flattened-butterfly/flat-discard-causes';
 import { Cause, courseTimes, DrillCourse } from './drill-course';
 
 export type { DrillCourse } from './drill-course';
@@ -208,4 +209,5 @@ const DISCARD_CAUSES: Readonly<Partial<Record<FabricFamily, (design: FabricDesig
   blackwidow: routerFabricCauses,
   bgl: bglDiscardCauses,
   anton2: anton2DiscardCauses,
+  'flattened-butterfly': flatDiscardCauses,
 };
