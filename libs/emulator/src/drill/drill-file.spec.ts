@@ -21,6 +21,8 @@ describe('drill files', () => {
       'bgl-three-dead-nodes.json',
       'cable-cut-under-load.json',
       'faults-then-repairs.json',
+      'fb-dead-link-under-adversarial-load.json',
+      'fb-dead-router.json',
       'noisy-lane.json',
       'router-death.json',
       'stuck-endpoint.json',
