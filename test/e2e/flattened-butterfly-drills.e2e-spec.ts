@@ -33,4 +33,12 @@ describe('flattened butterfly drills', () => {
     expect(r.traffic.books).toMatchObject({ balanced: true, inFlight: 0 });
     expect(r.discards).toMatchObject({ total: lost(r), explained: lost(r), unexplained: 0 });
   });
+
+  it('a redundant channel failing: the routers fail over to the doubled channel, nothing detours, losses only at the dead cable’s ends until the push', async () => {
+    const r = await run('fb-redundant-channel-failing');
+    expect(linkDownEnds(r)).toEqual(['r0:32', 'r1:32']);
+    expect(r.traffic.books).toMatchObject({ balanced: true, inFlight: 0 });
+    expect(r.discards).toMatchObject({ total: lost(r), explained: lost(r), unexplained: 0 });
+    for (const cause of r.discards.causes) expect(Object.keys(cause.byReason)).toEqual(['link-down']);
+  });
 });

@@ -81,8 +81,8 @@ describe('the flattened butterfly through the service', () => {
       operator,
     );
     expect(configured.errors).toBeUndefined();
-    // Nine registers a router: shape, coordinates, port map, VC map, buffer split, mask, detours, excluded intermediates, mode.
-    expect(configured.data!.configureFabric).toEqual({ generation: { number: 1, state: 'pushed' }, verified: true, writes: 32 * 9 });
+    // Ten registers a router: shape, coordinates, port map, doubled channels, VC map, buffer split, mask, detours, excluded intermediates, mode.
+    expect(configured.data!.configureFabric).toEqual({ generation: { number: 1, state: 'pushed' }, verified: true, writes: 32 * 10 });
     const started = await service.gql<{ startTrafficRun: { id: string } }>(
       `mutation($input: StartTrafficRunInput!) { startTrafficRun(input: $input) { id state } }`,
       { input: { fabricId, mode: 'steady-state', pattern: 'uniform-random', load: 0.5, slices: [0], seed: 5, sampleCycles: 2_000, warmupMaxCycles: 4_000 } },

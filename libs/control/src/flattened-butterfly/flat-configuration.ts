@@ -39,6 +39,7 @@ export interface FlatRouterImage {
   readonly gridShape: readonly number[];
   readonly coordinates: readonly number[];
   readonly portMap: readonly number[];
+  readonly redundantMap: readonly number[];
   readonly vcMap: readonly number[];
   readonly bufferSplit: readonly number[];
   readonly portMask: readonly number[];
@@ -69,6 +70,7 @@ export function flatWriteList(r: FlatRouterImage): { register: string; index: nu
     { register: 'gridShape', index: 0, value: r.gridShape },
     { register: 'coordinates', index: 0, value: r.coordinates },
     { register: 'portMap', index: 0, value: r.portMap },
+    { register: 'redundantMap', index: 0, value: r.redundantMap },
     { register: 'vcMap', index: 0, value: r.vcMap },
     { register: 'bufferSplit', index: 0, value: r.bufferSplit },
     { register: 'portMask', index: 0, value: r.portMask },
@@ -128,14 +130,35 @@ export function computeFlatImage(known: KnownFabric, faults: FaultSet, settings:
     masked.add(b);
     maskedCables.push(`${a}–${b} (${why})`);
   }
+  // Doubled channels (Fig. 14(a)): a cable on a spare port to a router of the same dimension.
+  const used = grid.k + grid.sizes.reduce((a, size) => a + size - 1, 0);
+  const redundantOf = new Map<string, number>();
+  const coordinatesOf = new Map(design.chips.map((c) => [c.name, c.coordinates ?? []]));
+  for (const c of design.cables)
+    for (const [end, other] of [
+      [c.a, c.b],
+      [c.b, c.a],
+    ] as const) {
+      if (end.port < used) continue;
+      const own = coordinatesOf.get(end.chip)!;
+      const far = coordinatesOf.get(other.chip)!;
+      const d = own.findIndex((x, i) => x !== far[i]);
+      let slot = far[d];
+      for (let e = 0; e < d; e++) slot += grid.sizes[e];
+      redundantOf.set(`${end.chip}:${slot}`, end.port);
+    }
   // Detours (spec §3.6): a masked hop to a live router goes through another router of the same
   // dimension whose channels both ways are open — the first such after the target, counting from
   // the router's own coordinate (so that the routers of a dimension spread their detours).
   const byCoordinates = new Map(design.chips.map((c) => [(c.coordinates ?? []).join('.'), c]));
   const routerAt = (coordinates: readonly number[]) => byCoordinates.get(coordinates.join('.'));
   const open = (from: { name: string; coordinates?: readonly number[] }, d: number, m: number): boolean => {
+    if (dead.has(from.name)) return false;
     const port = model.flatPeerPort(grid, d + 1, from.coordinates![d], m);
-    return !masked.has(`${from.name}:${port}`) && !dead.has(from.name);
+    if (!masked.has(`${from.name}:${port}`)) return true;
+    const slot = grid.sizes.slice(0, d).reduce((a, b) => a + b, 0) + m;
+    const second = redundantOf.get(`${from.name}:${slot}`);
+    return second !== undefined && !masked.has(`${from.name}:${second}`);
   };
   const detourOf = new Map<string, number[]>();
   let detours = false;
@@ -184,12 +207,14 @@ export function computeFlatImage(known: KnownFabric, faults: FaultSet, settings:
     for (let d = 0; d < dims; d++)
       for (let m = 0; m < grid.sizes[d]; m++) portMap.push(m === coordinates[d] ? -1 : model.flatPeerPort(grid, d + 1, coordinates[d], m));
     const portMask = Array.from({ length: chip.portCount }, (_, p) => (masked.has(`${chip.name}:${p}`) ? 1 : 0));
+    const redundantMap = portMap.map((_, slot) => redundantOf.get(`${chip.name}:${slot}`) ?? -1);
     routers.push({
       name: chip.name,
       route: coordinates,
       gridShape: [grid.k, ...grid.sizes],
       coordinates,
       portMap,
+      redundantMap,
       vcMap,
       bufferSplit,
       portMask,
@@ -227,6 +252,9 @@ export function dorReach(grid: FlatGrid, routers: readonly FlatRouterImage[]): {
   }
   const failing: [string, string[]][] = [];
   let pairs = 0;
+  // A hop is open where its channel, or the one doubling it, is not masked.
+  const openHop = (at: FlatRouterImage, slot: number): boolean =>
+    !at.portMask[at.portMap[slot]] || (at.redundantMap[slot] >= 0 && !at.portMask[at.redundantMap[slot]]);
   const step = (at: FlatRouterImage, d: number, m: number): FlatRouterImage | undefined => {
     const next = [...at.coordinates];
     next[d] = m;
@@ -242,8 +270,7 @@ export function dorReach(grid: FlatGrid, routers: readonly FlatRouterImage[]): {
       for (let d = 0; d < dims && at; d++) {
         const want = t.coordinates[d];
         if (at.coordinates[d] === want) continue;
-        const port = at.portMap[mapBase[d] + want];
-        if (!at.portMask[port]) {
+        if (openHop(at, mapBase[d] + want)) {
           at = step(at, d, want);
           continue;
         }
@@ -254,7 +281,7 @@ export function dorReach(grid: FlatGrid, routers: readonly FlatRouterImage[]): {
         }
         detoured = true;
         const mid = step(at, d, via);
-        at = mid && !mid.portMask[mid.portMap[mapBase[d] + want]] ? step(mid, d, want) : undefined;
+        at = mid && openHop(mid, mapBase[d] + want) ? step(mid, d, want) : undefined;
       }
       if (at !== t) lost.push(t.name);
     }
@@ -304,6 +331,9 @@ export function verifyFlatImage(design: FabricDesign, image: FlatImage): FlatVer
         target[d] = m;
         const want = nameAt.get(target.join('.'));
         if (peerOf.get(`${r.name}:${port}`) !== want) problems.push(`${r.name}: port ${port} for dimension ${d + 1} coordinate ${m} is not cabled to ${want}`);
+        const second = r.redundantMap[base + m];
+        if (second >= 0 && peerOf.get(`${r.name}:${second}`) !== want)
+          problems.push(`${r.name}: redundant port ${second} for dimension ${d + 1} coordinate ${m} is not cabled to ${want}`);
       }
       base += grid.sizes[d];
     }

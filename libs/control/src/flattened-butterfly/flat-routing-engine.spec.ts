@@ -25,8 +25,8 @@ describe('the flattened butterfly routing engine (spec §3.4)', () => {
     const proof = engine.verify(computed);
     expect(proof).toMatchObject({ ok: true, violations: [], maxHops: 4, endpointsProven: 64, pairsProven: 16 * 15 });
     const pushed = await reconcileFlatImage(transport, computed.image);
-    // Nine registers a router, but for what a fresh router already holds: no masked ports, no detours, no excluded intermediates, and r0.0's coordinates 0.0.
-    expect(pushed).toMatchObject({ checked: 16 * 9, rewritten: 16 * 9 - 16 * 3 - 1, failures: [] });
+    // Ten registers a router, but for what a fresh router already holds: no doubled channels, no masked ports, no detours, no excluded intermediates, and r0.0's coordinates 0.0.
+    expect(pushed).toMatchObject({ checked: 16 * 10, rewritten: 16 * 10 - 16 * 4 - 1, failures: [] });
     const sim = hosted.sim;
     for (let t = 0; t < 64; t++) sim.send(t, (t * 29 + 7) % 64);
     for (let i = 0; i < 200; i++) hosted.step();
@@ -85,6 +85,23 @@ describe('the flattened butterfly routing engine (spec §3.4)', () => {
     expect(proof.violations[0].message).toMatch(
       /^9 of 210 dimension-order walks between live routers find no way round the masked channels \(r0\.2 → r1\.0, r1\.1, r1\.3;/,
     );
+  });
+
+  it('fails over to a doubled channel (Fig. 14(a)) where the primary is masked: no detour, nothing lost', async () => {
+    const design = generateFlatDesign({ k: 8, n: 2, radix: 16, spareUse: 'redundant', packaging: FLAT_PACKAGING });
+    const { hosted, transport, engine } = await configured(design);
+    // r0's primary channel to r1 is its port 8; the 16th port (15) doubles it.
+    const computed = engine.compute(FaultSet.of([{ kind: 'link', chip: 'r0', port: 8 }], () => 16));
+    const r0 = computed.image.routers[0];
+    expect([r0.portMap[1], r0.redundantMap[1], r0.portMask[8], r0.portMask[15]]).toEqual([8, 15, 1, 0]);
+    expect(computed.image.detours).toBe(false);
+    expect(engine.verify(computed)).toMatchObject({ ok: true });
+    expect((await reconcileFlatImage(transport, computed.image)).failures).toEqual([]);
+    for (let t = 0; t < 8; t++) hosted.sim.send(t, 8 + t);
+    for (let i = 0; i < 100; i++) hosted.step();
+    expect(hosted.books()).toMatchObject({ delivered: 8, discarded: {}, balanced: true });
+    expect(hosted.sim.portFlits[0 * 16 + 15]).toBeGreaterThan(0);
+    expect(hosted.sim.portFlits[0 * 16 + 8]).toBe(0);
   });
 
   it('refuses a setting it cannot take, naming it', async () => {

@@ -23,6 +23,7 @@ describe('drill files', () => {
       'faults-then-repairs.json',
       'fb-dead-link-under-adversarial-load.json',
       'fb-dead-router.json',
+      'fb-redundant-channel-failing.json',
       'noisy-lane.json',
       'router-death.json',
       'stuck-endpoint.json',

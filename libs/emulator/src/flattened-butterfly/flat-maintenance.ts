@@ -61,6 +61,11 @@ export class FlatMaintenanceController extends ControlNetworkController {
         for (let d = 0; d < dims; d++) width += sim.regSize[r * FLAT_MAX_DIMENSIONS + d];
         return ok(row(sim.portMap, sim.mapWidth, width));
       }
+      case 'redundantMap': {
+        let width = 0;
+        for (let d = 0; d < dims; d++) width += sim.regSize[r * FLAT_MAX_DIMENSIONS + d];
+        return ok(row(sim.redundantMap, sim.mapWidth, width));
+      }
       case 'vcMap':
         return ok(row(sim.vcMap, model.FLAT_MAX_VCS, sim.vcMapLength[r]));
       case 'bufferSplit':
@@ -114,6 +119,9 @@ export class FlatMaintenanceController extends ControlNetworkController {
           break;
         case 'portMap':
           sim.setPortMap(r, value);
+          break;
+        case 'redundantMap':
+          sim.setRedundantMap(r, value);
           break;
         case 'vcMap':
           sim.setVcMap(r, value);

@@ -167,6 +167,8 @@ export class FlatSim {
   readonly vcMapLength: Int32Array;
   /** Per port: masked out of every choice. */
   readonly mask: Uint8Array;
+  /** Per router, laid out as the port map: a second port to the same router (-1: none). */
+  readonly redundantMap: Int32Array;
   /** Per router, laid out as the port map: the coordinate a masked hop detours through (-1: none). */
   readonly detourVia: Int32Array;
   /** Per router: the router numbers it never takes as an intermediate (null: none). */
@@ -312,6 +314,7 @@ export class FlatSim {
     this.vcMapLength = new Int32Array(routers);
     this.mask = new Uint8Array(globalPorts);
     this.detourVia = new Int32Array(routers * this.mapWidth).fill(NONE);
+    this.redundantMap = new Int32Array(routers * this.mapWidth).fill(NONE);
     this.excluded = new Array<Uint8Array | null>(routers).fill(null);
     this.split = new Int32Array(routers * V);
     // Until the split is written, the buffer is shared evenly by the hardware's VCs.
@@ -449,6 +452,19 @@ export class FlatSim {
         throw new RangeError(`a port map entry is a port 0 to ${this.ports - 1} or -1, got ${port}`);
     this.portMap.fill(NONE, r * this.mapWidth, (r + 1) * this.mapWidth);
     this.portMap.set(map, r * this.mapWidth);
+  }
+
+  /** `redundantMap`: laid out as the port map; each entry a port or -1. */
+  setRedundantMap(r: number, map: readonly number[]): void {
+    const dims = this.regDims[r];
+    let width = 0;
+    for (let d = 0; d < dims; d++) width += this.regSize[r * MAXD + d];
+    if (map.length !== width) throw new RangeError(`the redundant map has one entry a coordinate of each dimension (${width}), got ${map.length}`);
+    for (const port of map)
+      if (!(Number.isInteger(port) && port >= -1 && port < this.ports))
+        throw new RangeError(`a redundant map entry is a port 0 to ${this.ports - 1} or -1, got ${port}`);
+    this.redundantMap.fill(NONE, r * this.mapWidth, (r + 1) * this.mapWidth);
+    this.redundantMap.set(map, r * this.mapWidth);
   }
 
   /** `detourVia`: laid out as the port map; each entry a coordinate of its dimension other than the router's own, or -1. */
@@ -647,6 +663,7 @@ export class FlatSim {
     this.regDims[r] = 0;
     this.mask.fill(0, r * ports, (r + 1) * ports);
     this.detourVia.fill(NONE, r * this.mapWidth, (r + 1) * this.mapWidth);
+    this.redundantMap.fill(NONE, r * this.mapWidth, (r + 1) * this.mapWidth);
     this.excluded[r] = null;
     for (let p = 0; p < ports; p++) if (this.far[r * ports + p] !== NONE) this.setLinkDown(r, p, false);
   }
@@ -837,8 +854,25 @@ export class FlatSim {
 
   /** Router r's port towards coordinate m of dimension d (0-based), as a global output; -1 where the map has none. */
   private toward(r: number, d: number, m: number): number {
-    const port = this.portMap[r * this.mapWidth + this.regMapBase[r * MAXD + d] + m];
-    return port === NONE ? NONE : r * this.ports + port;
+    const i = r * this.mapWidth + this.regMapBase[r * MAXD + d] + m;
+    const port = this.portMap[i];
+    if (port === NONE) return NONE;
+    const primary = r * this.ports + port;
+    const second = this.redundantMap[i];
+    if (second === NONE) return primary;
+    // A doubled channel (Fig. 14(a)): the other where one is masked, else the less loaded.
+    const alt = r * this.ports + second;
+    if (this.mask[primary]) return alt;
+    if (this.mask[alt]) return primary;
+    return this.occupancy(alt) < this.occupancy(primary) ? alt : primary;
+  }
+
+  /** What output `out` has routed to it here and its far buffer holds, over every VC. */
+  private occupancy(out: number): number {
+    let n = this.waiting[out];
+    const farSplit = this.farSplit[out];
+    if (farSplit !== NONE) for (let v = 0; v < this.vcs; v++) n += this.split[farSplit + v] - this.credit[out * this.vcs + v];
+    return n;
   }
 
   /** Router r's output towards router number `to` by dimension order (its lowest differing dimension), or -1 at it. */

@@ -57,6 +57,9 @@ export const MODEL_FLAT_ROUTER = 5;
  * - `gridShape` [k, size of dimension 1, …, size of dimension n′] and `coordinates` [c1 … cn′];
  * - `portMap`: for each dimension and each coordinate of it (dimension 1's first), the port towards
  *   that coordinate, -1 at the router's own;
+ * - `redundantMap`: laid out as the port map, a second port to the same router where a spare port
+ *   doubles the channel (Fig. 14(a)), -1 for none — the router takes the less loaded of the two,
+ *   and the other where one is masked;
  * - `vcMap`: the VC of each index §3.1's assignment gives a hop (flatVcsNeeded of them);
  * - `bufferSplit`: per VC, the flits of the port's 32 it has (§3.2: split among the VCs in use);
  * - `portMask`: per port, 1 where the port is out of every candidate set (a dead channel, §3.6);
@@ -73,6 +76,7 @@ export const FLAT_REGISTERS = [
   'gridShape',
   'coordinates',
   'portMap',
+  'redundantMap',
   'vcMap',
   'bufferSplit',
   'portMask',
