@@ -48,3 +48,4 @@ export * from './flattened-butterfly/flat-configuration';
 export * from './flattened-butterfly/flat-discovery';
 export * from './flattened-butterfly/flat-routing-engine';
 export * from './flattened-butterfly/flat-registry';
+export * from './flattened-butterfly/flat-forwarding';

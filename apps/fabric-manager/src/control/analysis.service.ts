@@ -131,7 +131,13 @@ export class AnalysisService {
       );
     let flows: Flow[];
     try {
-      flows = patternFlows(spec, endpoints, { endpointsPerRouter: Math.min(32, endpoints.length), torus: forwarding.torus }, input.seed, input.draws);
+      flows = patternFlows(
+        spec,
+        endpoints,
+        { endpointsPerRouter: forwarding.endpointsPerRouter ?? Math.min(32, endpoints.length), torus: forwarding.torus },
+        input.seed,
+        input.draws,
+      );
     } catch (error) {
       if (error instanceof PatternError) throw invalid(error.message);
       throw error;

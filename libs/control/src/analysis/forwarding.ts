@@ -58,6 +58,8 @@ export interface Forwarding {
   readonly vcs: readonly number[];
   /** Every endpoint that is configured to be reached, by number, with its chip's name. */
   readonly endpoints: readonly { readonly number: number; readonly name: string }[];
+  /** Endpoints a router serves, where they are grouped so (the adversarial pattern uses it). */
+  readonly endpointsPerRouter?: number;
   /** A torus's radices, x first, where every node of one is an endpoint (the torus patterns use them). */
   readonly torus?: readonly number[];
   /** Every live channel: each direction of each cable in use, by its sending end. */

@@ -40,6 +40,7 @@ import type { RoutingEngine } from './routing-engine';
 import { discoverFlat } from '../flattened-butterfly/flat-discovery';
 import { FlatEngineImage, FlatRoutingEngine } from '../flattened-butterfly/flat-routing-engine';
 import type { FlatRouterImage } from '../flattened-butterfly/flat-configuration';
+import { flatForwarding } from '../flattened-butterfly/flat-forwarding';
 import {
   diffFlatRouter,
   dumpFlatImage,
@@ -164,6 +165,7 @@ export const ROUTING_ENGINES: Readonly<Partial<Record<FabricFamily, RoutingEngin
     diffChip: (chip, before, after) => diffFlatRouter(chip, before as FlatRouterImage | undefined, after as FlatRouterImage | undefined),
     plan: (held, next) => planFlatPush(held as FlatEngineImage | null, next as FlatEngineImage),
     reconcile: (transport, image) => reconcileFlatImage(transport, image as FlatEngineImage),
+    forwarding: (known, image) => flatForwarding(known, image as FlatEngineImage),
     dump: (image) => dumpFlatImage(image as FlatEngineImage),
     dumpFormat: FLAT_IMAGE_TEXT_FORMAT,
   },
