@@ -92,7 +92,7 @@ export function flatForwarding(known: KnownFabric, image: FlatImage): Forwarding
       if (remaining(r, target) === 0) return { kind: 'deliver', how: `to its terminal ${header.destination % k} (port ${header.destination % k})` };
       const vcOf = (ideal: number) => r.vcMap[Math.min(ideal, r.vcMap.length - 1)];
       const choices: ForwardingChoice[] = [];
-      let how = '';
+      let how: string;
       let vc = 0;
       const go = (d: number, m: number, share: number, next: (detour: boolean) => string, ideal: (detour: boolean) => number) => {
         const w = ways(r, d, m, state.detoured);
