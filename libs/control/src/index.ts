@@ -49,3 +49,4 @@ export * from './flattened-butterfly/flat-discovery';
 export * from './flattened-butterfly/flat-routing-engine';
 export * from './flattened-butterfly/flat-registry';
 export * from './flattened-butterfly/flat-forwarding';
+export * from './flattened-butterfly/flat-describe';

@@ -9,6 +9,7 @@ import type {
   Anton2AsicConfigurationModel,
   BglNodeConfigurationModel,
   BlackWidowRouterConfigurationModel,
+  FlatRouterConfigurationModel,
   RouterConfigurationModel,
 } from './dto/router-configuration.model';
 
@@ -66,6 +67,23 @@ export function presentRouterConfiguration(decoded: DecodedChip, generation: num
         arbitration: d.arbitration,
         multicastTable: [...d.multicastTable],
         raw: d.raw.map((w) => ({ register: w.register, target: `ASIC ${d.name}`, value: [...w.value] })),
+      };
+      return model;
+    }
+    case 'flattened-butterfly': {
+      const d = decoded.router;
+      const model: FlatRouterConfigurationModel = {
+        chip: d.name,
+        family: decoded.family,
+        generation,
+        outOfService: [...decoded.outOfService],
+        coordinates: [...d.coordinates],
+        serviceAddress: [...d.serviceAddress],
+        routing: d.routing,
+        portMap: [...d.portMap],
+        vcs: d.vcs,
+        excludedIntermediates: [...d.excludedIntermediates],
+        raw: d.raw.map((w) => ({ register: w.register, target: `router ${d.name}`, value: [...w.value] })),
       };
       return model;
     }

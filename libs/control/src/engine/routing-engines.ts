@@ -41,6 +41,7 @@ import { discoverFlat } from '../flattened-butterfly/flat-discovery';
 import { FlatEngineImage, FlatRoutingEngine } from '../flattened-butterfly/flat-routing-engine';
 import type { FlatRouterImage } from '../flattened-butterfly/flat-configuration';
 import { flatForwarding } from '../flattened-butterfly/flat-forwarding';
+import { describeFlatRouter, FlatRouterDescription, flatPortsOutOfService } from '../flattened-butterfly/flat-describe';
 import {
   diffFlatRouter,
   dumpFlatImage,
@@ -65,6 +66,11 @@ export type DecodedChip =
   | {
       readonly family: 'anton2';
       readonly asic: Anton2AsicDescription;
+      readonly outOfService: readonly PortOutOfService[];
+    }
+  | {
+      readonly family: 'flattened-butterfly';
+      readonly router: FlatRouterDescription;
       readonly outOfService: readonly PortOutOfService[];
     };
 
@@ -166,6 +172,11 @@ export const ROUTING_ENGINES: Readonly<Partial<Record<FabricFamily, RoutingEngin
     plan: (held, next) => planFlatPush(held as FlatEngineImage | null, next as FlatEngineImage),
     reconcile: (transport, image) => reconcileFlatImage(transport, image as FlatEngineImage),
     forwarding: (known, image) => flatForwarding(known, image as FlatEngineImage),
+    decodeChip: (chip, design, circumstances) => ({
+      family: 'flattened-butterfly',
+      router: describeFlatRouter(chip as FlatRouterImage, design),
+      outOfService: flatPortsOutOfService(chip as FlatRouterImage, design, circumstances),
+    }),
     dump: (image) => dumpFlatImage(image as FlatEngineImage),
     dumpFormat: FLAT_IMAGE_TEXT_FORMAT,
   },

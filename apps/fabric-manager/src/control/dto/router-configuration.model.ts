@@ -168,6 +168,7 @@ const ROUTER_CONFIGURATION_TYPES: Record<string, string> = {
   blackwidow: 'BlackWidowRouterConfiguration',
   bgl: 'BglNodeConfiguration',
   anton2: 'Anton2AsicConfiguration',
+  'flattened-butterfly': 'FlatRouterConfiguration',
 };
 
 @InterfaceType('RouterConfiguration', {
@@ -386,4 +387,29 @@ export class Anton2AsicConfigurationModel extends RouterConfigurationModel {
 
   @Field(() => [String], { description: 'The multicast table, a line per entry: the endpoints that get a copy and the channels copies go on by.' })
   multicastTable!: string[];
+}
+
+@ObjectType('FlatRouterConfiguration', {
+  implements: () => [RouterConfigurationModel],
+  description:
+    "A flattened butterfly router's registers (paper 003 §3; spec §3.4): its coordinates and routing mode, the port towards each coordinate of each dimension with doubled channels and detours round masked ones, its VC map and buffer split, and the routers it never takes as intermediates.",
+})
+export class FlatRouterConfigurationModel extends RouterConfigurationModel {
+  @Field(() => [Int])
+  coordinates!: number[];
+
+  @Field(() => [Int], { description: 'Its service-network address: where the push writes.' })
+  serviceAddress!: number[];
+
+  @Field({ description: 'The routing algorithm and allocator, e.g. "ugal (greedy allocator); terminals on ports 0–31".' })
+  routing!: string;
+
+  @Field(() => [String], { description: 'A line a dimension: "coordinate→port", "+port" where a spare port doubles it, "masked, via m" for a detour.' })
+  portMap!: string[];
+
+  @Field({ description: "The VC of each hop index and each VC's buffer." })
+  vcs!: string;
+
+  @Field(() => [String], { description: 'Routers never taken as an intermediate (dead).' })
+  excludedIntermediates!: string[];
 }
