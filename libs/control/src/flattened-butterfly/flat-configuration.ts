@@ -80,17 +80,8 @@ export function flatWriteList(r: FlatRouterImage): { register: string; index: nu
   ];
 }
 
-/** The design's grid: k and the routers along each dimension. */
-export function designGrid(design: FabricDesign): FlatGrid {
-  return { k: Number(design.summary.k), sizes: String(design.summary.sizes).split('×').map(Number) };
-}
-
-/** Router i's index in the grid, from its coordinates. */
-function gridIndex(grid: FlatGrid, coordinates: readonly number[]): number {
-  let index = 0;
-  for (let d = grid.sizes.length - 1; d >= 0; d--) index = index * grid.sizes[d] + coordinates[d];
-  return index;
-}
+const designGrid = model.flatGridOf;
+const gridIndex = model.flatRouterIndex;
 
 export function computeFlatImage(known: KnownFabric, faults: FaultSet, settings: FlatRoutingSettings): FlatImage {
   const design = known.design;
@@ -106,11 +97,6 @@ export function computeFlatImage(known: KnownFabric, faults: FaultSet, settings:
   }
   const answered = new Set(known.matched.names.values());
   const dead = new Set(design.chips.filter((c) => faults.routers.has(c.name) || !answered.has(c.name)).map((c) => c.name));
-  const designed = new Map<string, string>();
-  for (const c of design.cables) {
-    designed.set(`${c.a.chip}:${c.a.port}`, `${c.b.chip}:${c.b.port}`);
-    designed.set(`${c.b.chip}:${c.b.port}`, `${c.a.chip}:${c.a.port}`);
-  }
   // A designed cable is used where discovery found it as designed, neither end is faulty and both routers live.
   const masked = new Set<string>();
   const maskedCables: string[] = [];
@@ -143,9 +129,7 @@ export function computeFlatImage(known: KnownFabric, faults: FaultSet, settings:
       const own = coordinatesOf.get(end.chip)!;
       const far = coordinatesOf.get(other.chip)!;
       const d = own.findIndex((x, i) => x !== far[i]);
-      let slot = far[d];
-      for (let e = 0; e < d; e++) slot += grid.sizes[e];
-      redundantOf.set(`${end.chip}:${slot}`, end.port);
+      redundantOf.set(`${end.chip}:${model.flatMapSlot(grid, d + 1, far[d])}`, end.port);
     }
   // Detours (spec §3.6): a masked hop to a live router goes through another router of the same
   // dimension whose channels both ways are open — the first such after the target, counting from
@@ -156,8 +140,7 @@ export function computeFlatImage(known: KnownFabric, faults: FaultSet, settings:
     if (dead.has(from.name)) return false;
     const port = model.flatPeerPort(grid, d + 1, from.coordinates![d], m);
     if (!masked.has(`${from.name}:${port}`)) return true;
-    const slot = grid.sizes.slice(0, d).reduce((a, b) => a + b, 0) + m;
-    const second = redundantOf.get(`${from.name}:${slot}`);
+    const second = redundantOf.get(`${from.name}:${model.flatMapSlot(grid, d + 1, m)}`);
     return second !== undefined && !masked.has(`${from.name}:${second}`);
   };
   const detourOf = new Map<string, number[]>();
@@ -169,10 +152,15 @@ export function computeFlatImage(known: KnownFabric, faults: FaultSet, settings:
     for (let d = 0; d < dims; d++) {
       const size = grid.sizes[d];
       for (let m = 0; m < size; m++) {
+        // Only a masked hop to a live router needs one (most hops are open: asked first).
+        if (m === own[d] || masked.size === 0 || open(chip, d, m)) {
+          via.push(-1);
+          continue;
+        }
         const target = [...own];
         target[d] = m;
         const far = routerAt(target);
-        if (m === own[d] || !far || dead.has(far.name) || open(chip, d, m)) {
+        if (!far || dead.has(far.name)) {
           via.push(-1);
           continue;
         }
@@ -245,11 +233,7 @@ export function computeFlatImage(known: KnownFabric, faults: FaultSet, settings:
 export function dorReach(grid: FlatGrid, routers: readonly FlatRouterImage[]): { failing: [string, string[]][]; pairs: number } {
   const byIndex = new Map(routers.map((r) => [gridIndex(grid, r.coordinates), r]));
   const dims = grid.sizes.length;
-  const mapBase: number[] = [];
-  for (let d = 0, b = 0; d < dims; d++) {
-    mapBase.push(b);
-    b += grid.sizes[d];
-  }
+  const mapBase = grid.sizes.map((_, d) => model.flatMapSlot(grid, d + 1, 0));
   const failing: [string, string[]][] = [];
   let pairs = 0;
   // A hop is open where its channel, or the one doubling it, is not masked.

@@ -4,7 +4,7 @@
  * the one doubling it), what is masked and how each masked hop detours, and every register raw.
  */
 import type { FabricDesign } from '@weft/fabric-model';
-import { FLAT_ROUTINGS } from '@weft/fabric-model';
+import { FLAT_ROUTINGS, flatCoordinates } from '@weft/fabric-model';
 import { cabledPortsOutOfService, GenerationCircumstances, PortOutOfService } from '../blackwidow/out-of-service';
 import { FlatRouterImage, flatWriteList } from './flat-configuration';
 
@@ -47,7 +47,7 @@ export function describeFlatRouter(router: FlatRouterImage, design: FabricDesign
   });
   const [mode, sequential] = router.routingMode;
   const routers = sizes.reduce((a, b) => a * b, 1);
-  const digits = (n: number) => sizes.map((_, d) => Math.floor(n / sizes.slice(0, d).reduce((a, b) => a * b, 1)) % sizes[d]);
+  const digits = (n: number) => flatCoordinates({ k, sizes }, n);
   return {
     name: router.name,
     coordinates: [...router.coordinates],

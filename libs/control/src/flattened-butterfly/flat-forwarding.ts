@@ -8,6 +8,7 @@
  * rising). The adaptive algorithms' choice depends on queues no image holds: UGAL, UGAL-S and CLOS
  * AD are read as they route an idle network — minimally — and say so.
  */
+import * as model from '@weft/fabric-model';
 import type { ChipPort, Forwarding, ForwardingChoice, ForwardingDecision, PacketHeader } from '../analysis/forwarding';
 import type { KnownFabric } from '../discovery/known-fabric';
 import { indexKnownFabric } from '../discovery/known-fabric';
@@ -26,14 +27,10 @@ export function flatForwarding(known: KnownFabric, image: FlatImage): Forwarding
   const dims = grid.sizes.length;
   const index = indexKnownFabric(known);
   const routers = new Map<string, FlatRouterImage>(image.routers.map((r) => [r.name, r]));
-  const number = (coordinates: readonly number[]) => {
-    let n = 0;
-    for (let d = dims - 1; d >= 0; d--) n = n * grid.sizes[d] + coordinates[d];
-    return n;
-  };
+  const number = (coordinates: readonly number[]) => model.flatRouterIndex(grid, coordinates);
   const byNumber = new Map(image.routers.map((r) => [number(r.coordinates), r]));
-  const digits = (n: number) => grid.sizes.map((_, d) => Math.floor(n / grid.sizes.slice(0, d).reduce((a, b) => a * b, 1)) % grid.sizes[d]);
-  const slotOf = (d: number, m: number) => grid.sizes.slice(0, d).reduce((a, b) => a + b, 0) + m;
+  const digits = (n: number) => model.flatCoordinates(grid, n);
+  const slotOf = (d: number, m: number) => model.flatMapSlot(grid, d + 1, m);
   const excluded = new Set(image.routers[0]?.excludedIntermediates ?? []);
   const intermediates = image.routers.map((r) => number(r.coordinates)).filter((b) => !excluded.has(b));
   const routing = image.routing;

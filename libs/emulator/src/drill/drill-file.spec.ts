@@ -94,7 +94,7 @@ describe('drill files', () => {
       '$.traffic.multicast.fraction: must be a number from 0 to 1, got 2',
       '$.traffic.multicast: needs groups to send to: $.routing.multicastGroups',
       '$.traffic.load: must be a number from 1e-7 to 1, got 2',
-      '$.timeline[0].port: must be a whole number from 0 to 63, got undefined',
+      '$.timeline[0].port: must be a whole number from 0 to 255, got undefined',
       '$.timeline[1].atNs: must not be earlier than the step before it (500000 ns)',
       '$.timeline[1].action: must be one of cut-link, restore-link, lane-bit-error-rate, kill-router, revive-router, stop-accepting, resume-accepting, declare-fault, clear-fault, got "melt-router"',
       '$.timeline[2].atNs: must be a number from 0 to 1000000, got 2000000',

@@ -203,7 +203,8 @@ export function validateDrillFile(value: unknown): DrillFile {
       if (!ACTIONS.includes(step.action as string)) return bad(`${path}.action`, `must be one of ${ACTIONS.join(', ')}, got ${JSON.stringify(step.action)}`);
       text(step.chip, `${path}.chip`, 64);
       const needsPort = ['cut-link', 'restore-link', 'lane-bit-error-rate', 'stop-accepting', 'resume-accepting'].includes(step.action as string);
-      if (needsPort || (step.action === 'declare-fault' && step.kind === 'link')) number(step.port, `${path}.port`, 0, 63, true);
+      // Any port a chip may have (a radix-127 flattened butterfly router's too): checkDrillTargets holds it to the fabric's cables.
+      if (needsPort || (step.action === 'declare-fault' && step.kind === 'link')) number(step.port, `${path}.port`, 0, 255, true);
       if (step.action === 'lane-bit-error-rate') {
         number(step.lane, `${path}.lane`, 0, 2, true);
         number(step.rate, `${path}.rate`, 0, 1);

@@ -46,7 +46,10 @@ import {
   FLAT_ROUTINGS,
   flatAllocatorOf,
   FlatAllocator,
+  flatCoordinates,
   FlatGrid,
+  flatGridOf,
+  flatPeerPort,
   FlatRouting,
   flatRouterCount,
   flatVcsNeeded,
@@ -264,9 +267,8 @@ export class FlatSim {
 
   constructor(fabric: EmulatedFabricLike, options: FlatSimOptions) {
     const design = fabric.design;
-    const k = Number(design.summary.k);
-    const sizes = String(design.summary.sizes).split('×').map(Number);
-    this.grid = { k, sizes };
+    this.grid = flatGridOf(design);
+    const { k, sizes } = this.grid;
     const routers = design.chips.length;
     if (routers !== flatRouterCount(this.grid))
       throw new RangeError(`a flattened butterfly of ${sizes.join('×')} routers, but the design has ${routers} chips`);
@@ -378,7 +380,7 @@ export class FlatSim {
     for (let r = 0; r < sim.routers; r++) {
       sim.programRouter(r, {
         shape: [grid.k, ...grid.sizes],
-        coordinates: grid.sizes.map((_, d) => floor(r / grid.sizes.slice(0, d).reduce((a, b) => a * b, 1)) % grid.sizes[d]),
+        coordinates: flatCoordinates(grid, r),
         portMap: idealPortMap(grid, r),
         mode: FLAT_ROUTINGS.indexOf(options.routing),
         sequential: (options.allocator ?? flatAllocatorOf(options.routing)) === 'sequential',
@@ -875,13 +877,6 @@ export class FlatSim {
     return n;
   }
 
-  /** Router r's output towards router number `to` by dimension order (its lowest differing dimension), or -1 at it. */
-  private dorPort(r: number, to: number): number {
-    const scratch = this.scratchDigits;
-    if (this.compare(r, to, scratch) === 0) return NONE;
-    return this.toward(r, this.lowest, scratch[this.lowest]);
-  }
-
   /**
    * Routes packet p at router r: the output and VC go to decidedOut/decidedVc[at]. False where it
    * was discarded instead (unconfigured, or no live route).
@@ -1266,14 +1261,6 @@ function idealFabric(grid: FlatGrid): EmulatedFabricLike {
 
 /** A router's port map as the design numbers its ports (flat-design.ts): dimension by dimension, each coordinate's port, -1 at its own. */
 export function idealPortMap(grid: FlatGrid, r: number): number[] {
-  const map: number[] = [];
-  let port = grid.k;
-  let step = 1;
-  for (const size of grid.sizes) {
-    const own = floor(r / step) % size;
-    for (let m = 0; m < size; m++) map.push(m === own ? NONE : port + (m < own ? m : m - 1));
-    port += size - 1;
-    step *= size;
-  }
-  return map;
+  const own = flatCoordinates(grid, r);
+  return grid.sizes.flatMap((size, d) => Array.from({ length: size }, (_, m) => (m === own[d] ? NONE : flatPeerPort(grid, d + 1, own[d], m))));
 }

@@ -94,6 +94,11 @@ export function flatPeerPort(grid: FlatGrid, d: number, own: number, m: number):
   return port + (m < own ? m : m - 1);
 }
 
+/** A design's router grid, from its summary (k and the routers along each dimension). */
+export function flatGridOf(design: { readonly summary: Readonly<Record<string, string | number>> }): FlatGrid {
+  return { k: Number(design.summary.k), sizes: String(design.summary.sizes).split('×').map(Number) };
+}
+
 /** The router grid the parameters give: k along each dimension, plus what `extend` adds. */
 export function flatDesignGrid(p: FlatDesignParams): FlatGrid {
   const dimensions = p.n - 1;

@@ -76,6 +76,23 @@ export function flatCoordinate(grid: FlatGrid, i: number, d: number): number {
   return Math.floor(i / flatStep(grid, d)) % grid.sizes[d - 1];
 }
 
+/** The router at `coordinates` (dimension 1 first): its index in the grid, dimension 1 least significant. */
+export function flatRouterIndex(grid: FlatGrid, coordinates: readonly number[]): number {
+  let index = 0;
+  for (let d = grid.sizes.length - 1; d >= 0; d--) index = index * grid.sizes[d] + coordinates[d];
+  return index;
+}
+
+/**
+ * Where coordinate m of dimension d (1-based) sits in a router's per-coordinate registers (port map,
+ * redundant map, detours: dimension 1's coordinates first, then dimension 2's, …).
+ */
+export function flatMapSlot(grid: FlatGrid, d: number, m: number): number {
+  let slot = m;
+  for (let e = 1; e < d; e++) slot += grid.sizes[e - 1];
+  return slot;
+}
+
 /** Router i's coordinates, dimension 1 first. */
 export function flatCoordinates(grid: FlatGrid, i: number): number[] {
   return grid.sizes.map((_, d) => flatCoordinate(grid, i, d + 1));
