@@ -11,6 +11,15 @@ export function positiveInt(value: string): number {
   return Number(value);
 }
 
+/** A comma-separated list of offered loads, each a fraction of capacity in (0, 1]. */
+export function loadList(value: string): number[] {
+  const loads = value.split(',').map((v) => v.trim());
+  for (const v of loads)
+    if (!/^(0?\.\d+|1(\.0*)?)$/.test(v) || Number(v) <= 0)
+      throw new InvalidArgumentError(`"${v}": each load must be a fraction of capacity in (0, 1], e.g. 0.1,0.5,0.9`);
+  return loads.map(Number);
+}
+
 export function wholeNumber(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number (0 or more)');
   return Number(value);

@@ -5,7 +5,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Role, StartupError } from '../../fabric-manager/src/public-api';
 import { addAnalysisCommands } from './analysis-commands';
-import { databaseOption, fabricOption, keyOption, out, positiveInt, serviceClient, urlOption } from './cli-options';
+import { databaseOption, fabricOption, keyOption, loadList, out, positiveInt, serviceClient, urlOption, wholeNumber } from './cli-options';
 import { DrillProgress } from './drill-progress';
 import { CliError, ServiceClient } from './graphql-client';
 import { formatRouter, ROUTER_CONFIGURATION, RouterConfigurationView } from './router-view';
@@ -103,6 +103,26 @@ export function buildProgram(): Command {
     .action(async (options: { terminals?: number; fixture?: string; radix: number; plot?: string; json?: boolean }) => {
       const { costReportCommand } = await import('./report-commands');
       out(await costReportCommand(options));
+    });
+  report
+    .command('topologies')
+    .description(
+      'the 32-ary 2-flat under CLOS AD against the butterfly, folded Clos and hypercube of 1,024 terminals at equal bisection, run in the emulator (paper 003 §3.3, Table 1, Fig. 6)',
+    )
+    .addOption(
+      new Option('--pattern <kind>', 'uniform random (Fig. 6a), the worst case (Fig. 6b) or both')
+        .choices(['uniform-random', 'adversarial', 'both'])
+        .default('both'),
+    )
+    .option('--loads <list>', 'offered loads, fractions of capacity', loadList, [0.1, 0.3, 0.5, 0.7, 0.9])
+    .option('--warmup <cycles>', 'cycles before the measured window', wholeNumber, 1000)
+    .option('--window <cycles>', 'cycles measured', positiveInt, 2000)
+    .option('--seed <n>', 'random seed', wholeNumber, 1)
+    .option('--plot <file.svg>', 'write latency against offered load (Fig. 6) as SVG')
+    .option('--json', 'the figures as JSON')
+    .action(async (options: { pattern: string; loads: number[]; warmup: number; window: number; seed: number; plot?: string; json?: boolean }) => {
+      const { topologyReportCommand } = await import('./report-commands');
+      out(await topologyReportCommand(options));
     });
 
   const fabrics = program.command('fabrics').description('fabrics, through the running service');

@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { costReportCommand } from './report-commands';
+import { loadList } from './cli-options';
+import { costReportCommand, topologyReportCommand } from './report-commands';
 
 const fixture = (name: string) => join(__dirname, '../../../fixtures', name);
 
@@ -28,5 +29,24 @@ describe('weft report cost', () => {
     await expect(costReportCommand({ terminals: 1, radix: 64 })).rejects.toThrow('--terminals: a cost report is for 2 to 1048576 terminals, got 1');
     const json = JSON.parse(await costReportCommand({ terminals: 4096, radix: 64, json: true })) as { topologies: { shape: string }[] };
     expect(json.topologies.map((t) => t.shape)).toEqual(['21-ary 3-flat of 21×10 routers', '3-level folded Clos', '2-stage butterfly', '12-cube']);
+  });
+});
+
+describe('weft report topologies', () => {
+  it('runs the four networks of Table 1 at the loads asked, prints Fig. 6’s figures and writes its plot', async () => {
+    const plot = join(mkdtempSync(join(tmpdir(), 'weft-topologies-')), 'fig6.svg');
+    const text = await topologyReportCommand({ pattern: 'adversarial', loads: [0.3], warmup: 300, window: 600, seed: 4, plot });
+    expect(text).toMatch(/^ {2}folded Clos +folded Clos of 32 leaves × 32 terminals, 16 spines +adaptive sequential, 1 VC$/m);
+    expect(text).toMatch(/^adversarial: accepted throughput/m);
+    expect(text).not.toMatch(/^uniform-random:/m);
+    // The conventional butterfly is held to 1/32 by the worst case; the others carry the 0.3 offered.
+    expect(text).toMatch(/^butterfly +0\.03\d \/ /m);
+    for (const network of ['flattened butterfly', 'folded Clos', 'hypercube']) expect(text).toMatch(new RegExp(`^${network} +0\\.(29|30|31)\\d / \\d`, 'm'));
+    expect(readFileSync(plot, 'utf8')).toContain('offered load (fraction of capacity)');
+  });
+
+  it('refuses a load outside (0, 1], naming it', () => {
+    expect(() => loadList('0.2,1.5')).toThrow('"1.5": each load must be a fraction of capacity in (0, 1]');
+    expect(loadList('0.1, .5,1')).toEqual([0.1, 0.5, 1]);
   });
 });

@@ -1,4 +1,5 @@
-// `weft report cost`: the cost and power report of paper 003 §4.3 and §5.3, offline. Loaded only for that command.
+// `weft report cost` and `weft report topologies`: paper 003's cost and power report (§4.3, §5.3) and its
+// topology comparison (§3.3), offline. Loaded only for those commands.
 import { writeFileSync } from 'node:fs';
 import {
   CostReport,
@@ -11,6 +12,7 @@ import {
   PAPER_COST_ASSUMPTIONS,
   TopologyCost,
 } from '@weft/fabric-model';
+import { compareTopologies, COMPARED_NETWORKS, TopologyComparison, topologyComparisonPlotSpec } from '@weft/emulator';
 import { renderVegaLiteSvg } from '../../fabric-manager/src/public-api';
 import { CliError } from './graphql-client';
 
@@ -99,5 +101,43 @@ export function formatCostReport(r: CostReport, designName?: string): string {
     'Assumptions:',
     ...r.notes.map((n) => `  - ${n}`),
   );
+  return lines.join('\n');
+}
+
+export interface TopologyReportOptions {
+  readonly pattern: string;
+  readonly loads: readonly number[];
+  readonly warmup: number;
+  readonly window: number;
+  readonly seed: number;
+  readonly plot?: string;
+  readonly json?: boolean;
+}
+
+/** Fig. 6 run in the emulator: a table of accepted throughput and latency a pattern, with the plot written where asked. */
+export async function topologyReportCommand(o: TopologyReportOptions): Promise<string> {
+  const patterns = o.pattern === 'both' ? (['uniform-random', 'adversarial'] as const) : [o.pattern as 'uniform-random' | 'adversarial'];
+  const comparison = compareTopologies({ patterns, loads: o.loads, warmupCycles: o.warmup, windowCycles: o.window, seed: o.seed });
+  if (o.plot) writeFileSync(o.plot, await renderVegaLiteSvg(topologyComparisonPlotSpec(comparison)));
+  if (o.json) return JSON.stringify(comparison, null, 2);
+  return formatTopologyComparison(comparison) + (o.plot ? `\nplot of latency against offered load: ${o.plot}` : '');
+}
+
+export function formatTopologyComparison(c: TopologyComparison): string {
+  const lines = ['Topologies at equal bisection, 1,024 terminals (paper 003 §3.3, Table 1, Fig. 6)', ''];
+  for (const n of c.networks) lines.push(`  ${n.network.padEnd(20)} ${n.shape.padEnd(52)} ${n.routing}, ${n.vcs} VC${n.vcs > 1 ? 's' : ''}`);
+  const loads = [...new Set(c.points.map((p) => p.offered))];
+  for (const pattern of [...new Set(c.points.map((p) => p.pattern))]) {
+    lines.push('', `${pattern}: accepted throughput (fraction of capacity) / mean latency (cycles) at each offered load`);
+    lines.push(['offered'.padEnd(20), ...loads.map((l) => l.toFixed(2).padStart(17))].join(''));
+    for (const network of COMPARED_NETWORKS) {
+      const cells = loads.map((offered) => {
+        const p = c.points.find((q) => q.pattern === pattern && q.network === network && q.offered === offered)!;
+        return `${p.accepted.toFixed(3)} / ${p.meanLatency === null ? '—' : p.meanLatency.toFixed(1)}`.padStart(17);
+      });
+      lines.push([network.padEnd(20), ...cells].join(''));
+    }
+  }
+  lines.push('', 'Assumptions:', ...c.notes.map((n) => `  - ${n}`));
   return lines.join('\n');
 }

@@ -36,6 +36,8 @@ export * from './anton2/anton2-maintenance';
 export * from './anton2/anton2-hosted-engine';
 export * from './flattened-butterfly/flat-sim';
 export * from './flattened-butterfly/flat-load';
+export * from './flattened-butterfly/comparison-sim';
+export * from './flattened-butterfly/topology-comparison';
 export * from './flattened-butterfly/flat-maintenance';
 export * from './flattened-butterfly/flat-hosted-engine';
 export * from './flattened-butterfly/flat-traffic';

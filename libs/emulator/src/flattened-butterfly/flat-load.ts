@@ -1,26 +1,45 @@
 /**
- * Open-loop load on the flattened butterfly as paper 003 §3.2 measures it: Bernoulli injection at
- * every terminal (a flit a cycle being its capacity, §3.2 footnote 3: capacity 2B/N = 1 on a
- * flattened butterfly), a warm-up, then a window whose delivered flits give the accepted
- * throughput and whose labelled packets' latencies the mean. Used by the studies and the bench.
+ * Open-loop load on the flattened butterfly, and on the networks §3.3 compares it with, as paper
+ * 003 §3.2 measures it: Bernoulli injection at every terminal (a flit a cycle being its capacity,
+ * §3.2 footnote 3: capacity 2B/N = 1 on a flattened butterfly, and the same for the others at its
+ * bisection), a warm-up, then a window whose delivered flits give the accepted throughput and
+ * whose labelled packets' latencies the mean. Used by the studies, the report and the bench.
  */
 import { FlatGrid, makePattern, mulberry32, PatternSpec, RandomStreams } from '@weft/fabric-model';
 import { ArrivalWheel } from '../traffic/arrival-wheel';
 import type { FlatRouting } from '@weft/fabric-model';
 import { FlatSim, FlatStudyOptions } from './flat-sim';
 
-export interface FlatLoadRequest {
-  readonly routing: FlatRouting;
+/** What an open-loop run drives: FlatSim and ComparisonSim. */
+export interface OpenLoopSim {
+  readonly terminals: number;
+  /** Terminals of a router, as the adversarial pattern groups them. */
+  readonly endpointsPerRouter: number;
+  readonly cycle: number;
+  readonly flitHops: number;
+  readonly routerHops: number;
+  onDeliver: ((p: number, cycle: number) => void) | undefined;
+  send(source: number, destination: number, tag?: number): number;
+  run(cycles: number, beforeCycle?: (cycle: number) => void): void;
+  packetTag(p: number): number;
+  packetBorn(p: number): number;
+}
+
+export interface OpenLoadRequest {
   readonly pattern: PatternSpec;
   /** Offered load, flits a terminal a cycle (0, 1]. */
   readonly load: number;
   readonly warmupCycles: number;
   readonly windowCycles: number;
   readonly seed: number;
+}
+
+export interface FlatLoadRequest extends OpenLoadRequest {
+  readonly routing: FlatRouting;
   readonly sim?: Partial<FlatStudyOptions>;
 }
 
-export interface FlatLoadResult {
+export interface OpenLoadResult<S extends OpenLoopSim = OpenLoopSim> {
   /** Flits delivered in the window, a terminal a cycle (a fraction of capacity). */
   readonly accepted: number;
   /** Mean latency in cycles of the window's packets delivered by the run's end. */
@@ -31,21 +50,23 @@ export interface FlatLoadResult {
   readonly flitHops: number;
   readonly routerHops: number;
   readonly seconds: number;
-  readonly sim: FlatSim;
+  readonly sim: S;
 }
+
+export type FlatLoadResult = OpenLoadResult<FlatSim>;
 
 /**
  * Bernoulli arrivals of `pattern` at every terminal of `sim` at `load`: the hook to run each cycle
  * (before it), sending each packet with the tag `label(cycle)` gives.
  */
 export function flatArrivals(
-  sim: FlatSim,
+  sim: OpenLoopSim,
   pattern: PatternSpec,
   load: number,
   seed: number,
   label: (cycle: number) => number = () => 0,
 ): (cycle: number) => void {
-  const traffic = makePattern(pattern, { endpoints: sim.terminals, endpointsPerRouter: sim.grid.k }, seed + 1);
+  const traffic = makePattern(pattern, { endpoints: sim.terminals, endpointsPerRouter: sim.endpointsPerRouter }, seed + 1);
   const random = mulberry32(seed + 2);
   const wheel = new ArrivalWheel(load, new Uint8Array(sim.terminals), RandomStreams.seeded([seed + 3]), sim.cycle);
   const arrive = (t: number) => {
@@ -56,7 +77,11 @@ export function flatArrivals(
 }
 
 export function runFlatLoad(grid: FlatGrid, o: FlatLoadRequest): FlatLoadResult {
-  const sim = FlatSim.study(grid, { routing: o.routing, seed: o.seed, ...o.sim });
+  return runOpenLoad(FlatSim.study(grid, { routing: o.routing, seed: o.seed, ...o.sim }), o);
+}
+
+/** `o`'s load on `sim`: warm-up, then the window measured; the run lasts until the window ends. */
+export function runOpenLoad<S extends OpenLoopSim>(sim: S, o: OpenLoadRequest): OpenLoadResult<S> {
   const start = o.warmupCycles;
   const end = start + o.windowCycles;
   let inWindow = 0;

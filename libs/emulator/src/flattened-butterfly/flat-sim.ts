@@ -595,6 +595,11 @@ export class FlatSim {
     return this.alive.get(tag) ?? 0;
   }
 
+  /** Terminals a router (the adversarial pattern's grouping). */
+  get endpointsPerRouter(): number {
+    return this.grid.k;
+  }
+
   /** Packets made and not yet delivered or discarded. */
   get inFlight(): number {
     return this.created - this.delivered - this.discarded;
