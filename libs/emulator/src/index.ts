@@ -38,6 +38,7 @@ export * from './flattened-butterfly/flat-sim';
 export * from './flattened-butterfly/flat-load';
 export * from './flattened-butterfly/comparison-sim';
 export * from './flattened-butterfly/topology-comparison';
+export * from './flattened-butterfly/yarc-flat-unit';
 export * from './flattened-butterfly/flat-maintenance';
 export * from './flattened-butterfly/flat-hosted-engine';
 export * from './flattened-butterfly/flat-traffic';

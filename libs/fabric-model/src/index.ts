@@ -14,6 +14,7 @@ export * from './torus/torus';
 export * from './flattened-butterfly/flat-topology';
 export * from './flattened-butterfly/flat-design';
 export * from './flattened-butterfly/network-cost';
+export * from './flattened-butterfly/on-yarc';
 export * from './chips/flat-router';
 export * from './chips/bgl-node';
 export * from './bgl/route-override-table';

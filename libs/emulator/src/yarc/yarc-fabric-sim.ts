@@ -52,6 +52,7 @@ import {
   popcount32,
   RouteDecision,
   routeYarc,
+  YarcRoutingUnit,
 } from './yarc-routing';
 
 // The hot paths reach these through module constants, not the global object or another module's
@@ -224,6 +225,10 @@ export class YarcFabricSim extends LinkEngine {
    * that drains it wakes the row bus; only a waiting row bus is woken). */
   private readonly rowWait: Uint8Array;
   private readonly decision = new RouteDecision();
+  /** A routing unit in place of the table lookup (null: the table, §5): the flattened butterfly's
+   * on a YARC-class chip. Its registers live on the thread that set it, so such a fabric runs on
+   * one thread (sharedState refuses). */
+  routingUnit: YarcRoutingUnit | null = null;
   private readonly columns: StageQueue;
   private readonly rows: StageQueue;
   private readonly rowBusy: Float64Array;
@@ -260,6 +265,12 @@ export class YarcFabricSim extends LinkEngine {
     this.rowBusy = shared(Float64Array, R * NPORTS);
     this.softErrorRate = shared(Float64Array, R);
     this.linksReady();
+  }
+
+  override sharedState(): ReturnType<LinkEngine['sharedState']> {
+    if (this.routingUnit !== null)
+      throw new Error('a YARC fabric with a routing unit in place of the table runs on one thread: its unit is not in shared memory');
+    return super.sharedState();
   }
 
   /** Part p's events due at cycle `now`: credit returns, and its stages' wake-ups. */
@@ -969,7 +980,8 @@ export class YarcFabricSim extends LinkEngine {
       this.routeSourceRouted(r, i, seg, packet);
       return;
     }
-    routeYarc(this.regs, r, i, this.store.destination[packet], this.store.hashBits[packet], (flags & FLAG_HASH) !== 0, (flags & FLAG_ADAPTIVE) !== 0, d);
+    if (this.routingUnit !== null) this.routingUnit.route(r, i, this.store.destination[packet], (flags & FLAG_ADAPTIVE) !== 0, d);
+    else routeYarc(this.regs, r, i, this.store.destination[packet], this.store.hashBits[packet], (flags & FLAG_HASH) !== 0, (flags & FLAG_ADAPTIVE) !== 0, d);
     let port = -1;
     if (d.kind === ROUTE_PORT) port = d.port;
     else if (d.kind === ROUTE_ADAPTIVE) port = this.chooseAdaptive(r, i, d.portsLo, d.portsHi, now);

@@ -26,6 +26,16 @@ export class RouteDecision {
   goingDown = false;
 }
 
+/**
+ * A routing unit in place of the table lookup (spec §3.2(c): YARC's datapath with another routing
+ * function — the flattened butterfly's, yarc-flat-unit.ts): called once per packet at the head of
+ * an input queue, it writes ROUTE_PORT, ROUTE_ADAPTIVE (the datapath's §7.8.3 choice among
+ * `portsLo/portsHi`) or ROUTE_NO_MATCH into the decision.
+ */
+export interface YarcRoutingUnit {
+  route(router: number, inPort: number, destination: number, adaptive: boolean, out: RouteDecision): void;
+}
+
 export function popcount32(x: number): number {
   x = x - ((x >>> 1) & 0x55555555);
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
