@@ -11,6 +11,7 @@ import { AuditResolver } from './audit/audit.resolver';
 import { ApiKeysService } from './auth/api-keys.service';
 import { AuthModule } from './auth/auth.module';
 import { ConfigModule } from './config/config.module';
+import { ConsoleModule } from './console/console.module';
 import { ControlModule } from './control/control.module';
 import { WeftConfig } from './config/weft-config';
 import { DatabaseModule } from './database/database.module';
@@ -58,6 +59,7 @@ export class AppModule {
         EventsModule,
         FabricsModule,
         ControlModule,
+        ConsoleModule,
         AutomationModule,
         TrafficModule,
         DrillsModule,

@@ -10,6 +10,7 @@ import { StoreOwnerService } from './database/store-owner.service';
 import { FabricsService } from './fabrics/fabrics.service';
 import { httpErrorHandler } from './graphql/http-errors';
 import { listenWithAcceptors } from './http/acceptors';
+import { mountConsole } from './console/console-assets';
 
 export interface StartedService {
   app: NestExpressApplication;
@@ -37,6 +38,7 @@ export async function startService(config: WeftConfig, options: { logger?: boole
   // An inline installation may be a few megabytes of JSON.
   app.useBodyParser('json', { limit: '5mb' });
   app.enableShutdownHooks();
+  mountConsole(app);
   await app.init();
   app.use(httpErrorHandler);
 

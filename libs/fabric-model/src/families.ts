@@ -4,6 +4,7 @@
  * each chip sits in its fabric in the family's own terms (stored with the chip: BlackWidow's slice
  * and rank; a torus's coordinates; a flattened butterfly's coordinate per dimension).
  */
+import { FamilyPicture, FLAT_DIMENSIONS, RANKS_AND_SLICES, TORUS_PLANES } from './picture';
 import { checkBglDesign, generateBglDesign, BGL_LINK_GBPS } from './bgl/bgl-design';
 import { checkBlackWidowDesign, generateBlackWidowDesign } from './blackwidow/blackwidow-design';
 import { ChipSpec, FabricDesign, FabricFamily, rateForLength, SERDES_RATES_GBPS } from './fabric-design';
@@ -38,6 +39,8 @@ export interface FabricFamilyModel<P extends FamilyDesignParams = FamilyDesignPa
   checkAttachment(design: FabricDesign, attachment: string): string | undefined;
   /** What traffic runs may ask of a fabric of this family, from its design's summary. */
   trafficShape(summary: FabricDesign['summary']): TrafficShape;
+  /** How the console draws a fabric of this family (picture.ts). */
+  readonly picture: FamilyPicture;
 }
 
 const blackwidow: FabricFamilyModel<BlackWidowDesignParams> = {
@@ -46,6 +49,7 @@ const blackwidow: FabricFamilyModel<BlackWidowDesignParams> = {
   // Paper 000 §2.2, §7.4: the slice a router belongs to (-1 for processors, which span them all)
   // and its rank in the Clos (0 for processors).
   placement: (chip) => ({ slice: chip.slice, rank: chip.rank }),
+  picture: RANKS_AND_SLICES,
   designName: (p) => p.network,
   // §4.4: the rate a passive cable of the length carries, on YARC's three lanes.
   linkFor: (lengthMeters) => ({ rateGbps: rateForLength(lengthMeters), lanes: 3 }),
@@ -70,6 +74,7 @@ const bgl: FabricFamilyModel<BglDesignParams> = {
   generateDesign: generateBglDesign,
   // Paper 002 §2: a node's place is its torus coordinates.
   placement: (chip) => ({ x: chip.coordinates?.[0] ?? -1, y: chip.coordinates?.[1] ?? -1, z: chip.coordinates?.[2] ?? -1 }),
+  picture: TORUS_PLANES,
   designName: (p) => `${p.shape.join('×')} torus`,
   // §2: every link is one bit-serial lane at the torus clock, whatever its length.
   linkFor: () => ({ rateGbps: BGL_LINK_GBPS, lanes: 1 }),
@@ -96,6 +101,7 @@ const anton2: FabricFamilyModel<Anton2DesignParams> = {
   checkDesign: checkAnton2Design,
   generateDesign: generateAnton2Design,
   placement: (chip) => ({ x: chip.coordinates?.[0] ?? -1, y: chip.coordinates?.[1] ?? -1, z: chip.coordinates?.[2] ?? -1 }),
+  picture: TORUS_PLANES,
   designName: (p) => `${p.shape.join('×')} torus of Anton 2 ASICs`,
   // §2.2: eight 14 Gb/s SerDes a channel, whatever its length.
   linkFor: () => ({ rateGbps: ANTON2_SERDES_GBPS, lanes: ANTON2_SERDES_PER_CHANNEL }),
@@ -127,6 +133,7 @@ const flattenedButterfly: FabricFamilyModel<FlatDesignParams> = {
   generateDesign: generateFlatDesign,
   // Paper 003 §2.2: a router's place is its coordinate in each dimension (d1 … dn′).
   placement: (chip) => Object.fromEntries((chip.coordinates ?? []).map((c, i) => [`d${i + 1}`, c])),
+  picture: FLAT_DIMENSIONS,
   designName: flatDesignName,
   // §4.1: electrical cables with repeaters past 6 m, so every link runs at YARC's full rate on its three pairs.
   linkFor: () => ({ rateGbps: FLAT_LANE_GBPS, lanes: FLAT_LANES }),

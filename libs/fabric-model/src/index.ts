@@ -26,3 +26,4 @@ export * from './anton2/on-chip-routes';
 export * from './anton2/torus-routes';
 export * from './anton2/chip-wiring';
 export * from './anton2/multicast-words';
+export * from './picture';

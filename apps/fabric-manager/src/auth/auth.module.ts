@@ -5,11 +5,12 @@ import { ApiKey } from './api-key.entity';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysResolver } from './api-keys.resolver';
 import { ApiKeysService } from './api-keys.service';
+import { CurrentKeyResolver } from './current-key.resolver';
 
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKey]), AuditModule],
-  providers: [ApiKeysService, ApiKeyGuard, ApiKeysResolver],
+  providers: [ApiKeysService, ApiKeyGuard, ApiKeysResolver, CurrentKeyResolver],
   exports: [ApiKeysService, ApiKeyGuard, AuditModule],
 })
 export class AuthModule {}

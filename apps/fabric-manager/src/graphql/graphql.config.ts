@@ -1,4 +1,4 @@
-import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloDriverConfig } from '@nestjs/apollo';
 import { GraphQLSchema } from 'graphql';
 import { AuthException } from '../auth/auth.exception';
@@ -11,7 +11,7 @@ import { GraphQLJSONObject } from './json.scalar';
 import { queryComplexityPlugin } from './query-complexity.plugin';
 
 /**
- * Code-first GraphQL at /graphql with Apollo's landing page (the embedded explorer), and
+ * Code-first GraphQL at /graphql (a browser's GET there gets weft's own explorer, console/console-assets.ts), and
  * subscriptions over graphql-ws on the same path. The subscription's key is checked when the
  * socket opens (connection_init payload `{ "Authorization": "Bearer …" }`), so a bad key is
  * refused before any operation runs.
@@ -27,7 +27,8 @@ export function graphqlConfig(config: WeftConfig, keys: ApiKeysService): ApolloD
     includeStacktraceInErrorResponses: false,
     resolvers: { JSONObject: GraphQLJSONObject },
     plugins: [
-      ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
+      // The explorer at /graphql is weft's own (console/console-assets.ts); Apollo's landing page loads its Sandbox from the internet.
+      ApolloServerPluginLandingPageDisabled(),
       introspectionKeyPlugin(keys),
       queryComplexityPlugin(() => schema!, config.WEFT_MAX_QUERY_COMPLEXITY, config.WEFT_MAX_QUERY_DEPTH),
     ],

@@ -1,0 +1,137 @@
+// The fabric picture (issue 39): sigma.js draws the graph in WebGL, which keeps a fabric of tens of
+// thousands of chips and cables interactive where SVG cannot; the layout is the family's, read
+// from the API (fabricPicture), and the colours are the states it reports.
+import Graph from 'graphology';
+import Sigma from 'sigma';
+import type { FabricPicture } from './api';
+
+const CHIP_COLOURS: Record<string, string> = {
+  discovered: '#4a78b5',
+  expected: '#9aa7b8',
+  missing: '#d98a1f',
+  unexpected: '#8d5bb5',
+  faulty: '#d33a2c',
+};
+const CABLE_COLOURS: Record<string, string> = {
+  discovered: '#b8c4d4',
+  expected: '#d6dde6',
+  missing: '#d98a1f',
+  unexpected: '#8d5bb5',
+  faulty: '#d33a2c',
+};
+const ROUTE_COLOUR = '#17a34a';
+
+export interface Selection {
+  readonly kind: 'chip' | 'cable';
+  readonly index: number;
+}
+
+export class PictureView {
+  private readonly graph = new Graph({ multi: true, type: 'undirected' });
+  private readonly sigma: Sigma;
+  private route = new Set<number>();
+
+  constructor(
+    container: HTMLElement,
+    private picture: FabricPicture,
+    private readonly onSelect: (s: Selection) => void,
+    onFirstRender: () => void,
+  ) {
+    const p = picture;
+    const endpoints = p.chipKinds.filter((k) => k === 'endpoint').length;
+    const small = p.chipNames.length > 4000;
+    for (let i = 0; i < p.chipNames.length; i++)
+      this.graph.addNode(String(i), {
+        x: p.chipX[i],
+        y: p.chipY[i],
+        size: p.chipKinds[i] === 'endpoint' ? (endpoints > 1000 ? 1 : 2) : small ? 2 : 4,
+        color: CHIP_COLOURS[p.chipStates[i]] ?? '#666',
+        label: p.chipNames[i],
+      });
+    for (let j = 0; j < p.cableA.length; j++)
+      this.graph.addEdgeWithKey(String(j), String(p.cableA[j]), String(p.cableB[j]), { size: 1, color: CABLE_COLOURS[p.cableStates[j]] ?? '#ccc' });
+    this.sigma = new Sigma(this.graph, container, {
+      enableEdgeEvents: true,
+      hideEdgesOnMove: p.cableA.length > 20000,
+      labelRenderedSizeThreshold: 8,
+      zIndex: true,
+    });
+    this.sigma.once('afterRender', onFirstRender);
+    this.sigma.on('clickNode', ({ node }) => this.onSelect({ kind: 'chip', index: Number(node) }));
+    this.sigma.on('clickEdge', ({ edge }) => this.onSelect({ kind: 'cable', index: Number(edge) }));
+  }
+
+  /** New states (after a fault, a push): recolours in place. */
+  update(picture: FabricPicture): void {
+    this.picture = picture;
+    picture.chipStates.forEach((s, i) => this.graph.setNodeAttribute(String(i), 'color', CHIP_COLOURS[s] ?? '#666'));
+    picture.cableStates.forEach((s, j) => {
+      if (this.graph.hasEdge(String(j))) this.graph.setEdgeAttribute(String(j), 'color', this.route.has(j) ? ROUTE_COLOUR : (CABLE_COLOURS[s] ?? '#ccc'));
+    });
+  }
+
+  /** Draws a route: its cables green and thick. */
+  showRoute(cables: readonly number[]): void {
+    for (const j of this.route) this.graph.mergeEdgeAttributes(String(j), { color: CABLE_COLOURS[this.picture.cableStates[j]] ?? '#ccc', size: 1 });
+    this.route = new Set(cables);
+    for (const j of cables) this.graph.mergeEdgeAttributes(String(j), { color: ROUTE_COLOUR, size: 4 });
+  }
+
+  routeCables(): number[] {
+    return [...this.route];
+  }
+
+  /** Cable j's ends on the screen, relative to the picture's container. */
+  private cableEnds(j: number): [{ x: number; y: number }, { x: number; y: number }] {
+    const a = this.graph.getNodeAttributes(String(this.picture.cableA[j]));
+    const b = this.graph.getNodeAttributes(String(this.picture.cableB[j]));
+    return [this.sigma.graphToViewport({ x: a.x, y: a.y }), this.sigma.graphToViewport({ x: b.x, y: b.y })];
+  }
+
+  /**
+   * The point of cable j on the screen (relative to the picture's container) farthest from every
+   * other cable and chip, where a click picks it and nothing else (for automation and tests).
+   */
+  clearPoint(j: number): { x: number; y: number } {
+    const [a, b] = this.cableEnds(j);
+    const others: [number, number, number, number][] = [];
+    for (let k = 0; k < this.picture.cableA.length; k++) {
+      if (k === j) continue;
+      const [c, d] = this.cableEnds(k);
+      others.push([c.x, c.y, d.x, d.y]);
+    }
+    const distance = (px: number, py: number, [x1, y1, x2, y2]: [number, number, number, number]) => {
+      const dx = x2 - x1;
+      const dy = y2 - y1;
+      const t = Math.max(0, Math.min(1, ((px - x1) * dx + (py - y1) * dy) / (dx * dx + dy * dy || 1)));
+      return Math.hypot(px - x1 - t * dx, py - y1 - t * dy);
+    };
+    let best = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+    let bestClear = -1;
+    for (let t = 0.05; t < 0.96; t += 0.01) {
+      const x = a.x + (b.x - a.x) * t;
+      const y = a.y + (b.y - a.y) * t;
+      let clear = Math.min(Math.hypot(x - a.x, y - a.y), Math.hypot(x - b.x, y - b.y));
+      for (const o of others) clear = Math.min(clear, distance(x, y, o));
+      if (clear > bestClear) {
+        bestClear = clear;
+        best = { x, y };
+      }
+    }
+    return best;
+  }
+
+  chipPoint(i: number): { x: number; y: number } {
+    const a = this.graph.getNodeAttributes(String(i));
+    return this.sigma.graphToViewport({ x: a.x, y: a.y });
+  }
+
+  zoom(factor: number): Promise<void> {
+    const camera = this.sigma.getCamera();
+    return camera.animate({ ratio: camera.ratio / factor }, { duration: 0 }) as unknown as Promise<void>;
+  }
+
+  kill(): void {
+    this.sigma.kill();
+  }
+}

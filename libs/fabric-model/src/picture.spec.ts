@@ -1,0 +1,51 @@
+import { defaultCableLengths, generateBlackWidowDesign } from './blackwidow/blackwidow-design';
+import type { FabricFamily } from './fabric-design';
+import { FABRIC_FAMILY_MODELS } from './families';
+import { PictureChip } from './picture';
+
+function chipsOf(family: FabricFamily, design: unknown): PictureChip[] {
+  const model = FABRIC_FAMILY_MODELS[family];
+  return model.generateDesign(design as never).chips.map((c) => ({ name: c.name, kind: c.kind, placement: model.placement(c), processor: c.processor }));
+}
+
+const places = (l: { x: Float64Array; y: Float64Array }) => new Set(Array.from(l.x, (x, i) => `${x},${l.y[i]}`));
+
+describe('how each family is drawn (the console reads it from the API)', () => {
+  it('draws BlackWidow as ranks and slices: processors along the bottom, each slice’s R1s in a row above, slices side by side', () => {
+    const design = generateBlackWidowDesign({
+      network: 'R1.5',
+      processors: 288,
+      slices: 4,
+      r1Uplinks: 32,
+      portSeed: 0,
+      cableLengths: defaultCableLengths(288),
+    });
+    const chips = design.chips.map((c) => ({ name: c.name, kind: c.kind, placement: FABRIC_FAMILY_MODELS.blackwidow.placement(c), processor: c.processor }));
+    const layout = FABRIC_FAMILY_MODELS.blackwidow.picture.layout(chips);
+    expect(places(layout).size).toBe(chips.length);
+    const at = (name: string) => ({ x: layout.x[chips.findIndex((c) => c.name === name)], y: layout.y[chips.findIndex((c) => c.name === name)] });
+    expect(at('p0').y).toBe(0);
+    expect(at('s0.r1.0').y).toBeGreaterThan(0);
+    expect(at('s1.r1.0').y).toBe(at('s0.r1.0').y);
+    expect(at('s1.r1.0').x).toBeGreaterThan(at('s0.r1.8').x);
+    expect(layout.groups.map((g) => g.label)).toEqual(['slice 0 · R1', 'slice 1 · R1', 'slice 2 · R1', 'slice 3 · R1', 'processors']);
+  });
+
+  it('draws a torus as planes of the cube, one z-plane beside the next', () => {
+    const chips = chipsOf('bgl', { shape: [4, 4, 2] });
+    const layout = FABRIC_FAMILY_MODELS.bgl.picture.layout(chips);
+    expect(places(layout).size).toBe(32);
+    expect(layout.groups.map((g) => g.label)).toEqual(['z = 0', 'z = 1']);
+    const z1 = chips.findIndex((c) => c.placement.x === 0 && c.placement.y === 0 && c.placement.z === 1);
+    expect(layout.x[z1]).toBeGreaterThan(3);
+    expect(layout.group[z1]).toBe(1);
+  });
+
+  it('draws the flattened butterfly by dimension, a block for each setting of the higher dimensions', () => {
+    const chips = chipsOf('flattened-butterfly', { k: 4, n: 4 });
+    const layout = FABRIC_FAMILY_MODELS['flattened-butterfly'].picture.layout(chips);
+    expect(chips).toHaveLength(64);
+    expect(places(layout).size).toBe(64);
+    expect(layout.groups.map((g) => g.label)).toEqual(['d3 = 0', 'd3 = 1', 'd3 = 2', 'd3 = 3']);
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * How each family's fabric is drawn (issue 39: the console reads it from the API, never a
+ * family's shape of its own): every chip's place on a plane, from its placement coordinates, and
+ * the boxes that group them — BlackWidow as ranks and slices (processors at the bottom, R1 … R3
+ * above, each slice a column of its own), tori as planes of the cube (one z-plane beside the
+ * next, x across and y up), the flattened butterfly by dimension (dimension 1 across, 2 up, the
+ * higher dimensions as blocks side by side). Units are chip pitches; the console scales them.
+ */
+
+/** What a layout reads of a chip: the store's (a discovered or unexpected chip too). */
+export interface PictureChip {
+  readonly name: string;
+  readonly kind: string;
+  readonly placement: Readonly<Record<string, number>>;
+  readonly processor: number;
+}
+
+export interface PictureGroup {
+  readonly label: string;
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+export interface PictureLayout {
+  /** Each chip's place, in the order given. */
+  readonly x: Float64Array;
+  readonly y: Float64Array;
+  /** Each chip's group (index in `groups`). */
+  readonly group: Int32Array;
+  readonly groups: readonly PictureGroup[];
+}
+
+export interface FamilyPicture {
+  /** How the picture is laid out, in a sentence for the console's legend. */
+  readonly description: string;
+  layout(chips: readonly PictureChip[]): PictureLayout;
+}
+
+/** Chips bucketed by a key, each bucket in the order given (by processor number, then name). */
+function buckets<K>(chips: readonly PictureChip[], key: (c: PictureChip) => K): Map<K, number[]> {
+  const out = new Map<K, number[]>();
+  chips.forEach((c, i) => {
+    const k = key(c);
+    const list = out.get(k);
+    if (list) list.push(i);
+    else out.set(k, [i]);
+  });
+  const byNumber = (a: number, b: number) => chips[a].processor - chips[b].processor || chips[a].name.localeCompare(chips[b].name, 'en', { numeric: true });
+  for (const list of out.values()) list.sort(byNumber);
+  return out;
+}
+
+function emptyLayout(n: number): { x: Float64Array; y: Float64Array; group: Int32Array; groups: PictureGroup[] } {
+  return { x: new Float64Array(n), y: new Float64Array(n), group: new Int32Array(n).fill(-1), groups: [] };
+}
+
+/** Paper 000 §2: processors below, each rank of each slice a row above, slices side by side. */
+export const RANKS_AND_SLICES: FamilyPicture = {
+  description:
+    'ranks and slices: processors along the bottom, then R1, R2 and R3 of each slice above them, one column of routers a slice; sidelinks join routers of one rank',
+  layout(chips) {
+    const out = emptyLayout(chips.length);
+    const rows = buckets(chips, (c) => (c.kind === 'endpoint' ? 'p' : `${c.placement.slice ?? 0}:${c.placement.rank ?? 1}`));
+    const slices = [...new Set(chips.filter((c) => c.kind !== 'endpoint').map((c) => c.placement.slice ?? 0))].sort((a, b) => a - b);
+    const ranks = [...new Set(chips.filter((c) => c.kind !== 'endpoint').map((c) => c.placement.rank ?? 1))].sort((a, b) => a - b);
+    // A slice's column is as wide as its widest rank; a rank's routers spread across it.
+    const width = Math.max(1, ...[...rows.entries()].filter(([k]) => k !== 'p').map(([, list]) => list.length));
+    const gap = Math.max(2, Math.ceil(width / 16));
+    const rowHeight = Math.max(4, Math.ceil(width / 8));
+    slices.forEach((slice, s) => {
+      const left = s * (width + gap);
+      for (const rank of ranks) {
+        const list = rows.get(`${slice}:${rank}`);
+        if (!list) continue;
+        const g = out.groups.length;
+        const y = rank * rowHeight;
+        out.groups.push({ label: `slice ${slice} · R${rank}`, x: left - 0.5, y: y - 0.5, width: width, height: 1 });
+        const step = width / list.length;
+        list.forEach((i, j) => {
+          out.x[i] = left + (j + 0.5) * step - 0.5;
+          out.y[i] = y;
+          out.group[i] = g;
+        });
+      }
+    });
+    const processors = rows.get('p');
+    if (processors) {
+      const total = Math.max(1, slices.length) * (width + gap) - gap;
+      const g = out.groups.length;
+      out.groups.push({ label: 'processors', x: -0.5, y: -0.5, width: total, height: 1 });
+      const step = total / processors.length;
+      processors.forEach((i, j) => {
+        out.x[i] = (j + 0.5) * step - 0.5;
+        out.y[i] = 0;
+        out.group[i] = g;
+      });
+    }
+    return out;
+  },
+};
+
+/** A 3-D torus as planes of the cube: z-plane k drawn k places along, x across and y up in each. */
+export const TORUS_PLANES: FamilyPicture = {
+  description: 'planes of the cube: one z-plane beside the next, x across and y up within each; wrap-around links run back across a plane',
+  layout(chips) {
+    const out = emptyLayout(chips.length);
+    const size = (axis: string) => 1 + Math.max(0, ...chips.map((c) => c.placement[axis] ?? 0));
+    const X = size('x');
+    const Z = size('z');
+    const Y = size('y');
+    const gap = Math.max(1, Math.ceil(X / 4));
+    for (let z = 0; z < Z; z++) out.groups.push({ label: `z = ${z}`, x: z * (X + gap) - 0.5, y: -0.5, width: X, height: Y });
+    chips.forEach((c, i) => {
+      const z = Math.max(0, c.placement.z ?? 0);
+      out.x[i] = z * (X + gap) + (c.placement.x ?? 0);
+      out.y[i] = c.placement.y ?? 0;
+      out.group[i] = z;
+    });
+    return out;
+  },
+};
+
+/** The flattened butterfly by dimension: dimension 1 across, 2 up, each setting of the higher ones a block. */
+export const FLAT_DIMENSIONS: FamilyPicture = {
+  description:
+    'by dimension: dimension 1 across and dimension 2 up within a block, one block for each setting of the higher dimensions; every router links to each router of its row and column',
+  layout(chips) {
+    const out = emptyLayout(chips.length);
+    const dims = Math.max(1, ...chips.map((c) => Object.keys(c.placement).filter((k) => /^d\d+$/.test(k)).length));
+    const size = (d: number) => 1 + Math.max(0, ...chips.map((c) => c.placement[`d${d}`] ?? 0));
+    const across = size(1);
+    const up = dims >= 2 ? size(2) : 1;
+    const higher: number[] = [];
+    for (let d = 3; d <= dims; d++) higher.push(size(d));
+    const blocks = higher.reduce((a, b) => a * b, 1);
+    const perRow = Math.ceil(Math.sqrt(blocks));
+    const gap = Math.max(1, Math.ceil(across / 4));
+    for (let b = 0; b < blocks; b++) {
+      let rest = b;
+      const digits = higher.map((s) => {
+        const v = rest % s;
+        rest = Math.floor(rest / s);
+        return v;
+      });
+      out.groups.push({
+        label: digits.length ? digits.map((v, i) => `d${i + 3} = ${v}`).join(', ') : `${across} × ${up} routers`,
+        x: (b % perRow) * (across + gap) - 0.5,
+        y: Math.floor(b / perRow) * (up + gap) - 0.5,
+        width: across,
+        height: up,
+      });
+    }
+    chips.forEach((c, i) => {
+      let b = 0;
+      for (let d = higher.length - 1; d >= 0; d--) b = b * higher[d] + (c.placement[`d${d + 3}`] ?? 0);
+      out.x[i] = (b % perRow) * (across + gap) + (c.placement.d1 ?? 0);
+      out.y[i] = Math.floor(b / perRow) * (up + gap) + (c.placement.d2 ?? 0);
+      out.group[i] = b;
+    });
+    return out;
+  },
+};

@@ -1,0 +1,126 @@
+/// <reference lib="dom" />
+import { Browser, BrowserContext, Page } from 'playwright-core';
+import type { WeftPictureHook } from '../../apps/console/src/picture-hook';
+
+declare global {
+  interface Window {
+    weftPicture?: WeftPictureHook;
+  }
+}
+import { launchChromium, offlineContext, screenshot } from './support/browser';
+import { TestService } from './support/test-service';
+
+/**
+ * The admin console and the explorer in a real browser (Debian's Chromium) against the real
+ * service on a fresh store, with the network cut: nothing may be fetched from outside the machine.
+ */
+describe('the admin console, in Chromium with the network cut', () => {
+  jest.setTimeout(60_000);
+  let service: TestService;
+  let browser: Browser;
+  let context: BrowserContext;
+  let outside: string[];
+  let page: Page;
+
+  beforeAll(async () => {
+    service = await TestService.start({ defaultFixture: 'blackwidow/bw-r1-32' });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await service?.stop();
+  });
+  beforeEach(async () => {
+    ({ context, outside } = await offlineContext(browser, service.url));
+    page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+  });
+  afterEach(async () => {
+    await context.close();
+    expect(outside).toEqual([]);
+  });
+
+  const signIn = async (key: string) => {
+    await page.goto(service.url);
+    await page.getByLabel('API key').fill(key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Fabrics' }).waitFor();
+  };
+
+  const openFabric = async () => {
+    await page.getByRole('button', { name: 'bw-r1-32' }).click();
+    await page.locator('[data-testid=picture][data-ready=true]').waitFor();
+  };
+
+  /** Clicks cable (chip:port) in the picture, where no other cable passes near. */
+  const clickCable = async (chip: string, port: number) => {
+    const box = (await page.getByTestId('picture').boundingBox())!;
+    const at = await page.evaluate(([c, p]) => window.weftPicture!.clearPoint(window.weftPicture!.cableIndex(c as string, p as number)), [chip, port] as const);
+    await page.mouse.click(box.x + at.x, box.y + at.y);
+  };
+
+  it('signs in with a key, lists the default fabric with its health and draws its picture', async () => {
+    await signIn(service.bootstrapKey!);
+    const row = page.getByRole('row', { name: /bw-r1-32/ });
+    await expect(row.textContent()).resolves.toMatch(/bw-r1-32blackwidow\d+\d+0#1/);
+    await screenshot(page, 'fabrics');
+    await openFabric();
+    await expect(page.locator('.legend').textContent()).resolves.toMatch(/ranks and slices/);
+    await screenshot(page, 'fabric-picture');
+  });
+
+  it('declares a fault on a cable clicked in the picture, shows the events arrive live and the cable turn faulty', async () => {
+    await signIn(service.bootstrapKey!);
+    await openFabric();
+    const cable = await page.evaluate(() => {
+      const p = window.weftPicture!;
+      return { index: p.cableIndex('p5', 0) };
+    });
+    expect(cable.index).toBeGreaterThanOrEqual(0);
+    await clickCable('p5', 0);
+    const details = page.getByTestId('details');
+    await expect(details.locator('h3').textContent()).resolves.toMatch(/^cable p5:0 — s0\.r1\.0:\d+$/);
+    await details.getByRole('button', { name: 'Declare fault' }).click();
+    for (const kind of ['FAULT_DECLARED', 'GENERATION_COMPUTED', 'GENERATION_PUSHED'])
+      await page.locator(`[data-testid=events] li[data-kind=${kind}]`).first().waitFor();
+    await page.waitForFunction(() => window.weftPicture!.cableState(window.weftPicture!.cableIndex('p5', 0)) === 'faulty');
+    await details.getByText('state: faulty').waitFor();
+    await screenshot(page, 'fault-declared');
+  });
+
+  it('traces a route and draws it', async () => {
+    await signIn(service.bootstrapKey!);
+    await openFabric();
+    await page.getByLabel('from').fill('p0');
+    await page.getByLabel('to').fill('p31');
+    await page.getByRole('button', { name: 'Trace' }).click();
+    await expect(page.getByTestId('details').locator('h3').textContent()).resolves.toBe('route p0 → p31');
+    await expect(page.evaluate(() => window.weftPicture!.routeCables())).resolves.toHaveLength(2);
+    await screenshot(page, 'route-trace');
+  });
+
+  it('offers a viewer key no control that changes anything', async () => {
+    const created = await service.gql<{ createApiKey: { key: string } }>(
+      'mutation { createApiKey(input: { name: "console viewer", role: viewer }) { key } }',
+      {},
+      service.bootstrapKey!,
+    );
+    await signIn(created.data!.createApiKey.key);
+    await expect(page.getByRole('button', { name: 'Delete' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: 'Load' }).count()).resolves.toBe(0);
+    await openFabric();
+    await clickCable('p7', 0);
+    await page.getByTestId('details').waitFor();
+    await expect(page.getByRole('button', { name: 'Declare fault' }).count()).resolves.toBe(0);
+    await screenshot(page, 'viewer');
+  });
+
+  it('serves its own GraphQL explorer at /graphql, which runs a query with the key', async () => {
+    await signIn(service.bootstrapKey!);
+    await page.goto(`${service.url}/graphql`);
+    await page.locator('.graphiql-execute-button').waitFor();
+    await page.locator('.graphiql-execute-button').click();
+    await page.getByText('"bw-r1-32"').first().waitFor();
+    await screenshot(page, 'explorer');
+  });
+});
