@@ -99,6 +99,39 @@ describe('the admin console, in Chromium with the network cut', () => {
     await screenshot(page, 'route-trace');
   });
 
+  it('lists the generations with what triggered each and opens the difference between two in the chip’s terms', async () => {
+    // A fault taken in by a new generation, so that there are two to compare.
+    const fabricId = (await service.gql<{ fabrics: { edges: { node: { id: string } }[] } }>('{ fabrics { edges { node { id } } } }', {}, service.bootstrapKey!))
+      .data!.fabrics.edges[0].node.id;
+    await service.gql(
+      'mutation($input: DeclareFaultInput!) { declareFault(input: $input) { id } }',
+      { input: { fabricId, kind: 'link', chip: 'p9', port: 0 } },
+      service.bootstrapKey!,
+    );
+    await signIn(service.bootstrapKey!);
+    await openFabric();
+    await page.getByRole('button', { name: 'Generations' }).click();
+    const latest = page.locator('tr[data-generation]').last();
+    await expect(latest.textContent()).resolves.toMatch(/pushedautomation: operator declared link fault p9:0verified \(\d+ endpoints proven\)/);
+    await page.getByLabel('diff from').selectOption('1');
+    await page.getByRole('button', { name: 'Show difference' }).click();
+    const diff = page.getByTestId('diff');
+    await expect(diff.locator('p').textContent()).resolves.toMatch(/^Generation 1 → \d+: \d+ registers changed on 1 routers/);
+    await expect(diff.textContent()).resolves.toContain('s0.r1.0');
+    await screenshot(page, 'generation-diff');
+  });
+
+  it('starts a shipped drill and shows its report and plot', async () => {
+    await signIn(service.bootstrapKey!);
+    await page.getByRole('button', { name: 'Drills' }).click();
+    await page.getByRole('button', { name: 'Start noisy-lane' }).click();
+    const report = page.getByTestId('drill-report');
+    await report.locator('pre').waitFor({ timeout: 50_000 });
+    await expect(report.locator('pre').textContent()).resolves.toMatch(/noisy-lane/);
+    await expect(report.locator('img').count()).resolves.toBe(1);
+    await screenshot(page, 'drill-report');
+  });
+
   it('offers a viewer key no control that changes anything', async () => {
     const created = await service.gql<{ createApiKey: { key: string } }>(
       'mutation { createApiKey(input: { name: "console viewer", role: viewer }) { key } }',
@@ -112,6 +145,13 @@ describe('the admin console, in Chromium with the network cut', () => {
     await clickCable('p7', 0);
     await page.getByTestId('details').waitFor();
     await expect(page.getByRole('button', { name: 'Declare fault' }).count()).resolves.toBe(0);
+    await page.getByRole('button', { name: 'Events' }).click();
+    await page.locator('.event-log tr').first().waitFor();
+    await expect(page.getByRole('button', { name: 'Acknowledge' }).count()).resolves.toBe(0);
+    await page.getByRole('button', { name: 'Drills' }).click();
+    await page.locator('ul.shipped li').first().waitFor();
+    await expect(page.getByRole('button', { name: /^Start / }).count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: 'Audit log' }).count()).resolves.toBe(0);
     await screenshot(page, 'viewer');
   });
 

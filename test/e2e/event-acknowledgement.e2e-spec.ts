@@ -51,6 +51,9 @@ describe('event acknowledgement', () => {
     );
     expect(pending.data!.events.edges.map((e) => e.node.id)).not.toContain(eventId);
     expect(done.data!.events.edges.map((e) => e.node.id)).toEqual([eventId]);
+    // A null filter, as clients send for "not given", lists both.
+    const all = await service.gql<{ events: { totalCount: number } }>('query($u: Boolean) { events(unacknowledged: $u) { totalCount } }', { u: null }, viewer);
+    expect(all.data!.events.totalCount).toBe(pending.data!.events.edges.length + 1);
   });
 
   it('needs an operator, and names an event that does not exist', async () => {

@@ -34,6 +34,15 @@ export class Api {
 
 export const mayOperate = (role: Role) => role === 'operator' || role === 'admin';
 
+export interface Session {
+  readonly api: Api;
+  readonly role: Role;
+  readonly name: string;
+}
+
+/** An error as the console shows it: the API's message, else what was thrown. */
+export const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
 export interface FabricSummary {
   id: string;
   name: string;
@@ -75,6 +84,8 @@ export interface FabricEvent {
   wallTime: string;
   details: Record<string, unknown>;
   acknowledgedAt: string | null;
+  acknowledgedBy?: string | null;
+  acknowledgementNote?: string | null;
 }
 
 export const EVENT_FIELDS = 'id cursor kind chip port wallTime details acknowledgedAt';

@@ -1,17 +1,14 @@
 // weft's admin console (issue 39): a client of the GraphQL API, served by the service itself.
 import { StrictMode, useCallback, useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Api, ApiError, EVENT_FIELDS, FabricEvent, FabricPicture, FabricSummary, mayOperate, PICTURE_QUERY, Role } from './api';
+import { Api, ApiError, EVENT_FIELDS, FabricEvent, FabricPicture, FabricSummary, mayOperate, PICTURE_QUERY, Role, Session } from './api';
+import { Drills } from './drills';
+import { Audit, Events } from './events';
+import { Generations } from './generations';
 import { PictureView, Selection } from './picture';
 import type { WeftPictureHook } from './picture-hook';
 import { storedKey, storeKey } from './session';
 import './console.css';
-
-interface Session {
-  readonly api: Api;
-  readonly role: Role;
-  readonly name: string;
-}
 
 declare global {
   interface Window {
@@ -192,6 +189,7 @@ function FabricView({ session, fabric }: { session: Session; fabric: FabricSumma
   const [error, setError] = useState<string | null>(null);
   const [legend, setLegend] = useState('');
   const [trace, setTrace] = useState({ from: '', to: '' });
+  const [tab, setTab] = useState<'picture' | 'generations' | 'events'>('picture');
 
   const fetchPicture = useCallback(
     () => session.api.query<{ fabricPicture: FabricPicture }>(PICTURE_QUERY, { input: { fabricId: fabric.id } }).then((d) => d.fabricPicture),
@@ -295,13 +293,24 @@ function FabricView({ session, fabric }: { session: Session; fabric: FabricSumma
       <h2>
         {fabric.name} <small>{fabric.family}</small>
       </h2>
-      <p className="legend">Drawn {legend}. Scroll to zoom, drag to pan; click a chip or a cable.</p>
+      <nav className="tabs">
+        {(['picture', 'generations', 'events'] as const).map((t) => (
+          <button key={t} className={tab === t ? 'tab active' : 'tab'} onClick={() => setTab(t)}>
+            {t === 'picture' ? 'Picture' : t === 'generations' ? 'Generations' : 'Events'}
+          </button>
+        ))}
+      </nav>
       {error && (
         <p className="error" role="alert">
           {error}
         </p>
       )}
-      <div className="fabric-body">
+      {tab === 'generations' && <Generations session={session} fabricId={fabric.id} />}
+      {tab === 'events' && <Events session={session} fabricId={fabric.id} live={events} />}
+      <p className="legend" hidden={tab !== 'picture'}>
+        Drawn {legend}. Scroll to zoom, drag to pan; click a chip or a cable.
+      </p>
+      <div className="fabric-body" hidden={tab !== 'picture'}>
         <div className="picture" ref={container} data-testid="picture" />
         <aside>
           <form className="trace" onSubmit={runTrace}>
@@ -341,6 +350,7 @@ function Console() {
   const [session, setSession] = useState<Session | null>(null);
   const [restoring, setRestoring] = useState(storedKey() !== null);
   const [fabric, setFabric] = useState<FabricSummary | null>(null);
+  const [page, setPage] = useState<'fabrics' | 'drills' | 'audit'>('fabrics');
   useEffect(() => {
     const key = storedKey();
     if (key === null) return;
@@ -356,9 +366,23 @@ function Console() {
       <header>
         <b>weft</b>
         <nav>
-          <button className="link" onClick={() => setFabric(null)}>
+          <button
+            className="link"
+            onClick={() => {
+              setFabric(null);
+              setPage('fabrics');
+            }}
+          >
             Fabrics
           </button>
+          <button className="link" onClick={() => setPage('drills')}>
+            Drills
+          </button>
+          {session.role === 'admin' && (
+            <button className="link" onClick={() => setPage('audit')}>
+              Audit log
+            </button>
+          )}
           <a href="/graphql">GraphQL explorer</a>
         </nav>
         <span className="who">
@@ -373,7 +397,17 @@ function Console() {
           Sign out
         </button>
       </header>
-      <main>{fabric ? <FabricView key={fabric.id} session={session} fabric={fabric} /> : <Fabrics session={session} open={setFabric} />}</main>
+      <main>
+        {page === 'drills' ? (
+          <Drills session={session} />
+        ) : page === 'audit' ? (
+          <Audit session={session} />
+        ) : fabric ? (
+          <FabricView key={fabric.id} session={session} fabric={fabric} />
+        ) : (
+          <Fabrics session={session} open={setFabric} />
+        )}
+      </main>
     </>
   );
 }

@@ -2,7 +2,7 @@ import { UseGuards } from '@nestjs/common';
 import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DrillFileError } from '@weft/emulator';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Repository } from 'typeorm';
 import { Role } from '../auth/api-key.entity';
@@ -15,7 +15,7 @@ import { DrillRun } from './drill-run.entity';
 import { renderDrillPlot, renderDrillText } from './drill-report';
 import { DrillReport, DrillRunnerService, DrillTargetsError } from './drill-runner.service';
 import { DrillsErrorCode, DrillsException } from './drills.exception';
-import { DrillRunModel, StartDrillInput } from './dto/drill-run.dto';
+import { DrillRunModel, ShippedDrillModel, StartDrillInput } from './dto/drill-run.dto';
 
 @Resolver(() => DrillRunModel)
 @UseGuards(ApiKeyGuard)
@@ -58,6 +58,18 @@ export class DrillsResolver {
     if (!run) throw new DrillsException(DrillsErrorCode.RunNotFound, `no drill run with id ${id}`);
     const drill = await this.drills.findOne({ where: { id: run.drillId } });
     return this.model(run, drill?.name ?? '?');
+  }
+
+  @Query(() => [ShippedDrillModel], { description: 'The drills shipped with weft (fixtures/drills/), by name.' })
+  shippedDrills(): ShippedDrillModel[] {
+    const dir = join(FIXTURES_ROOT, 'drills');
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map((f) => {
+        const drill = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { description?: string; fabric?: string };
+        return { name: f.slice(0, -'.json'.length), description: drill.description ?? '', fabric: drill.fabric ?? '' };
+      });
   }
 
   @Query(() => [DrillRunModel], { description: 'Drill runs, newest first.' })

@@ -23,7 +23,7 @@ export interface EventFilter {
   kinds?: FabricEventKind[];
   chips?: string[];
   /** true: only unacknowledged events; false: only acknowledged ones (stored pages only). */
-  unacknowledged?: boolean;
+  unacknowledged?: boolean | null;
 }
 
 const REPLAY_PAGE = 500;
@@ -214,7 +214,8 @@ export class EventsService implements OnModuleDestroy {
     if (filter.fabricId !== undefined) where.fabricId = filter.fabricId;
     if (filter.kinds?.length) where.kind = In(filter.kinds);
     if (filter.chips?.length) where.chip = In(filter.chips);
-    if (filter.unacknowledged !== undefined) where.acknowledgedAt = filter.unacknowledged ? IsNull() : Not(IsNull());
+    // null, as a GraphQL client may send for "not given", filters nothing.
+    if (filter.unacknowledged !== undefined && filter.unacknowledged !== null) where.acknowledgedAt = filter.unacknowledged ? IsNull() : Not(IsNull());
     return where;
   }
 }

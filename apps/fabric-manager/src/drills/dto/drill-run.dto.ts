@@ -65,3 +65,13 @@ export class DrillRunModel {
   @Field(() => Date, { nullable: true })
   finishedAt!: Date | null;
 }
+
+@ObjectType('ShippedDrill', { description: 'A drill shipped in fixtures/drills/, to start by name.' })
+export class ShippedDrillModel {
+  @Field({ description: 'Its name, as startDrill(input: { fixture }) takes it.' })
+  name!: string;
+  @Field()
+  description!: string;
+  @Field({ description: 'The fixture of the fabric it loads.' })
+  fabric!: string;
+}
