@@ -5,57 +5,18 @@
  * real load. Target (issue 34): p99 under 100 ms for the cheap query in both.
  */
 import autocannon from 'autocannon';
-import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Benchmark, Measurement } from './harness';
+import { ServiceProcess, serviceQuery, startServiceProcess, stopServiceProcess } from './service-process';
 
 const CHEAP_QUERY = '{ fabrics(first: 5) { totalCount edges { node { id name chipCount } } } }';
 const CLIENTS = 50;
 const REQUESTS = 3_000;
 
-interface Service {
-  child: ChildProcess;
-  dir: string;
-  url: string;
-  key: string;
-}
-
-let service: Service | undefined;
-
-/** Starts the built service on a fresh store with the default fabric loaded and configured. */
-async function startService(): Promise<Service> {
-  const dir = mkdtempSync(join(tmpdir(), 'weft-api-bench-'));
-  const main = join(__dirname, '../../apps/fabric-manager/src/main.js');
-  const child = spawn(process.execPath, [...process.execArgv, main], {
-    env: { ...process.env, WEFT_DATABASE: join(dir, 'weft.sqlite'), WEFT_PORT: '0', WEFT_LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.on('exit', (code) => reject(new Error(`the service exited with ${code}`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const up = /is up: (http:\/\/\S+)\/graphql/.exec(out);
-      if (up) resolve(up[1]);
-      // Its JSON request log, a line per request, is read and dropped, as a log collector would.
-      if (out.length > 1 << 20) out = out.slice(-4096);
-    });
-  });
-  child.removeAllListeners('exit');
-  return { child, dir, url, key: readFileSync(join(dir, 'admin-key'), 'utf8').trim() };
-}
+let service: ServiceProcess | undefined;
 
 async function stopService(): Promise<void> {
   if (!service) return;
-  const { child, dir } = service;
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  child.kill('SIGTERM');
-  const late = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(late);
-  rmSync(dir, { recursive: true, force: true });
+  await stopServiceProcess(service);
   service = undefined;
 }
 
@@ -68,12 +29,7 @@ function post(query: string, variables: Record<string, unknown> = {}): Promise<R
   });
 }
 
-async function gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const response = await post(query, variables);
-  const body = (await response.json()) as { data?: T; errors?: unknown };
-  if (!body.data) throw new Error(JSON.stringify(body.errors));
-  return body.data;
-}
+const gql = <T>(query: string, variables: Record<string, unknown> = {}): Promise<T> => serviceQuery<T>(service!, query, variables);
 
 /** 50 clients, 3,000 cheap queries: latency percentiles as the clients measured them. */
 async function fiftyClients(): Promise<Measurement> {
@@ -104,7 +60,7 @@ function againstService(name: string, parameters: Benchmark['parameters'], run: 
     warmup: 1,
     runs: 5,
     setup: async () => {
-      service = await startService();
+      service = await startServiceProcess('api-bench');
       await prepare?.();
     },
     teardown: stopService,

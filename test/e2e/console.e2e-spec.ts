@@ -132,6 +132,49 @@ describe('the admin console, in Chromium with the network cut', () => {
     await screenshot(page, 'drill-report');
   });
 
+  it('draws a fabric of thousands of chips as cells and bundles, and opens a cell to its chips', async () => {
+    const key = service.bootstrapKey!;
+    const loaded = await service.gql<{ loadFabric: { id: string } }>('mutation { loadFabric(input: { fixture: "blackwidow/bw-r2.5-4608" }) { id } }', {}, key);
+    const fabricId = loaded.data!.loadFabric.id;
+    type Picture = { aggregated: boolean; totalChips: number; totalCables: number; chipNames: string[]; chipSizes: number[]; cableCounts: number[] };
+    const { fabricPicture: whole } = (
+      await service.gql<{ fabricPicture: Picture }>(
+        'query($input: FabricPictureInput!) { fabricPicture(input: $input) { aggregated totalChips totalCables chipNames chipSizes cableCounts } }',
+        { input: { fabricId } },
+        key,
+      )
+    ).data!;
+    // Every chip in one cell, every cable in one bundle.
+    expect(whole.aggregated).toBe(true);
+    expect(whole.chipSizes.reduce((x, y) => x + y)).toBe(whole.totalChips);
+    expect(whole.cableCounts.reduce((x, y) => x + y)).toBe(whole.totalCables);
+    await signIn(key);
+    await page.getByRole('button', { name: 'bw-r2.5-4608' }).click();
+    await page.locator('[data-testid=picture][data-ready=true]').waitFor();
+    await expect(page.locator('.legend').textContent()).resolves.toContain(`drawn as ${whole.chipNames.length} cells`);
+    await screenshot(page, 'cells');
+    const cell = whole.chipNames.findIndex((n) => n.startsWith('slice 0 · R1'));
+    const box = (await page.getByTestId('picture').boundingBox())!;
+    const at = await page.evaluate((name) => window.weftPicture!.chipPoint(name), whole.chipNames[cell]);
+    await page.mouse.click(box.x + at.x, box.y + at.y);
+    await page
+      .getByTestId('details')
+      .getByText(/^\d+ chips$/)
+      .waitFor();
+    await page.mouse.dblclick(box.x + at.x, box.y + at.y);
+    await page
+      .locator('.legend')
+      .getByText(/cell slice 0 · R1: s0\.r1\.0 …/)
+      .waitFor();
+    await page.locator('[data-testid=picture][data-ready=true]').waitFor();
+    await screenshot(page, 'cell-opened');
+    await page.getByRole('button', { name: 'Back to the whole fabric' }).click();
+    await page
+      .locator('.legend')
+      .getByText(/drawn as \d+ cells/)
+      .waitFor();
+  });
+
   it('offers a viewer key no control that changes anything', async () => {
     const created = await service.gql<{ createApiKey: { key: string } }>(
       'mutation { createApiKey(input: { name: "console viewer", role: viewer }) { key } }',

@@ -56,6 +56,14 @@ export interface FabricPicture {
   fabricId: string;
   family: string;
   layout: string;
+  aggregated: boolean;
+  cell: number | null;
+  cellLabel: string | null;
+  totalChips: number;
+  totalCables: number;
+  chipCells: number[];
+  chipSizes: number[];
+  cableCounts: number[];
   groups: { label: string; x: number; y: number; width: number; height: number }[];
   chipNames: string[];
   chipKinds: string[];
@@ -71,9 +79,10 @@ export interface FabricPicture {
   cableStates: string[];
 }
 
-export const PICTURE_QUERY = `query($input: FabricIdInput!) { fabricPicture(input: $input) {
-  fabricId family layout groups { label x y width height } chipNames chipKinds chipStates chipX chipY chipGroups
-  cableA cableAPort cableB cableBPort cableClasses cableStates } }`;
+export const PICTURE_QUERY = `query($input: FabricPictureInput!) { fabricPicture(input: $input) {
+  fabricId family layout aggregated cell cellLabel totalChips totalCables groups { label x y width height }
+  chipNames chipKinds chipStates chipX chipY chipGroups chipCells chipSizes
+  cableA cableAPort cableB cableBPort cableClasses cableStates cableCounts } }`;
 
 export interface FabricEvent {
   id: string;

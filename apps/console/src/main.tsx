@@ -166,6 +166,19 @@ interface Details {
 }
 
 function describe(p: FabricPicture, s: Selection): Details {
+  if (p.aggregated) {
+    if (s.kind === 'cable')
+      return {
+        title: `${p.cableCounts[s.index]} cables`,
+        lines: [
+          `between ${p.chipNames[p.cableA[s.index]]}`,
+          `and ${p.chipNames[p.cableB[s.index]]}`,
+          `class: ${p.cableClasses[s.index]}`,
+          `worst state: ${p.cableStates[s.index]}`,
+        ],
+      };
+    return { title: p.chipNames[s.index], lines: [`${p.chipSizes[s.index]} chips`, `worst state: ${p.chipStates[s.index]}`, 'double-click to open it'] };
+  }
   if (s.kind === 'cable') {
     const a = p.chipNames[p.cableA[s.index]];
     const b = p.chipNames[p.cableB[s.index]];
@@ -190,15 +203,24 @@ function FabricView({ session, fabric }: { session: Session; fabric: FabricSumma
   const [legend, setLegend] = useState('');
   const [trace, setTrace] = useState({ from: '', to: '' });
   const [tab, setTab] = useState<'picture' | 'generations' | 'events'>('picture');
+  /** The cell of a large fabric opened to its chips (null: the whole fabric). */
+  const [cell, setCell] = useState<number | null>(null);
 
   const fetchPicture = useCallback(
-    () => session.api.query<{ fabricPicture: FabricPicture }>(PICTURE_QUERY, { input: { fabricId: fabric.id } }).then((d) => d.fabricPicture),
-    [session, fabric.id],
+    () =>
+      session.api
+        .query<{ fabricPicture: FabricPicture }>(PICTURE_QUERY, { input: { fabricId: fabric.id, ...(cell === null ? {} : { cell }) } })
+        .then((d) => d.fabricPicture),
+    [session, fabric.id, cell],
   );
 
   const select = useCallback((s: Selection) => {
     setRouteDetails(null);
     setSelection(s);
+  }, []);
+  const openCell = useCallback((k: number) => {
+    setSelection(null);
+    setCell(k);
   }, []);
   // What is selected, read from the picture in force (a fault or a push updates it in place).
   const details = routeDetails ?? (selection && picture.current ? describe(picture.current, selection) : null);
@@ -206,16 +228,29 @@ function FabricView({ session, fabric }: { session: Session; fabric: FabricSumma
   useEffect(() => {
     let live = true;
     const began = performance.now();
+    if (container.current) container.current.dataset.ready = 'false';
     fetchPicture()
       .then((p) => {
         if (!live || !container.current) return;
         picture.current = p;
-        setLegend(p.layout);
+        setLegend(
+          p.aggregated
+            ? `${p.layout} — ${p.totalChips} chips and ${p.totalCables} cables, drawn as ${p.chipNames.length} cells of neighbouring chips and the bundles of cables between them; double-click a cell to open it`
+            : p.cell !== null
+              ? `${p.layout} — cell ${p.cellLabel}: its chips, the cables touching them and the chips at their far ends`
+              : p.layout,
+        );
         const element = container.current;
-        view.current = new PictureView(element, p, select, () => {
-          element.dataset.firstPaintMs = String(Math.round(performance.now() - began));
-          element.dataset.ready = 'true';
-        });
+        view.current = new PictureView(
+          element,
+          p,
+          select,
+          () => {
+            element.dataset.firstPaintMs = String(Math.round(performance.now() - began));
+            element.dataset.ready = 'true';
+          },
+          openCell,
+        );
         window.weftPicture = {
           cableIndex: (a, aPort) =>
             p.cableA.findIndex((x, j) => (p.chipNames[x] === a && p.cableAPort[j] === aPort) || (p.chipNames[p.cableB[j]] === a && p.cableBPort[j] === aPort)),
@@ -223,6 +258,8 @@ function FabricView({ session, fabric }: { session: Session; fabric: FabricSumma
           clearPoint: (j) => view.current!.clearPoint(j),
           chipPoint: (name) => view.current!.chipPoint(p.chipNames.indexOf(name)),
           routeCables: () => view.current!.routeCables(),
+          zoom: (factor) => view.current!.zoom(factor),
+          openCell,
         };
       })
       .catch((e: unknown) => setError(String(e)));
@@ -231,18 +268,20 @@ function FabricView({ session, fabric }: { session: Session; fabric: FabricSumma
       view.current?.kill();
       view.current = null;
     };
-  }, [fetchPicture, select]);
+  }, [fetchPicture, select, openCell]);
 
-  // Events live: each one listed as it comes; a fault or a push recolours the picture.
+  // Events live: each one listed as it comes (once, by id); a fault or a push recolours the picture.
+  const refetch = useRef(fetchPicture);
+  refetch.current = fetchPicture;
   useEffect(
     () =>
       session.api.subscribe<{ fabricEvents: FabricEvent }>(
         `subscription($id: ID) { fabricEvents(fabricId: $id) { ${EVENT_FIELDS} } }`,
         { id: fabric.id },
         ({ fabricEvents: e }) => {
-          setEvents((list) => [e, ...list].slice(0, 200));
+          setEvents((list) => (list.some((x) => x.id === e.id) ? list : [e, ...list].slice(0, 200)));
           if (['FAULT_DECLARED', 'FAULT_CLEARED', 'GENERATION_PUSHED', 'LINK_DOWN', 'LINK_UP'].includes(e.kind))
-            void fetchPicture().then((p) => {
+            void refetch.current().then((p) => {
               picture.current = p;
               view.current?.update(p);
               setVersion((v) => v + 1);
@@ -250,7 +289,7 @@ function FabricView({ session, fabric }: { session: Session; fabric: FabricSumma
         },
         setError,
       ),
-    [session, fabric.id, fetchPicture],
+    [session, fabric.id],
   );
 
   const declare = async () => {
@@ -308,7 +347,12 @@ function FabricView({ session, fabric }: { session: Session; fabric: FabricSumma
       {tab === 'generations' && <Generations session={session} fabricId={fabric.id} />}
       {tab === 'events' && <Events session={session} fabricId={fabric.id} live={events} />}
       <p className="legend" hidden={tab !== 'picture'}>
-        Drawn {legend}. Scroll to zoom, drag to pan; click a chip or a cable.
+        Drawn {legend}. Scroll to zoom, drag to pan; click a chip or a cable.{' '}
+        {cell !== null && (
+          <button className="link" onClick={() => setCell(null)}>
+            Back to the whole fabric
+          </button>
+        )}
       </p>
       <div className="fabric-body" hidden={tab !== 'picture'}>
         <div className="picture" ref={container} data-testid="picture" />

@@ -26,6 +26,24 @@ export interface Selection {
   readonly index: number;
 }
 
+/**
+ * An opened cell's chips and their neighbours keep their rows, but each row is spread across the
+ * same width, so that a few chips of a wide fabric do not stand in a thin column.
+ */
+function spreadRows(p: FabricPicture): number[] {
+  const rows = new Map<number, number[]>();
+  p.chipY.forEach((y, i) => rows.set(y, [...(rows.get(y) ?? []), i]));
+  const widest = Math.max(...[...rows.values()].map((r) => r.length));
+  const height = Math.max(1, Math.max(...p.chipY) - Math.min(...p.chipY));
+  const width = Math.max(widest, 2 * height);
+  const x = new Array<number>(p.chipX.length);
+  for (const row of rows.values()) {
+    row.sort((a, b) => p.chipX[a] - p.chipX[b]);
+    row.forEach((i, k) => (x[i] = ((k + 0.5) * width) / row.length));
+  }
+  return x;
+}
+
 export class PictureView {
   private readonly graph = new Graph({ multi: true, type: 'undirected' });
   private readonly sigma: Sigma;
@@ -36,28 +54,36 @@ export class PictureView {
     private picture: FabricPicture,
     private readonly onSelect: (s: Selection) => void,
     onFirstRender: () => void,
+    onOpen: (i: number) => void = () => undefined,
   ) {
     const p = picture;
     const endpoints = p.chipKinds.filter((k) => k === 'endpoint').length;
     const small = p.chipNames.length > 4000;
+    // A cell's mark and a bundle's line grow with what they stand for.
+    const markSize = (i: number) => (p.aggregated ? 2 + Math.log2(p.chipSizes[i]) : p.chipKinds[i] === 'endpoint' ? (endpoints > 1000 ? 1 : 2) : small ? 2 : 4);
+    const x = p.cell === null ? p.chipX : spreadRows(p);
     for (let i = 0; i < p.chipNames.length; i++)
-      this.graph.addNode(String(i), {
-        x: p.chipX[i],
-        y: p.chipY[i],
-        size: p.chipKinds[i] === 'endpoint' ? (endpoints > 1000 ? 1 : 2) : small ? 2 : 4,
-        color: CHIP_COLOURS[p.chipStates[i]] ?? '#666',
-        label: p.chipNames[i],
-      });
-    for (let j = 0; j < p.cableA.length; j++)
-      this.graph.addEdgeWithKey(String(j), String(p.cableA[j]), String(p.cableB[j]), { size: 1, color: CABLE_COLOURS[p.cableStates[j]] ?? '#ccc' });
+      this.graph.addNode(String(i), { x: x[i], y: p.chipY[i], size: markSize(i), color: CHIP_COLOURS[p.chipStates[i]] ?? '#666', label: p.chipNames[i] });
+    for (let j = 0; j < p.cableA.length; j++) {
+      if (p.cableA[j] === p.cableB[j]) continue; // cables within one cell: the cell's mark stands for them
+      const size = p.aggregated ? 0.5 + Math.log2(p.cableCounts[j]) / 2 : 1;
+      this.graph.addEdgeWithKey(String(j), String(p.cableA[j]), String(p.cableB[j]), { size, color: CABLE_COLOURS[p.cableStates[j]] ?? '#ccc' });
+    }
     this.sigma = new Sigma(this.graph, container, {
       enableEdgeEvents: true,
       hideEdgesOnMove: p.cableA.length > 20000,
-      labelRenderedSizeThreshold: 8,
+      labelRenderedSizeThreshold: p.aggregated ? 16 : 8,
       zIndex: true,
     });
     this.sigma.once('afterRender', onFirstRender);
+    this.sigma.scheduleRefresh();
     this.sigma.on('clickNode', ({ node }) => this.onSelect({ kind: 'chip', index: Number(node) }));
+    // A double click opens what a mark stands for (a cell of a large fabric), in place of zooming.
+    this.sigma.on('doubleClickNode', (e) => {
+      if (!p.aggregated) return;
+      e.preventSigmaDefault();
+      onOpen(Number(e.node));
+    });
     this.sigma.on('clickEdge', ({ edge }) => this.onSelect({ kind: 'cable', index: Number(edge) }));
   }
 
@@ -126,9 +152,13 @@ export class PictureView {
     return this.sigma.graphToViewport({ x: a.x, y: a.y });
   }
 
-  zoom(factor: number): Promise<void> {
+  /** Zooms in by `factor` at once; resolves with the milliseconds until the picture is drawn again. */
+  zoom(factor: number): Promise<number> {
+    const began = performance.now();
+    const drawn = new Promise<number>((resolve) => this.sigma.once('afterRender', () => resolve(performance.now() - began)));
     const camera = this.sigma.getCamera();
-    return camera.animate({ ratio: camera.ratio / factor }, { duration: 0 }) as unknown as Promise<void>;
+    camera.setState({ ratio: camera.ratio / factor });
+    return drawn;
   }
 
   kill(): void {

@@ -68,7 +68,8 @@ export const RANKS_AND_SLICES: FamilyPicture = {
     // A slice's column is as wide as its widest rank; a rank's routers spread across it.
     const width = Math.max(1, ...[...rows.entries()].filter(([k]) => k !== 'p').map(([, list]) => list.length));
     const gap = Math.max(2, Math.ceil(width / 16));
-    const rowHeight = Math.max(4, Math.ceil(width / 8));
+    // Rows far enough apart that the whole is about twice as wide as it is high.
+    const rowHeight = Math.max(4, Math.ceil((Math.max(1, slices.length) * (width + gap)) / (2 * (ranks.length + 1))));
     slices.forEach((slice, s) => {
       const left = s * (width + gap);
       for (const rank of ranks) {
@@ -162,3 +163,64 @@ export const FLAT_DIMENSIONS: FamilyPicture = {
     return out;
   },
 };
+
+/** Cells a picture group is cut into, at most, when a fabric is drawn aggregated. */
+export const CELLS_PER_GROUP = 32;
+
+export interface PictureCells {
+  /** Each chip's cell. */
+  readonly cellOf: Int32Array;
+  /** Per cell: its label (group, first and last chip), place (its chips' centroid), chips and group. */
+  readonly labels: readonly string[];
+  readonly x: Float64Array;
+  readonly y: Float64Array;
+  readonly size: Int32Array;
+  readonly group: Int32Array;
+}
+
+/**
+ * A large fabric drawn legibly: each group of the layout (a rank of a slice, a plane of the cube,
+ * a block of routers) cut into at most CELLS_PER_GROUP cells of neighbouring chips (in the
+ * group's rows, bottom to top, left to right), each cell drawn as one mark at its chips' centroid.
+ */
+export function pictureCells(chips: readonly PictureChip[], layout: PictureLayout): PictureCells {
+  const n = chips.length;
+  const byGroup = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) {
+    const g = layout.group[i];
+    const list = byGroup.get(g);
+    if (list) list.push(i);
+    else byGroup.set(g, [i]);
+  }
+  const cellOf = new Int32Array(n);
+  const labels: string[] = [];
+  const xs: number[] = [];
+  const ys: number[] = [];
+  const sizes: number[] = [];
+  const groups: number[] = [];
+  for (const [g, members] of [...byGroup.entries()].sort((a, b) => a[0] - b[0])) {
+    members.sort((a, b) => layout.y[a] - layout.y[b] || layout.x[a] - layout.x[b]);
+    const per = Math.ceil(members.length / CELLS_PER_GROUP);
+    const label = g >= 0 ? layout.groups[g].label : 'ungrouped';
+    for (let start = 0; start < members.length; start += per) {
+      const cell = labels.length;
+      const run = members.slice(start, start + per);
+      let x = 0;
+      let y = 0;
+      for (const i of run) {
+        cellOf[i] = cell;
+        x += layout.x[i];
+        y += layout.y[i];
+      }
+      labels.push(run.length === 1 ? `${label}: ${chips[run[0]].name}` : `${label}: ${chips[run[0]].name} … ${chips[run[run.length - 1]].name}`);
+      xs.push(x / run.length);
+      ys.push(y / run.length);
+      sizes.push(run.length);
+      groups.push(g);
+    }
+  }
+  return { cellOf, labels, x: Float64Array.from(xs), y: Float64Array.from(ys), size: Int32Array.from(sizes), group: Int32Array.from(groups) };
+}
+
+/** How bad a state is, for a cell or a bundle of cables showing its worst. */
+export const STATE_SEVERITY: Readonly<Record<string, number>> = { discovered: 0, expected: 1, unexpected: 2, missing: 3, faulty: 4 };

@@ -2,10 +2,11 @@ import { Module } from '@nestjs/common';
 import { FabricsModule } from '../fabrics/fabrics.module';
 import { FaultsModule } from '../faults/faults.module';
 import { FabricPictureResolver } from './fabric-picture.resolver';
+import { FabricPictureService } from './fabric-picture.service';
 
 /** What the admin console needs of the API beyond the rest of it: the fabric picture. */
 @Module({
   imports: [FabricsModule, FaultsModule],
-  providers: [FabricPictureResolver],
+  providers: [FabricPictureService, FabricPictureResolver],
 })
 export class ConsoleModule {}

@@ -1,4 +1,24 @@
-import { Field, Float, ID, Int, ObjectType } from '@nestjs/graphql';
+import { Field, Float, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
+import { IsIn, IsInt, IsOptional, Min } from 'class-validator';
+import { IsRowId } from '../graphql/validators';
+
+@InputType()
+export class FabricPictureInput {
+  @Field(() => ID)
+  @IsRowId('fabricId')
+  fabricId!: number;
+
+  @Field(() => String, { nullable: true, description: 'auto (default: cells above 5,000 chips), chips (every chip, however many) or cells.' })
+  @IsOptional()
+  @IsIn(['auto', 'chips', 'cells'])
+  detail?: 'auto' | 'chips' | 'cells' | null;
+
+  @Field(() => Int, { nullable: true, description: 'A cell of the aggregated picture, opened: its chips, the cables touching them and their far ends.' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  cell?: number | null;
+}
 
 @ObjectType('PictureGroup', { description: 'A box of the picture that groups chips (a rank of a slice, a plane of the cube, a block of routers).' })
 export class PictureGroupModel {
@@ -27,6 +47,22 @@ export class FabricPictureModel {
   layout!: string;
   @Field(() => [PictureGroupModel])
   groups!: PictureGroupModel[];
+  @Field({ description: 'true: each chip of the lists is a cell of neighbouring chips and each cable a bundle of the cables between two cells.' })
+  aggregated!: boolean;
+  @Field(() => Int, { nullable: true, description: 'The cell opened, where one is.' })
+  cell!: number | null;
+  @Field(() => String, { nullable: true })
+  cellLabel!: string | null;
+  @Field(() => Int)
+  totalChips!: number;
+  @Field(() => Int)
+  totalCables!: number;
+  @Field(() => [Int], { description: 'Each chip’s cell in the aggregated picture (detail: cells), which cell: opens.' })
+  chipCells!: number[];
+  @Field(() => [Int], { description: 'Chips each mark stands for: 1, or a cell’s.' })
+  chipSizes!: number[];
+  @Field(() => [Int], { description: 'Cables each line stands for: 1, or a bundle’s.' })
+  cableCounts!: number[];
   @Field(() => [String])
   chipNames!: string[];
   @Field(() => [String], { description: '"router" or "endpoint".' })
