@@ -88,6 +88,24 @@ describe('the admin console, in Chromium with the network cut', () => {
     await screenshot(page, 'fault-declared');
   });
 
+  it('opens a router: its registers decoded beside the raw words, its ports with far ends and why one is out of service', async () => {
+    await signIn(service.bootstrapKey!);
+    await openFabric();
+    const box = (await page.getByTestId('picture').boundingBox())!;
+    const at = await page.evaluate(() => window.weftPicture!.chipPoint('s0.r1.0'));
+    await page.mouse.click(box.x + at.x, box.y + at.y);
+    await page.getByTestId('details').getByRole('button', { name: 'Open chip' }).click();
+    const chip = page.getByTestId('chip-view');
+    await chip.locator('h4', { hasText: /^Registers of generation \d+, decoded$/ }).waitFor();
+    // The family's registers as its type in the API names them, and the raw words beside.
+    await expect(chip.locator('dl.fields').first().textContent()).resolves.toMatch(/virtualRouters/);
+    await expect(chip.locator('table.raw tr').count()).resolves.toBeGreaterThan(10);
+    // p5's cable was declared faulty earlier: its port is out of service, and says why.
+    const p5 = chip.locator('tr', { hasText: 'p5:0' });
+    await expect(p5.textContent()).resolves.toMatch(/fault \d+/);
+    await screenshot(page, 'chip');
+  });
+
   it('traces a route and draws it', async () => {
     await signIn(service.bootstrapKey!);
     await openFabric();
@@ -97,6 +115,26 @@ describe('the admin console, in Chromium with the network cut', () => {
     await expect(page.getByTestId('details').locator('h3').textContent()).resolves.toBe('route p0 → p31');
     await expect(page.evaluate(() => window.weftPicture!.routeCables())).resolves.toHaveLength(2);
     await screenshot(page, 'route-trace');
+  });
+
+  it('shows the channel load of a pattern and of an uploaded traffic matrix as a heat map, the hottest links listed', async () => {
+    await signIn(service.bootstrapKey!);
+    await openFabric();
+    await page.getByLabel('pattern').selectOption('uniform-random');
+    await page.getByRole('button', { name: 'Show load' }).click();
+    const report = page.getByTestId('channel-load');
+    await expect(report.locator('p').textContent()).resolves.toMatch(/^uniform-random: busiest channel \d\.\d{3} of an injection link/);
+    await expect(report.locator('ol.hottest li').count()).resolves.toBe(10);
+    await expect(page.evaluate(() => window.weftPicture!.loadedCables().length)).resolves.toBeGreaterThan(10);
+    await screenshot(page, 'channel-load');
+    // One flow, p0 → p31, from a CSV matrix: its two channels are the hottest, at the whole flow.
+    const rows = Array.from({ length: 32 }, (_, s) => Array.from({ length: 32 }, (_, d) => (s === 0 && d === 31 ? 1 : 0)).join(','));
+    await page.getByLabel('traffic matrix').setInputFiles({ name: 'one-flow.csv', mimeType: 'text/csv', buffer: Buffer.from(rows.join('\n')) });
+    await page.getByRole('button', { name: 'Show load' }).click();
+    await expect(report.locator('ol.hottest li').first().textContent()).resolves.toMatch(/: 1\.000$/);
+    // A matrix that is not numbers is refused, saying where.
+    await page.getByLabel('traffic matrix').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('0,1\n1,x') });
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('bad.csv: row 2, column 2: "x" is not a number');
   });
 
   it('lists the generations with what triggered each and opens the difference between two in the chip’s terms', async () => {

@@ -2,6 +2,8 @@
 import { StrictMode, useCallback, useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Api, ApiError, EVENT_FIELDS, FabricEvent, FabricPicture, FabricSummary, mayOperate, PICTURE_QUERY, Role, Session } from './api';
+import { ChannelLoad } from './channel-load';
+import { ChipView } from './chip';
 import { Drills } from './drills';
 import { Audit, Events } from './events';
 import { Generations } from './generations';
@@ -203,6 +205,8 @@ function FabricView({ session, fabric }: { session: Session; fabric: FabricSumma
   const [legend, setLegend] = useState('');
   const [trace, setTrace] = useState({ from: '', to: '' });
   const [tab, setTab] = useState<'picture' | 'generations' | 'events'>('picture');
+  /** The chip whose registers and ports are shown. */
+  const [chipOpen, setChipOpen] = useState<string | null>(null);
   /** The cell of a large fabric opened to its chips (null: the whole fabric). */
   const [cell, setCell] = useState<number | null>(null);
 
@@ -258,6 +262,7 @@ function FabricView({ session, fabric }: { session: Session; fabric: FabricSumma
           clearPoint: (j) => view.current!.clearPoint(j),
           chipPoint: (name) => view.current!.chipPoint(p.chipNames.indexOf(name)),
           routeCables: () => view.current!.routeCables(),
+          loadedCables: () => view.current!.loadedCables(),
           zoom: (factor) => view.current!.zoom(factor),
           openCell,
         };
@@ -363,6 +368,12 @@ function FabricView({ session, fabric }: { session: Session; fabric: FabricSumma
             <input aria-label="to" placeholder="to (e.g. p31)" value={trace.to} onChange={(e) => setTrace({ ...trace, to: e.target.value })} />
             <button type="submit">Trace</button>
           </form>
+          <ChannelLoad
+            session={session}
+            fabricId={fabric.id}
+            picture={picture.current}
+            show={(loads, maximum) => (loads ? view.current?.showLoads(loads, maximum) : view.current?.clearLoads())}
+          />
           {details && (
             <div className="details" data-testid="details">
               <h3>{details.title}</h3>
@@ -371,6 +382,7 @@ function FabricView({ session, fabric }: { session: Session; fabric: FabricSumma
                   <li key={l}>{l}</li>
                 ))}
               </ul>
+              {details.chip && <button onClick={() => setChipOpen(details.chip!)}>Open chip</button>}{' '}
               {mayOperate(session.role) && (details.cable || details.chip) && <button onClick={declare}>Declare fault</button>}
             </div>
           )}
@@ -386,6 +398,9 @@ function FabricView({ session, fabric }: { session: Session; fabric: FabricSumma
           </div>
         </aside>
       </div>
+      {tab === 'picture' && chipOpen && picture.current && (
+        <ChipView key={chipOpen} session={session} fabricId={fabric.id} name={chipOpen} picture={picture.current} close={() => setChipOpen(null)} />
+      )}
     </section>
   );
 }

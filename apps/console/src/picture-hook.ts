@@ -11,6 +11,8 @@ export interface WeftPictureHook {
   chipPoint(name: string): { x: number; y: number };
   /** The cables of the route drawn. */
   routeCables(): number[];
+  /** The cables the heat map colours. */
+  loadedCables(): number[];
   /** Zooms in by `factor` and resolves, once the picture is drawn again, with the milliseconds it took. */
   zoom(factor: number): Promise<number>;
   /** Opens cell k of an aggregated picture (as a second click on it does). */

@@ -3,6 +3,7 @@
 // from the API (fabricPicture), and the colours are the states it reports.
 import Graph from 'graphology';
 import Sigma from 'sigma';
+import { interpolateYlOrRd } from 'd3-scale-chromatic';
 import type { FabricPicture } from './api';
 
 const CHIP_COLOURS: Record<string, string> = {
@@ -48,6 +49,7 @@ export class PictureView {
   private readonly graph = new Graph({ multi: true, type: 'undirected' });
   private readonly sigma: Sigma;
   private route = new Set<number>();
+  private loaded = new Set<number>();
 
   constructor(
     container: HTMLElement,
@@ -96,11 +98,32 @@ export class PictureView {
     });
   }
 
+  /** A heat map: each cable with a load coloured from pale yellow (idle) to dark red (the busiest), and thicker. */
+  showLoads(loads: ReadonlyMap<number, number>, maximum: number): void {
+    this.clearLoads();
+    this.loaded = new Set(loads.keys());
+    for (const [j, load] of loads) {
+      if (!this.graph.hasEdge(String(j))) continue;
+      const f = maximum > 0 ? load / maximum : 0;
+      this.graph.mergeEdgeAttributes(String(j), { color: interpolateYlOrRd(0.15 + 0.85 * f), size: 1 + 3 * f });
+    }
+  }
+
+  clearLoads(): void {
+    for (const j of this.loaded)
+      if (this.graph.hasEdge(String(j))) this.graph.mergeEdgeAttributes(String(j), { color: CABLE_COLOURS[this.picture.cableStates[j]] ?? '#ccc', size: 1 });
+    this.loaded = new Set();
+  }
+
   /** Draws a route: its cables green and thick. */
   showRoute(cables: readonly number[]): void {
     for (const j of this.route) this.graph.mergeEdgeAttributes(String(j), { color: CABLE_COLOURS[this.picture.cableStates[j]] ?? '#ccc', size: 1 });
     this.route = new Set(cables);
     for (const j of cables) this.graph.mergeEdgeAttributes(String(j), { color: ROUTE_COLOUR, size: 4 });
+  }
+
+  loadedCables(): number[] {
+    return [...this.loaded];
   }
 
   routeCables(): number[] {

@@ -1,0 +1,131 @@
+// Channel load (issue 39): the expected load of a named pattern or an uploaded traffic matrix under
+// the configuration in force, as a heat map on the picture and the hottest links listed.
+import { useState } from 'react';
+import { FabricPicture, messageOf, Session } from './api';
+
+const PATTERNS = ['uniform-random', 'random-permutation', 'bit-complement', 'transpose', 'tornado', 'neighbour', 'hot-region'];
+
+interface Report {
+  pattern: string;
+  maximum: number;
+  mean: number;
+  channels: number;
+  undeliverable: number;
+  top: { channel: string; farEnd: string; load: number }[];
+}
+
+/** A traffic matrix from a file: JSON ([[…], …]) or CSV (a row of numbers a line). */
+export function parseMatrix(text: string): number[][] {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('[')) return JSON.parse(trimmed) as number[][];
+  return trimmed.split(/\r?\n/).map((line, i) =>
+    line.split(/[,;\s]+/).map((cell, j) => {
+      const v = Number(cell);
+      if (!Number.isFinite(v)) throw new Error(`row ${i + 1}, column ${j + 1}: "${cell}" is not a number`);
+      return v;
+    }),
+  );
+}
+
+export function ChannelLoad({
+  session,
+  fabricId,
+  picture,
+  show,
+}: {
+  session: Session;
+  fabricId: string;
+  picture: FabricPicture | null;
+  show: (loads: Map<number, number> | null, maximum: number) => void;
+}) {
+  const [pattern, setPattern] = useState('uniform-random');
+  const [matrix, setMatrix] = useState<{ name: string; rows: number[][] } | null>(null);
+  const [report, setReport] = useState<Report | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const run = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      const { channelLoad } = await session.api.query<{ channelLoad: Report }>(
+        'query($input: ChannelLoadInput!) { channelLoad(input: $input) { pattern maximum mean channels undeliverable top { channel farEnd load } } }',
+        { input: { fabricId, top: 1000, ...(matrix ? { matrix: matrix.rows } : { pattern }) } },
+      );
+      setReport(channelLoad);
+      // Each listed channel (by its sending end, chip:port) coloured on its cable.
+      const loads = new Map<number, number>();
+      if (picture && !picture.aggregated) {
+        const at = new Map<string, number>();
+        picture.cableA.forEach((a, j) => {
+          at.set(`${picture.chipNames[a]}:${picture.cableAPort[j]}`, j);
+          at.set(`${picture.chipNames[picture.cableB[j]]}:${picture.cableBPort[j]}`, j);
+        });
+        for (const t of channelLoad.top) {
+          const j = at.get(t.channel);
+          if (j !== undefined) loads.set(j, Math.max(loads.get(j) ?? 0, t.load));
+        }
+      }
+      show(loads, channelLoad.maximum);
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+
+  const upload = async (file: File | undefined) => {
+    setError(null);
+    if (!file) return setMatrix(null);
+    try {
+      setMatrix({ name: file.name, rows: parseMatrix(await file.text()) });
+    } catch (err) {
+      setMatrix(null);
+      setError(`${file.name}: ${messageOf(err)}`);
+    }
+  };
+
+  return (
+    <form className="load-form" onSubmit={run}>
+      <h3>Channel load</h3>
+      <select aria-label="pattern" value={pattern} onChange={(e) => setPattern(e.target.value)} disabled={matrix !== null}>
+        {PATTERNS.map((p) => (
+          <option key={p}>{p}</option>
+        ))}
+      </select>
+      <label className="upload">
+        or a traffic matrix <input aria-label="traffic matrix" type="file" accept=".json,.csv,.txt" onChange={(e) => void upload(e.target.files?.[0])} />
+      </label>
+      <button type="submit">Show load</button>
+      {report && (
+        <button
+          type="button"
+          onClick={() => {
+            setReport(null);
+            show(null, 0);
+          }}
+        >
+          Clear
+        </button>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {report && (
+        <div data-testid="channel-load">
+          <p>
+            {report.pattern}: busiest channel {report.maximum.toFixed(3)} of an injection link, mean {report.mean.toFixed(3)} over {report.channels} channels
+            {report.undeliverable > 0 ? `; ${report.undeliverable.toFixed(3)} undeliverable` : ''}.
+            {picture?.aggregated ? ' Open a cell to see the heat on its cables.' : ''}
+          </p>
+          <ol className="hottest">
+            {report.top.slice(0, 10).map((t) => (
+              <li key={t.channel}>
+                {t.channel} → {t.farEnd}: {t.load.toFixed(3)}
+              </li>
+            ))}
+          </ol>
+        </div>
+      )}
+    </form>
+  );
+}
