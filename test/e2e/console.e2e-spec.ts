@@ -137,6 +137,20 @@ describe('the admin console, in Chromium with the network cut', () => {
     await expect(page.getByRole('alert').textContent()).resolves.toBe('bad.csv: row 2, column 2: "x" is not a number');
   });
 
+  it('runs a sweep of traffic runs, shows each run’s report and plots latency against offered load', async () => {
+    await signIn(service.bootstrapKey!);
+    await openFabric();
+    await page.getByRole('button', { name: 'Traffic', exact: true }).click();
+    await page.getByLabel('loads').fill('0.1, 0.2');
+    await page.getByLabel('sample cycles').fill('2000');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.locator('[data-plot="latency against offered load"] svg').waitFor({ timeout: 50_000 });
+    const report = page.getByTestId('traffic-report');
+    await expect(report.locator('p').textContent()).resolves.toMatch(/books: \d+ injected = \d+ delivered \+ 0 discarded \+ \d+ in flight \(balanced\)/);
+    await report.locator('[data-plot="accepted throughput over time"] svg').waitFor();
+    await screenshot(page, 'traffic-sweep');
+  });
+
   it('lists the generations with what triggered each and opens the difference between two in the chip’s terms', async () => {
     // A fault taken in by a new generation, so that there are two to compare.
     const fabricId = (await service.gql<{ fabrics: { edges: { node: { id: string } }[] } }>('{ fabrics { edges { node { id } } } }', {}, service.bootstrapKey!))

@@ -7,6 +7,7 @@ import { ChipView } from './chip';
 import { Drills } from './drills';
 import { Audit, Events } from './events';
 import { Generations } from './generations';
+import { Traffic } from './traffic';
 import { PictureView, Selection } from './picture';
 import type { WeftPictureHook } from './picture-hook';
 import { storedKey, storeKey } from './session';
@@ -204,7 +205,7 @@ function FabricView({ session, fabric }: { session: Session; fabric: FabricSumma
   const [error, setError] = useState<string | null>(null);
   const [legend, setLegend] = useState('');
   const [trace, setTrace] = useState({ from: '', to: '' });
-  const [tab, setTab] = useState<'picture' | 'generations' | 'events'>('picture');
+  const [tab, setTab] = useState<'picture' | 'generations' | 'events' | 'traffic'>('picture');
   /** The chip whose registers and ports are shown. */
   const [chipOpen, setChipOpen] = useState<string | null>(null);
   /** The cell of a large fabric opened to its chips (null: the whole fabric). */
@@ -338,9 +339,16 @@ function FabricView({ session, fabric }: { session: Session; fabric: FabricSumma
         {fabric.name} <small>{fabric.family}</small>
       </h2>
       <nav className="tabs">
-        {(['picture', 'generations', 'events'] as const).map((t) => (
+        {(
+          [
+            ['picture', 'Picture'],
+            ['generations', 'Generations'],
+            ['events', 'Events'],
+            ['traffic', 'Traffic'],
+          ] as const
+        ).map(([t, title]) => (
           <button key={t} className={tab === t ? 'tab active' : 'tab'} onClick={() => setTab(t)}>
-            {t === 'picture' ? 'Picture' : t === 'generations' ? 'Generations' : 'Events'}
+            {title}
           </button>
         ))}
       </nav>
@@ -351,6 +359,7 @@ function FabricView({ session, fabric }: { session: Session; fabric: FabricSumma
       )}
       {tab === 'generations' && <Generations session={session} fabricId={fabric.id} />}
       {tab === 'events' && <Events session={session} fabricId={fabric.id} live={events} />}
+      {tab === 'traffic' && <Traffic session={session} fabricId={fabric.id} />}
       <p className="legend" hidden={tab !== 'picture'}>
         Drawn {legend}. Scroll to zoom, drag to pan; click a chip or a cable.{' '}
         {cell !== null && (
