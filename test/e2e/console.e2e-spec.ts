@@ -227,6 +227,19 @@ describe('the admin console, in Chromium with the network cut', () => {
       .waitFor();
   });
 
+  it.each([
+    ['bgl/bgl-midplane-512', 'bgl-midplane-512', /^Drawn planes of the cube/],
+    ['anton2/anton2-4x4x1-16', 'anton2-4x4x1-16', /^Drawn planes of the cube/],
+    ['flattened-butterfly/fb-4k-16ary-3flat', 'fb-4k-16ary-3flat', /^Drawn by dimension/],
+  ])('draws %s in its family’s layout, read from the API', async (fixture, name, legend) => {
+    await service.gql('mutation($input: LoadFabricInput!) { loadFabric(input: $input) { id } }', { input: { fixture } }, service.bootstrapKey!);
+    await signIn(service.bootstrapKey!);
+    await page.getByRole('button', { name, exact: true }).click();
+    await page.locator('[data-testid=picture][data-ready=true]').waitFor();
+    await expect(page.locator('.legend').textContent()).resolves.toMatch(legend);
+    await screenshot(page, `picture-${name}`);
+  });
+
   it('offers a viewer key no control that changes anything', async () => {
     const created = await service.gql<{ createApiKey: { key: string } }>(
       'mutation { createApiKey(input: { name: "console viewer", role: viewer }) { key } }',

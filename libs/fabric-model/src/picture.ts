@@ -102,9 +102,10 @@ export const RANKS_AND_SLICES: FamilyPicture = {
   },
 };
 
-/** A 3-D torus as planes of the cube: z-plane k drawn k places along, x across and y up in each. */
+/** A 3-D torus as planes of the cube: z-plane k drawn k places along, x across and y up in each, the planes tiled about as wide as high. */
 export const TORUS_PLANES: FamilyPicture = {
-  description: 'planes of the cube: one z-plane beside the next, x across and y up within each; wrap-around links run back across a plane',
+  description:
+    'planes of the cube: one z-plane beside the next, rows of planes upward, x across and y up within each; wrap-around links run back across a plane',
   layout(chips) {
     const out = emptyLayout(chips.length);
     const size = (axis: string) => 1 + Math.max(0, ...chips.map((c) => c.placement[axis] ?? 0));
@@ -112,11 +113,14 @@ export const TORUS_PLANES: FamilyPicture = {
     const Z = size('z');
     const Y = size('y');
     const gap = Math.max(1, Math.ceil(X / 4));
-    for (let z = 0; z < Z; z++) out.groups.push({ label: `z = ${z}`, x: z * (X + gap) - 0.5, y: -0.5, width: X, height: Y });
+    const perRow = Math.max(1, Math.min(Z, Math.round(Math.sqrt((Z * (Y + gap)) / (X + gap)))));
+    const left = (z: number) => (z % perRow) * (X + gap);
+    const bottom = (z: number) => Math.floor(z / perRow) * (Y + gap);
+    for (let z = 0; z < Z; z++) out.groups.push({ label: `z = ${z}`, x: left(z) - 0.5, y: bottom(z) - 0.5, width: X, height: Y });
     chips.forEach((c, i) => {
       const z = Math.max(0, c.placement.z ?? 0);
-      out.x[i] = z * (X + gap) + (c.placement.x ?? 0);
-      out.y[i] = c.placement.y ?? 0;
+      out.x[i] = left(z) + (c.placement.x ?? 0);
+      out.y[i] = bottom(z) + (c.placement.y ?? 0);
       out.group[i] = z;
     });
     return out;
