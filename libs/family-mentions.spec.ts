@@ -66,11 +66,13 @@ const WHY: Record<string, string> = {
   'libs/fabric-model/src/index.ts': "the library's index exports the BlackWidow family's modules",
   'libs/fabric-model/src/maintenance/maintenance-transport.ts': "a comment gives BlackWidow's source routes and slices as the example",
   'libs/fabric-model/src/traffic/patterns.ts': "request/response pairs are BlackWidow's (paper 000 §5.1)",
+  'libs/fabric-model/src/picture.ts': "the console's layouts of every family, BlackWidow's ranks and slices among them (registered in families.ts)",
   'apps/cli/src/analysis-commands.ts': "help text gives BlackWidow's planes and VCs as examples",
   'apps/cli/src/main.ts': 'help and output text about slices',
   'apps/cli/src/router-view.ts': `asks for and prints a BlackWidow router's registers (the fragment on BlackWidowRouterConfiguration); other families' views are ${NOT_YET}`,
   'apps/fabric-manager/src/auth/roles.decorator.ts': "the rank of a role, not a router's",
   'apps/fabric-manager/src/config/weft-config.ts': 'the default fixture is a BlackWidow fabric',
+  'apps/fabric-manager/src/console/fabric-picture.model.ts': "the picture's groups are described by example, a rank of a slice among them",
   'apps/fabric-manager/src/control/control.service.ts': `reports unreachable processors per slice (the engine's Unreachable); a family-neutral reachability report is ${NOT_YET}`,
   'apps/fabric-manager/src/control/dto/analysis.model.ts': "field descriptions give BlackWidow's planes and VCs as examples",
   'apps/fabric-manager/src/control/dto/anton2-routing.model.ts':

@@ -155,6 +155,24 @@ function Fabrics({ session, open }: { session: Session; open: (f: FabricSummary)
             Load a fixture <input aria-label="fixture" value={fixture} onChange={(e) => setFixture(e.target.value)} />
           </label>
           <button type="submit">Load</button>
+          <label>
+            or an installation file{' '}
+            <input
+              aria-label="installation file"
+              type="file"
+              accept=".json"
+              onChange={(e) => {
+                const file = e.target.files?.[0];
+                if (file)
+                  void act(async () =>
+                    session.api.query('mutation($input: LoadFabricInput!) { loadFabric(input: $input) { id } }', {
+                      input: { installation: await file.text() },
+                    }),
+                  );
+                e.target.value = '';
+              }}
+            />
+          </label>
         </form>
       )}
     </section>

@@ -33,9 +33,18 @@ export async function offlineContext(browser: Browser, serviceUrl: string): Prom
     outside.push(url);
     return route.abort('internetdisconnected');
   });
-  context.on('websocket' as never, (ws: { url(): string }) => {
-    if (!ws.url().startsWith(wsOrigin)) outside.push(ws.url());
-  });
+  // WebSockets too: the service's own (graphql-ws) pass through untouched, any other is refused.
+  await context.routeWebSocket(
+    () => true,
+    (ws) => {
+      if (ws.url().startsWith(wsOrigin)) {
+        ws.connectToServer();
+        return;
+      }
+      outside.push(ws.url());
+      void ws.close();
+    },
+  );
   return { context, outside };
 }
 
