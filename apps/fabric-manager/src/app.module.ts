@@ -24,6 +24,8 @@ import { GraphQLExceptionFilter } from './graphql/graphql-exception.filter';
 import { DrillsModule } from './drills/drills.module';
 import { HealthModule } from './health/health.module';
 import { TrafficModule } from './traffic/traffic.module';
+import { MetricsModule } from './metrics/metrics.module';
+import { MetricsService } from './metrics/metrics.service';
 
 @Module({})
 export class AppModule {
@@ -60,6 +62,7 @@ export class AppModule {
         FabricsModule,
         ControlModule,
         ConsoleModule,
+        MetricsModule,
         AutomationModule,
         TrafficModule,
         DrillsModule,
@@ -67,8 +70,8 @@ export class AppModule {
         HealthModule,
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
-          imports: [AuthModule],
-          inject: [WeftConfig, ApiKeysService],
+          imports: [AuthModule, MetricsModule],
+          inject: [WeftConfig, ApiKeysService, MetricsService],
           useFactory: graphqlConfig,
         }),
       ],

@@ -243,7 +243,13 @@ export class ControlService implements OnApplicationBootstrap {
       faults: active,
       unreachable,
       trigger: options.trigger ?? 'operator',
-      computation: { incremental, fellBack: driven.fellBack, ms: Math.round(computeMs * 1000) / 1000, cpuMs: Math.round(chargedMs * 1000) / 1000 },
+      computation: {
+        incremental,
+        fellBack: driven.fellBack,
+        ms: Math.round(computeMs * 1000) / 1000,
+        verifyMs: Math.round(driven.verifyMs * 1000) / 1000,
+        cpuMs: Math.round(chargedMs * 1000) / 1000,
+      },
     });
   }
 
@@ -258,7 +264,7 @@ export class ControlService implements OnApplicationBootstrap {
       faults: readonly Fault[];
       unreachable: readonly { slice: number; processors: string }[];
       trigger: string;
-      computation: { incremental: boolean; fellBack: boolean; ms: number; cpuMs: number };
+      computation: { incremental: boolean; fellBack: boolean; ms: number; verifyMs: number; cpuMs: number };
     },
   ): Promise<ConfigurationOutcome> {
     const previous = await this.generations.findOne({ where: { fabricId }, order: { number: 'DESC' }, select: { id: true, number: true } });
@@ -307,7 +313,9 @@ export class ControlService implements OnApplicationBootstrap {
         engine,
         incremental: context.computation.incremental,
         fellBack: context.computation.fellBack,
+        // Wall time to compute and prove it, and of that the proof's.
         computeMs: context.computation.ms,
+        verifyMs: context.computation.verifyMs,
         // The thread's CPU time for it: what a drill charges to emulated time.
         computeCpuMs: context.computation.cpuMs,
       },
@@ -327,6 +335,7 @@ export class ControlService implements OnApplicationBootstrap {
    * the fabric holds is uncertain: the registers are read back and only what differs is written.
    */
   private async push(fabricId: number, generation: ConfigGeneration, image: ConfigurationImage): Promise<{ writes: number; generation: ConfigGeneration }> {
+    const began = performance.now();
     const transport = this.transports.transport(fabricId);
     const last = await this.pushes.findOne({ where: { fabricId }, order: { id: 'DESC' } });
     const held = await this.generations.findOne({ where: { fabricId, state: 'pushed' }, order: { number: 'DESC' }, select: { id: true, number: true } });
@@ -378,7 +387,13 @@ export class ControlService implements OnApplicationBootstrap {
       kind: FabricEventKind.GENERATION_PUSHED,
       // The emulated time the last write was done: when the fabric holds the new generation.
       emulatedTimeNs: await this.emulator.emulatedNs(fabricId),
-      details: { generation: generation.number, writes, phases: record.phasesDone, failures: failures.slice(0, 20) },
+      details: {
+        generation: generation.number,
+        writes,
+        phases: record.phasesDone,
+        failures: failures.slice(0, 20),
+        pushMs: Math.round((performance.now() - began) * 1000) / 1000,
+      },
     });
     await this.images.compact(fabricId);
     return { writes, generation };

@@ -33,6 +33,7 @@ const REPLAY_PAGE = 500;
 export class EventsService implements OnModuleDestroy {
   private readonly bus = new EventBus<FabricEvent>();
   private readonly open = new Set<{ close(): void }>();
+  private readonly listeners: ((event: FabricEvent) => void)[] = [];
   /** Subscribers still replaying stored events, with the id of the last event each has been given. */
   private readonly replaying = new Map<object, () => number>();
 
@@ -66,9 +67,15 @@ export class EventsService implements OnModuleDestroy {
     );
   }
 
-  /** Publishes a stored event to live subscribers. */
+  /** Publishes a stored event to live subscribers and listeners. */
   publish(stored: FabricEvent): void {
     this.bus.publish(stored);
+    for (const listener of this.listeners) listener(stored);
+  }
+
+  /** Calls `listener` with every event as it is published (the metrics count them). */
+  listen(listener: (event: FabricEvent) => void): void {
+    this.listeners.push(listener);
   }
 
   /** Records who acknowledged an event, when, and what they did; an event is acknowledged once. */

@@ -9,6 +9,8 @@ import { formatGraphQLError } from './graphql-errors';
 import { introspectionKeyPlugin } from './introspection-key.plugin';
 import { GraphQLJSONObject } from './json.scalar';
 import { queryComplexityPlugin } from './query-complexity.plugin';
+import { metricsPlugin } from '../metrics/metrics.plugin';
+import type { MetricsService } from '../metrics/metrics.service';
 
 /**
  * Code-first GraphQL at /graphql (a browser's GET there gets weft's own explorer, console/console-assets.ts), and
@@ -16,7 +18,7 @@ import { queryComplexityPlugin } from './query-complexity.plugin';
  * socket opens (connection_init payload `{ "Authorization": "Bearer …" }`), so a bad key is
  * refused before any operation runs.
  */
-export function graphqlConfig(config: WeftConfig, keys: ApiKeysService): ApolloDriverConfig {
+export function graphqlConfig(config: WeftConfig, keys: ApiKeysService, metrics: MetricsService): ApolloDriverConfig {
   let schema: GraphQLSchema | undefined;
   return {
     autoSchemaFile: true,
@@ -30,6 +32,7 @@ export function graphqlConfig(config: WeftConfig, keys: ApiKeysService): ApolloD
       // The explorer at /graphql is weft's own (console/console-assets.ts); Apollo's landing page loads its Sandbox from the internet.
       ApolloServerPluginLandingPageDisabled(),
       introspectionKeyPlugin(keys),
+      metricsPlugin(metrics),
       queryComplexityPlugin(() => schema!, config.WEFT_MAX_QUERY_COMPLEXITY, config.WEFT_MAX_QUERY_DEPTH),
     ],
     transformSchema: (built: GraphQLSchema) => {

@@ -17,17 +17,26 @@ export interface DriverOutcome<I extends ChipImages> {
   readonly pushable: boolean;
   /** An incremental computation failed its proof and the full one was taken instead. */
   readonly fellBack: boolean;
+  /** Wall milliseconds spent proving (both proofs, where it fell back): the rest of the drive is computing. */
+  readonly verifyMs: number;
 }
 
 export function driveEngine<I extends ChipImages, C extends EngineComputation<I>>(engine: RoutingEngine<I, C>, faults: FaultSet): DriverOutcome<I> {
+  let verifyMs = 0;
+  const prove = (c: C) => {
+    const began = performance.now();
+    const report = engine.verify(c);
+    verifyMs += performance.now() - began;
+    return report;
+  };
   let computed = engine.compute(faults);
-  let verification = engine.verify(computed);
+  let verification = prove(computed);
   let fellBack = false;
   if (!verification.ok && computed.incremental) {
     computed = engine.compute(faults, { full: true });
-    verification = engine.verify(computed);
+    verification = prove(computed);
     fellBack = true;
   }
   engine.adopt(computed, verification);
-  return { engine: engine.name, computed, verification, pushable: verification.ok, fellBack };
+  return { engine: engine.name, computed, verification, pushable: verification.ok, fellBack, verifyMs };
 }
