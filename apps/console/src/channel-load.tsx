@@ -2,6 +2,7 @@
 // the configuration in force, as a heat map on the picture and the hottest links listed.
 import { useState } from 'react';
 import { FabricPicture, messageOf, Session } from './api';
+import { ErrorLine } from './ui';
 
 const PATTERNS = ['uniform-random', 'random-permutation', 'bit-complement', 'transpose', 'tornado', 'neighbour', 'hot-region'];
 
@@ -105,11 +106,7 @@ export function ChannelLoad({
           Clear
         </button>
       )}
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       {report && (
         <div data-testid="channel-load">
           <p>

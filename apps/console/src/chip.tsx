@@ -3,6 +3,7 @@
 import { Fragment, useCallback, useEffect, useState } from 'react';
 import { FabricPicture, mayOperate, messageOf, Session } from './api';
 import { selectionOf } from './schema-selection';
+import { ErrorLine } from './ui';
 
 interface Port {
   number: number;
@@ -159,11 +160,7 @@ export function ChipView({
           close
         </button>
       </h3>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       {why && <p className="why">{why}</p>}
       <h4>Faults in force</h4>
       {faults.length === 0 ? (

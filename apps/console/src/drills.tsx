@@ -1,6 +1,7 @@
 // Drills (issue 39): the shipped ones to start, the runs with their progress, and a run's report and plot.
 import { useCallback, useEffect, useState } from 'react';
 import { mayOperate, messageOf, Session } from './api';
+import { ErrorLine, RunLink } from './ui';
 
 interface Shipped {
   name: string;
@@ -75,11 +76,7 @@ export function Drills({ session }: { session: Session }) {
   return (
     <section className="drills">
       <h2>Drills</h2>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       <h3>Runs</h3>
       <table>
         <thead>
@@ -95,9 +92,7 @@ export function Drills({ session }: { session: Session }) {
           {runs.map((r) => (
             <tr key={r.id} data-run={r.id}>
               <td>
-                <button className="link" onClick={() => setOpen(r.id)}>
-                  #{r.id}
-                </button>
+                <RunLink id={r.id} open={setOpen} />
               </td>
               <td>{r.drill}</td>
               <td>{r.state}</td>

@@ -1,6 +1,7 @@
 // Events of a fabric (issue 39): stored and live, filtered by kind, acknowledged with a note; and the audit log.
 import { useEffect, useState } from 'react';
 import { EVENT_FIELDS, FabricEvent, mayOperate, messageOf, Session } from './api';
+import { ErrorLine } from './ui';
 
 export function Events({ session, fabricId, live }: { session: Session; fabricId: string; live: readonly FabricEvent[] }) {
   const [stored, setStored] = useState<FabricEvent[]>([]);
@@ -34,11 +35,7 @@ export function Events({ session, fabricId, live }: { session: Session; fabricId
   };
   return (
     <section className="event-log">
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       <label>
         kind{' '}
         <select aria-label="event kind" value={kind} onChange={(e) => setKind(e.target.value)}>
@@ -109,11 +106,7 @@ export function Audit({ session }: { session: Session }) {
   return (
     <section className="audit">
       <h2>Audit log</h2>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       <table>
         <tbody>
           {entries.map((e) => (

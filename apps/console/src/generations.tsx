@@ -2,6 +2,7 @@
 // with their progress, and the difference between any two in the chip's terms.
 import { useEffect, useState } from 'react';
 import { messageOf, Session } from './api';
+import { ErrorLine } from './ui';
 
 interface Generation {
   number: number;
@@ -79,11 +80,7 @@ export function Generations({ session, fabricId }: { session: Session; fabricId:
   const numbers = generations.map((g) => g.number);
   return (
     <section className="generations">
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       <h3>Generations</h3>
       <table>
         <thead>

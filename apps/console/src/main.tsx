@@ -12,6 +12,7 @@ import { PictureView, Selection } from './picture';
 import type { WeftPictureHook } from './picture-hook';
 import { storedKey, storeKey } from './session';
 import './console.css';
+import { ErrorLine } from './ui';
 
 declare global {
   interface Window {
@@ -47,11 +48,7 @@ function SignIn({ onSession }: { onSession: (s: Session) => void }) {
       </p>
       <input aria-label="API key" type="password" placeholder="API key" value={key} onChange={(e) => setKey(e.target.value)} autoFocus />
       <button type="submit">Sign in</button>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
     </form>
   );
 }
@@ -91,11 +88,7 @@ function Fabrics({ session, open }: { session: Session; open: (f: FabricSummary)
   return (
     <section>
       <h2>Fabrics</h2>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       {!fabrics ? (
         <p>Loading…</p>
       ) : (
@@ -370,11 +363,7 @@ function FabricView({ session, fabric }: { session: Session; fabric: FabricSumma
           </button>
         ))}
       </nav>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       {tab === 'generations' && <Generations session={session} fabricId={fabric.id} />}
       {tab === 'events' && <Events session={session} fabricId={fabric.id} live={events} />}
       {tab === 'traffic' && <Traffic session={session} fabricId={fabric.id} />}

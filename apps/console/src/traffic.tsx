@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { mayOperate, messageOf, Session } from './api';
 import { VegaPlot } from './plot';
+import { ErrorLine, RunLink } from './ui';
 
 interface Run {
   id: string;
@@ -126,11 +127,7 @@ export function Traffic({ session, fabricId }: { session: Session; fabricId: str
 
   return (
     <section className="traffic">
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       {mayOperate(session.role) && (
         <form className="traffic-form" onSubmit={submit}>
           <label>
@@ -167,9 +164,7 @@ export function Traffic({ session, fabricId }: { session: Session; fabricId: str
           {runs.map((r) => (
             <tr key={r.id} data-run={r.id}>
               <td>
-                <button className="link" onClick={() => setOpen(r.id)}>
-                  #{r.id}
-                </button>
+                <RunLink id={r.id} open={setOpen} />
               </td>
               <td>{r.pattern}</td>
               <td>{r.parameters.load ?? '—'}</td>
