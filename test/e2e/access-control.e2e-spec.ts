@@ -12,9 +12,9 @@ describe('API keys and roles', () => {
   });
   afterAll(() => service.stop());
 
-  it('creates exactly one admin key on the first start of an empty store, and stores only its hash', () => {
+  it('creates exactly one admin key on the first start of an empty store, and stores only its hash', async () => {
     expect(admin).toMatch(/^weft_[a-z0-9]{12}_[A-Za-z0-9_-]{43}$/);
-    expect(service.rowCounts().api_key).toBe(2);
+    expect((await service.rowCounts()).api_key).toBe(2);
   });
 
   it('answers a request without a key with UNAUTHENTICATED', async () => {
@@ -29,7 +29,7 @@ describe('API keys and roles', () => {
     const result = await service.gql(LOAD_FABRIC, { input: { fixture: 'blackwidow/bw-r1-32' } }, viewer);
     expect(result.errors![0].extensions.code).toBe('FORBIDDEN');
     expect(result.errors![0].message).toBe('loadFabric needs the operator role; this key is viewer');
-    expect(service.rowCounts().fabric).toBe(0);
+    expect((await service.rowCounts()).fabric).toBe(0);
     const audit = await service.gql<{ auditEntries: { edges: { node: { actor: string; action: string; outcome: string } }[] } }>(
       '{ auditEntries(first: 50) { edges { node { actor action outcome } } } }',
       {},
@@ -67,7 +67,7 @@ describe('API keys and roles', () => {
 
   it('writes an audit entry for every mutation, successful or not', async () => {
     const operator = await createKey(service, admin, 'operator', 'auditor-test');
-    const before = service.rowCounts().audit_entry;
+    const before = (await service.rowCounts()).audit_entry;
     await service.gql(LOAD_FABRIC, { input: { fixture: 'blackwidow/bw-r1-32' } }, operator);
     await service.gql(LOAD_FABRIC, { input: { fixture: 'blackwidow/bw-r1-32' } }, operator);
     const audit = await service.gql<{
@@ -78,6 +78,6 @@ describe('API keys and roles', () => {
       { actor: 'auditor-test (operator)', action: 'loadFabric', outcome: 'ok', arguments: { input: { fixture: 'blackwidow/bw-r1-32' } } },
       { actor: 'auditor-test (operator)', action: 'loadFabric', outcome: 'CONFLICT', arguments: { input: { fixture: 'blackwidow/bw-r1-32' } } },
     ]);
-    expect(service.rowCounts().audit_entry).toBe(before + 2);
+    expect((await service.rowCounts()).audit_entry).toBe(before + 2);
   });
 });

@@ -16,12 +16,12 @@ describe('bad input', () => {
   });
   afterAll(() => service.stop());
 
-  const storeRows = () => {
-    const { fabric, chip, port, link, fabric_event } = service.rowCounts();
+  const storeRows = async () => {
+    const { fabric, chip, port, link, fabric_event } = await service.rowCounts();
     return { fabric, chip, port, link, fabric_event };
   };
-  beforeEach(() => (baseline = storeRows()));
-  afterEach(() => expect(storeRows()).toEqual(baseline));
+  beforeEach(async () => (baseline = await storeRows()));
+  afterEach(async () => expect(await storeRows()).toEqual(baseline));
 
   const load = (input: Record<string, unknown>) => service.gql(LOAD_FABRIC, { input }, operator);
   const firstError = (r: GraphQLResponse) => {
@@ -86,7 +86,7 @@ describe('bad input', () => {
 
   it("a fabric loaded from a fixture names it without the server's directories", async () => {
     await load({ fixture: 'blackwidow/bw-r1-32', name: 'named-source' });
-    baseline = storeRows();
+    baseline = await storeRows();
     const fabrics = await service.gql<{ fabrics: { edges: { node: { name: string; source: string } }[] } }>(
       '{ fabrics { edges { node { name source } } } }',
       {},
@@ -131,7 +131,7 @@ describe('bad input', () => {
 
   it('a fabric name already in use is a CONFLICT and leaves the first fabric alone', async () => {
     await load({ fixture: 'blackwidow/bw-r1-32' });
-    baseline = storeRows();
+    baseline = await storeRows();
     const error = firstError(await load({ fixture: 'blackwidow/bw-r1-32' }));
     expect(error.extensions.code).toBe('CONFLICT');
   });

@@ -105,10 +105,10 @@ describe('an operator loads a fabric and watches its events', () => {
   });
 
   it('keeps everything across a restart on the same data file', async () => {
-    const before = service.rowCounts();
+    const before = await service.rowCounts();
     await service.restart();
     expect(service.bootstrapKey).toBeNull();
-    expect(service.rowCounts()).toEqual(before);
+    expect(await service.rowCounts()).toEqual(before);
     const after = await service.gql<{ fabrics: { totalCount: number } }>('{ fabrics { totalCount } }', {}, operatorKey);
     expect(after.data!.fabrics.totalCount).toBe(2);
     const health = (await (await fetch(`${service.url}/health`)).json()) as { status: string; info: { emulator: { fabrics: number } } };
@@ -129,6 +129,6 @@ describe('an operator loads a fabric and watches its events', () => {
       operatorKey,
     );
     expect(deleted.data!.deleteFabric.name).toBe('second-r1');
-    expect(service.rowCounts()).toMatchObject({ fabric: 1, chip: 36, port: 384, link: 128 });
+    expect(await service.rowCounts()).toMatchObject({ fabric: 1, chip: 36, port: 384, link: 128 });
   });
 });

@@ -30,12 +30,12 @@ describe('the store', () => {
       let refused: { message: string; extensions: { code: string } } | undefined;
       let loaded = 0;
       for (; loaded < 40 && !refused; loaded++) {
-        const before = service.rowCounts();
+        const before = await service.rowCounts();
         const result = await service.gql(LOAD_FABRIC, { input: { fixture: 'blackwidow/bw-r1.5-288', name: `lab-${loaded}` } }, operator);
         if (result.errors) {
           refused = result.errors[0];
           // Nothing of the refused fabric stayed: no fabric row, no chips, no ports, no event.
-          const after = service.rowCounts();
+          const after = await service.rowCounts();
           expect({ ...after, audit_entry: 0, api_key: 0 }).toEqual({ ...before, audit_entry: 0, api_key: 0 });
         }
       }

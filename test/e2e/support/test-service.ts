@@ -1,9 +1,11 @@
 import 'reflect-metadata';
 import Database from 'better-sqlite3';
 import { createClient, Client } from 'graphql-ws';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client as PgClient } from 'pg';
 import WebSocket from 'ws';
 import { AutomationService } from '../../../apps/fabric-manager/src/automation/automation.service';
 import { StartedService, startService } from '../../../apps/fabric-manager/src/bootstrap';
@@ -15,7 +17,32 @@ export interface GraphQLResponse<T = Record<string, unknown>> {
   errors?: { message: string; extensions: { code: string; reason?: string; [key: string]: unknown } }[];
 }
 
-/** The real service on a random port with its own SQLite file, as an operator would run it. */
+/**
+ * The store the tests run on: SQLite (a file of its own a service) unless WEFT_TEST_STORE is
+ * "postgres" — then a database of its own a service on the PostgreSQL at WEFT_TEST_POSTGRES
+ * (default the loopback server's `test` database as `postgres`), made at start and dropped at stop.
+ */
+const TEST_STORE = process.env.WEFT_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+const POSTGRES_ADMIN_URL = process.env.WEFT_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+async function onPostgres<T>(work: (client: PgClient) => Promise<T>, url = POSTGRES_ADMIN_URL): Promise<T> {
+  const client = new PgClient({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh PostgreSQL database for one service: its URL. */
+async function freshPostgresDatabase(): Promise<string> {
+  const name = `weft_e2e_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await onPostgres((c) => c.query(`CREATE DATABASE "${name}"`));
+  return POSTGRES_ADMIN_URL.replace(/\/[^/?]+(\?.*)?$/, `/${name}`);
+}
+
+/** The real service on a random port with its own store, as an operator would run it. */
 export class TestService {
   private constructor(
     readonly dir: string,
@@ -23,9 +50,13 @@ export class TestService {
     private started: StartedService,
   ) {}
 
+  /** Which store the tests run on (WEFT_TEST_STORE). */
+  static readonly store = TEST_STORE;
+
   static async start(options: { dir?: string; defaultFixture?: string; config?: Partial<WeftConfig> } = {}): Promise<TestService> {
     const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'weft-e2e-'));
-    const databasePath = join(dir, 'weft.sqlite');
+    const databasePath =
+      options.config?.WEFT_DATABASE ?? (TEST_STORE === 'postgres' && !options.dir ? await freshPostgresDatabase() : join(dir, 'weft.sqlite'));
     const started = await TestService.boot(databasePath, { WEFT_DEFAULT_FIXTURE: options.defaultFixture ?? 'none', ...options.config });
     return new TestService(dir, databasePath, started);
   }
@@ -78,12 +109,19 @@ export class TestService {
     });
   }
 
-  /** Counts rows straight from the SQLite file, to prove what is (not) in the store. */
-  rowCounts(): Record<string, number> {
+  /** Counts rows straight from the store, not through the service, to prove what is (not) in it. */
+  async rowCounts(): Promise<Record<string, number>> {
+    const tables = ['fabric', 'chip', 'port', 'link', 'fabric_event', 'api_key', 'audit_entry'];
+    if (this.databasePath.startsWith('postgres'))
+      return onPostgres(async (c) => {
+        const counts: Record<string, number> = {};
+        for (const table of tables) counts[table] = Number((await c.query(`SELECT COUNT(*) AS n FROM "${table}"`)).rows[0].n);
+        return counts;
+      }, this.databasePath);
     const db = new Database(this.databasePath, { readonly: true });
     try {
       const counts: Record<string, number> = {};
-      for (const table of ['fabric', 'chip', 'port', 'link', 'fabric_event', 'api_key', 'audit_entry']) {
+      for (const table of tables) {
         counts[table] = (db.prepare(`SELECT COUNT(*) AS n FROM "${table}"`).get() as { n: number }).n;
       }
       return counts;
@@ -99,7 +137,13 @@ export class TestService {
 
   async stop(options: { keepFiles?: boolean } = {}): Promise<void> {
     await this.started.app.close();
-    if (!options.keepFiles) rmSync(this.dir, { recursive: true, force: true });
+    if (options.keepFiles) return;
+    rmSync(this.dir, { recursive: true, force: true });
+    if (this.databasePath.startsWith('postgres')) {
+      const name = /\/([^/?]+)(\?.*)?$/.exec(this.databasePath)![1];
+      await onPostgres((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+      rmSync(join('data', `admin-key.${name}`), { force: true });
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /**
@@ -7,11 +7,15 @@ import { dirname, join } from 'node:path';
  * command line reads it when given no key, so that the tour works as written.
  */
 export function adminKeyFile(databasePath: string): string {
+  // A PostgreSQL store has no folder of its own here: ./data/admin-key.<database>.
+  const postgres = /^postgres(ql)?:\/\/[^/]*\/([^?]+)/.exec(databasePath);
+  if (postgres) return join('data', `admin-key.${postgres[2]}`);
   return join(dirname(databasePath), 'admin-key');
 }
 
 export function writeAdminKeyFile(databasePath: string, key: string): string {
   const file = adminKeyFile(databasePath);
+  mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${key}\n`, { mode: 0o600 });
   return file;
 }

@@ -26,9 +26,9 @@ export class ApiKey {
   @CreateDateColumn()
   createdAt!: Date;
 
-  @Column({ type: 'datetime', nullable: true })
+  @Column({ type: Date, nullable: true })
   lastUsedAt!: Date | null;
 
-  @Column({ type: 'datetime', nullable: true })
+  @Column({ type: Date, nullable: true })
   revokedAt!: Date | null;
 }

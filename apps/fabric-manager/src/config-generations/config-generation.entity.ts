@@ -51,6 +51,6 @@ export class ConfigGeneration {
   @CreateDateColumn()
   createdAt!: Date;
 
-  @Column({ type: 'datetime', nullable: true })
+  @Column({ type: Date, nullable: true })
   pushedAt!: Date | null;
 }

@@ -50,6 +50,6 @@ export class PushRecord {
   @CreateDateColumn()
   startedAt!: Date;
 
-  @Column({ type: 'datetime', nullable: true })
+  @Column({ type: Date, nullable: true })
   finishedAt!: Date | null;
 }

@@ -1,3 +1,4 @@
+import { dialectOf, placeholder } from '../database/dialect';
 import { ControlErrorCode, ControlException } from './control.exception';
 import { RoutingSettings } from './routing-settings.entity';
 import { ChipNamesService } from '../chip-names/chip-names.service';
@@ -161,11 +162,12 @@ export class ControlService implements OnApplicationBootstrap {
   private async recordDiscovery(fabricId: number, matched: MatchedFabric): Promise<void> {
     const found = new Set(matched.names.values());
     await this.dataSource.transaction(async (manager) => {
-      await manager.query(`UPDATE "chip" SET "state" = 'missing' WHERE "fabricId" = ?`, [fabricId]);
+      const p = (i: number) => placeholder(dialectOf(manager), i);
+      await manager.query(`UPDATE "chip" SET "state" = 'missing' WHERE "fabricId" = ${p(1)}`, [fabricId]);
       const names = [...found];
       for (let i = 0; i < names.length; i += 500) {
         const chunk = names.slice(i, i + 500);
-        await manager.query(`UPDATE "chip" SET "state" = 'discovered' WHERE "fabricId" = ? AND "name" IN (${chunk.map(() => '?').join(',')})`, [
+        await manager.query(`UPDATE "chip" SET "state" = 'discovered' WHERE "fabricId" = ${p(1)} AND "name" IN (${chunk.map((_, k) => p(k + 2)).join(',')})`, [
           fabricId,
           ...chunk,
         ]);

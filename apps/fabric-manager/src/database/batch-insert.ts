@@ -1,6 +1,7 @@
 import { EntityManager } from 'typeorm';
+import { dialectOf, placeholder } from './dialect';
 
-/** SQLite allows 32,766 bound parameters per statement; stay well under it. */
+/** SQLite allows 32,766 bound parameters per statement, PostgreSQL 65,535; stay well under both. */
 const MAX_PARAMETERS = 30_000;
 
 /**
@@ -11,11 +12,12 @@ export async function batchInsert(manager: EntityManager, table: string, columns
   if (rows.length === 0) return;
   const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
   const head = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES `;
-  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  const dialect = dialectOf(manager);
+  const tuple = (r: number) => `(${columns.map((_, c) => placeholder(dialect, r * columns.length + c + 1)).join(', ')})`;
   for (let start = 0; start < rows.length; start += perStatement) {
     const chunk = rows.slice(start, start + perStatement);
     const params: unknown[] = [];
     for (const row of chunk) for (const value of row) params.push(value);
-    await manager.query(head + chunk.map(() => tuple).join(', '), params);
+    await manager.query(head + chunk.map((_, r) => tuple(r)).join(', '), params);
   }
 }

@@ -16,10 +16,10 @@ export class StoreOwner {
   @Column({ type: 'varchar', length: 255 })
   host!: string;
 
-  @Column({ type: 'datetime' })
+  @Column({ type: Date })
   startedAt!: Date;
 
   /** Renewed every few seconds while the owner runs; an owner silent for longer has gone. */
-  @Column({ type: 'datetime' })
+  @Column({ type: Date })
   heartbeatAt!: Date;
 }

@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { dialectOf, storeName } from './dialect';
 import { claimOf, diskNearlyFull, freeDiskBytes, HEARTBEAT_MS, isStoreFull, releaseClaim, renewClaim, sqliteOf, StoreClaim } from './store-ownership';
 
 /** The room a ready store has left: a fabric's load or a generation's image takes hundreds of
@@ -32,16 +33,16 @@ export class StoreOwnerService implements OnModuleInit, BeforeApplicationShutdow
 
   onModuleInit(): void {
     if (!this.claim) return;
-    this.heartbeat = setInterval(() => this.renew(), HEARTBEAT_MS);
+    this.heartbeat = setInterval(() => void this.renew(), HEARTBEAT_MS);
     this.heartbeat.unref();
   }
 
   // Before the store closes (TypeORM closes it in its own shutdown hook).
-  beforeApplicationShutdown(): void {
+  async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.heartbeat);
     if (this.claim && !this.lost && this.dataSource.isInitialized) {
       try {
-        releaseClaim(this.dataSource, this.claim);
+        await releaseClaim(this.dataSource, this.claim);
       } catch (error) {
         this.logger.warn({ err: error }, 'could not release the store claim; the next start takes it over once this process is gone');
       }
@@ -59,6 +60,8 @@ export class StoreOwnerService implements OnModuleInit, BeforeApplicationShutdow
   private probe(): StoreWritability {
     const path = this.claim?.databasePath ?? String(this.dataSource.options.database);
     if (this.lost) return { writable: false, reason: 'another weft service has taken this store over' };
+    // PostgreSQL keeps its own disk: a write that finds it full is refused as STORE_FULL (isStoreFull).
+    if (dialectOf(this.dataSource) === 'postgres') return { writable: true };
     if (diskNearlyFull(path)) return { writable: false, reason: `the disk holding ${path} is full (${freeDiskBytes(path)} bytes free)` };
     const db = sqliteOf(this.dataSource);
     try {
@@ -75,12 +78,14 @@ export class StoreOwnerService implements OnModuleInit, BeforeApplicationShutdow
     return { writable: true };
   }
 
-  private renew(): void {
+  private async renew(): Promise<void> {
     if (!this.claim || this.lost) return;
     try {
-      if (renewClaim(this.dataSource, this.claim)) return;
+      if (await renewClaim(this.dataSource, this.claim)) return;
       this.lost = true;
-      this.logger.error(`another weft service has taken the store ${this.claim.databasePath} over; this one no longer owns it and reports not ready`);
+      this.logger.error(
+        `another weft service has taken the store ${storeName(this.claim.databasePath)} over; this one no longer owns it and reports not ready`,
+      );
     } catch (error) {
       this.logger.warn({ err: error }, 'could not renew the store claim');
     }

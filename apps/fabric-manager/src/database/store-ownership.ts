@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { DataSource } from 'typeorm';
 import { StartupError } from '../config/weft-config';
+import { dialectOf, storeName } from './dialect';
 
 /** How often the owner renews its claim, and how long a silent owner is still believed to run. */
 export const HEARTBEAT_MS = 5_000;
@@ -52,20 +53,9 @@ export async function openOwnedStore(dataSource: DataSource, databasePath: strin
     throw storeError(error, databasePath, 'open') ?? error;
   }
   const ownerId = randomUUID();
-  const db = sqliteOf(dataSource);
-  const claim = db.transaction((): OwnerRow | null => {
-    const current = db.prepare(`SELECT "ownerId", "pid", "host", "startedAt", "heartbeatAt" FROM "store_owner" WHERE "id" = 1`).get() as OwnerRow | undefined;
-    if (current && ownerStillRuns(current)) return current;
-    const now = new Date().toISOString();
-    db.prepare(
-      `INSERT INTO "store_owner" ("id", "ownerId", "pid", "host", "startedAt", "heartbeatAt") VALUES (1, ?, ?, ?, ?, ?)
-       ON CONFLICT ("id") DO UPDATE SET "ownerId" = excluded."ownerId", "pid" = excluded."pid", "host" = excluded."host", "startedAt" = excluded."startedAt", "heartbeatAt" = excluded."heartbeatAt"`,
-    ).run(ownerId, process.pid, hostname(), now, now);
-    return null;
-  });
   let owner: OwnerRow | null;
   try {
-    owner = claim.immediate();
+    owner = dialectOf(dataSource) === 'postgres' ? await claimPostgres(dataSource, ownerId) : claimSqlite(dataSource, ownerId);
   } catch (error) {
     await dataSource.destroy();
     throw storeError(error, databasePath, 'claim') ?? error;
@@ -73,12 +63,50 @@ export async function openOwnedStore(dataSource: DataSource, databasePath: strin
   if (owner) {
     await dataSource.destroy();
     throw new StartupError(
-      `the store ${databasePath} is in use by another weft service (process ${owner.pid} on ${owner.host}, started ${owner.startedAt}, ` +
+      `the store ${storeName(databasePath)} is in use by another weft service (process ${owner.pid} on ${owner.host}, started ${owner.startedAt}, ` +
         `last seen ${owner.heartbeatAt}); stop that service first, or give this one its own store with WEFT_DATABASE`,
     );
   }
   claims.set(dataSource, { ownerId, databasePath });
   return dataSource;
+}
+
+const UPSERT_OWNER = (p: (i: number) => string) =>
+  `INSERT INTO "store_owner" ("id", "ownerId", "pid", "host", "startedAt", "heartbeatAt") VALUES (1, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)})
+   ON CONFLICT ("id") DO UPDATE SET "ownerId" = excluded."ownerId", "pid" = excluded."pid", "host" = excluded."host", "startedAt" = excluded."startedAt", "heartbeatAt" = excluded."heartbeatAt"`;
+
+/** The claim on SQLite: read and taken in one immediate transaction. The owner still running, if one is. */
+function claimSqlite(dataSource: DataSource, ownerId: string): OwnerRow | null {
+  const db = sqliteOf(dataSource);
+  return db
+    .transaction((): OwnerRow | null => {
+      const current = db.prepare(`SELECT "ownerId", "pid", "host", "startedAt", "heartbeatAt" FROM "store_owner" WHERE "id" = 1`).get() as OwnerRow | undefined;
+      if (current && ownerStillRuns(current)) return current;
+      const now = new Date().toISOString();
+      db.prepare(UPSERT_OWNER(() => '?')).run(ownerId, process.pid, hostname(), now, now);
+      return null;
+    })
+    .immediate();
+}
+
+/**
+ * The claim on PostgreSQL: the owner row read under a row lock (or, the first time, the table
+ * locked so that two services starting at once cannot both insert it), then taken.
+ */
+async function claimPostgres(dataSource: DataSource, ownerId: string): Promise<OwnerRow | null> {
+  return dataSource.transaction(async (m) => {
+    await m.query(`LOCK TABLE "store_owner" IN SHARE ROW EXCLUSIVE MODE`);
+    const [current] = (await m.query(
+      `SELECT "ownerId", "pid", "host", to_char("startedAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "startedAt", to_char("heartbeatAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "heartbeatAt" FROM "store_owner" WHERE "id" = 1`,
+    )) as OwnerRow[];
+    if (current && ownerStillRuns(current)) return current;
+    const now = new Date().toISOString();
+    await m.query(
+      UPSERT_OWNER((i) => `$${i}`),
+      [ownerId, process.pid, hostname(), now, now],
+    );
+    return null;
+  });
 }
 
 function ownerStillRuns(owner: OwnerRow): boolean {
@@ -94,22 +122,28 @@ function ownerStillRuns(owner: OwnerRow): boolean {
 }
 
 /** Renews the claim; false when another service has taken the store over since. */
-export function renewClaim(dataSource: DataSource, claim: StoreClaim): boolean {
-  const result = sqliteOf(dataSource)
-    .prepare(`UPDATE "store_owner" SET "heartbeatAt" = ? WHERE "id" = 1 AND "ownerId" = ?`)
-    .run(new Date().toISOString(), claim.ownerId);
-  return result.changes === 1;
+export async function renewClaim(dataSource: DataSource, claim: StoreClaim): Promise<boolean> {
+  const now = new Date().toISOString();
+  if (dialectOf(dataSource) === 'postgres') {
+    const [, changed] = (await dataSource.query(`UPDATE "store_owner" SET "heartbeatAt" = $1 WHERE "id" = 1 AND "ownerId" = $2`, [now, claim.ownerId])) as [
+      unknown,
+      number,
+    ];
+    return changed === 1;
+  }
+  return sqliteOf(dataSource).prepare(`UPDATE "store_owner" SET "heartbeatAt" = ? WHERE "id" = 1 AND "ownerId" = ?`).run(now, claim.ownerId).changes === 1;
 }
 
 /** Gives the store up on a clean stop, so that the next service takes it at once. */
-export function releaseClaim(dataSource: DataSource, claim: StoreClaim): void {
-  sqliteOf(dataSource).prepare(`DELETE FROM "store_owner" WHERE "id" = 1 AND "ownerId" = ?`).run(claim.ownerId);
+export async function releaseClaim(dataSource: DataSource, claim: StoreClaim): Promise<void> {
+  if (dialectOf(dataSource) === 'postgres') await dataSource.query(`DELETE FROM "store_owner" WHERE "id" = 1 AND "ownerId" = $1`, [claim.ownerId]);
+  else sqliteOf(dataSource).prepare(`DELETE FROM "store_owner" WHERE "id" = 1 AND "ownerId" = ?`).run(claim.ownerId);
 }
 
-/** Whether SQLite reports the store (or its disk) as full. */
+/** Whether the store reports itself (or its disk) as full: SQLite's SQLITE_FULL, PostgreSQL's disk_full (53100). */
 export function isStoreFull(error: unknown): boolean {
   const code = (error as { code?: unknown; driverError?: { code?: unknown } } | null)?.driverError?.code ?? (error as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_FULL';
+  return code === 'SQLITE_FULL' || code === '53100';
 }
 
 /** Free bytes on the disk holding the store, or null where that cannot be asked. */

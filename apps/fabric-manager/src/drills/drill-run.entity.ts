@@ -24,6 +24,6 @@ export class DrillRun {
   @CreateDateColumn()
   startedAt!: Date;
 
-  @Column({ type: 'datetime', nullable: true })
+  @Column({ type: Date, nullable: true })
   finishedAt!: Date | null;
 }

@@ -2,6 +2,7 @@ import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, FindOptionsWhere, In, IsNull, MoreThan, Not, Repository } from 'typeorm';
 import { Connection, decodeCursor, encodeCursor, toConnection } from '../graphql/pagination';
+import { dialectOf, placeholder } from '../database/dialect';
 import { EventBus } from './event-bus';
 import { EventsErrorCode, EventsException } from './events.exception';
 import { FabricEvent } from './fabric-event.entity';
@@ -169,8 +170,13 @@ export class EventsService implements OnModuleDestroy {
   /** A subscriber resuming from a cursor whose following events were pruned is told so, not silently skipped ahead. */
   private async assertNotPruned(cursor: number): Promise<void> {
     const [{ oldest }] = (await this.events.query(`SELECT MIN("id") AS "oldest" FROM "fabric_event"`)) as { oldest: number | null }[];
-    const [sequence] = (await this.events.query(`SELECT "seq" FROM "sqlite_sequence" WHERE "name" = 'fabric_event'`)) as { seq: number }[];
-    const firstKept = oldest ?? (sequence?.seq ?? 0) + 1;
+    // With every event pruned, the id the next one gets: the table's sequence.
+    const [sequence] = (await this.events.query(
+      dialectOf(this.events.manager) === 'postgres'
+        ? `SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS "seq" FROM "fabric_event_id_seq"`
+        : `SELECT "seq" FROM "sqlite_sequence" WHERE "name" = 'fabric_event'`,
+    )) as { seq: number | string }[];
+    const firstKept = oldest ?? Number(sequence?.seq ?? 0) + 1;
     if (cursor + 1 < firstKept) {
       throw new EventsException(
         EventsErrorCode.CursorPruned,
@@ -188,7 +194,10 @@ export class EventsService implements OnModuleDestroy {
     const [{ newest }] = (await this.events.query(`SELECT MAX("id") AS "newest" FROM "fabric_event"`)) as { newest: number | null }[];
     if (newest === null) return 0;
     const cutoffTime = new Date(now - retention.maxAgeMs).toISOString().replace('T', ' ').slice(0, 19);
-    const [{ aged }] = (await this.events.query(`SELECT MAX("id") AS "aged" FROM "fabric_event" WHERE "wallTime" < ?`, [cutoffTime])) as {
+    const [{ aged }] = (await this.events.query(
+      `SELECT MAX("id") AS "aged" FROM "fabric_event" WHERE "wallTime" < ${placeholder(dialectOf(this.events.manager), 1)}`,
+      [cutoffTime],
+    )) as {
       aged: number | null;
     }[];
     let through = Math.max(newest - retention.maxEvents, aged ?? 0);

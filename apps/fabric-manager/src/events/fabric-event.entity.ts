@@ -40,7 +40,7 @@ export class FabricEvent {
   @Column({ type: 'varchar', length: 200, nullable: true })
   acknowledgedBy!: string | null;
 
-  @Column({ type: 'datetime', nullable: true })
+  @Column({ type: Date, nullable: true })
   acknowledgedAt!: Date | null;
 
   @Column({ type: 'text', nullable: true })

@@ -1,3 +1,4 @@
+import { dialectOf } from '../database/dialect';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import {
@@ -136,13 +137,19 @@ export class FabricsService {
       );
       // Ids are assigned here, inside the write transaction, so that ports and links can refer
       // to chips without reading them back.
-      const [{ next: firstChip }] = await manager.query(`SELECT COALESCE(MAX("id"), 0) + 1 AS "next" FROM "chip"`);
+      // On PostgreSQL the table is locked for it (SQLite's writer already holds the whole store),
+      // and the id sequence moved past them afterwards.
+      const postgres = dialectOf(manager) === 'postgres';
+      if (postgres) await manager.query(`LOCK TABLE "chip" IN EXCLUSIVE MODE`);
+      const [{ next }] = await manager.query(`SELECT COALESCE(MAX("id"), 0) + 1 AS "next" FROM "chip"`);
+      const firstChip = Number(next);
       const chipIds = new Map<string, number>();
       const chipRows = design.chips.map((c, i) => {
         chipIds.set(c.name, firstChip + i);
         return [firstChip + i, fabric.id, c.name, c.kind, c.model, JSON.stringify(family.placement(c)), c.processor, c.portCount, 'expected'];
       });
       await batchInsert(manager, 'chip', ['id', 'fabricId', 'name', 'kind', 'model', 'placement', 'processor', 'portCount', 'state'], chipRows);
+      if (postgres) await manager.query(`SELECT setval(pg_get_serial_sequence('"chip"', 'id'), (SELECT MAX("id") FROM "chip"))`);
       const portRows: unknown[][] = [];
       for (const c of design.chips) {
         const chipId = chipIds.get(c.name)!;
@@ -231,7 +238,12 @@ export class FabricsService {
       // Placement coordinates by name (the family's own: BlackWidow's slice and rank).
       for (const [key, value] of Object.entries(filter.placement ?? {})) {
         if (!/^[a-z][a-zA-Z0-9]*$/.test(key)) throw new FabricsException(FabricsErrorCode.ChipFilterInvalid, `"${key}" is not a placement coordinate`);
-        q.andWhere(`json_extract(c.placement, '$.${key}') = :${key}`, { [key]: value });
+        q.andWhere(
+          dialectOf(this.chips.manager) === 'postgres'
+            ? `(c.placement::jsonb ->> '${key}')::integer = :${key}`
+            : `json_extract(c.placement, '$.${key}') = :${key}`,
+          { [key]: value },
+        );
       }
       return q;
     };

@@ -38,6 +38,6 @@ export class Fault {
   @CreateDateColumn()
   declaredAt!: Date;
 
-  @Column({ type: 'datetime', nullable: true })
+  @Column({ type: Date, nullable: true })
   clearedAt!: Date | null;
 }

@@ -30,6 +30,6 @@ export class TrafficRun {
   @CreateDateColumn()
   startedAt!: Date;
 
-  @Column({ type: 'datetime', nullable: true })
+  @Column({ type: Date, nullable: true })
   finishedAt!: Date | null;
 }

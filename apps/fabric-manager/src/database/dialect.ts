@@ -1,0 +1,27 @@
+import type { DataSource, EntityManager } from 'typeorm';
+
+/**
+ * The two stores weft runs on (issue 40): SQLite, the default, a file beside the service; and
+ * PostgreSQL, for installations that share one store between managers (`WEFT_DATABASE=postgres://…`).
+ * The entities and what the services ask are the same; where raw SQL differs, it asks here.
+ */
+export type StoreDialect = 'sqlite' | 'postgres';
+
+export function isPostgresUrl(database: string): boolean {
+  return /^postgres(ql)?:\/\//.test(database);
+}
+
+export function dialectOf(source: DataSource | EntityManager): StoreDialect {
+  const type = 'connection' in source ? source.connection.options.type : source.options.type;
+  return type === 'postgres' ? 'postgres' : 'sqlite';
+}
+
+/** The placeholder of the i-th parameter (1-based) of a raw statement. */
+export function placeholder(dialect: StoreDialect, i: number): string {
+  return dialect === 'postgres' ? `$${i}` : '?';
+}
+
+/** A store named for messages: the file, or the PostgreSQL URL without its password. */
+export function storeName(database: string): string {
+  return isPostgresUrl(database) ? database.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:…@') : database;
+}

@@ -1,0 +1,5 @@
+import { PostgresSchema1764400000000 } from './1764400000000-postgres-schema';
+
+/** Every PostgreSQL migration in order (see ../index.ts for SQLite's). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export const POSTGRES_MIGRATIONS: Function[] = [PostgresSchema1764400000000];

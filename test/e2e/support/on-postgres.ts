@@ -1,0 +1,1 @@
+process.env.WEFT_TEST_STORE = 'postgres';
