@@ -125,6 +125,29 @@ export function buildProgram(): Command {
       out(await topologyReportCommand(options));
     });
 
+  const fabric = program.command('fabric').description('the emulated fabric as a process of its own');
+  fabric
+    .command('serve')
+    .description(
+      'host the emulated fabrics in this process and answer managers (WEFT_FABRIC=<address>) over a socket: the fabric keeps running while a manager restarts or fails over',
+    )
+    .requiredOption('--listen <address>', 'unix:/path/to.sock or tcp:host:port (loopback by default)')
+    .option('--threads <n>', "threads a traffic run's independent parts run on", positiveInt, 1)
+    .action(async (options: { listen: string; threads: number }) => {
+      const { parseFabricAddress, serveFabric } = await import('@weft/emulator');
+      try {
+        parseFabricAddress(options.listen);
+      } catch (error) {
+        throw new CliError(`--listen: ${(error as Error).message}`);
+      }
+      const served = await serveFabric(options.listen, { threads: options.threads, log: (line) => process.stderr.write(`weft fabric: ${line}\n`) });
+      out(`weft fabric is serving at ${options.listen}`);
+      const stop = () => void served.close().then(() => process.exit(0));
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+      await new Promise(() => undefined);
+    });
+
   const fabrics = program.command('fabrics').description('fabrics, through the running service');
   fabrics
     .command('list')

@@ -12,6 +12,8 @@ export * from './yarc/yarc-maintenance';
 export * from './yarc/blackwidow-test-config';
 export * from './host/protocol';
 export * from './host/emulator-host';
+export * from './host/socket-frames';
+export * from './host/fabric-server';
 export * from './traffic/arrival-wheel';
 export * from './traffic/traffic-run';
 export * from './traffic/traffic-request';

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { plainToInstance, Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 import { DEFAULT_DATABASE, StartupError } from './store-location';
 
 export { DEFAULT_DATABASE, StartupError };
@@ -98,6 +98,12 @@ export class WeftConfig {
   @Min(0)
   @Max(64)
   WEFT_EMULATOR_THREADS: number = 0;
+
+  /** The emulated fabrics: `embedded` (a worker thread of this service), or a fabric process of
+   * its own (`weft fabric serve`) at `unix:/path/to.sock` or `tcp:host:port`, which outlives the manager. */
+  @IsString()
+  @Matches(/^(embedded|unix:.+|tcp:(?:[^:]+:)?\d{1,5})$/, { message: 'WEFT_FABRIC must be embedded, unix:/path/to.sock or tcp:host:port' })
+  WEFT_FABRIC: string = 'embedded';
 
   /** Print the first admin key on an empty store (tests turn this off to keep output clean). */
   @IsOptional()

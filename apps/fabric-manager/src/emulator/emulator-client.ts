@@ -2,9 +2,12 @@ import type { InterruptRecord, MaintenanceResult, MaintenanceTransport, Register
 import { packRoutes, transferables, unpackResults } from '@weft/emulator';
 import type { FabricStatus, HostCommand, HostReply, PhysicalFault, TrafficReport, TrafficRequest } from '@weft/emulator';
 import type { FabricDesign } from '@weft/fabric-model';
+import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { parseFabricAddress, readFrames, sendFrame } from '@weft/emulator';
 
 /** Where the worker entry is: compiled JavaScript in a build, TypeScript when running from sources. */
 function workerEntry(): { file: string; workerData?: { entry: string } } {
@@ -16,8 +19,49 @@ function workerEntry(): { file: string; workerData?: { entry: string } } {
   };
 }
 
+/** Where the emulator host answers: its worker thread, or a fabric process over a socket. */
+interface HostPort {
+  postMessage(command: HostCommand, transfer?: readonly ArrayBuffer[]): void;
+  on(event: 'message', listener: (reply: HostReply) => void): unknown;
+  on(event: 'exit', listener: () => void): unknown;
+  once(event: 'error', listener: (error: Error) => void): unknown;
+  once(event: 'message', listener: (reply: HostReply) => void): unknown;
+  terminate(): Promise<unknown>;
+}
+
 /**
- * The service's side of the emulator worker thread: commands out, answers and interrupts in.
+ * A fabric process (`weft fabric serve`) as a host port: the same messages, framed over its
+ * socket. Closing it leaves the fabrics running there.
+ */
+class SocketHostPort extends EventEmitter implements HostPort {
+  private readonly socket;
+
+  constructor(address: string) {
+    super();
+    const where = parseFabricAddress(address);
+    this.socket = 'path' in where ? connect(where.path) : connect(where.port, where.host);
+    this.socket.setNoDelay(true);
+    readFrames(this.socket, (reply) => this.emit('message', reply));
+    this.socket.on('error', (error) => this.emit('error', new Error(`the fabric process at ${address}: ${error.message}`)));
+    this.socket.on('close', () => this.emit('exit'));
+  }
+
+  postMessage(command: HostCommand): void {
+    sendFrame(this.socket, command);
+  }
+
+  terminate(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.socket.destroyed) return resolve();
+      this.socket.once('close', () => resolve());
+      this.socket.end();
+    });
+  }
+}
+
+/**
+ * The service's side of the emulator host — its worker thread, or a fabric process of its own:
+ * commands out, answers and interrupts in.
  * Each fabric gets a MaintenanceTransport whose packets travel the emulated links in the worker —
  * the control plane cannot tell it from hardware.
  */
@@ -29,7 +73,7 @@ export class EmulatorClient {
   private readonly interruptListeners = new Set<(fabricId: number, interrupt: InterruptRecord) => void>();
   private alive = false;
 
-  private constructor(private readonly worker: Worker) {
+  private constructor(private readonly worker: HostPort) {
     worker.on('message', (reply: HostReply) => this.receive(reply));
     worker.on('exit', () => {
       this.alive = false;
@@ -42,7 +86,15 @@ export class EmulatorClient {
    * `threads`: how many threads a traffic run's parts use, the worker's own included. */
   static start(nice = 0, threads = 1): Promise<EmulatorClient> {
     const entry = workerEntry();
-    const worker = new Worker(entry.file, { workerData: { ...entry.workerData, nice, threads } });
+    return EmulatorClient.over(new Worker(entry.file, { workerData: { ...entry.workerData, nice, threads } }) as unknown as HostPort);
+  }
+
+  /** The fabrics of a fabric process (`weft fabric serve`) at `address` (unix:/path or tcp:host:port). */
+  static connect(address: string): Promise<EmulatorClient> {
+    return EmulatorClient.over(new SocketHostPort(address));
+  }
+
+  private static over(worker: HostPort): Promise<EmulatorClient> {
     const client = new EmulatorClient(worker);
     return new Promise((resolve, reject) => {
       worker.once('error', reject);

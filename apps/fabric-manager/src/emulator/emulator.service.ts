@@ -35,6 +35,13 @@ export class EmulatorService extends FabricTransports implements OnModuleInit, O
   }
 
   async onModuleInit(): Promise<void> {
+    const fabric = this.config?.WEFT_FABRIC ?? 'embedded';
+    if (fabric !== 'embedded') {
+      // A fabric process of its own (`weft fabric serve`): it outlives this manager.
+      this.client = await EmulatorClient.connect(fabric);
+      this.logger.log(`the emulated fabrics are the fabric process at ${fabric}`);
+      return;
+    }
     const threads = this.config?.WEFT_EMULATOR_THREADS || availableParallelism();
     this.client = await EmulatorClient.start(this.config?.WEFT_EMULATOR_NICE ?? 0, threads);
   }

@@ -15,6 +15,8 @@ import { TrafficFabricShape, validateTrafficRequest } from '../traffic/traffic-r
 import { PartThreads } from '../parallel/part-threads';
 
 interface HostedFabric {
+  /** What it was attached as (installationKey): attached again as the same, it keeps running. */
+  readonly installed: string;
   readonly sim: HostedEngine;
   readonly controller: MaintenanceTransport;
   readonly shape: TrafficFabricShape;
@@ -153,13 +155,21 @@ export class EmulatorHost {
     this.schedule();
   }
 
+  /**
+   * Powers a fabric up from its physical installation — unless it already runs as the same one (a
+   * manager that restarted beside a fabric process attaches its fabrics again): then it keeps
+   * running as it is, registers, links and faults, and the manager reconciles by reading it back.
+   */
   private attach(fabricId: number, physical: FabricDesign, attachment: string, seed: number): void {
+    const installed = installationKey(physical, attachment, seed);
+    if (this.fabrics.get(fabricId)?.installed === installed) return;
     const fabric = new EmulatedFabric(physical);
     const model = chipModelOf(fabric);
     const sim = model.build(fabric, seed);
     const controller = model.controller(sim, attachment);
     controller.onInterrupt((interrupt) => this.reply({ type: 'interrupt', fabricId, interrupt }));
     this.fabrics.set(fabricId, {
+      installed,
       sim,
       controller,
       shape: FABRIC_FAMILY_MODELS[physical.family].trafficShape(physical.summary),
@@ -235,4 +245,12 @@ export class EmulatorHost {
     }
     if (busy) this.schedule();
   }
+}
+
+/** A physical installation in a few words and a checksum of its cabling: the same one attached again is known. */
+function installationKey(physical: FabricDesign, attachment: string, seed: number): string {
+  let sum = 0;
+  for (const c of physical.cables) sum = (Math.imul(sum, 31) + c.a.port * 257 + c.b.port + c.a.chip.length * 7 + c.b.chip.length) | 0;
+  const chips = physical.chips;
+  return [physical.family, chips.length, chips[0]?.name, chips[chips.length - 1]?.name, physical.cables.length, sum, attachment, seed].join('|');
 }
