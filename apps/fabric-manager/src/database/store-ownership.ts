@@ -17,6 +17,8 @@ const LOW_DISK_BYTES = 1 << 20;
 export interface StoreClaim {
   ownerId: string;
   databasePath: string;
+  /** When it was claimed (ms since the epoch): a later claim is a newer term, the fencing token a fabric process checks. */
+  term: number;
 }
 
 interface OwnerRow {
@@ -53,9 +55,10 @@ export async function openOwnedStore(dataSource: DataSource, databasePath: strin
     throw storeError(error, databasePath, 'open') ?? error;
   }
   const ownerId = randomUUID();
+  const term = Date.now();
   let owner: OwnerRow | null;
   try {
-    owner = dialectOf(dataSource) === 'postgres' ? await claimPostgres(dataSource, ownerId) : claimSqlite(dataSource, ownerId);
+    owner = dialectOf(dataSource) === 'postgres' ? await claimPostgres(dataSource, ownerId, term) : claimSqlite(dataSource, ownerId, term);
   } catch (error) {
     await dataSource.destroy();
     throw storeError(error, databasePath, 'claim') ?? error;
@@ -67,7 +70,7 @@ export async function openOwnedStore(dataSource: DataSource, databasePath: strin
         `last seen ${owner.heartbeatAt}); stop that service first, or give this one its own store with WEFT_DATABASE`,
     );
   }
-  claims.set(dataSource, { ownerId, databasePath });
+  claims.set(dataSource, { ownerId, databasePath, term });
   return dataSource;
 }
 
@@ -76,13 +79,13 @@ const UPSERT_OWNER = (p: (i: number) => string) =>
    ON CONFLICT ("id") DO UPDATE SET "ownerId" = excluded."ownerId", "pid" = excluded."pid", "host" = excluded."host", "startedAt" = excluded."startedAt", "heartbeatAt" = excluded."heartbeatAt"`;
 
 /** The claim on SQLite: read and taken in one immediate transaction. The owner still running, if one is. */
-function claimSqlite(dataSource: DataSource, ownerId: string): OwnerRow | null {
+function claimSqlite(dataSource: DataSource, ownerId: string, term: number): OwnerRow | null {
   const db = sqliteOf(dataSource);
   return db
     .transaction((): OwnerRow | null => {
       const current = db.prepare(`SELECT "ownerId", "pid", "host", "startedAt", "heartbeatAt" FROM "store_owner" WHERE "id" = 1`).get() as OwnerRow | undefined;
       if (current && ownerStillRuns(current)) return current;
-      const now = new Date().toISOString();
+      const now = new Date(term).toISOString();
       db.prepare(UPSERT_OWNER(() => '?')).run(ownerId, process.pid, hostname(), now, now);
       return null;
     })
@@ -93,14 +96,14 @@ function claimSqlite(dataSource: DataSource, ownerId: string): OwnerRow | null {
  * The claim on PostgreSQL: the owner row read under a row lock (or, the first time, the table
  * locked so that two services starting at once cannot both insert it), then taken.
  */
-async function claimPostgres(dataSource: DataSource, ownerId: string): Promise<OwnerRow | null> {
+async function claimPostgres(dataSource: DataSource, ownerId: string, term: number): Promise<OwnerRow | null> {
   return dataSource.transaction(async (m) => {
     await m.query(`LOCK TABLE "store_owner" IN SHARE ROW EXCLUSIVE MODE`);
     const [current] = (await m.query(
       `SELECT "ownerId", "pid", "host", to_char("startedAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "startedAt", to_char("heartbeatAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "heartbeatAt" FROM "store_owner" WHERE "id" = 1`,
     )) as OwnerRow[];
     if (current && ownerStillRuns(current)) return current;
-    const now = new Date().toISOString();
+    const now = new Date(term).toISOString();
     await m.query(
       UPSERT_OWNER((i) => `$${i}`),
       [ownerId, process.pid, hostname(), now, now],

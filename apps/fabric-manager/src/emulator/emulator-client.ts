@@ -89,9 +89,12 @@ export class EmulatorClient {
     return EmulatorClient.over(new Worker(entry.file, { workerData: { ...entry.workerData, nice, threads } }) as unknown as HostPort);
   }
 
-  /** The fabrics of a fabric process (`weft fabric serve`) at `address` (unix:/path or tcp:host:port). */
-  static connect(address: string): Promise<EmulatorClient> {
-    return EmulatorClient.over(new SocketHostPort(address));
+  /** The fabrics of a fabric process (`weft fabric serve`) at `address` (unix:/path or tcp:host:port),
+   * as the manager whose claim on the store is `term` (the fabric refuses an older one). */
+  static connect(address: string, term: number): Promise<EmulatorClient> {
+    const port = new SocketHostPort(address);
+    port.postMessage({ type: 'hello', term });
+    return EmulatorClient.over(port);
   }
 
   private static over(worker: HostPort): Promise<EmulatorClient> {
@@ -99,6 +102,7 @@ export class EmulatorClient {
     return new Promise((resolve, reject) => {
       worker.once('error', reject);
       worker.once('message', (reply: HostReply) => {
+        if (reply.type === 'error') return reject(new Error(`the emulator host refused: ${reply.message}`));
         if (reply.type !== 'ready') return reject(new Error(`emulator worker said ${reply.type} before ready`));
         client.alive = true;
         resolve(client);

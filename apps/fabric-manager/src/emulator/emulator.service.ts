@@ -1,5 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { claimOf } from '../database/store-ownership';
 import type { MaintenanceTransport } from '@weft/control';
 import { FabricStatus, PhysicalFault, TrafficReport, TrafficRequest } from '@weft/emulator';
 import { Installation, InstallationFile, buildInstallation } from '@weft/fabric-model';
@@ -30,6 +32,7 @@ export class EmulatorService extends FabricTransports implements OnModuleInit, O
   constructor(
     @InjectRepository(Fabric) private readonly store: Repository<Fabric>,
     @Optional() private readonly config?: WeftConfig,
+    @Optional() @InjectDataSource() private readonly dataSource?: DataSource,
   ) {
     super();
   }
@@ -38,7 +41,9 @@ export class EmulatorService extends FabricTransports implements OnModuleInit, O
     const fabric = this.config?.WEFT_FABRIC ?? 'embedded';
     if (fabric !== 'embedded') {
       // A fabric process of its own (`weft fabric serve`): it outlives this manager.
-      this.client = await EmulatorClient.connect(fabric);
+      // Its fencing term: when this manager claimed the store (a fabric process refuses an older claim).
+      const term = (this.dataSource && claimOf(this.dataSource)?.term) ?? Date.now();
+      this.client = await EmulatorClient.connect(fabric, term);
       this.logger.log(`the emulated fabrics are the fabric process at ${fabric}`);
       return;
     }

@@ -52,6 +52,9 @@ export class EmulatorHost {
   handle(command: HostCommand): void {
     try {
       switch (command.type) {
+        case 'hello':
+          // A fabric process's fencing (fabric-server.ts); nothing for the host itself.
+          break;
         case 'attach':
           this.attach(command.fabricId, command.physical, command.attachment, command.seed);
           break;

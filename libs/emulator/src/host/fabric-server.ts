@@ -2,9 +2,11 @@
  * The emulated fabrics as a process of their own (issue 40), like ibsim beside OpenSM: `weft
  * fabric serve` hosts them and answers the emulator host's protocol (protocol.ts) over a socket,
  * so that a manager can stop, restart or fail over while the fabric keeps running — its registers,
- * links and faults as they were. One manager at a time: a new connection takes over from the last.
- * Interrupts raised while no manager is connected are kept (the newest 10,000) and delivered to
- * the next one.
+ * links and faults as they were. One manager at a time, fenced: a manager says first when it
+ * claimed the store (its term); one whose term is at least the newest served takes over from the
+ * manager connected before it, one with an older term — a deposed manager coming back — is
+ * refused, so that two managers never write registers in turn. Interrupts raised while no manager
+ * is connected are kept (the newest 10,000) and delivered to the next one.
  */
 import { existsSync, unlinkSync } from 'node:fs';
 import { createServer, Server, Socket } from 'node:net';
@@ -37,22 +39,42 @@ export async function serveFabric(address: string, options: { threads?: number; 
     undefined,
     options.threads ?? 1,
   );
+  let newestTerm = -Infinity;
   const server = createServer((socket) => {
-    if (manager && !manager.destroyed) {
-      log('a new manager connected: the previous one is let go');
-      manager.destroy();
-    }
-    manager = socket;
     socket.setNoDelay(true);
-    readFrames(socket, (command) => host.handle(command as HostCommand));
     socket.on('error', () => undefined);
+    let accepted = false;
+    readFrames(socket, (message) => {
+      const command = message as HostCommand;
+      if (accepted) return host.handle(command);
+      if (command.type !== 'hello' || !Number.isFinite(command.term)) {
+        sendFrame(socket, { type: 'error', message: 'a manager says hello with its term first' } satisfies HostReply);
+        return void socket.end();
+      }
+      if (command.term < newestTerm) {
+        log(`a manager with term ${command.term} refused: term ${newestTerm} has been served`);
+        sendFrame(socket, {
+          type: 'error',
+          message: `refused: this fabric is served by a manager with a newer claim (term ${newestTerm} > ${command.term})`,
+        } satisfies HostReply);
+        return void socket.end();
+      }
+      newestTerm = command.term;
+      accepted = true;
+      if (manager && !manager.destroyed) {
+        log('a newer manager connected: the previous one is let go');
+        manager.destroy();
+      }
+      manager = socket;
+      sendFrame(socket, { type: 'ready' } satisfies HostReply);
+      for (const reply of kept.splice(0)) sendFrame(socket, reply);
+      log(`a manager connected (term ${command.term})`);
+    });
     socket.on('close', () => {
-      if (manager === socket) manager = null;
+      if (manager !== socket) return;
+      manager = null;
       log('the manager disconnected; the fabrics keep running');
     });
-    sendFrame(socket, { type: 'ready' } satisfies HostReply);
-    for (const reply of kept.splice(0)) sendFrame(socket, reply);
-    log('a manager connected');
   });
   if ('path' in where && existsSync(where.path)) unlinkSync(where.path);
   await new Promise<void>((resolve, reject) => {

@@ -9,6 +9,9 @@ import type { BackgroundReport, TrafficReport } from '../traffic/traffic-run';
 import type { TrafficRequest } from '../traffic/traffic-request';
 
 export type HostCommand =
+  /** A manager's first word to a fabric process: its claim on the store, as a fencing term — a
+   * manager whose claim is older than one the fabric has already served is refused. */
+  | { type: 'hello'; term: number }
   | { type: 'attach'; fabricId: number; physical: FabricDesign; attachment: string; seed: number }
   | { type: 'detach'; fabricId: number }
   | { type: 'read'; id: number; fabricId: number; route: SourceRoute; register: string; index: number }
