@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { FABRIC_FAMILY_MODELS, FabricFamily, PictureCells, PictureChip, pictureCells, PictureLayout, STATE_SEVERITY } from '@weft/fabric-model';
 import { DataSource } from 'typeorm';
+import { EventsService } from '../events/events.service';
+import { FabricEventKind } from '../events/fabric-event-kind';
 import { FabricsService } from '../fabrics/fabrics.service';
 import { FaultsService } from '../faults/faults.service';
 import { FabricPictureModel } from './fabric-picture.model';
@@ -54,7 +56,13 @@ export class FabricPictureService {
     private readonly fabrics: FabricsService,
     private readonly faults: FaultsService,
     @InjectDataSource() private readonly dataSource: DataSource,
-  ) {}
+    events: EventsService,
+  ) {
+    // A deleted fabric's structure is let go (a 32K fabric's is tens of megabytes).
+    events.listen((e) => {
+      if (e.kind === FabricEventKind.FABRIC_DELETED) this.structures.delete(Number((e.details as { fabricId?: unknown }).fabricId));
+    });
+  }
 
   async picture(fabricId: number, detail: PictureDetail, cell?: number): Promise<FabricPictureModel> {
     const fabric = await this.fabrics.get(fabricId);

@@ -49,6 +49,11 @@ export class StoreOwnerService implements OnModuleInit, BeforeApplicationShutdow
     }
   }
 
+  /** Whether this service holds the store's claim: it has one, and no other service has taken it over. */
+  holdsClaim(): boolean {
+    return this.claim !== undefined && !this.lost;
+  }
+
   /** Whether a write of a few pages would succeed now; asked at most once a second. */
   writability(): StoreWritability {
     const now = Date.now();

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { StoreOwnerService } from '../database/store-owner.service';
 import { EventsService } from '../events/events.service';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -17,7 +18,7 @@ const API_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,
  * maintained client library: events by kind; the control plane's compute, verify and push times as
  * histograms (read from the events that report them); faults in force; each fabric's emulated
  * clock (its rate() is the emulator's speed); API latency by operation; whether this manager holds
- * the lease (a single manager always does); and Node's own (process, heap, event loop).
+ * the store's claim, its lease; and Node's own (process, heap, event loop).
  */
 @Injectable()
 export class MetricsService {
@@ -27,9 +28,8 @@ export class MetricsService {
   private readonly verify: Histogram;
   private readonly push: Histogram;
   private readonly api: Histogram<'operation' | 'type' | 'outcome'>;
-  readonly lease: Gauge<'role'>;
 
-  constructor(@InjectDataSource() dataSource: DataSource, emulator: EmulatorService, events: EventsService) {
+  constructor(@InjectDataSource() dataSource: DataSource, emulator: EmulatorService, events: EventsService, @Optional() owner?: StoreOwnerService) {
     collectDefaultMetrics({ register: this.registry, prefix: 'weft_' });
     const registers = [this.registry];
     this.eventCount = new Counter({ name: 'weft_events_total', help: 'Fabric events stored, by kind.', labelNames: ['kind'], registers });
@@ -72,13 +72,15 @@ export class MetricsService {
         for (const f of await emulator.fabricStatus().catch(() => [])) this.set({ fabric: String(f.fabricId) }, f.emulatedNs / 1e9);
       },
     });
-    this.lease = new Gauge({
+    new Gauge({
       name: 'weft_lease_held',
-      help: 'Whether this manager holds the lease to write registers (1) or stands by (0).',
+      help: "Whether this manager holds the store's claim, its lease to write registers (1), or has lost it to another (0).",
       labelNames: ['role'],
       registers,
+      collect() {
+        this.set({ role: 'active' }, owner?.holdsClaim() ? 1 : 0);
+      },
     });
-    this.lease.set({ role: 'active' }, 1);
     events.listen((e) => this.event(e.kind, e.details));
   }
 
