@@ -7,6 +7,7 @@ import { FabricSourceNames1764057700000 } from './1764057700000-fabric-source-na
 import { GenerationDeltas1764144000000 } from './1764144000000-generation-deltas';
 import { ChipPlacement1764230400000 } from './1764230400000-chip-placement';
 import { RoutingSettings1764316800000 } from './1764316800000-routing-settings';
+import { ManagerLease1764489600000 } from './1764489600000-manager-lease';
 
 /** Every migration in order. Listed by hand (no glob) so the same list works from TypeScript in
  * tests and from the compiled service. */
@@ -21,4 +22,5 @@ export const MIGRATIONS: Function[] = [
   GenerationDeltas1764144000000,
   ChipPlacement1764230400000,
   RoutingSettings1764316800000,
+  ManagerLease1764489600000,
 ];

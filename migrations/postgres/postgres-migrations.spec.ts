@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../apps/fabric-manager/src/database/data-source-options';
+import { POSTGRES_MIGRATIONS } from './index';
 
 const ADMIN = process.env.WEFT_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -46,7 +47,7 @@ describe('migrations on PostgreSQL', () => {
 
   it('can be reverted down to an empty database', async () => {
     await ds.runMigrations();
-    await ds.undoLastMigration();
+    for (let i = 0; i < POSTGRES_MIGRATIONS.length; i++) await ds.undoLastMigration();
     const tables = (await ds.query(
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'migrations'`,
     )) as unknown[];

@@ -2,7 +2,7 @@
 // query (they start in about a tenth of a second); the service's modules, TypeORM and the fabric
 // model are loaded by the commands that use them (store-commands.ts, fixture-commands.ts).
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { Role, StartupError } from '../../fabric-manager/src/public-api';
 import { addAnalysisCommands } from './analysis-commands';
 import { databaseOption, fabricOption, keyOption, loadList, out, positiveInt, serviceClient, urlOption, wholeNumber } from './cli-options';

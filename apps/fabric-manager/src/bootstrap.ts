@@ -6,7 +6,7 @@ import { writeAdminKeyFile } from './auth/admin-key-file';
 import { ApiKeysService, CreatedKey } from './auth/api-keys.service';
 import { WeftConfig } from './config/weft-config';
 import { ControlService } from './control/control.service';
-import { StoreOwnerService } from './database/store-owner.service';
+import { ManagerRole, StoreOwnerService } from './database/store-owner.service';
 import { FabricsService } from './fabrics/fabrics.service';
 import { httpErrorHandler } from './graphql/http-errors';
 import { listenWithAcceptors } from './http/acceptors';
@@ -21,6 +21,8 @@ export interface StartedService {
   defaultFabric: string | null;
   /** Said at start when the store cannot be written (full): the service serves reads meanwhile. */
   storeWarning: string | null;
+  /** `standby`: another manager holds the store; this one serves reads and takes over if its lease lapses. */
+  role: ManagerRole;
 }
 
 /**
@@ -42,10 +44,13 @@ export async function startService(config: WeftConfig, options: { logger?: boole
   await app.init();
   app.use(httpErrorHandler);
 
-  const store = app.get(StoreOwnerService).writability();
-  const storeWarning = store.writable
-    ? null
-    : `${store.reason}: reads work, every write is refused as STORE_FULL until space is freed (or WEFT_STORE_MAX_MB raised)`;
+  const owner = app.get(StoreOwnerService);
+  const role = owner.role();
+  const store = role === 'standby' ? { writable: false } : owner.writability();
+  const storeWarning =
+    store.writable || role === 'standby'
+      ? null
+      : `${store.reason}: reads work, every write is refused as STORE_FULL until space is freed (or WEFT_STORE_MAX_MB raised)`;
   const bootstrapKey = store.writable ? await app.get(ApiKeysService).bootstrapAdmin() : null;
   const bootstrapKeyFile = bootstrapKey && config.WEFT_DATABASE !== ':memory:' ? writeAdminKeyFile(config.WEFT_DATABASE, bootstrapKey.key) : null;
   let defaultFabric: string | null = null;
@@ -66,5 +71,8 @@ export async function startService(config: WeftConfig, options: { logger?: boole
   }
   const address = app.getHttpServer().address() as { port: number };
   const host = config.WEFT_HOST === '0.0.0.0' || config.WEFT_HOST === '::' ? 'localhost' : config.WEFT_HOST;
-  return { app, url: `http://${host}:${address.port}`, bootstrapKey, bootstrapKeyFile, defaultFabric, storeWarning };
+  const url = `http://${host}:${address.port}`;
+  // Where writes go, for a standby to name (and its own, should it take over).
+  await owner.announce(url);
+  return { app, url, bootstrapKey, bootstrapKeyFile, defaultFabric, storeWarning, role };
 }

@@ -7,6 +7,11 @@ async function main(): Promise<void> {
   const started = await startService(config);
   const lines = ['', `weft fabric manager is up: ${started.url}/graphql  (console: ${started.url}/, health: ${started.url}/health)`, `store: ${config.WEFT_DATABASE}`];
   if (started.storeWarning) process.stderr.write(`weft: ${started.storeWarning}\n`);
+  if (started.role === 'standby') {
+    lines.push(
+      `this manager is the STANDBY: another holds the store (see the \`manager\` query); it serves reads, refuses writes, and takes over if the active manager's lease lapses (WEFT_LEASE_MS=${config.WEFT_LEASE_MS})`,
+    );
+  }
   if (started.defaultFabric) lines.push(`loaded the default fixture into the emulated fabric: ${started.defaultFabric}`);
   if (started.bootstrapKey && config.WEFT_PRINT_BOOTSTRAP_KEY === 'true') {
     lines.push('', 'First start on an empty store: an admin API key was created.');

@@ -1,4 +1,6 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, Optional } from '@nestjs/common';
+import { ManagerErrorCode, ManagerException } from '../database/manager.exception';
+import { StoreOwnerService } from '../database/store-owner.service';
 import { Reflector } from '@nestjs/core';
 import { GqlExecutionContext } from '@nestjs/graphql';
 import { AuditService } from '../audit/audit.service';
@@ -15,6 +17,7 @@ export class ApiKeyGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly keys: ApiKeysService,
     private readonly audit: AuditService,
+    @Optional() private readonly owner?: StoreOwnerService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -29,6 +32,11 @@ export class ApiKeyGuard implements CanActivate {
         await this.audit.record(apiKey, info.fieldName, gql.getArgs(), 'FORBIDDEN');
       }
       throw new AuthException(AuthErrorCode.RoleInsufficient, `${info.fieldName} needs the ${needed} role; this key is ${apiKey.role}`);
+    }
+    // Only the active manager writes (a standby serves reads): refused before anything is done.
+    const refusal = this.owner?.refusal();
+    if (refusal && gql.getInfo<{ operation: { operation: string } }>().operation.operation === 'mutation') {
+      throw new ManagerException(ManagerErrorCode.NotActive, refusal, { activeUrl: this.owner!.activeManager()?.url ?? null });
     }
     return true;
   }

@@ -1,4 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
+import { StoreOwnerService } from '../database/store-owner.service';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { IsNull, Repository } from 'typeorm';
@@ -33,7 +34,10 @@ export class ApiKeysService {
   private readonly logger = new Logger('ApiKeys');
   /** Rows of keys seen lately, by prefix, with when they were read. */
   private readonly recent = new Map<string, { row: ApiKey; readAt: number }>();
-  constructor(@InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>) {}
+  constructor(
+    @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
+    @Optional() private readonly owner?: StoreOwnerService,
+  ) {}
 
   async create(name: string, role: Role): Promise<CreatedKey> {
     const prefix = randomBytes(9)
@@ -80,6 +84,8 @@ export class ApiKeysService {
   private async noteUse(row: ApiKey): Promise<void> {
     const now = new Date();
     if (row.lastUsedAt && now.getTime() - row.lastUsedAt.getTime() < LAST_USED_PRECISION_MS) return;
+    // A standby writes nothing: the active manager keeps the time of the key's next use.
+    if (this.owner && this.owner.role() !== 'active') return;
     try {
       await this.keys.update(row.id, { lastUsedAt: now });
       row.lastUsedAt = now;

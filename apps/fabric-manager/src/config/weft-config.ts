@@ -99,6 +99,21 @@ export class WeftConfig {
   @Max(64)
   WEFT_EMULATOR_THREADS: number = 0;
 
+  /** `on`: when another manager holds the store (on PostgreSQL, usually on another machine), wait
+   * as its standby — serving reads, refusing writes — and take over when its lease lapses; `off`:
+   * refuse to start beside it (see database/store-ownership.ts). */
+  @IsIn(['on', 'off'])
+  WEFT_STANDBY: string = 'off';
+
+  /** How long the active manager's lease on the store lasts unrenewed (it renews every third of
+   * it): a standby takes over this long after the active manager last renewed. It must outlast the
+   * active manager's longest pause (a stalled event loop, a database failover). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(300)
+  @Max(600_000)
+  WEFT_LEASE_MS: number = 3_000;
+
   /** The emulated fabrics: `embedded` (a worker thread of this service), or a fabric process of
    * its own (`weft fabric serve`) at `unix:/path/to.sock` or `tcp:host:port`, which outlives the manager. */
   @IsString()

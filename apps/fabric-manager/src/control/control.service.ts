@@ -2,7 +2,8 @@ import { dialectOf, placeholder } from '../database/dialect';
 import { ControlErrorCode, ControlException } from './control.exception';
 import { RoutingSettings } from './routing-settings.entity';
 import { ChipNamesService } from '../chip-names/chip-names.service';
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
+import { StoreOwnerService } from '../database/store-owner.service';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import {
   ChipImages,
@@ -97,6 +98,7 @@ export class ControlService implements OnApplicationBootstrap {
     private readonly faults: FaultsService,
     private readonly chipNames: ChipNamesService,
     private readonly images: GenerationImages,
+    @Optional() private readonly owner?: StoreOwnerService,
   ) {}
 
   /** In a drill, compute time is charged to the fabric's emulated time (see configure). */
@@ -408,6 +410,12 @@ export class ControlService implements OnApplicationBootstrap {
    * This runs in the background, one fabric at a time in each fabric's queue.
    */
   onApplicationBootstrap(): void {
+    // A standby recovers when it takes over: the fabric is then as the deposed manager left it.
+    if (this.owner) void this.owner.whenActive(() => void this.recoverInBackground());
+    else this.recoverInBackground();
+  }
+
+  private recoverInBackground(): void {
     void this.recoverAll().catch((error: unknown) => this.logger.error(`recovery failed: ${error instanceof Error ? error.stack : String(error)}`));
   }
 

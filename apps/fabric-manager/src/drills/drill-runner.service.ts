@@ -1,4 +1,5 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
+import { StoreOwnerService } from '../database/store-owner.service';
 import { InjectRepository } from '@nestjs/typeorm';
 import {
   BackgroundReport,
@@ -108,10 +109,16 @@ export class DrillRunnerService implements OnApplicationBootstrap {
     private readonly events: EventsService,
     private readonly recorder: InterruptRecorder,
     private readonly images: GenerationImages,
+    @Optional() private readonly owner?: StoreOwnerService,
   ) {}
 
   /** A run still marked running at start was cut off when the service last stopped: it says so. */
-  async onApplicationBootstrap(): Promise<void> {
+  onApplicationBootstrap(): Promise<void> {
+    return this.owner ? this.owner.whenActive(() => this.abortStale()) : this.abortStale();
+  }
+
+  /** Drills the last (active) manager was running when it stopped have ended with it. */
+  private async abortStale(): Promise<void> {
     const stale = await this.runs.find({ where: { state: 'running' } });
     for (const run of stale) {
       await this.runs.save({ ...run, state: 'aborted', report: { error: 'the service stopped during the run' }, finishedAt: new Date() });

@@ -1,7 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { claimOf } from '../database/store-ownership';
+import { InjectRepository } from '@nestjs/typeorm';
+import { StoreOwnerService } from '../database/store-owner.service';
 import type { MaintenanceTransport } from '@weft/control';
 import { FabricStatus, PhysicalFault, TrafficReport, TrafficRequest } from '@weft/emulator';
 import { Installation, InstallationFile, buildInstallation } from '@weft/fabric-model';
@@ -32,17 +31,22 @@ export class EmulatorService extends FabricTransports implements OnModuleInit, O
   constructor(
     @InjectRepository(Fabric) private readonly store: Repository<Fabric>,
     @Optional() private readonly config?: WeftConfig,
-    @Optional() @InjectDataSource() private readonly dataSource?: DataSource,
+    @Optional() private readonly owner?: StoreOwnerService,
   ) {
     super();
   }
 
-  async onModuleInit(): Promise<void> {
+  /** The active manager connects; a standby only once it takes the store over (StoreOwnerService). */
+  onModuleInit(): Promise<void> {
+    return this.owner ? this.owner.whenActive(() => this.connect()) : this.connect();
+  }
+
+  private async connect(): Promise<void> {
     const fabric = this.config?.WEFT_FABRIC ?? 'embedded';
     if (fabric !== 'embedded') {
       // A fabric process of its own (`weft fabric serve`): it outlives this manager.
       // Its fencing term: when this manager claimed the store (a fabric process refuses an older claim).
-      const term = (this.dataSource && claimOf(this.dataSource)?.term) ?? Date.now();
+      const term = this.owner?.term() ?? Date.now();
       this.client = await EmulatorClient.connect(fabric, term);
       this.logger.log(`the emulated fabrics are the fabric process at ${fabric}`);
       return;
@@ -63,7 +67,11 @@ export class EmulatorService extends FabricTransports implements OnModuleInit, O
   }
 
   /** After a restart, every stored fabric is powered up again from its installation file. */
-  async onApplicationBootstrap(): Promise<void> {
+  onApplicationBootstrap(): Promise<void> {
+    return this.owner ? this.owner.whenActive(() => this.powerUp()) : this.powerUp();
+  }
+
+  private async powerUp(): Promise<void> {
     const rows = await this.store.find({ select: { id: true, name: true, installation: true, source: true } });
     for (const row of rows) this.attach(row.id, buildInstallation(JSON.parse(row.installation) as InstallationFile, row.source));
     if (rows.length > 0) this.logger.log(`emulated fabrics powered up: ${rows.map((r) => r.name).join(', ')}`);
@@ -90,7 +98,7 @@ export class EmulatorService extends FabricTransports implements OnModuleInit, O
 
   /** The maintenance transport of one emulated fabric: the control plane's only way in. */
   transport(fabricId: number): MaintenanceTransport {
-    if (!this.client) throw new Error('the emulator is not running');
+    if (!this.client) throw new Error(this.owner?.refusal() ?? 'the emulator is not running');
     return this.client.transport(fabricId);
   }
 

@@ -1,4 +1,5 @@
-import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
+import { StoreOwnerService } from '../database/store-owner.service';
 import { WeftConfig } from '../config/weft-config';
 import { EventsService } from './events.service';
 
@@ -12,9 +13,16 @@ export class EventRetentionService implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly config: WeftConfig,
     private readonly events: EventsService,
+    @Optional() private readonly owner?: StoreOwnerService,
   ) {}
 
+  /** The active manager prunes; a standby once it takes over. */
   onModuleInit(): void {
+    if (this.owner) void this.owner.whenActive(() => this.schedule());
+    else this.schedule();
+  }
+
+  private schedule(): void {
     this.timer = setInterval(() => void this.pruneNow(), this.config.WEFT_EVENT_PRUNE_INTERVAL_S * 1000);
     this.timer.unref();
   }

@@ -1,4 +1,5 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
+import { StoreOwnerService } from '../database/store-owner.service';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, FindOptionsWhere, In, IsNull, MoreThan, Not, Repository } from 'typeorm';
 import { Connection, decodeCursor, encodeCursor, toConnection } from '../graphql/pagination';
@@ -29,16 +30,66 @@ export interface EventFilter {
 
 const REPLAY_PAGE = 500;
 
+/** How often a standby looks for events the active manager stored. */
+const FOLLOW_MS = 250;
+
 /** Stores events, then publishes them; replays stored events to subscribers that resume. */
 @Injectable()
-export class EventsService implements OnModuleDestroy {
+export class EventsService implements OnModuleInit, OnModuleDestroy {
   private readonly bus = new EventBus<FabricEvent>();
   private readonly open = new Set<{ close(): void }>();
   private readonly listeners: ((event: FabricEvent) => void)[] = [];
   /** Subscribers still replaying stored events, with the id of the last event each has been given. */
   private readonly replaying = new Map<object, () => number>();
+  /** A standby's following of the store: the last event id published, and its timer. */
+  private following: { lastId: number; timer: NodeJS.Timeout; polling: Promise<void> | null } | null = null;
 
-  constructor(@InjectRepository(FabricEvent) private readonly events: Repository<FabricEvent>) {}
+  constructor(
+    @InjectRepository(FabricEvent) private readonly events: Repository<FabricEvent>,
+    @Optional() private readonly owner?: StoreOwnerService,
+  ) {}
+
+  /**
+   * A standby's subscribers hear what the active manager stores: it follows the store, publishing
+   * each new event, until it takes over — then it looks once more (so that nothing the deposed
+   * manager stored is missed) before its own events are published as they are stored.
+   */
+  async onModuleInit(): Promise<void> {
+    if (this.owner?.role() !== 'standby') return;
+    const [{ last }] = (await this.events.query(`SELECT MAX("id") AS "last" FROM "fabric_event"`)) as { last: number | string | null }[];
+    const timer = setInterval(() => void this.follow(), FOLLOW_MS);
+    timer.unref();
+    this.following = { lastId: Number(last ?? 0), timer, polling: null };
+    void this.owner.whenActive(async () => {
+      if (!this.following) return;
+      clearInterval(this.following.timer);
+      await this.follow(); // a look under way, if one is
+      await this.follow(); // and one begun after the lease was taken
+      this.following = null;
+    });
+  }
+
+  private follow(): Promise<void> {
+    const following = this.following;
+    if (!following) return Promise.resolve();
+    following.polling ??= (async () => {
+      try {
+        for (;;) {
+          const rows = await this.events.find({ where: { id: MoreThan(following.lastId) }, order: { id: 'ASC' }, take: REPLAY_PAGE });
+          for (const row of rows) {
+            following.lastId = row.id;
+            this.publish(row);
+          }
+          if (rows.length < REPLAY_PAGE) break;
+        }
+      } catch {
+        // The store did not answer this time: the next look catches up from the same id.
+      } finally {
+        following.polling = null;
+      }
+    })();
+    return following.polling;
+  }
 
   async record(event: NewFabricEvent): Promise<FabricEvent> {
     const stored = await this.store(event);
@@ -221,6 +272,8 @@ export class EventsService implements OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
+    if (this.following) clearInterval(this.following.timer);
+    this.following = null;
     for (const handle of this.open) handle.close();
     this.open.clear();
   }

@@ -9,6 +9,7 @@ import { FaultsErrorCode, FaultsException } from '../faults/faults.exception';
 import { TrafficErrorCode, TrafficException } from '../traffic/traffic.exception';
 import { PaginationErrorCode, PaginationException } from './pagination.exception';
 import { isStoreFull } from '../database/store-ownership';
+import { ManagerException } from '../database/manager.exception';
 import { assertUnreachable } from './weft.exception';
 
 /** The codes a client of weft's GraphQL API can see in `extensions.code`. */
@@ -20,6 +21,8 @@ export enum GraphQLErrorCode {
   Conflict = 'CONFLICT',
   /** The store cannot grow (its disk is full, or WEFT_STORE_MAX_MB is reached): nothing was written. */
   StoreFull = 'STORE_FULL',
+  /** A write sent to the standby manager: nothing was done; `extensions.activeUrl` names the active one when known. */
+  NotActive = 'NOT_ACTIVE',
   InternalServerError = 'INTERNAL_SERVER_ERROR',
 }
 
@@ -138,6 +141,7 @@ export function toGraphQLError(error: unknown): GraphQLError {
   if (error instanceof ControlException) return withCode(error.message, controlCode(error.code), error.code, error.details);
   if (error instanceof TrafficException) return withCode(error.message, trafficCode(error.code), error.code, error.details);
   if (error instanceof DrillsException) return withCode(error.message, drillsCode(error.code), error.code, error.details);
+  if (error instanceof ManagerException) return withCode(error.message, GraphQLErrorCode.NotActive, error.code, error.details);
   if (error instanceof PaginationException) return withCode(error.message, paginationCode(error.code), error.code);
   if (error instanceof BadRequestException) {
     // The global ValidationPipe: its response lists every failed constraint.

@@ -9,7 +9,7 @@ import { EmulatorHealthIndicator } from './emulator.health';
  * - `/health/live`: the process answers (restart it when this fails);
  * - `/health/ready` (and `/health`): it can do its job — the start-up recovery of interrupted pushes
  *   has finished, the store can be written, and the emulated fabric runs (send it work when this
- *   holds). A full store leaves the service live, serving reads, and not ready.
+ *   holds). A standby manager (WEFT_STANDBY) is live and not ready until it takes over. A full store leaves the service live, serving reads, and not ready.
  */
 @Controller('health')
 export class HealthController {
@@ -36,6 +36,12 @@ export class HealthController {
   @HealthCheck()
   ready() {
     return this.health.check([
+      () => {
+        // A standby is live and serves reads, but it is not the manager to send work to.
+        const indicator = this.indicators.check('manager');
+        const refusal = this.store.refusal();
+        return refusal === null ? indicator.up({ role: 'active' }) : indicator.down({ role: this.store.role(), message: refusal });
+      },
       () => {
         const indicator = this.indicators.check('recovery');
         return this.control.recoveryDone ? indicator.up() : indicator.down({ message: 'finishing pushes interrupted by the last stop' });

@@ -1,4 +1,5 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
+import { StoreOwnerService } from '../database/store-owner.service';
 import { InjectRepository } from '@nestjs/typeorm';
 import { TrafficRequest, validateTrafficRequest } from '@weft/emulator';
 import { FABRIC_FAMILY_MODELS, FabricFamily, PatternSpec } from '@weft/fabric-model';
@@ -23,10 +24,16 @@ export class TrafficService implements OnApplicationBootstrap {
     @InjectRepository(TrafficRun) private readonly runs: Repository<TrafficRun>,
     private readonly fabrics: FabricsService,
     private readonly emulator: EmulatorService,
+    @Optional() private readonly owner?: StoreOwnerService,
   ) {}
 
   /** A run the service was doing when it stopped cannot be resumed: it is marked failed. */
-  async onApplicationBootstrap(): Promise<void> {
+  onApplicationBootstrap(): Promise<void> {
+    return this.owner ? this.owner.whenActive(() => this.failInterrupted()) : this.failInterrupted();
+  }
+
+  /** Runs the last (active) manager was running when it stopped have ended with it. */
+  private async failInterrupted(): Promise<void> {
     const interrupted = await this.runs.find({ where: { state: 'running' } });
     for (const run of interrupted)
       await this.runs.save({ ...run, state: 'failed', results: { error: 'the service stopped during the run' }, finishedAt: new Date() });
