@@ -2,7 +2,7 @@
 // query (they start in about a tenth of a second); the service's modules, TypeORM and the fabric
 // model are loaded by the commands that use them (store-commands.ts, fixture-commands.ts).
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Role, StartupError } from '../../fabric-manager/src/public-api';
 import { addAnalysisCommands } from './analysis-commands';
 import { databaseOption, fabricOption, keyOption, loadList, out, positiveInt, serviceClient, urlOption, wholeNumber } from './cli-options';
@@ -133,19 +133,11 @@ export function buildProgram(): Command {
     )
     .requiredOption('--listen <address>', 'unix:/path/to.sock or tcp:host:port (loopback by default)')
     .option('--threads <n>', "threads a traffic run's independent parts run on", positiveInt, 1)
-    .action(async (options: { listen: string; threads: number }) => {
-      const { parseFabricAddress, serveFabric } = await import('@weft/emulator');
-      try {
-        parseFabricAddress(options.listen);
-      } catch (error) {
-        throw new CliError(`--listen: ${(error as Error).message}`);
-      }
-      const served = await serveFabric(options.listen, { threads: options.threads, log: (line) => process.stderr.write(`weft fabric: ${line}\n`) });
-      out(`weft fabric is serving at ${options.listen}`);
-      const stop = () => void served.close().then(() => process.exit(0));
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
-      await new Promise(() => undefined);
+    .option('--journal <file>', "append each manager's session (term, register writes and when, commands dropped after it was let go) as a JSON line")
+    .action(async (options: { listen: string; threads: number; journal?: string }) => {
+      // Its own module: a dynamic import of '@weft/emulator' itself would not be resolved in the build.
+      const { serveFabricCommand } = await import('./fabric-commands');
+      await serveFabricCommand(options);
     });
 
   const fabrics = program.command('fabrics').description('fabrics, through the running service');
