@@ -188,4 +188,32 @@ describe('failover of an active/standby pair with real processes', () => {
     expect(sessions[0].writes).toBeGreaterThan(0);
     process.stdout.write(`failover: leader killed mid-push; standby ready ${tookOver} ms later (lease ${LEASE_MS} ms)\n`);
   });
+
+  it('a leader that stalls past its lease is replaced and, when it wakes, fenced off: it writes nothing more and stops', async () => {
+    const env = { WEFT_DATABASE: database.url, WEFT_FABRIC: fabric.address, WEFT_STANDBY: 'on', WEFT_LEASE_MS: String(LEASE_MS) };
+    const key = readFileSync(join(dir, 'data', `admin-key.${/\/([^/?]+)$/.exec(database.url)![1]}`), 'utf8').trim();
+    const leader = managers[managers.length - 1];
+    const standby = await startManager(dir, env);
+    managers.push(standby);
+    const before = journalled(fabric.journal).length;
+    // Stopped, not killed: its process and its socket to the fabric stay, its lease lapses.
+    leader.process.child.kill('SIGSTOP');
+    await until(
+      'the standby to take over',
+      async () => (await query<{ manager: { tookOverAt: string | null } }>(standby.url, key, MANAGER)).data!.manager.tookOverAt,
+    );
+    leader.process.child.kill('SIGCONT');
+    // Awake, it finds its lease taken and steps down (its supervisor would start it as the standby).
+    await leader.process.exited;
+    expect(leader.process.output()).toMatch(/another weft service has taken the store .+ over; this manager stops/);
+    const sessions = journalled(fabric.journal).slice(before);
+    const stalled = sessions.find((s) => s.ended === 'let go');
+    expect(stalled).toBeDefined();
+    // Cut off by the fabric process when the newer term said hello (not a disconnection of its
+    // own): whatever it sent afterwards was dropped, not done, and it wrote nothing after that.
+    const after = (await query<{ manager: { active: { term: number } } }>(standby.url, key, '{ manager { active { term } } }')).data!.manager.active.term;
+    expect(stalled!.term).toBeLessThan(after);
+    expect(stalled!.lastWriteAt ?? 0).toBeLessThanOrEqual(stalled!.endedAt);
+    await until('the new leader to be ready', async () => (await fetch(`${standby.url}/health/ready`)).status === 200);
+  });
 });

@@ -95,9 +95,7 @@ export async function startManager(dir: string, env: Record<string, string>): Pr
 }
 
 /** The sessions a fabric process journalled (see libs/emulator/src/host/fabric-server.ts). */
-export function journalled(
-  journal: string,
-): {
+export function journalled(journal: string): {
   term: number;
   connectedAt: number;
   endedAt: number;
