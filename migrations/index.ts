@@ -8,6 +8,7 @@ import { GenerationDeltas1764144000000 } from './1764144000000-generation-deltas
 import { ChipPlacement1764230400000 } from './1764230400000-chip-placement';
 import { RoutingSettings1764316800000 } from './1764316800000-routing-settings';
 import { ManagerLease1764489600000 } from './1764489600000-manager-lease';
+import { Studies1764576000000 } from './1764576000000-studies';
 
 /** Every migration in order. Listed by hand (no glob) so the same list works from TypeScript in
  * tests and from the compiled service. */
@@ -23,4 +24,5 @@ export const MIGRATIONS: Function[] = [
   ChipPlacement1764230400000,
   RoutingSettings1764316800000,
   ManagerLease1764489600000,
+  Studies1764576000000,
 ];

@@ -32,7 +32,8 @@ export function serviceClient(options: { url: string; key?: string }): ServiceCl
   return new ServiceClient(options.url, options.key ?? readAdminKeyFile(store), adminKeyFile(store));
 }
 
-export const databaseOption = () => new Option('--database <file>', 'SQLite store file').env('WEFT_DATABASE').default(DEFAULT_DATABASE);
+export const databaseOption = () =>
+  new Option('--database <store>', 'the store: a SQLite file, or postgres://user@host/database').env('WEFT_DATABASE').default(DEFAULT_DATABASE);
 export const urlOption = () => new Option('--url <url>', 'the running service').env('WEFT_URL').default('http://127.0.0.1:3000');
 export const keyOption = () => new Option('--key <apiKey>', 'API key (operator role for changes)').env('WEFT_API_KEY');
 export const fabricOption = () => new Option('--fabric <id>', 'fabric id').argParser(positiveInt).makeOptionMandatory();

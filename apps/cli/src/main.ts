@@ -140,6 +140,26 @@ export function buildProgram(): Command {
       await serveFabricCommand(options);
     });
 
+  program
+    .command('worker')
+    .description(
+      "take study points (a sweep's loads) off the job queue and do them, each on an emulated fabric of its own configured from the store, until stopped; run as many as you like, on any machine that reaches the queue and the store",
+    )
+    .addOption(new Option('--redis <url>', 'the job queue').env('WEFT_REDIS').default('redis://127.0.0.1:6379'))
+    .addOption(new Option('--prefix <prefix>', "the queue's key prefix (the manager's WEFT_QUEUE_PREFIX)").env('WEFT_QUEUE_PREFIX').default('weft'))
+    .addOption(databaseOption())
+    .option('--concurrency <n>', 'points at a time, each in an emulator thread of its own', positiveInt, 1)
+    .option(
+      '--lock-ms <ms>',
+      "how long a point stays this worker's unrenewed: a worker that dies gives its point back after about twice this",
+      positiveInt,
+      10_000,
+    )
+    .action(async (options: { redis: string; prefix: string; database: string; concurrency: number; lockMs: number }) => {
+      const { workerCommand } = await import('./worker-command');
+      await workerCommand(options);
+    });
+
   const fabrics = program.command('fabrics').description('fabrics, through the running service');
   fabrics
     .command('list')

@@ -24,6 +24,7 @@ import { GraphQLExceptionFilter } from './graphql/graphql-exception.filter';
 import { DrillsModule } from './drills/drills.module';
 import { HealthModule } from './health/health.module';
 import { TrafficModule } from './traffic/traffic.module';
+import { StudiesModule } from './studies/studies.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { MetricsService } from './metrics/metrics.service';
 
@@ -65,6 +66,7 @@ export class AppModule {
         MetricsModule,
         AutomationModule,
         TrafficModule,
+        StudiesModule,
         DrillsModule,
         FaultsModule,
         HealthModule,

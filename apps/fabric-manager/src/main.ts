@@ -5,7 +5,11 @@ import { loadWeftConfig, StartupError } from './config/weft-config';
 async function main(): Promise<void> {
   const config = loadWeftConfig();
   const started = await startService(config);
-  const lines = ['', `weft fabric manager is up: ${started.url}/graphql  (console: ${started.url}/, health: ${started.url}/health)`, `store: ${config.WEFT_DATABASE}`];
+  const lines = [
+    '',
+    `weft fabric manager is up: ${started.url}/graphql  (console: ${started.url}/, health: ${started.url}/health)`,
+    `store: ${config.WEFT_DATABASE}`,
+  ];
   if (started.storeWarning) process.stderr.write(`weft: ${started.storeWarning}\n`);
   if (started.role === 'standby') {
     lines.push(

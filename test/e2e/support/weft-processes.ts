@@ -144,3 +144,15 @@ export async function query<T>(
   });
   return (await response.json()) as { data?: T; errors?: { message: string; extensions?: Record<string, unknown> }[] };
 }
+
+/** `weft worker` on the queue and store given, working in `dir`; resolves once it takes points. */
+export async function startWorker(dir: string, options: { redis: string; prefix: string; database: string; lockMs?: number }): Promise<WeftProcess> {
+  const worker = start(
+    'apps/cli/src/main',
+    ['worker', '--redis', options.redis, '--prefix', options.prefix, '--database', options.database, '--lock-ms', String(options.lockMs ?? 10_000)],
+    {},
+    dir,
+  );
+  await worker.waitFor(/is taking study points/);
+  return worker;
+}

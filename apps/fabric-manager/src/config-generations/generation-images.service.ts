@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { applyImageDelta, ChipImages, ImageDelta, imageDelta } from '@weft/control';
 import { Repository } from 'typeorm';
@@ -36,7 +36,8 @@ export class GenerationImages {
 
   constructor(
     @InjectRepository(ConfigGeneration) private readonly rows: Repository<ConfigGeneration>,
-    fabrics: FabricsService,
+    // Only told of deletions (a study's worker, outside Nest, has no fabrics to delete).
+    @Inject(FabricsService) fabrics: Pick<FabricsService, 'onDelete'>,
   ) {
     fabrics.onDelete((fabricId) => this.forget(fabricId));
   }

@@ -120,6 +120,17 @@ export class WeftConfig {
   @Matches(/^(embedded|unix:.+|tcp:(?:[^:]+:)?\d{1,5})$/, { message: 'WEFT_FABRIC must be embedded, unix:/path/to.sock or tcp:host:port' })
   WEFT_FABRIC: string = 'embedded';
 
+  /** The job queue studies' points wait on for `weft worker` processes: `redis://host:port[/db]`, or
+   * `none` — the manager does every point itself, one at a time. */
+  @IsString()
+  @Matches(/^(none|rediss?:\/\/.+)$/, { message: 'WEFT_REDIS must be none or redis://host:port[/db]' })
+  WEFT_REDIS: string = 'none';
+
+  /** Namespaces the queue's keys in Redis: installations sharing a Redis keep their jobs apart. */
+  @IsString()
+  @Matches(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'WEFT_QUEUE_PREFIX must be 1–64 letters, digits, dots, dashes or underscores' })
+  WEFT_QUEUE_PREFIX: string = 'weft';
+
   /** Print the first admin key on an empty store (tests turn this off to keep output clean). */
   @IsOptional()
   @IsIn(['true', 'false'])

@@ -14,6 +14,8 @@ import { Port } from '../fabrics/port.entity';
 import { Fault } from '../faults/fault.entity';
 import { StoreOwner } from './store-owner.entity';
 import { TrafficRun } from '../traffic/traffic-run.entity';
+import { Study } from '../studies/study.entity';
+import { StudyPoint } from '../studies/study-point.entity';
 
 /** Every entity of the store, listed once for the DataSource, the Nest module and the tests. */
 export const ENTITIES = [
@@ -33,4 +35,6 @@ export const ENTITIES = [
   AuditEntry,
   StoreOwner,
   RoutingSettings,
+  Study,
+  StudyPoint,
 ];

@@ -110,7 +110,12 @@ export async function openOwnedStore(dataSource: DataSource, databasePath: strin
  * machine, where its process cannot be seen, and one that runs but stopped renewing must be
  * replaced: the fabric process fences it off by its older term).
  */
-export async function claimStore(dataSource: DataSource, databasePath: string, lease: LeaseSettings, when: 'at start' | 'as standby'): Promise<StoreClaim | OwnerRow> {
+export async function claimStore(
+  dataSource: DataSource,
+  databasePath: string,
+  lease: LeaseSettings,
+  when: 'at start' | 'as standby',
+): Promise<StoreClaim | OwnerRow> {
   const ownerId = randomUUID();
   const gone = (owner: OwnerRow) => owner.silentMs > lease.leaseMs || (when === 'at start' && processGone(owner));
   const take = (current: OwnerRow | undefined): StoreClaim => ({ ownerId, databasePath, term: Math.max(Date.now(), (current?.term ?? 0) + 1) });
@@ -128,7 +133,8 @@ export async function claimStore(dataSource: DataSource, databasePath: string, l
   const db = sqliteOf(dataSource);
   return db
     .transaction((): StoreClaim | OwnerRow => {
-      const raw = db.prepare(`SELECT "ownerId", "pid", "host", "startedAt", "heartbeatAt", "term", "url" FROM "store_owner" WHERE "id" = 1`).get() as RawOwner | undefined;
+      const raw = db.prepare(`SELECT "ownerId", "pid", "host", "startedAt", "heartbeatAt", "term", "url" FROM "store_owner" WHERE "id" = 1`).get() as
+        RawOwner | undefined;
       const current = raw && ownerRow({ ...raw, silentMs: Date.now() - Date.parse(String(raw.heartbeatAt)) });
       if (current && !gone(current)) return current;
       const claim = take(current);
@@ -163,9 +169,9 @@ export async function currentOwner(dataSource: DataSource): Promise<OwnerRow | n
     const [raw] = (await dataSource.query(SELECT_OWNER_POSTGRES)) as RawOwner[];
     return raw ? ownerRow(raw) : null;
   }
-  const raw = sqliteOf(dataSource).prepare(`SELECT "ownerId", "pid", "host", "startedAt", "heartbeatAt", "term", "url" FROM "store_owner" WHERE "id" = 1`).get() as
-    | RawOwner
-    | undefined;
+  const raw = sqliteOf(dataSource)
+    .prepare(`SELECT "ownerId", "pid", "host", "startedAt", "heartbeatAt", "term", "url" FROM "store_owner" WHERE "id" = 1`)
+    .get() as RawOwner | undefined;
   return raw ? ownerRow({ ...raw, silentMs: Date.now() - Date.parse(String(raw.heartbeatAt)) }) : null;
 }
 
@@ -196,7 +202,8 @@ export async function renewClaim(dataSource: DataSource, claim: StoreClaim): Pro
 
 /** Records where the owner's API answers, for a standby to name. */
 export async function announceOwner(dataSource: DataSource, claim: StoreClaim, url: string): Promise<void> {
-  if (dialectOf(dataSource) === 'postgres') await dataSource.query(`UPDATE "store_owner" SET "url" = $1 WHERE "id" = 1 AND "ownerId" = $2`, [url, claim.ownerId]);
+  if (dialectOf(dataSource) === 'postgres')
+    await dataSource.query(`UPDATE "store_owner" SET "url" = $1 WHERE "id" = 1 AND "ownerId" = $2`, [url, claim.ownerId]);
   else sqliteOf(dataSource).prepare(`UPDATE "store_owner" SET "url" = ? WHERE "id" = 1 AND "ownerId" = ?`).run(url, claim.ownerId);
 }
 

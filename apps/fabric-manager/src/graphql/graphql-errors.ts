@@ -10,6 +10,7 @@ import { TrafficErrorCode, TrafficException } from '../traffic/traffic.exception
 import { PaginationErrorCode, PaginationException } from './pagination.exception';
 import { isStoreFull } from '../database/store-ownership';
 import { ManagerException } from '../database/manager.exception';
+import { StudiesErrorCode, StudiesException } from '../studies/studies.exception';
 import { assertUnreachable } from './weft.exception';
 
 /** The codes a client of weft's GraphQL API can see in `extensions.code`. */
@@ -23,6 +24,8 @@ export enum GraphQLErrorCode {
   StoreFull = 'STORE_FULL',
   /** A write sent to the standby manager: nothing was done; `extensions.activeUrl` names the active one when known. */
   NotActive = 'NOT_ACTIVE',
+  /** A service weft depends on (the job queue) cannot be reached: nothing was done. */
+  Unavailable = 'UNAVAILABLE',
   InternalServerError = 'INTERNAL_SERVER_ERROR',
 }
 
@@ -122,6 +125,21 @@ function trafficCode(code: TrafficErrorCode): GraphQLErrorCode {
   }
 }
 
+function studiesCode(code: StudiesErrorCode): GraphQLErrorCode {
+  switch (code) {
+    case StudiesErrorCode.StudyNotFound:
+      return GraphQLErrorCode.NotFound;
+    case StudiesErrorCode.RequestInvalid:
+      return GraphQLErrorCode.BadUserInput;
+    case StudiesErrorCode.NotConfigured:
+      return GraphQLErrorCode.Conflict;
+    case StudiesErrorCode.QueueUnavailable:
+      return GraphQLErrorCode.Unavailable;
+    default:
+      return assertUnreachable(code);
+  }
+}
+
 function paginationCode(code: PaginationErrorCode): GraphQLErrorCode {
   switch (code) {
     case PaginationErrorCode.CursorInvalid:
@@ -141,6 +159,7 @@ export function toGraphQLError(error: unknown): GraphQLError {
   if (error instanceof ControlException) return withCode(error.message, controlCode(error.code), error.code, error.details);
   if (error instanceof TrafficException) return withCode(error.message, trafficCode(error.code), error.code, error.details);
   if (error instanceof DrillsException) return withCode(error.message, drillsCode(error.code), error.code, error.details);
+  if (error instanceof StudiesException) return withCode(error.message, studiesCode(error.code), error.code, error.details);
   if (error instanceof ManagerException) return withCode(error.message, GraphQLErrorCode.NotActive, error.code, error.details);
   if (error instanceof PaginationException) return withCode(error.message, paginationCode(error.code), error.code);
   if (error instanceof BadRequestException) {

@@ -104,7 +104,7 @@ function inProgress(fabricId: number): TrafficException {
 }
 
 /** The request an input asks for; packets of `smallest` phits unless it names sizes (the fabric's smallest: BlackWidow's 4 phits, BG/L's 32 bytes, Anton 2's one flit). */
-function toRequest(input: StartTrafficRunInput, smallest: number): TrafficRequest {
+export function toRequest(input: StartTrafficRunInput, smallest: number): TrafficRequest {
   const warmup =
     input.warmupMinCycles !== undefined || input.warmupMaxCycles !== undefined
       ? { min: input.warmupMinCycles ?? 2_000, max: input.warmupMaxCycles ?? 50_000 }

@@ -1031,15 +1031,27 @@ export interface SweepReport {
  */
 export function runSweep(fabric: () => FabricEngine, spec: Omit<SteadyStateSpec, 'load'>, loads: readonly number[]): SweepReport {
   const points: SweepPoint[] = [];
-  let saturationLoad: number | null = null;
   for (const load of [...loads].sort((a, b) => a - b)) {
-    const r = runSteadyState(fabric(), { ...spec, load });
-    const saturated = r.saturated || r.accepted < 0.95 * load;
-    points.push({ load, accepted: r.accepted, meanLatencyCycles: r.latency.meanCycles, p99LatencyCycles: r.latency.p99Cycles, saturated });
-    if (saturated) {
-      saturationLoad = load;
-      break;
-    }
+    const point = sweepPointOf(load, runSteadyState(fabric(), { ...spec, load }));
+    points.push(point);
+    if (point.saturated) break;
   }
-  return { pattern: spec.pattern.name, points, saturationLoad, peakAccepted: Math.max(...points.map((p) => p.accepted)) };
+  return sweepReportOf(spec.pattern.name, points);
+}
+
+/** One load's point of a sweep, from its steady-state run's report. */
+export function sweepPointOf(load: number, r: Pick<TrafficReport, 'accepted' | 'saturated' | 'latency'>): SweepPoint {
+  const saturated = r.saturated || r.accepted < 0.95 * load;
+  return { load, accepted: r.accepted, meanLatencyCycles: r.latency.meanCycles, p99LatencyCycles: r.latency.p99Cycles, saturated };
+}
+
+/** A sweep's report from its points (in any order; reported by load). */
+export function sweepReportOf(pattern: string, points: readonly SweepPoint[]): SweepReport {
+  const byLoad = [...points].sort((a, b) => a.load - b.load);
+  return {
+    pattern,
+    points: byLoad,
+    saturationLoad: byLoad.find((p) => p.saturated)?.load ?? null,
+    peakAccepted: byLoad.length === 0 ? 0 : Math.max(...byLoad.map((p) => p.accepted)),
+  };
 }

@@ -1,0 +1,73 @@
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../../fabric-manager/src/database/data-source-options';
+import { EmulatorClient } from '../../fabric-manager/src/emulator/emulator-client';
+import { StudyPointRunner, workerName } from '../../fabric-manager/src/studies/study-point-runner';
+import { studyWorker } from '../../fabric-manager/src/studies/study-queue';
+import { out } from './cli-options';
+import { CliError } from './graphql-client';
+
+export interface WorkerOptions {
+  redis: string;
+  prefix: string;
+  database: string;
+  concurrency: number;
+  lockMs: number;
+}
+
+/**
+ * `weft worker`: takes study points off the job queue and does them — each on an emulated fabric of
+ * its own, configured from the store's generation — writing results to the store, until stopped
+ * (SIGTERM or SIGINT: the points under way are finished first). `concurrency` points at a time,
+ * each in an emulator thread of its own.
+ */
+export async function workerCommand(options: WorkerOptions): Promise<never> {
+  if (!/^rediss?:\/\/.+/.test(options.redis)) throw new CliError(`--redis: ${options.redis} is not a redis://host:port URL`);
+  const dataSource = new DataSource(dataSourceOptions(options.database));
+  try {
+    await dataSource.initialize();
+  } catch (error) {
+    throw new CliError(`--database: cannot open the store ${options.database}: ${(error as Error).message}`);
+  }
+  if (await dataSource.showMigrations()) {
+    await dataSource.destroy();
+    throw new CliError(`the store ${options.database} is not migrated to this version: start the manager on it (or run weft migrate) first`);
+  }
+  const name = workerName();
+  const free = await Promise.all(Array.from({ length: options.concurrency }, () => EmulatorClient.start(0, 1)));
+  const all = [...free];
+  const worker = studyWorker(
+    { redis: options.redis, prefix: options.prefix },
+    async (job) => {
+      const emulator = free.pop()!;
+      const runner = new StudyPointRunner(dataSource, emulator, name);
+      const began = performance.now();
+      try {
+        const outcome = await runner.run(job.data.pointId);
+        out(`study ${job.data.studyId}, point ${job.data.pointId}: ${outcome} (${Math.round(performance.now() - began)} ms, attempt ${job.attemptsMade + 1})`);
+      } catch (error) {
+        out(`study ${job.data.studyId}, point ${job.data.pointId}: failed: ${(error as Error).message}`);
+        // The last attempt: the point (and its study) is marked failed; before that, BullMQ retries it.
+        if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await runner.fail(job.data.pointId, error);
+        throw error;
+      } finally {
+        free.push(emulator);
+      }
+    },
+    { concurrency: options.concurrency, lockMs: options.lockMs },
+  );
+  worker.on('error', (error) => process.stderr.write(`weft worker: ${error.message}\n`));
+  await worker.waitUntilReady().catch((error: unknown) => {
+    throw new CliError(`--redis: cannot reach the job queue at ${options.redis}: ${(error as Error).message}`);
+  });
+  out(`weft worker ${name} is taking study points from ${options.redis} (queue prefix ${options.prefix}), ${options.concurrency} at a time`);
+  const stop = () =>
+    void (async () => {
+      await worker.close();
+      await Promise.all(all.map((e) => e.close()));
+      await dataSource.destroy();
+      process.exit(0);
+    })();
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  return new Promise<never>(() => undefined);
+}
