@@ -6,7 +6,7 @@ export class PostgresStudies1764576000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(
-      `CREATE TABLE "study" ("id" SERIAL NOT NULL, "fabricId" integer NOT NULL, "kind" character varying(16) NOT NULL, "generation" integer NOT NULL, "parameters" text NOT NULL, "state" character varying(16) NOT NULL, "createdAt" TIMESTAMP NOT NULL DEFAULT now(), "finishedAt" TIMESTAMP, CONSTRAINT "PK_ae14dbea0172b8521edb2ce4597" PRIMARY KEY ("id"))`,
+      `CREATE TABLE "study" ("id" SERIAL NOT NULL, "fabricId" integer, "kind" character varying(16) NOT NULL, "generation" integer, "parameters" text NOT NULL, "state" character varying(16) NOT NULL, "createdAt" TIMESTAMP NOT NULL DEFAULT now(), "finishedAt" TIMESTAMP, CONSTRAINT "PK_ae14dbea0172b8521edb2ce4597" PRIMARY KEY ("id"))`,
     );
     await q.query(
       `CREATE TABLE "study_point" ("id" SERIAL NOT NULL, "studyId" integer NOT NULL, "index" integer NOT NULL, "parameters" text NOT NULL, "state" character varying(16) NOT NULL, "result" text, "worker" character varying(255), "attempts" integer NOT NULL DEFAULT '0', "startedAt" TIMESTAMP, "finishedAt" TIMESTAMP, CONSTRAINT "PK_13333a40d88d55b8c7c62159153" PRIMARY KEY ("id"))`,

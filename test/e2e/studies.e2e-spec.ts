@@ -12,7 +12,7 @@ const SWEEP = { fabricId: 1, pattern: 'uniform-random', seed: 7, warmupMinCycles
  * Studies without a job queue (issue 40): the manager does a sweep's points itself, each on an
  * emulated fabric of its own configured with the last pushed generation, and reports the sweep.
  */
-describe('a latency–load sweep done by the manager itself (no job queue)', () => {
+describe('studies done by the manager itself (no job queue): sweeps, channel-load studies, drill campaigns', () => {
   jest.setTimeout(120_000);
   let service: TestService;
   let operator: string;
@@ -74,4 +74,99 @@ describe('a latency–load sweep done by the manager itself (no job queue)', () 
     const studies = await service.gql<{ studies: { id: string }[] }>('{ studies(input: { fabricId: 1 }) { id } }', {}, viewer);
     expect(studies.data!.studies).toHaveLength(1);
   });
+
+  it('runs a channel-load study a seed a point, each point finding what the channel-load analysis finds for its seed', async () => {
+    const started = await service.gql<{ startChannelLoadStudy: { id: string } }>(
+      'mutation($input: StartChannelLoadStudyInput!) { startChannelLoadStudy(input: $input) { id } }',
+      { input: { fabricId: 1, pattern: 'random-permutation', seeds: [3, 1, 2], top: 5 } },
+      operator,
+    );
+    expect(started.errors).toBeUndefined();
+    await service.app.get(StudiesService).settled();
+    const study = (
+      await service.gql<{ study: { state: string; report: ChannelLoadStudyReport } }>(STUDY_REPORT, { id: started.data!.startChannelLoadStudy.id }, operator)
+    ).data!.study;
+    expect(study.state).toBe('finished');
+    expect(study.report.points.map((p) => p.seed)).toEqual([3, 1, 2]);
+    for (const point of study.report.points) {
+      const direct = await service.gql<{ channelLoad: { maximum: number; mean: number } }>(
+        'query($seed: Int!) { channelLoad(input: { fabricId: 1, pattern: "random-permutation", seed: $seed }) { maximum mean } }',
+        { seed: point.seed },
+        operator,
+      );
+      expect({ maximum: point.maximum, mean: point.mean }).toEqual(direct.data!.channelLoad);
+    }
+    expect(study.report.maximum.max).toBe(Math.max(...study.report.points.map((p) => p.maximum)));
+    expect(study.report.hottest.length).toBeGreaterThan(0);
+  });
+
+  it('runs a drill campaign a seed a point, each drill in a manager of its own, and counts the verdicts', async () => {
+    const started = await service.gql<{ startDrillCampaign: { id: string } }>(
+      'mutation($input: StartDrillCampaignInput!) { startDrillCampaign(input: $input) { id } }',
+      { input: { fixture: 'bgl-cable-cut', seeds: [5, 6] } },
+      operator,
+    );
+    expect(started.errors).toBeUndefined();
+    await service.app.get(StudiesService).settled();
+    const study = (
+      await service.gql<{ study: { state: string; fabricId: string | null; report: DrillCampaignReport } }>(
+        STUDY_REPORT,
+        { id: started.data!.startDrillCampaign.id },
+        operator,
+      )
+    ).data!.study;
+    expect(study).toMatchObject({ state: 'finished', fabricId: null });
+    expect(study.report).toMatchObject({ drill: 'bgl-cable-cut', runs: 2, passed: 2, failed: 0, aborted: 0 });
+    expect(study.report.points.map((p) => [p.seed, p.state, p.unaccounted])).toEqual([
+      [5, 'passed', 0],
+      [6, 'passed', 0],
+    ]);
+    expect(study.report.healNs!.max).toBeGreaterThan(0);
+    // The drills' fabrics were the drills' own managers': none was added to this one's.
+    const fabrics = await service.gql<{ fabrics: { totalCount: number } }>('{ fabrics(first: 10) { totalCount } }', {}, operator);
+    expect(fabrics.data!.fabrics.totalCount).toBe(1);
+  });
+
+  it('refuses a campaign or a study with a bad drill, pattern or seeds, naming the problem', async () => {
+    const campaign = (input: Record<string, unknown>) =>
+      service.gql('mutation($input: StartDrillCampaignInput!) { startDrillCampaign(input: $input) { id } }', { input }, operator);
+    expect((await campaign({ fixture: 'no-such-drill', seeds: [1] })).errors![0]).toMatchObject({
+      message: 'no shipped drill "no-such-drill"',
+      extensions: { code: 'NOT_FOUND' },
+    });
+    expect((await campaign({ fixture: 'cable-cut-under-load', seeds: [1, 1] })).errors![0]).toMatchObject({
+      message: 'invalid drill campaign: seeds: each seed once (1, 1)',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+    expect((await campaign({ drill: '{"format":"weft-drill/1"}', seeds: [1] })).errors![0]).toMatchObject({
+      extensions: { code: 'BAD_USER_INPUT', reason: 'DRILL_INVALID' },
+    });
+    const study = await service.gql(
+      'mutation($input: StartChannelLoadStudyInput!) { startChannelLoadStudy(input: $input) { id } }',
+      { input: { fabricId: 1, pattern: 'zigzag', seeds: [1] } },
+      operator,
+    );
+    expect(study.errors![0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
+    expect(study.errors![0].message).toMatch(/^invalid channel-load study: unknown pattern "zigzag"/);
+  });
 });
+
+const STUDY_REPORT = `query($id: ID!) { study(id: $id) { state fabricId report } }`;
+
+interface ChannelLoadStudyReport {
+  pattern: string;
+  seeds: number;
+  maximum: { min: number; mean: number; max: number };
+  points: { seed: number; maximum: number; mean: number; undeliverable: number }[];
+  hottest: { chip: string; port: number; seeds: number }[];
+}
+
+interface DrillCampaignReport {
+  drill: string;
+  runs: number;
+  passed: number;
+  failed: number;
+  aborted: number;
+  healNs: { median: number; max: number } | null;
+  points: { seed: number; state: string; healNs: number | null; unaccounted: number | null }[];
+}

@@ -99,6 +99,37 @@ export class AnalysisService {
     return { generation: number, nameOf: nameOf(forwarding), ...trace };
   }
 
+  /** A pattern (or matrix) asked to be analysed, checked against the configuration in force. */
+  async checkPattern(input: {
+    fabricId: number;
+    pattern?: string;
+    patternParameters?: Record<string, unknown>;
+    matrix?: number[][];
+    draws: number;
+    planes?: number[];
+    vc: number;
+  }): Promise<{ number: number; forwarding: Forwarding; spec: PatternSpec; planes: number[] }> {
+    if ((input.pattern === undefined) === (input.matrix === undefined))
+      throw invalid('give exactly one of "pattern" (a named pattern) or "matrix" (a traffic matrix)');
+    const { number, forwarding } = await this.inForce(input.fabricId);
+    const planes = this.planes(forwarding, input.planes);
+    let spec: PatternSpec;
+    if (input.matrix !== undefined) spec = { kind: 'matrix', weights: input.matrix };
+    else {
+      const kind = input.pattern!;
+      if (!(PATTERN_KINDS as readonly string[]).includes(kind) || kind === 'matrix')
+        throw invalid(`unknown pattern "${kind}" (patterns: ${PATTERN_KINDS.filter((k) => k !== 'matrix').join(', ')})`);
+      spec = { ...(input.patternParameters ?? {}), kind } as PatternSpec;
+    }
+    if (!forwarding.vcs.includes(input.vc)) throw invalid(`the fabric has no VC ${input.vc} (VCs: ${forwarding.vcs.join(', ')})`);
+    const bound = patternFlowBound(spec, forwarding.endpoints.length, input.draws) * planes.length;
+    if (bound > ANALYSIS_WORK_LIMIT)
+      throw invalid(
+        `up to ${bound} flows over ${planes.length} planes is more than one analysis takes on (${ANALYSIS_WORK_LIMIT}); ask for fewer planes or a sparser pattern (a permutation)`,
+      );
+    return { number, forwarding, spec, planes };
+  }
+
   async load(input: {
     fabricId: number;
     pattern?: string;
@@ -110,25 +141,8 @@ export class AnalysisService {
     vc: number;
     crossing?: { chip: string; port: number };
   }): Promise<ChannelLoadReport & InForce & { pattern: string; flows: number }> {
-    if ((input.pattern === undefined) === (input.matrix === undefined))
-      throw invalid('give exactly one of "pattern" (a named pattern) or "matrix" (a traffic matrix)');
-    const { number, forwarding } = await this.inForce(input.fabricId);
-    const planes = this.planes(forwarding, input.planes);
+    const { number, forwarding, spec, planes } = await this.checkPattern(input);
     const endpoints = forwarding.endpoints.map((e) => e.number);
-    let spec: PatternSpec;
-    if (input.matrix !== undefined) spec = { kind: 'matrix', weights: input.matrix };
-    else {
-      const kind = input.pattern!;
-      if (!(PATTERN_KINDS as readonly string[]).includes(kind) || kind === 'matrix')
-        throw invalid(`unknown pattern "${kind}" (patterns: ${PATTERN_KINDS.filter((k) => k !== 'matrix').join(', ')})`);
-      spec = { ...(input.patternParameters ?? {}), kind } as PatternSpec;
-    }
-    if (!forwarding.vcs.includes(input.vc)) throw invalid(`the fabric has no VC ${input.vc} (VCs: ${forwarding.vcs.join(', ')})`);
-    const bound = patternFlowBound(spec, endpoints.length, input.draws) * planes.length;
-    if (bound > ANALYSIS_WORK_LIMIT)
-      throw invalid(
-        `up to ${bound} flows over ${planes.length} planes is more than one analysis takes on (${ANALYSIS_WORK_LIMIT}); ask for fewer planes or a sparser pattern (a permutation)`,
-      );
     let flows: Flow[];
     try {
       flows = patternFlows(

@@ -31,6 +31,6 @@ import { ConfigGenerationFieldsResolver, GenerationsResolver } from './generatio
     CostReportResolver,
     FlatRoutingResolver,
   ],
-  exports: [ControlService, GenerationImages],
+  exports: [ControlService, GenerationImages, AnalysisService],
 })
 export class ControlModule {}

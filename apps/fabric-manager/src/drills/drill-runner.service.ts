@@ -136,16 +136,7 @@ export class DrillRunnerService implements OnApplicationBootstrap {
    * `keepFabric` asks to look at it afterwards.
    */
   async start(definition: unknown, options: { keepFabric?: boolean } = {}): Promise<{ run: DrillRun; finished: Promise<DrillRun> }> {
-    const drill = validateDrillFile(definition);
-    const installation = this.fabrics.readInstallation({ fixture: drill.fabric });
-    const problems = [
-      ...checkDrillTargets(drill, installation.physical),
-      ...validateTrafficRequest(
-        drillTrafficRequest(drill, NS_PER_CYCLE, installation.physical),
-        FABRIC_FAMILY_MODELS[installation.physical.family].trafficShape(installation.physical.summary),
-      ).map((problem) => problem.replace(/^\$\./, '$.traffic.')),
-    ];
-    if (problems.length > 0) throw new DrillTargetsError(problems);
+    const drill = this.check(definition);
     let row = await this.drills.findOne({ where: { name: drill.name } });
     if (!row) row = await this.drills.save(this.drills.create({ name: drill.name, definition: drill as unknown as Record<string, unknown> }));
     else {
@@ -165,6 +156,21 @@ export class DrillRunnerService implements OnApplicationBootstrap {
       return this.runs.save({ ...run, state: 'aborted', report: { error: error instanceof Error ? error.message : String(error) }, finishedAt: new Date() });
     });
     return { run, finished };
+  }
+
+  /** The drill file, checked whole and against the fabric it names (DrillFileError, DrillTargetsError). */
+  check(definition: unknown): DrillFile {
+    const drill = validateDrillFile(definition);
+    const installation = this.fabrics.readInstallation({ fixture: drill.fabric });
+    const problems = [
+      ...checkDrillTargets(drill, installation.physical),
+      ...validateTrafficRequest(
+        drillTrafficRequest(drill, NS_PER_CYCLE, installation.physical),
+        FABRIC_FAMILY_MODELS[installation.physical.family].trafficShape(installation.physical.summary),
+      ).map((problem) => problem.replace(/^\$\./, '$.traffic.')),
+    ];
+    if (problems.length > 0) throw new DrillTargetsError(problems);
+    return drill;
   }
 
   /** A drill's fabric goes once its run has ended; a failure to delete it does not change the verdict. */

@@ -1,7 +1,6 @@
 import { UseGuards } from '@nestjs/common';
 import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DrillFileError } from '@weft/emulator';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Repository } from 'typeorm';
@@ -13,8 +12,9 @@ import { heavyWork, OperationCost } from '../graphql/operation-cost';
 import { Drill } from './drill.entity';
 import { DrillRun } from './drill-run.entity';
 import { renderDrillPlot, renderDrillText } from './drill-report';
-import { DrillReport, DrillRunnerService, DrillTargetsError } from './drill-runner.service';
+import { DrillReport, DrillRunnerService } from './drill-runner.service';
 import { DrillsErrorCode, DrillsException } from './drills.exception';
+import { drillProblems, readDrillInput } from './drill-input';
 import { DrillRunModel, ShippedDrillModel, StartDrillInput } from './dto/drill-run.dto';
 
 @Resolver(() => DrillRunModel)
@@ -32,23 +32,12 @@ export class DrillsResolver {
   })
   @RequiresRole(Role.operator)
   async startDrill(@Args('input') input: StartDrillInput): Promise<DrillRunModel> {
-    if ((input.fixture === undefined) === (input.drill === undefined))
-      throw new DrillsException(DrillsErrorCode.DrillInvalid, 'give exactly one of "fixture" or "drill"');
-    let definition: unknown;
-    try {
-      definition = JSON.parse(input.drill ?? readFileSync(join(FIXTURES_ROOT, 'drills', `${input.fixture!.replace(/[^a-z0-9-]/gi, '')}.json`), 'utf8'));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new DrillsException(DrillsErrorCode.DrillNotFound, `no shipped drill "${input.fixture}"`);
-      throw new DrillsException(DrillsErrorCode.DrillInvalid, `$: the drill is not JSON: ${(error as Error).message}`);
-    }
+    const definition = readDrillInput(input);
     try {
       const { run } = await this.runner.start(definition, { keepFabric: input.keepFabric ?? false });
       return this.model(run, (definition as { name: string }).name);
     } catch (error) {
-      if (error instanceof DrillFileError || error instanceof DrillTargetsError) {
-        throw new DrillsException(DrillsErrorCode.DrillInvalid, `invalid drill: ${error.problems.join('; ')}`, { problems: [...error.problems] });
-      }
-      throw error;
+      throw drillProblems(error);
     }
   }
 

@@ -1,7 +1,12 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { sweepPointOf, sweepReportOf, TrafficReport, validateTrafficRequest } from '@weft/emulator';
-import { FABRIC_FAMILY_MODELS, FabricFamily } from '@weft/fabric-model';
+import { patternFlows } from '@weft/control';
+import { FABRIC_FAMILY_MODELS, FabricFamily, PatternError } from '@weft/fabric-model';
+import { AnalysisService } from '../control/analysis.service';
+import { ControlErrorCode, ControlException } from '../control/control.exception';
+import { checkedDrill, readDrillInput } from '../drills/drill-input';
+import { DrillReport, DrillRunnerService } from '../drills/drill-runner.service';
 import { Queue } from 'bullmq';
 import { DataSource, In, Repository } from 'typeorm';
 import { ConfigGeneration } from '../config-generations/config-generation.entity';
@@ -10,10 +15,11 @@ import { StoreOwnerService } from '../database/store-owner.service';
 import { EmulatorClient } from '../emulator/emulator-client';
 import { FabricsService } from '../fabrics/fabrics.service';
 import { toRequest } from '../traffic/traffic.service';
-import { StartSweepInput } from './dto/study.dto';
+import { StartChannelLoadStudyInput, StartDrillCampaignInput, StartSweepInput } from './dto/study.dto';
 import { StudiesErrorCode, StudiesException } from './studies.exception';
 import { StudyPoint } from './study-point.entity';
-import { StudyPointRunner } from './study-point-runner';
+import { ChannelLoadStudy, StudyPointRunner } from './study-point-runner';
+import type { DrillPointResult } from './drill-point';
 import { pointJob, StudyJob, studyQueue } from './study-queue';
 import { Study } from './study.entity';
 
@@ -46,6 +52,8 @@ export class StudiesService implements OnApplicationBootstrap, OnModuleDestroy {
     @InjectRepository(StudyPoint) private readonly points: Repository<StudyPoint>,
     @InjectRepository(ConfigGeneration) private readonly generations: Repository<ConfigGeneration>,
     private readonly fabrics: FabricsService,
+    private readonly analysis: AnalysisService,
+    private readonly drills: DrillRunnerService,
     private readonly config: WeftConfig,
     @Optional() private readonly owner?: StoreOwnerService,
   ) {}
@@ -85,59 +93,84 @@ export class StudiesService implements OnApplicationBootstrap, OnModuleDestroy {
       );
     }
 
-    const { study, points } = await this.dataSource.transaction(async (m) => {
-      const study = await m
-        .getRepository(Study)
-        .save(
-          m
-            .getRepository(Study)
-            .create({
-              fabricId: fabric.id,
-              kind: 'sweep',
-              generation: generation.number,
-              parameters: base as unknown as Record<string, unknown>,
-              state: 'queued',
-              finishedAt: null,
-            }),
-        );
+    return this.create(
+      { fabricId: fabric.id, kind: 'sweep', generation: generation.number, parameters: base as unknown as Record<string, unknown> },
+      [...loads].sort((a, b) => a - b).map((load) => ({ load })),
+    );
+  }
+
+  /** A channel-load study: the pattern checked against the configuration in force, a point per seed. */
+  async startChannelLoadStudy(input: StartChannelLoadStudyInput): Promise<StudyView> {
+    if (new Set(input.seeds).size !== input.seeds.length) throw invalid(`invalid channel-load study: seeds: each seed once (${input.seeds.join(', ')})`);
+    let checked: Awaited<ReturnType<AnalysisService['checkPattern']>>;
+    try {
+      checked = await this.analysis.checkPattern(input);
+      const endpoints = checked.forwarding.endpoints.map((e) => e.number);
+      // Drawn once here, so that settings the pattern refuses are said now, not by every point.
+      patternFlows(
+        checked.spec,
+        endpoints,
+        { endpointsPerRouter: checked.forwarding.endpointsPerRouter ?? Math.min(32, endpoints.length), torus: checked.forwarding.torus },
+        input.seeds[0],
+        1,
+      );
+    } catch (error) {
+      if (error instanceof ControlException && error.code === ControlErrorCode.GenerationNotFound) throw notConfigured(input.fabricId);
+      if (error instanceof ControlException || error instanceof PatternError) throw invalid(`invalid channel-load study: ${error.message}`);
+      throw error;
+    }
+    const parameters: ChannelLoadStudy = {
+      pattern: checked.spec,
+      draws: input.draws,
+      planes: input.planes?.length ? checked.planes : null,
+      vc: input.vc,
+      top: input.top,
+    };
+    return this.create(
+      { fabricId: input.fabricId, kind: 'channel-load', generation: checked.number, parameters: parameters as unknown as Record<string, unknown> },
+      input.seeds.map((seed) => ({ seed })),
+    );
+  }
+
+  /** A drill campaign: the drill checked as a drill run checks it, a point per seed. */
+  async startDrillCampaign(input: StartDrillCampaignInput): Promise<StudyView> {
+    if (new Set(input.seeds).size !== input.seeds.length) throw invalid(`invalid drill campaign: seeds: each seed once (${input.seeds.join(', ')})`);
+    const drill = checkedDrill(this.drills, readDrillInput(input));
+    return this.create(
+      { fabricId: null, kind: 'drill-campaign', generation: null, parameters: { drill } },
+      input.seeds.map((seed) => ({ seed })),
+    );
+  }
+
+  /** Stores the study and its points in one transaction, then queues the points (or keeps them for this manager). */
+  private async create(study: Pick<Study, 'fabricId' | 'kind' | 'generation' | 'parameters'>, each: Record<string, unknown>[]): Promise<StudyView> {
+    const { saved, points } = await this.dataSource.transaction(async (m) => {
+      const saved = await m.getRepository(Study).save(m.getRepository(Study).create({ ...study, state: 'queued', finishedAt: null }));
       const points = await m
         .getRepository(StudyPoint)
         .save(
-          [...loads]
-            .sort((a, b) => a - b)
-            .map((load, index) =>
-              m
-                .getRepository(StudyPoint)
-                .create({
-                  studyId: study.id,
-                  index,
-                  parameters: { load },
-                  state: 'queued',
-                  result: null,
-                  worker: null,
-                  attempts: 0,
-                  startedAt: null,
-                  finishedAt: null,
-                }),
-            ),
+          each.map((parameters, index) =>
+            m
+              .getRepository(StudyPoint)
+              .create({ studyId: saved.id, index, parameters, state: 'queued', result: null, worker: null, attempts: 0, startedAt: null, finishedAt: null }),
+          ),
         );
-      return { study, points };
+      return { saved, points };
     });
-
     if (this.config.WEFT_REDIS === 'none') this.enqueueLocally(points.map((p) => p.id));
     else {
       try {
-        await this.queueOf().addBulk(points.map((p) => pointJob({ studyId: study.id, pointId: p.id }, p.index)));
+        await this.queueOf().addBulk(points.map((p) => pointJob({ studyId: saved.id, pointId: p.id }, p.index)));
       } catch (error) {
         // Nothing was started: the study goes as it came.
-        await this.studies.delete(study.id);
+        await this.studies.delete(saved.id);
         throw new StudiesException(
           StudiesErrorCode.QueueUnavailable,
-          `the job queue at ${this.config.WEFT_REDIS} cannot be reached (${(error as Error).message}): the sweep was not started`,
+          `the job queue at ${this.config.WEFT_REDIS} cannot be reached (${(error as Error).message}): the ${study.kind} was not started`,
         );
       }
     }
-    return this.get(study.id);
+    return this.get(saved.id);
   }
 
   async get(id: number): Promise<StudyView> {
@@ -146,9 +179,13 @@ export class StudiesService implements OnApplicationBootstrap, OnModuleDestroy {
     return this.view(study);
   }
 
-  async list(fabricId: number): Promise<StudyView[]> {
-    await this.fabrics.get(fabricId);
-    const studies = await this.studies.find({ where: { fabricId }, order: { id: 'ASC' } });
+  async list(filter: { fabricId?: number; kind?: string; first?: number }): Promise<StudyView[]> {
+    if (filter.fabricId !== undefined) await this.fabrics.get(filter.fabricId);
+    const studies = await this.studies.find({
+      where: { ...(filter.fabricId !== undefined ? { fabricId: filter.fabricId } : {}), ...(filter.kind ? { kind: filter.kind } : {}) },
+      order: { id: 'DESC' },
+      take: filter.first ?? 50,
+    });
     return Promise.all(studies.map((s) => this.view(s)));
   }
 
@@ -160,15 +197,7 @@ export class StudiesService implements OnApplicationBootstrap, OnModuleDestroy {
   private async view(study: Study): Promise<StudyView> {
     const points = await this.points.find({ where: { studyId: study.id }, order: { index: 'ASC' } });
     const done = points.filter((p) => p.state === 'done');
-    const pattern = String((study.parameters.pattern as { kind?: unknown } | undefined)?.kind ?? 'unknown');
-    const report =
-      done.length === 0
-        ? null
-        : (sweepReportOf(
-            pattern,
-            done.map((p) => sweepPointOf(Number(p.parameters.load), p.result as unknown as TrafficReport)),
-          ) as unknown as Record<string, unknown>);
-    return { ...study, points, pointsDone: done.length, pointsTotal: points.length, report };
+    return { ...study, points, pointsDone: done.length, pointsTotal: points.length, report: done.length === 0 ? null : reportOf(study, done) };
   }
 
   private queueOf(): Queue<StudyJob> {
@@ -195,4 +224,80 @@ export class StudiesService implements OnApplicationBootstrap, OnModuleDestroy {
       }
     }
   }
+}
+
+const invalid = (message: string, problems: string[] = [message]) => new StudiesException(StudiesErrorCode.RequestInvalid, message, { problems });
+
+const notConfigured = (fabricId: number) =>
+  new StudiesException(
+    StudiesErrorCode.NotConfigured,
+    `fabric ${fabricId} holds no pushed generation: configure it first (the points run under its configuration)`,
+  );
+
+/** A study's report over the points done, by its kind. */
+function reportOf(study: Study, done: StudyPoint[]): Record<string, unknown> {
+  switch (study.kind) {
+    case 'sweep': {
+      const pattern = String((study.parameters.pattern as { kind?: unknown } | undefined)?.kind ?? 'unknown');
+      return sweepReportOf(
+        pattern,
+        done.map((p) => sweepPointOf(Number(p.parameters.load), p.result as unknown as TrafficReport)),
+      ) as unknown as Record<string, unknown>;
+    }
+    case 'channel-load': {
+      const results = done.map((p) => p.result as unknown as ChannelLoadPoint);
+      const maxima = results.map((r) => r.maximum);
+      // How many seeds put each channel among their busiest: the channels a pattern loads whatever the draw.
+      const hot = new Map<string, { chip: string; port: number; seeds: number }>();
+      for (const r of results)
+        for (const l of r.busiest) {
+          const key = `${l.channel.chip}:${l.channel.port}`;
+          const entry = hot.get(key) ?? { chip: l.channel.chip, port: l.channel.port, seeds: 0 };
+          entry.seeds++;
+          hot.set(key, entry);
+        }
+      return {
+        pattern: (study.parameters as unknown as ChannelLoadStudy).pattern.kind,
+        seeds: results.length,
+        maximum: { min: Math.min(...maxima), mean: maxima.reduce((a, b) => a + b, 0) / maxima.length, max: Math.max(...maxima) },
+        points: results.map((r) => ({ seed: r.seed, maximum: r.maximum, mean: r.mean, undeliverable: r.undeliverable })),
+        hottest: [...hot.values()].sort((a, b) => b.seeds - a.seeds || a.chip.localeCompare(b.chip) || a.port - b.port).slice(0, 20),
+      };
+    }
+    case 'drill-campaign': {
+      const runs = done.map((p) => p.result as unknown as DrillPointResult);
+      const perRun = runs.map((r) => {
+        const report = r.report as unknown as DrillReport | null;
+        const heals = (report?.heal ?? []).map((h) => h.healNs).filter((n): n is number => n !== null);
+        const lost = report?.expectations.find((e) => e.name === 'packets unaccounted for');
+        return { seed: r.seed, state: r.state, healNs: heals.length ? Math.max(...heals) : null, unaccounted: lost ? Number(lost.actual) : null };
+      });
+      const heals = perRun.map((r) => r.healNs).filter((n): n is number => n !== null);
+      return {
+        drill: (study.parameters.drill as { name?: string } | undefined)?.name ?? 'unknown',
+        runs: runs.length,
+        passed: runs.filter((r) => r.state === 'passed').length,
+        failed: runs.filter((r) => r.state === 'failed').length,
+        aborted: runs.filter((r) => r.state === 'aborted').length,
+        healNs: heals.length === 0 ? null : { median: median(heals), max: Math.max(...heals) },
+        points: perRun,
+      };
+    }
+    default:
+      return {};
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+interface ChannelLoadPoint {
+  seed: number;
+  maximum: number;
+  mean: number;
+  undeliverable: number;
+  busiest: { channel: { chip: string; port: number }; load: number }[];
 }

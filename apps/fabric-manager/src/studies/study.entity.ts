@@ -2,7 +2,7 @@ import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGenerat
 import type { Fabric } from '../fabrics/fabric.entity';
 
 /**
- * A study: many independent runs on one fabric's configuration — a latency–load sweep's loads —
+ * A study: many independent runs — a latency–load sweep's loads, a drill's seeds, a pattern's draws —
  * each a point done by whichever worker takes it off the queue (issue 40), or by the manager
  * itself when no queue is configured.
  */
@@ -11,22 +11,24 @@ export class Study {
   @PrimaryGeneratedColumn()
   id!: number;
 
-  @Column({ type: 'integer' })
-  fabricId!: number;
+  /** The fabric its points run on (a copy each, configured alike); null for a drill campaign, whose drill loads its own. */
+  @Column({ type: 'integer', nullable: true })
+  fabricId!: number | null;
 
   @ManyToOne('Fabric', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'fabricId' })
   fabric?: Fabric;
 
-  /** `sweep`: a steady-state traffic run per offered load. */
+  /** `sweep`: a steady-state traffic run per offered load; `drill-campaign`: a drill run per seed;
+   * `channel-load`: a pattern's channel loads per seed of its random draws. */
   @Column({ type: 'varchar', length: 16 })
   kind!: string;
 
-  /** The pushed generation every point runs under: a worker configures its own fabric with it. */
-  @Column({ type: 'integer' })
-  generation!: number;
+  /** The pushed generation every point runs under: a worker configures its own fabric with it (null for a drill campaign). */
+  @Column({ type: 'integer', nullable: true })
+  generation!: number | null;
 
-  /** What every point shares (the traffic request but its load). */
+  /** What every point shares (a sweep: the traffic request but its load; a campaign: the drill). */
   @Column({ type: 'simple-json' })
   parameters!: Record<string, unknown>;
 
