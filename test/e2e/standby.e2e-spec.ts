@@ -49,6 +49,8 @@ describe('an active/standby pair of managers', () => {
       extensions: { code: 'NOT_ACTIVE', reason: 'MANAGER_NOT_ACTIVE', activeUrl: active.url },
     });
     expect(await standby.rowCounts()).toEqual(before);
+    // Its metrics say so: no lease, in the standby's role.
+    expect(await (await fetch(`${standby.url}/metrics`)).text()).toMatch(/^weft_lease_held\{role="standby"\} 0$/m);
     const ready = await fetch(`${standby.url}/health/ready`);
     expect(ready.status).toBe(503);
     expect(await ready.json()).toMatchObject({ error: { manager: { status: 'down', role: 'standby' } } });
@@ -69,7 +71,7 @@ describe('an active/standby pair of managers', () => {
     const term = (await standby.gql<{ manager: Manager }>(MANAGER, {}, admin)).data!.manager.active!.term;
     await active.stop({ keepFiles: true });
     let manager: Manager | undefined;
-    for (let i = 0; i < 100 && !manager?.tookOverAt; i++) {
+    for (let i = 0; i < 400 && !manager?.tookOverAt; i++) {
       await new Promise((r) => setTimeout(r, 50));
       manager = (await standby.gql<{ manager: Manager }>(MANAGER, {}, admin)).data!.manager;
     }

@@ -74,11 +74,13 @@ export class MetricsService {
     });
     new Gauge({
       name: 'weft_lease_held',
-      help: "Whether this manager holds the store's claim, its lease to write registers (1), or has lost it to another (0).",
+      help: "Whether this manager holds the store's lease to write registers (1) or not (0), labelled with its role: active, standby (takes over when the lease lapses) or deposed.",
       labelNames: ['role'],
       registers,
       collect() {
-        this.set({ role: 'active' }, owner?.holdsClaim() ? 1 : 0);
+        // One series, under the role it has now.
+        this.reset();
+        this.set({ role: owner?.role() ?? 'active' }, owner?.holdsClaim() ? 1 : 0);
       },
     });
     events.listen((e) => this.event(e.kind, e.details));
