@@ -147,18 +147,22 @@ describe('the admin console, in Chromium with the network cut', () => {
     await expect(page.getByRole('alert').textContent()).resolves.toBe('bad.csv: row 2, column 2: "x" is not a number');
   });
 
-  it('runs a sweep of traffic runs, shows each run’s report and plots latency against offered load', async () => {
+  it('runs a sweep, its loads done as points of a study, shows each point’s report and plots latency against offered load', async () => {
     await signIn(service.bootstrapKey!);
     await openFabric();
     await page.getByRole('button', { name: 'Traffic', exact: true }).click();
     await page.getByLabel('loads').fill('0.1, 0.2');
     await page.getByLabel('sample cycles').fill('2000');
     await page.getByRole('button', { name: 'Run' }).click();
+    // Done by the manager itself (no job queue here), each load on a copy of the fabric as configured.
     await page.locator('[data-plot="latency against offered load"] svg').waitFor({ timeout: 50_000 });
+    await expect(page.getByTestId('sweeps').locator('tbody tr').first().textContent()).resolves.toMatch(/finished2 of 2/);
+    await page.getByTestId('sweep-points').locator('[data-point="1"] button').click();
     const report = page.getByTestId('traffic-report');
-    // Every packet accounted for (faults declared earlier cut some destinations off: their packets are discarded, and counted).
+    await expect(report.locator('h3').textContent()).resolves.toMatch(/^Sweep #\d+, load 0.2: done$/);
     await expect(report.locator('p').textContent()).resolves.toMatch(/books: \d+ injected = \d+ delivered \+ \d+ discarded \+ \d+ in flight \(balanced\)/);
     await report.locator('[data-plot="accepted throughput over time"] svg').waitFor();
+    await expect(page.getByTestId('sweep-points').locator('[data-point="0"]').textContent()).resolves.toContain('manager');
     await screenshot(page, 'traffic-sweep');
   });
 

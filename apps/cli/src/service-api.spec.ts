@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The service's files the weft command may import: its public API, its store API, and its entry point. */
-const ALLOWED = new Set(['public-api', 'store-api', 'main']);
+/** The service's files the weft command may import: its public API, its store API, the worker's API, and its entry point. */
+const ALLOWED = new Set(['public-api', 'store-api', 'worker-api', 'main']);
 
 describe('the weft command', () => {
   it('uses the service only through its public API, never its modules by their paths', () => {

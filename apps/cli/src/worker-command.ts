@@ -1,8 +1,5 @@
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../../fabric-manager/src/database/data-source-options';
-import { EmulatorClient } from '../../fabric-manager/src/emulator/emulator-client';
-import { StudyPointRunner, workerName } from '../../fabric-manager/src/studies/study-point-runner';
-import { studyWorker } from '../../fabric-manager/src/studies/study-queue';
+import { dataSourceOptions, EmulatorClient, StudyPointRunner, studyWorker, workerName } from '../../fabric-manager/src/worker-api';
 import { out } from './cli-options';
 import { CliError } from './graphql-client';
 
