@@ -93,9 +93,13 @@ export class StudiesService implements OnApplicationBootstrap, OnModuleDestroy {
       );
     }
 
+    const sorted = [...loads].sort((a, b) => a - b);
     return this.create(
       { fabricId: fabric.id, kind: 'sweep', generation: generation.number, parameters: base as unknown as Record<string, unknown> },
-      [...loads].sort((a, b) => a - b).map((load) => ({ load })),
+      sorted.map((load) => ({ load })),
+      // The highest loads first: near saturation a run takes longest (its sample drains slowly), and
+      // the longest begun first finish soonest when the workers share the rest.
+      sorted.map((_, i) => sorted.length - 1 - i),
     );
   }
 
@@ -142,8 +146,15 @@ export class StudiesService implements OnApplicationBootstrap, OnModuleDestroy {
     );
   }
 
-  /** Stores the study and its points in one transaction, then queues the points (or keeps them for this manager). */
-  private async create(study: Pick<Study, 'fabricId' | 'kind' | 'generation' | 'parameters'>, each: Record<string, unknown>[]): Promise<StudyView> {
+  /**
+   * Stores the study and its points in one transaction, then queues the points (or keeps them for
+   * this manager) in `order` (indices into `each`; as given by default).
+   */
+  private async create(
+    study: Pick<Study, 'fabricId' | 'kind' | 'generation' | 'parameters'>,
+    each: Record<string, unknown>[],
+    order: number[] = each.map((_, i) => i),
+  ): Promise<StudyView> {
     const { saved, points } = await this.dataSource.transaction(async (m) => {
       const saved = await m.getRepository(Study).save(m.getRepository(Study).create({ ...study, state: 'queued', finishedAt: null }));
       const points = await m
@@ -155,7 +166,7 @@ export class StudiesService implements OnApplicationBootstrap, OnModuleDestroy {
               .create({ studyId: saved.id, index, parameters, state: 'queued', result: null, worker: null, attempts: 0, startedAt: null, finishedAt: null }),
           ),
         );
-      return { saved, points };
+      return { saved, points: order.map((i) => points[i]) };
     });
     if (this.config.WEFT_REDIS === 'none') this.enqueueLocally(points.map((p) => p.id));
     else {
