@@ -7,6 +7,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ManagerSession } from '@weft/emulator';
 import { Client as PgClient } from 'pg';
 
 const fromSources = __filename.endsWith('.ts');
@@ -95,20 +96,11 @@ export async function startManager(dir: string, env: Record<string, string>): Pr
 }
 
 /** The sessions a fabric process journalled (see libs/emulator/src/host/fabric-server.ts). */
-export function journalled(journal: string): {
-  term: number;
-  connectedAt: number;
-  endedAt: number;
-  writes: number;
-  firstWriteAt: number | null;
-  lastWriteAt: number | null;
-  dropped: number;
-  ended: string;
-}[] {
+export function journalled(journal: string): ManagerSession[] {
   return readFileSync(journal, 'utf8')
     .split('\n')
     .filter((line) => line.trim())
-    .map((line) => JSON.parse(line) as ReturnType<typeof journalled>[number]);
+    .map((line) => JSON.parse(line) as ManagerSession);
 }
 
 const POSTGRES_ADMIN_URL = process.env.WEFT_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/test';

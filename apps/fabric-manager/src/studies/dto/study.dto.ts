@@ -1,6 +1,7 @@
-import { Field, Float, ID, InputType, Int, ObjectType, OmitType } from '@nestjs/graphql';
+import { Field, Float, ID, InputType, Int, ObjectType, OmitType, PickType } from '@nestjs/graphql';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { GraphQLJSONObject } from '../../graphql/json.scalar';
+import { StartDrillInput } from '../../drills/dto/drill-run.dto';
 import { IsRowId } from '../../graphql/validators';
 import { StartTrafficRunInput } from '../../traffic/dto/traffic-run.dto';
 
@@ -92,19 +93,7 @@ export class StudyModel {
 @InputType({
   description: 'A drill campaign: the drill run once per seed (its traffic seeded with it), each run a point a worker does in a manager of its own.',
 })
-export class StartDrillCampaignInput {
-  @Field({ nullable: true, description: 'A shipped drill by name, e.g. "cable-cut-under-load" (fixtures/drills/).' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
-  fixture?: string;
-
-  @Field({ nullable: true, description: 'Or the drill file itself (JSON, format weft-drill/1).' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(1_000_000)
-  drill?: string;
-
+export class StartDrillCampaignInput extends PickType(StartDrillInput, ['fixture', 'drill'] as const, InputType) {
   @Field(() => [Int], { description: 'The seeds, all different: one run each.' })
   @IsArray()
   @ArrayMinSize(1)
