@@ -185,7 +185,9 @@ describe('failover of an active/standby pair with real processes', () => {
       expect(sessions[i].term).toBeGreaterThan(sessions[i - 1].term);
       expect(sessions[i - 1].endedAt).toBeLessThanOrEqual(sessions[i].firstWriteAt ?? Infinity);
     }
-    expect(sessions[0].writes).toBeGreaterThan(0);
+    // The journal counts the writes: the leader's before it died (none, if it died between recording
+    // the push and its first write), the successors' rewrites of what it had not written.
+    expect(sessions.reduce((n, s) => n + s.writes, 0)).toBeGreaterThan(0);
     process.stdout.write(`failover: leader killed mid-push; standby ready ${tookOver} ms later (lease ${LEASE_MS} ms)\n`);
   });
 

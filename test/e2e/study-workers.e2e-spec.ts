@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createKey, TestService } from './support/test-service';
-import { freshPostgres, startWorker, WeftProcess } from './support/weft-processes';
+import { freshPostgres, runWeft, startWorker, WeftProcess } from './support/weft-processes';
 import { SweepStudy } from './support/sweep-study';
 
 const REDIS = process.env.WEFT_TEST_REDIS ?? 'redis://127.0.0.1:6379';
@@ -104,5 +104,26 @@ describe('sweeps done by weft worker processes off the job queue', () => {
     expect(shared.report).toEqual(alone.report);
     expect(shared.report!.points.map((p) => p.load)).toEqual(LOADS);
     expect(shared.points.map((p) => p.result)).toEqual(alone.points.map((p) => p.result));
+  });
+
+  it('a worker refuses to start without its queue or its store, naming which; a manager whose queue is gone starts nothing', async () => {
+    const noQueue = await runWeft(dir, ['worker', '--redis', 'redis://127.0.0.1:1', '--database', database.url]);
+    expect(noQueue).toMatchObject({
+      code: 1,
+      output: expect.stringContaining('weft: --redis: cannot reach the job queue at redis://127.0.0.1:1: connect ECONNREFUSED'),
+    });
+    const noStore = await runWeft(dir, ['worker', '--redis', REDIS, '--database', join(dir, 'nowhere.sqlite')]);
+    expect(noStore).toMatchObject({ code: 1, output: expect.stringContaining(`weft: --database: there is no store at ${join(dir, 'nowhere.sqlite')}`) });
+
+    const cut = await TestService.start({ defaultFixture: 'blackwidow/bw-r1-32', config: { WEFT_REDIS: 'redis://127.0.0.1:1', WEFT_QUEUE_PREFIX: prefix } });
+    try {
+      const refused = await cut.gql(START_SWEEP, { input: { ...SWEEP, loads: [0.1, 0.2] } }, cut.bootstrapKey!);
+      expect(refused.errors![0]).toMatchObject({ extensions: { code: 'UNAVAILABLE', reason: 'STUDY_QUEUE_UNAVAILABLE' } });
+      expect(refused.errors![0].message).toMatch(/^the job queue at redis:\/\/127\.0\.0\.1:1 cannot be reached \(.+\): the sweep was not started$/);
+      const left = await cut.gql<{ studies: unknown[] }>('{ studies { id } }', {}, cut.bootstrapKey!);
+      expect(left.data!.studies).toEqual([]);
+    } finally {
+      await cut.stop();
+    }
   });
 });

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, EmulatorClient, StudyPointRunner, studyWorker, workerName } from '../../fabric-manager/src/worker-api';
 import { out } from './cli-options';
@@ -19,6 +21,11 @@ export interface WorkerOptions {
  */
 export async function workerCommand(options: WorkerOptions): Promise<never> {
   if (!/^rediss?:\/\/.+/.test(options.redis)) throw new CliError(`--redis: ${options.redis} is not a redis://host:port URL`);
+  // A store that is not there is said as such (SQLite would make an empty one).
+  if (!/^postgres(ql)?:\/\//.test(options.database) && !existsSync(options.database)) {
+    throw new CliError(`--database: there is no store at ${options.database}: give the manager's (a SQLite file, or postgres://…)`);
+  }
+  await reachable(options.redis);
   const dataSource = new DataSource(dataSourceOptions(options.database));
   try {
     await dataSource.initialize();
@@ -52,10 +59,17 @@ export async function workerCommand(options: WorkerOptions): Promise<never> {
     },
     { concurrency: options.concurrency, lockMs: options.lockMs },
   );
-  worker.on('error', (error) => process.stderr.write(`weft worker: ${error.message}\n`));
-  await worker.waitUntilReady().catch((error: unknown) => {
-    throw new CliError(`--redis: cannot reach the job queue at ${options.redis}: ${(error as Error).message}`);
+  // The queue lost and found again is said once each way, not at every reconnection attempt.
+  let lastError = '';
+  worker.on('error', (error) => {
+    if (error.message !== lastError) process.stderr.write(`weft worker: ${error.message} (retrying)\n`);
+    lastError = error.message;
   });
+  worker.on('ready', () => {
+    if (lastError) process.stderr.write('weft worker: the job queue is back\n');
+    lastError = '';
+  });
+  await worker.waitUntilReady();
   out(`weft worker ${name} is taking study points from ${options.redis} (queue prefix ${options.prefix}), ${options.concurrency} at a time`);
   const stop = () =>
     void (async () => {
@@ -67,4 +81,20 @@ export async function workerCommand(options: WorkerOptions): Promise<never> {
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   return new Promise<never>(() => undefined);
+}
+
+/** Fails at once, saying why, when the queue cannot be reached at start (the worker itself retries for ever). */
+async function reachable(url: string): Promise<void> {
+  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 5_000 });
+  // The socket's own error (ECONNREFUSED, a DNS failure) says more than the connection's end.
+  let cause: string | undefined;
+  probe.on('error', (error: Error) => (cause ??= error.message));
+  try {
+    await probe.connect();
+    await probe.ping();
+  } catch (error) {
+    throw new CliError(`--redis: cannot reach the job queue at ${url}: ${cause ?? (error as Error).message}`);
+  } finally {
+    probe.disconnect();
+  }
 }

@@ -148,3 +148,10 @@ export async function startWorker(dir: string, options: { redis: string; prefix:
   await worker.waitFor(/is taking study points/);
   return worker;
 }
+
+/** A `weft` command run to its end: its exit code and what it said. */
+export async function runWeft(dir: string, args: string[]): Promise<{ code: number | string; output: string }> {
+  const command = start('apps/cli/src/main', args, {}, dir);
+  const code = await command.exited;
+  return { code, output: command.output() };
+}

@@ -171,7 +171,11 @@ export class StudiesService implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.config.WEFT_REDIS === 'none') this.enqueueLocally(points.map((p) => p.id));
     else {
       try {
-        await this.queueOf().addBulk(points.map((p) => pointJob({ studyId: saved.id, pointId: p.id }, p.index)));
+        await withDeadline(
+          this.queueOf().addBulk(points.map((p) => pointJob({ studyId: saved.id, pointId: p.id }, p.index))),
+          QUEUE_DEADLINE_MS,
+          `no answer in ${QUEUE_DEADLINE_MS / 1000} s`,
+        );
       } catch (error) {
         // Nothing was started: the study goes as it came.
         await this.studies.delete(saved.id);
@@ -212,7 +216,15 @@ export class StudiesService implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private queueOf(): Queue<StudyJob> {
-    this.queue ??= studyQueue({ redis: this.config.WEFT_REDIS, prefix: this.config.WEFT_QUEUE_PREFIX });
+    if (!this.queue) {
+      this.queue = studyQueue({ redis: this.config.WEFT_REDIS, prefix: this.config.WEFT_QUEUE_PREFIX });
+      // It reconnects by itself; an outage is logged once, not at every attempt.
+      let said = '';
+      this.queue.on('error', (error) => {
+        if (error.message !== said) this.logger.warn(`the job queue at ${this.config.WEFT_REDIS}: ${error.message}`);
+        said = error.message;
+      });
+    }
     return this.queue;
   }
 
@@ -234,6 +246,19 @@ export class StudiesService implements OnApplicationBootstrap, OnModuleDestroy {
         await runner.fail(pointId, error).catch(() => undefined);
       }
     }
+  }
+}
+
+/** How long a study's start waits for the queue to take its points before it is refused. */
+const QUEUE_DEADLINE_MS = 5_000;
+
+/** `work`, or an error saying `late` once `ms` have passed (the work itself is not stopped). */
+async function withDeadline<T>(work: Promise<T>, ms: number, late: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(late)), ms)))]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

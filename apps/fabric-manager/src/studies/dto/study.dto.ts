@@ -165,8 +165,9 @@ export class StudiesInput {
   kind?: string;
 
   @Field(() => Int, { defaultValue: 50, description: 'How many, newest first (1–500).' })
+  @IsOptional()
   @IsInt()
   @Min(1)
   @Max(500)
-  first!: number;
+  first?: number;
 }
