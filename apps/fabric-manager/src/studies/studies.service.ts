@@ -58,9 +58,14 @@ export class StudiesService implements OnApplicationBootstrap, OnModuleDestroy {
     @Optional() private readonly owner?: StoreOwnerService,
   ) {}
 
-  /** Without a queue, points left undone by the last stop are done now (the active manager's work). */
+  /** Without a queue, points left undone by the last stop are done now (the active manager's work);
+   * with one, the queue is connected. */
   onApplicationBootstrap(): Promise<void> {
-    if (this.config.WEFT_REDIS !== 'none') return Promise.resolve();
+    if (this.config.WEFT_REDIS !== 'none') {
+      // Connected now, so that the first study does not wait for it.
+      this.queueOf();
+      return Promise.resolve();
+    }
     const resume = async () => {
       const undone = await this.points.find({ where: { state: In(['queued', 'running']) }, select: { id: true }, order: { id: 'ASC' } });
       this.enqueueLocally(undone.map((p) => p.id));

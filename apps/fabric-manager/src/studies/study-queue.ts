@@ -27,8 +27,6 @@ export const POINT_ATTEMPTS = 3;
 export function studyQueue(settings: QueueSettings): Queue<StudyJob> {
   return new Queue<StudyJob>(STUDY_QUEUE, {
     connection: { url: settings.redis, maxRetriesPerRequest: 1, enableOfflineQueue: false },
-    // A queue that cannot be reached fails the request that needs it, rather than holding it until it can.
-    skipWaitingForReady: true,
     prefix: settings.prefix,
     defaultJobOptions: { attempts: POINT_ATTEMPTS, backoff: { type: 'fixed', delay: 1_000 }, removeOnComplete: 1_000, removeOnFail: 1_000 },
   });
