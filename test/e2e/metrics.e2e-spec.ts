@@ -19,10 +19,11 @@ describe('metrics for Prometheus', () => {
     await service.gql('mutation { declareFault(input: { fabricId: 1, kind: "link", chip: "p3", port: 0 }) { id } }', {}, key);
     await service.gql('{ fabrics { totalCount } }', {}, key);
     await service.gql('{ chip(fabricId: 1, name: "nope") { id } }', {}, key);
-    // The fault's generation is computed and pushed by the automation, after the mutation has answered.
+    // The fault's generation is computed and pushed by the automation, after the mutation has
+    // answered; its GENERATION_PUSHED event is recorded after the generation is marked pushed.
     for (let i = 0; i < 200; i++) {
-      const { data } = await service.gql<{ generations: { state: string }[] }>('{ generations(input: { fabricId: 1 }) { state } }', {}, key);
-      if (data!.generations.filter((g) => g.state === 'pushed').length >= 2) break;
+      const { data } = await service.gql<{ events: { totalCount: number } }>('{ events(kinds: [GENERATION_PUSHED], first: 10) { totalCount } }', {}, key);
+      if (data!.events.totalCount >= 2) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const response = await fetch(`${service.url}/metrics`);
