@@ -61,7 +61,7 @@ export interface Anton2Image {
   readonly deadNodes: readonly number[];
   readonly deadChannels: readonly DeadChannel[];
   /** Every ASIC's arbiter weights by place (each the layout of the `arbiterWeights` register), and the modes. */
-  readonly weights: Uint8Array;
+  readonly weights: Uint16Array;
   readonly modes: Uint8Array;
   /** Multicast: each group as its trees serve it (dead destinations left out), its trees, and every ASIC's table (by place). */
   readonly groups: ReadonlyMap<number, Anton2MulticastGroup>;
@@ -134,7 +134,7 @@ export function computeAnton2Image(
   const loadOptions = { sourceEndpoints: options.endpoints, destinationEndpoints: options.endpoints, tieRule: options.tieRule };
   // Every ASIC's weights: alike without faults for a named pattern; around faults, or from a traffic matrix, each ASIC's from its own loads (§3.3, spec §2.6).
   const perAsic = ARBITER_INPUTS_PER_ASIC * 2;
-  const weights = new Uint8Array(n * perAsic);
+  const weights = new Uint16Array(n * perAsic);
   if (policy.masks.size === 0 && options.patterns.every(loadsEveryAsicAlike)) {
     const loads = options.patterns.map((pattern) => anton2ArbiterLoads(torus, wiring, pattern, loadOptions).arbiters);
     const table = anton2WeightTable(loads, options.weightBits, inverseWeights);

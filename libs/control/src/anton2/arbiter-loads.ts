@@ -202,9 +202,9 @@ export function anton2WeightTable(
   loads: readonly Float64Array[],
   bits: number,
   weigh: (rows: number[][], bits: number) => { weights: readonly (readonly number[])[] },
-): Uint8Array {
+): Uint16Array {
   if (loads.length < 1 || loads.length > 2) throw new RangeError(`inverse weights are for one or two traffic patterns (§3.3: N = 2), got ${loads.length}`);
-  const table = new Uint8Array(ARBITER_INPUTS_PER_ASIC * 2);
+  const table = new Uint16Array(ARBITER_INPUTS_PER_ASIC * 2);
   for (let r = 0; r < A2_ROUTERS; r++)
     for (let o = 0; o < A2_PORTS; o++) {
       const rows = Array.from({ length: A2_PORTS }, (_, i) => [0, 1].map((n) => (loads[n] ?? loads[0])[arbiterInput(r, o, i)]));

@@ -165,9 +165,9 @@ describe('the emulated Anton 2 network’s interrupts', () => {
 
 describe('SA1, the input’s choice among its VCs', () => {
   it('is round robin by default, and grants in inverse proportion to the weights once an input’s are set (§3.3 at every arbitration point)', () => {
-    const shares = (weights?: [number, number]) => {
+    const shares = (weights?: [number, number], weightBits = 5) => {
       // Buffers deep enough that credits never hold a VC back: a VC that cannot ask loses its count (§3.3's underflow).
-      const sim = machine([4, 4, 1], { routerBufferFlits: 16 });
+      const sim = machine([4, 4, 1], { routerBufferFlits: 16, weightBits });
       const input = A2_IN_EA_INJECT; // node 0's endpoint adapter 0, injecting
       // Both its VCs, and those of the router input it feeds (whose drain sets what it can send), weighted alike.
       if (weights)
@@ -188,5 +188,9 @@ describe('SA1, the input’s choice among its VCs', () => {
     const [c, d] = shares([4, 8]);
     expect(c / d).toBeGreaterThan(1.8);
     expect(c / d).toBeLessThan(2.2);
+    // M up to 16 bits: weights above a byte are kept whole (they were cut to 8 bits, 1000 and 2000 becoming 232 and 208).
+    const [e, f] = shares([1000, 2000], 12);
+    expect(e / f).toBeGreaterThan(1.8);
+    expect(e / f).toBeLessThan(2.2);
   });
 });

@@ -153,14 +153,14 @@ export class Anton2Sim {
   /** Per source node, null (all 12 allowed) or a 12-bit mask of allowed (order × 2 + slice) per destination, indexed x + kX·(y + kY·z). */
   readonly routePolicy: (Uint16Array | null)[];
   /** Inverse weights: router output (chip, router, port), input, pattern. */
-  readonly weights: Uint8Array;
+  readonly weights: Uint16Array;
   /** 1 where the router output's SA2 arbiter is plain round robin. */
   readonly roundRobin: Uint8Array;
   /**
    * SA1 (§4.3: "input switch arbitration"), one of §3.3's arbitration points too: at each input,
    * inverse weights per VC and pattern (node, input, VC, pattern) and whether it is plain round robin.
    */
-  readonly vcWeights: Uint8Array;
+  readonly vcWeights: Uint16Array;
   readonly vcRoundRobin: Uint8Array;
   /** Flits each input sent from each VC (node, input, VC): the loads SA1's weights are for. */
   readonly vcFlits: Float64Array;
@@ -268,13 +268,13 @@ export class Anton2Sim {
     this.datelineMinus = new Int32Array(3 * n);
     this.routePolicy = new Array<Uint16Array | null>(n).fill(null);
     this.multicastTables = new Array<Map<number, MulticastEntry> | null>(n).fill(null);
-    this.vcWeights = new Uint8Array(n * INPUTS * VCS * 2).fill((1 << st.weightBits) - 1);
+    this.vcWeights = new Uint16Array(n * INPUTS * VCS * 2).fill((1 << st.weightBits) - 1);
     // Spec §2.2.7: SA1 round robin unless an input's VC weights are set (inverse-weighted at SA1 is
     // selectable per input; with weights from measured VC loads it did not raise batch throughput).
     this.vcRoundRobin = new Uint8Array(n * INPUTS).fill(1);
     this.vcFlits = new Float64Array(n * INPUTS * VCS);
     this.vcAccum = new Int32Array(n * INPUTS * VCS);
-    this.weights = new Uint8Array(n * ROUTERS * PORTS * PORTS * 2).fill((1 << st.weightBits) - 1);
+    this.weights = new Uint16Array(n * ROUTERS * PORTS * PORTS * 2).fill((1 << st.weightBits) - 1);
     this.roundRobin = new Uint8Array(n * ROUTERS * PORTS).fill(st.arbitration === 'round-robin' ? 1 : 0);
 
     // The chip's own wiring, from the floorplan.
