@@ -410,6 +410,10 @@ export class Anton2Sim {
   packetSource(p: number): number {
     return this.ints[p * P_INTS + P_SRC];
   }
+  /** The endpoint adapter that sent the packet. */
+  packetSourceEndpoint(p: number): number {
+    return this.ints[p * P_INTS + P_SRC_EP];
+  }
   packetDestination(p: number): number {
     return this.ints[p * P_INTS + P_DST];
   }
