@@ -58,7 +58,8 @@ export function anton2RunnerSim(sim: Anton2Sim, multicast?: Anton2RunMulticast):
     vcs: VCS,
     now: () => sim.now,
     quiet: () => sim.quiet,
-    run: (cycles, beforeCycle) => sim.run(cycles, beforeCycle),
+    skipsIdle: true,
+    run: (cycles, beforeCycle, nextArrival) => sim.run(cycles, beforeCycle, nextArrival),
     skipTo: (cycle) => sim.skipTo(cycle),
     dead: (node) => sim.dead[node] === 1,
     send: (node, endpoint, destination, flits, tag) => {

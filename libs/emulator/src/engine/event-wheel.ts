@@ -47,6 +47,17 @@ export class EventWheel {
     return this.length[at & this.mask];
   }
 
+  /**
+   * The first cycle from `from` (the present) before `until` that has an event, or `until`: every
+   * pending event lies within the horizon from the present, so at most one horizon is looked at.
+   */
+  nextBusy(from: number, until: number): number {
+    if (this.pending === 0) return until;
+    const last = until < from + this.horizon ? until : from + this.horizon;
+    for (let c = from; c < last; c++) if (this.length[c & this.mask] !== 0) return c;
+    return until;
+  }
+
   /** Empties cycle `at`'s bucket once its events are done. */
   clear(at: number): void {
     const slot = at & this.mask;

@@ -33,7 +33,9 @@ export interface TorusRunnerSim {
   now(): number;
   /** Whether nothing is left to happen. */
   quiet(): boolean;
-  run(cycles: number, beforeCycle?: (cycle: number) => void): void;
+  /** Runs `cycles` cycles, `beforeCycle` at the start of each; a machine that `skipsIdle` passes over those in which neither it nor `nextArrival` (the first cycle from `from`, before `until`, with arrivals) has anything to do. */
+  run(cycles: number, beforeCycle?: (cycle: number) => void, nextArrival?: (from: number, until: number) => number): void;
+  readonly skipsIdle?: boolean;
   /** Moves a quiet machine's time on. */
   skipTo(cycle: number): void;
   dead(node: number): boolean;
@@ -224,6 +226,7 @@ export class TorusTrafficRun implements BackgroundSession {
   private readonly beforeCycle = (cycle: number): void => {
     this.wheel!.due(0, cycle, this.arrive);
   };
+  private readonly nextArrival = (from: number, until: number): number => this.wheel!.nextBusy(0, from, until);
 
   private readonly delivered = (p: number, cycle: number): void => {
     const sim = this.sim;
@@ -334,6 +337,10 @@ export class TorusTrafficRun implements BackgroundSession {
     const { sim } = this;
     const wheel = this.wheel!;
     const end = sim.now() + span;
+    if (sim.skipsIdle) {
+      sim.run(span, this.beforeCycle, this.nextArrival);
+      return;
+    }
     while (sim.now() < end) {
       if (sim.quiet()) {
         const next = wheel.nextBusy(0, sim.now(), end);
