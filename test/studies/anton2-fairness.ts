@@ -22,6 +22,7 @@
 import { anton2ArbiterLoads, anton2WeightTable, inverseWeights } from '@weft/control';
 import { Anton2Sim, EmulatedFabric } from '@weft/emulator';
 import { anton2ChipWiring, ANTON2_ENDPOINT_ADAPTERS, generateAnton2Design, keyedDraw, shippedAnton2Floorplan, Torus } from '@weft/fabric-model';
+import { median, percentile } from '../bench/harness';
 
 const CORES = [0, 2, 3, 4, 6, 9, 11, 13, 16, 19, 21, 1, 5, 7, 10, 12];
 const TORUS_CYCLES_PER_FLIT = (24 * 8 * 1.5) / 89.6;
@@ -40,9 +41,8 @@ const loads = anton2ArbiterLoads(
 const table = anton2WeightTable([loads.arbiters], 5, inverseWeights);
 const busiest = Math.max(...loads.channels);
 const spread = (values: number[]) => {
-  const v = values.slice().sort((a, b) => a - b);
-  const at = (f: number) => v[Math.min(v.length - 1, Math.floor(f * v.length))].toFixed(2);
-  return `${at(0)}–${at(1)} (p10 ${at(0.1)}, p90 ${at(0.9)})`;
+  const at = (p: number) => percentile(values, p).toFixed(2);
+  return `${at(0)}–${at(100)} (p10 ${at(10)}, p90 ${at(90)})`;
 };
 
 for (const batch of batches)
@@ -98,11 +98,10 @@ for (const batch of batches)
     });
     const mean = steady.reduce((a, b) => a + b) / steady.length;
     const perAsic = Array.from({ length: nodes }, (_, n) => CORES.reduce((a, e) => a + half[n * E + e], 0) / (batch * CORES.length));
-    tailLatency.sort((a, b) => a - b);
     console.log(
       `  cores ${CORES.map((e, i) => `e${e} ${(steady[i] / mean).toFixed(2)}`).join(' ')}\n` +
         `  ASICs at half ${spread(perAsic)}; sent ÷ ideal ${spread(sources.map(([n, e]) => lastSent[n * E + e] / ideal))},` +
         ` last arrival ÷ ideal ${(last / ideal).toFixed(2)}; last 5% ${((100 * tailOnVc3) / tailLatency.length).toFixed(0)}% on VC 3 (of all ${((100 * onVc3) / total).toFixed(0)}%),` +
-        ` median latency ${tailLatency[tailLatency.length >> 1]} cycles`,
+        ` median latency ${median(tailLatency)} cycles`,
     );
   }

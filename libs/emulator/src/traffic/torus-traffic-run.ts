@@ -335,12 +335,13 @@ export class TorusTrafficRun implements BackgroundSession {
   /** Runs `span` cycles of the load; where the torus is quiet, straight on to the next cycle a node sends in. */
   private runLoaded(span: number): void {
     const { sim } = this;
-    const wheel = this.wheel!;
-    const end = sim.now() + span;
+    // A machine that passes over idle cycles itself takes the whole span.
     if (sim.skipsIdle) {
       sim.run(span, this.beforeCycle, this.nextArrival);
       return;
     }
+    const wheel = this.wheel!;
+    const end = sim.now() + span;
     while (sim.now() < end) {
       if (sim.quiet()) {
         const next = wheel.nextBusy(0, sim.now(), end);
