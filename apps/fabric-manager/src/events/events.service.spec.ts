@@ -12,6 +12,7 @@ describe('EventsService (store-backed)', () => {
   beforeEach(async () => {
     store = await openTestStore();
     sut = new EventsService(store.dataSource.getRepository(FabricEvent));
+    await sut.onModuleInit();
   });
   afterEach(async () => {
     sut.onModuleDestroy();
@@ -87,5 +88,70 @@ describe('EventsService (store-backed)', () => {
       expect(((await fine.next()).value as FabricEvent).id).toBe(ids[6]);
       await fine.return!();
     });
+  });
+});
+
+/**
+ * Events reach live subscribers in commit order (issue 54): a subscriber drops what is at or below
+ * its cursor, so an event published after a later one would be lost to it, live or resuming.
+ */
+describe.each(['sqlite', 'postgres'] as const)('EventsService on %s: commit order', (dialect) => {
+  let store: { dataSource: DataSource; close: () => Promise<void> };
+  let sut: EventsService;
+
+  beforeEach(async () => {
+    store = await openTestStore(dialect);
+    sut = new EventsService(store.dataSource.getRepository(FabricEvent));
+    await sut.onModuleInit();
+  });
+  afterEach(async () => {
+    sut.onModuleDestroy();
+    await store.close();
+  });
+
+  /** Reads a subscription until `count` events have come (or `ms` pass): their ids. */
+  const collect = async (stream: AsyncIterableIterator<FabricEvent>, count: number, ms = 5_000): Promise<number[]> => {
+    const ids: number[] = [];
+    const deadline = Date.now() + ms;
+    while (ids.length < count && Date.now() < deadline) {
+      const next = await Promise.race([stream.next(), new Promise<null>((r) => setTimeout(() => r(null), deadline - Date.now()))]);
+      if (next === null || next.done) break;
+      ids.push(next.value.id);
+    }
+    await stream.return!();
+    return ids;
+  };
+  const event = (n: number) => ({ fabricId: 1, kind: FabricEventKind.LINK_DOWN, chip: `s0.r1.${n}`, details: { n } });
+  const storedIds = async () =>
+    ((await store.dataSource.query(`SELECT "id" FROM "fabric_event" ORDER BY "id"`)) as { id: number | string }[]).map((r) => Number(r.id));
+
+  it('a transaction that stored an event commits after a later event was recorded: live and resuming subscribers get both, in order', async () => {
+    const before = await sut.record(event(0));
+    // Both are reading before anything below is stored: what they get comes live.
+    const live = collect(sut.subscribe({}), 3, 2_000);
+    const resuming = collect(sut.subscribe({}, encodeCursor(before.id)), 2, 2_000);
+    await new Promise((r) => setTimeout(r, 50));
+    const transaction = store.dataSource.createQueryRunner();
+    await transaction.connect();
+    await transaction.startTransaction();
+    const early = await sut.store(event(1), transaction.manager);
+    const later = sut.record(event(2)); // recorded while the first is not yet committed
+    await new Promise((r) => setTimeout(r, 100));
+    await transaction.commitTransaction();
+    await transaction.release();
+    await sut.committed();
+    await later;
+    const all = await storedIds();
+    expect(all).toHaveLength(3);
+    expect(await live).toEqual(all);
+    expect(await resuming).toEqual(all.slice(1));
+  });
+
+  it('fifty events recorded at once reach fifty live subscribers, every one exactly once and in id order', async () => {
+    const subscribers = Array.from({ length: 50 }, () => sut.subscribe({}));
+    const reading = subscribers.map((s) => collect(s, 50));
+    await Promise.all(Array.from({ length: 50 }, (_, n) => sut.record(event(n))));
+    const all = await storedIds();
+    for (const ids of await Promise.all(reading)) expect(ids).toEqual(all);
   });
 });

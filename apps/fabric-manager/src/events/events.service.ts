@@ -1,5 +1,4 @@
-import { Injectable, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
-import { StoreOwnerService } from '../database/store-owner.service';
+import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, FindOptionsWhere, In, IsNull, MoreThan, Not, Repository } from 'typeorm';
 import { Connection, decodeCursor, encodeCursor, toConnection } from '../graphql/pagination';
@@ -30,10 +29,24 @@ export interface EventFilter {
 
 const REPLAY_PAGE = 500;
 
-/** How often a standby looks for events the active manager stored. */
+/** How often the feed looks for events committed by another manager (the active one, or one just deposed). */
 const FOLLOW_MS = 250;
 
-/** Stores events, then publishes them; replays stored events to subscribers that resume. */
+/**
+ * The PostgreSQL advisory lock an event is inserted under, held until its transaction ends: ids
+ * are then handed out in commit order, so that reading the store by id never passes over an event
+ * that commits later with a smaller id (a sequence alone hands ids out at insert, not at commit).
+ * On SQLite one writer at a time holds the file, which orders them the same way.
+ */
+const EVENT_ORDER_LOCK = 0x77656674; // "weft"
+
+/**
+ * Stores events and publishes them in commit order: every event reaches live subscribers and
+ * listeners exactly once and in id order, because the one feed that publishes reads them back from
+ * the store by id (issue 54: publishing each as its own write returned let a later id overtake an
+ * earlier one still committing, and subscribers drop what is at or below their cursor). The same
+ * feed follows what another manager stores, so a standby's subscribers hear the active's events.
+ */
 @Injectable()
 export class EventsService implements OnModuleInit, OnModuleDestroy {
   private readonly bus = new EventBus<FabricEvent>();
@@ -41,67 +54,74 @@ export class EventsService implements OnModuleInit, OnModuleDestroy {
   private readonly listeners: ((event: FabricEvent) => void)[] = [];
   /** Subscribers still replaying stored events, with the id of the last event each has been given. */
   private readonly replaying = new Map<object, () => number>();
-  /** A standby's following of the store: the last event id published, and its timer. */
-  private following: { lastId: number; timer: NodeJS.Timeout; polling: Promise<void> | null } | null = null;
+  /** The feed: the last id published, whether another look is wanted, the look under way, its timer. */
+  private feed: { lastId: number; again: boolean; running: Promise<void> | null; timer: NodeJS.Timeout | null } | null = null;
+  private starting: Promise<void> | null = null;
 
-  constructor(
-    @InjectRepository(FabricEvent) private readonly events: Repository<FabricEvent>,
-    @Optional() private readonly owner?: StoreOwnerService,
-  ) {}
+  constructor(@InjectRepository(FabricEvent) private readonly events: Repository<FabricEvent>) {}
 
-  /**
-   * A standby's subscribers hear what the active manager stores: it follows the store, publishing
-   * each new event, until it takes over — then it looks once more (so that nothing the deposed
-   * manager stored is missed) before its own events are published as they are stored.
-   */
-  async onModuleInit(): Promise<void> {
-    if (this.owner?.role() !== 'standby') return;
-    const [{ last }] = (await this.events.query(`SELECT MAX("id") AS "last" FROM "fabric_event"`)) as { last: number | string | null }[];
-    const timer = setInterval(() => void this.follow(), FOLLOW_MS);
-    timer.unref();
-    this.following = { lastId: Number(last ?? 0), timer, polling: null };
-    void this.owner.whenActive(async () => {
-      if (!this.following) return;
-      clearInterval(this.following.timer);
-      await this.follow(); // a look under way, if one is
-      await this.follow(); // and one begun after the lease was taken
-      this.following = null;
-    });
+  /** The feed starts after what the store holds now; it looks again whenever an event is committed here, and every FOLLOW_MS for other managers' events. */
+  onModuleInit(): Promise<void> {
+    this.starting ??= (async () => {
+      const [{ last }] = (await this.events.query(`SELECT MAX("id") AS "last" FROM "fabric_event"`)) as { last: number | string | null }[];
+      const timer = setInterval(() => void this.pump(), FOLLOW_MS);
+      timer.unref();
+      this.feed = { lastId: Number(last ?? 0), again: false, running: null, timer };
+    })();
+    return this.starting;
   }
 
-  private follow(): Promise<void> {
-    const following = this.following;
-    if (!following) return Promise.resolve();
-    following.polling ??= (async () => {
+  /** Publishes every event committed since the last look, in id order; resolves once a look begun after the call has ended. */
+  private pump(): Promise<void> {
+    const feed = this.feed;
+    if (!feed) return Promise.resolve();
+    feed.again = true;
+    feed.running ??= (async () => {
       try {
-        for (;;) {
-          const rows = await this.events.find({ where: { id: MoreThan(following.lastId) }, order: { id: 'ASC' }, take: REPLAY_PAGE });
-          for (const row of rows) {
-            following.lastId = row.id;
-            this.publish(row);
+        while (feed.again) {
+          feed.again = false;
+          for (;;) {
+            const rows = await this.events.find({ where: { id: MoreThan(feed.lastId) }, order: { id: 'ASC' }, take: REPLAY_PAGE });
+            for (const row of rows) {
+              feed.lastId = row.id;
+              this.publish(row);
+            }
+            if (rows.length < REPLAY_PAGE) break;
           }
-          if (rows.length < REPLAY_PAGE) break;
         }
       } catch {
         // The store did not answer this time: the next look catches up from the same id.
       } finally {
-        following.polling = null;
+        feed.running = null;
       }
     })();
-    return following.polling;
+    return feed.running;
   }
 
+  /** Stores an event and publishes it (with any committed before it not yet published). */
   async record(event: NewFabricEvent): Promise<FabricEvent> {
     const stored = await this.store(event);
-    this.publish(stored);
+    await this.pump();
     return stored;
   }
 
-  /** Stores an event without publishing it, in the caller's transaction when one is given: the
-   * caller publishes it once the transaction has committed, so that no subscriber hears of what
-   * a failed operation did not do. */
-  store(event: NewFabricEvent, manager?: EntityManager): Promise<FabricEvent> {
-    const repository = manager ? manager.getRepository(FabricEvent) : this.events;
+  /**
+   * Stores an event without publishing it, in the caller's transaction when one is given: the
+   * caller calls `published` once the transaction has committed, so that no subscriber hears of
+   * what a failed operation did not do. On PostgreSQL the event holds the store's event-order lock
+   * until that transaction ends: store it as the transaction's last statement.
+   */
+  async store(event: NewFabricEvent, manager?: EntityManager): Promise<FabricEvent> {
+    await this.onModuleInit();
+    if (manager) return this.insert(event, manager);
+    return dialectOf(this.events.manager) === 'postgres'
+      ? this.events.manager.transaction((m) => this.insert(event, m))
+      : this.insert(event, this.events.manager);
+  }
+
+  private async insert(event: NewFabricEvent, manager: EntityManager): Promise<FabricEvent> {
+    if (dialectOf(manager) === 'postgres') await manager.query(`SELECT pg_advisory_xact_lock(${EVENT_ORDER_LOCK})`);
+    const repository = manager.getRepository(FabricEvent);
     return repository.save(
       repository.create({
         fabricId: event.fabricId,
@@ -119,8 +139,13 @@ export class EventsService implements OnModuleInit, OnModuleDestroy {
     );
   }
 
-  /** Publishes a stored event to live subscribers and listeners. */
-  publish(stored: FabricEvent): void {
+  /** Says that a transaction which stored events has committed: resolves once they are published. */
+  committed(): Promise<void> {
+    return this.pump();
+  }
+
+  /** Publishes a stored event to live subscribers and listeners: the feed's, in id order. */
+  private publish(stored: FabricEvent): void {
     this.bus.publish(stored);
     for (const listener of this.listeners) listener(stored);
   }
@@ -272,8 +297,8 @@ export class EventsService implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
-    if (this.following) clearInterval(this.following.timer);
-    this.following = null;
+    if (this.feed?.timer) clearInterval(this.feed.timer);
+    if (this.feed) this.feed.timer = null;
     for (const handle of this.open) handle.close();
     this.open.clear();
   }

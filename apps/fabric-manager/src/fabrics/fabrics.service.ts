@@ -121,7 +121,7 @@ export class FabricsService {
     const portTotal = design.chips.reduce((n, c) => n + c.portCount, 0);
     // One transaction holds the fabric, its chips, ports and links, and the event that says it was
     // loaded: a store that fills up midway keeps none of it, and the retry is not a CONFLICT.
-    const { saved, event } = await this.dataSource.transaction(async (manager) => {
+    const saved = await this.dataSource.transaction(async (manager) => {
       const fabric = await manager.save(
         manager.create(Fabric, {
           name: fabricName,
@@ -174,29 +174,30 @@ export class FabricsService {
         ['fabricId', 'aChipId', 'aPort', 'bChipId', 'bPort', 'cableClass', 'lengthMeters', 'rateGbps', 'lanes', 'state'],
         linkRows,
       );
-      const loaded = await this.events.store(
+      // The event last: on PostgreSQL it holds the event-order lock until the commit.
+      await this.events.store(
         { fabricId: fabric.id, kind: FabricEventKind.FABRIC_LOADED, details: { name: fabric.name, source: fabric.source, ...design.summary } },
         manager,
       );
-      return { saved: fabric, event: loaded };
+      return fabric;
     });
     this.emulator.attach(saved.id, installation);
     this.designs.set(saved.id, { createdAt: saved.createdAt.getTime(), design });
-    this.events.publish(event);
+    await this.events.committed();
     return saved;
   }
 
   async delete(id: number): Promise<Fabric> {
     const fabric = await this.get(id);
-    const event = await this.dataSource.transaction(async (manager) => {
+    await this.dataSource.transaction(async (manager) => {
       await manager.delete(Fabric, id);
-      return this.events.store({ fabricId: null, kind: FabricEventKind.FABRIC_DELETED, details: { fabricId: id, name: fabric.name } }, manager);
+      await this.events.store({ fabricId: null, kind: FabricEventKind.FABRIC_DELETED, details: { fabricId: id, name: fabric.name } }, manager);
     });
     this.designs.delete(id);
     this.emulator.detach(id);
     this.serialNames.forget(id);
     for (const listener of this.deleteListeners) listener(id);
-    this.events.publish(event);
+    await this.events.committed();
     return fabric;
   }
 
