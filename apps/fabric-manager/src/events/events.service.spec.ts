@@ -134,7 +134,7 @@ describe.each(['sqlite', 'postgres'] as const)('EventsService on %s: commit orde
     const transaction = store.dataSource.createQueryRunner();
     await transaction.connect();
     await transaction.startTransaction();
-    const early = await sut.store(event(1), transaction.manager);
+    await sut.store(event(1), transaction.manager);
     const later = sut.record(event(2)); // recorded while the first is not yet committed
     await new Promise((r) => setTimeout(r, 100));
     await transaction.commitTransaction();
