@@ -27,7 +27,7 @@ let env: Record<string, string> = {};
 async function setup(): Promise<void> {
   dir = mkdtempSync(join(tmpdir(), 'weft-failover-bench-'));
   database = await freshPostgres('weft_failover_bench');
-  fabric = await startFabricProcess(dir);
+  fabric = await startFabricProcess(dir, { store: database.url });
   env = { WEFT_DATABASE: database.url, WEFT_FABRIC: fabric.address, WEFT_STANDBY: 'on' };
   active = await startManager(dir, env);
   key = readFileSync(join(dir, 'data', `admin-key.${/\/([^/?]+)$/.exec(database.url)![1]}`), 'utf8').trim();

@@ -7,10 +7,10 @@ import { TestService } from './support/test-service';
 const root = join(__dirname, '../..');
 
 /** `weft fabric serve` from the sources, listening on a socket; resolves once it says it serves. */
-function serveFabric(address: string): Promise<ChildProcess> {
+function serveFabric(address: string, keyFile: string): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    ['-r', join(root, 'scripts/ts-register.js'), join(root, 'apps/cli/src/main.ts'), 'fabric', 'serve', '--listen', address],
+    ['-r', join(root, 'scripts/ts-register.js'), join(root, 'apps/cli/src/main.ts'), 'fabric', 'serve', '--listen', address, '--key-file', keyFile],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -45,8 +45,11 @@ describe('the emulated fabric as a process of its own', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'weft-fabric-'));
-    fabric = await serveFabric(`unix:${join(dir, 'fabric.sock')}`);
-    service = await TestService.start({ defaultFixture: 'blackwidow/bw-r1-32', config: { WEFT_FABRIC: `unix:${join(dir, 'fabric.sock')}` } });
+    fabric = await serveFabric(`unix:${join(dir, 'fabric.sock')}`, join(dir, 'fabric-key'));
+    service = await TestService.start({
+      defaultFixture: 'blackwidow/bw-r1-32',
+      config: { WEFT_FABRIC: `unix:${join(dir, 'fabric.sock')}`, WEFT_FABRIC_KEY_FILE: join(dir, 'fabric-key') },
+    });
   });
   afterAll(async () => {
     await service?.stop();
@@ -72,7 +75,7 @@ describe('the emulated fabric as a process of its own', () => {
     // The fabric's clock, from the metrics: it runs on across the restart.
     const clock = async () => Number(/weft_emulator_emulated_seconds\{fabric="1"\} (\S+)/.exec(await (await fetch(`${service.url}/metrics`)).text())![1]);
     const before = await clock();
-    await service.restart({ WEFT_FABRIC: `unix:${join(dir, 'fabric.sock')}` });
+    await service.restart({ WEFT_FABRIC: `unix:${join(dir, 'fabric.sock')}`, WEFT_FABRIC_KEY_FILE: join(dir, 'fabric-key') });
     expect(await clock()).toBeGreaterThanOrEqual(before);
     // Ready once the start-up reconciliation has run.
     for (let i = 0; i < 200 && (await fetch(`${service.url}/health/ready`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 50));

@@ -64,7 +64,7 @@ describe('failover of an active/standby pair with real processes', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'weft-failover-'));
     database = await freshPostgres('weft_failover');
-    fabric = await startFabricProcess(dir);
+    fabric = await startFabricProcess(dir, { store: database.url });
   });
   afterAll(async () => {
     for (const m of managers) m.process.child.kill('SIGKILL');

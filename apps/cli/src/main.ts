@@ -134,7 +134,9 @@ export function buildProgram(): Command {
     .requiredOption('--listen <address>', 'unix:/path/to.sock or tcp:host:port (loopback by default)')
     .option('--threads <n>', "threads a traffic run's independent parts run on", positiveInt, 1)
     .option('--journal <file>', "append each manager's session (term, register writes and when, commands dropped after it was let go) as a JSON line")
-    .action(async (options: { listen: string; threads: number; journal?: string }) => {
+    .option('--key-file <file>', 'the key managers must prove (made, readable only by you, where there is none)', 'data/fabric-key')
+    .option('--store <database>', "the managers' store (a SQLite file or postgres:// URL): a manager's term must be the one its lease issued")
+    .action(async (options: { listen: string; threads: number; journal?: string; keyFile: string; store?: string }) => {
       // Its own module: a dynamic import of '@weft/emulator' itself would not be resolved in the build.
       const { serveFabricCommand } = await import('./fabric-commands');
       await serveFabricCommand(options);

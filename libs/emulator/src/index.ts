@@ -13,6 +13,8 @@ export * from './yarc/blackwidow-test-config';
 export * from './host/protocol';
 export * from './host/emulator-host';
 export * from './host/socket-frames';
+export * from './host/fabric-key';
+export * from './host/command-check';
 export * from './host/fabric-server';
 export * from './traffic/arrival-wheel';
 export * from './traffic/traffic-run';

@@ -69,11 +69,14 @@ function start(entry: string, args: string[], env: Record<string, string>, cwd: 
   };
 }
 
-/** `weft fabric serve` on a Unix socket in `dir`, journalling its managers' sessions. */
-export async function startFabricProcess(dir: string): Promise<{ process: WeftProcess; address: string; journal: string }> {
+/** `weft fabric serve` on a Unix socket in `dir`, journalling its managers' sessions; with `store`,
+ * it takes a manager's term only as that store's lease issued it. Its key is `dir`/data/fabric-key,
+ * where managers working in `dir` look for it. */
+export async function startFabricProcess(dir: string, options: { store?: string } = {}): Promise<{ process: WeftProcess; address: string; journal: string }> {
   const address = `unix:${join(dir, 'fabric.sock')}`;
   const journal = join(dir, 'fabric-journal.jsonl');
-  const fabric = start('apps/cli/src/main', ['fabric', 'serve', '--listen', address, '--journal', journal], {}, dir);
+  const store = options.store ? ['--store', options.store] : [];
+  const fabric = start('apps/cli/src/main', ['fabric', 'serve', '--listen', address, '--journal', journal, ...store], {}, dir);
   await fabric.waitFor(/weft fabric is serving/);
   return { process: fabric, address, journal };
 }

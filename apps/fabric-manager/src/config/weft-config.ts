@@ -120,6 +120,11 @@ export class WeftConfig {
   @Matches(/^(embedded|unix:.+|tcp:(?:[^:]+:)?\d{1,5})$/, { message: 'WEFT_FABRIC must be embedded, unix:/path/to.sock or tcp:host:port' })
   WEFT_FABRIC: string = 'embedded';
 
+  /** The key a manager proves to the fabric process (`weft fabric serve --key-file`): a file only
+   * its owner may read, made by the fabric process at its first start. */
+  @IsString()
+  WEFT_FABRIC_KEY_FILE: string = 'data/fabric-key';
+
   /** The job queue studies' points wait on for `weft worker` processes: `redis://host:port[/db]`, or
    * `none` — the manager does every point itself, one at a time. */
   @IsString()

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { parseFabricAddress, readFrames, sendFrame } from '@weft/emulator';
+import { helloProof, parseFabricAddress, readFrames, sendFrame } from '@weft/emulator';
 
 /** Where the worker entry is: compiled JavaScript in a build, TypeScript when running from sources. */
 function workerEntry(): { file: string; workerData?: { entry: string } } {
@@ -31,17 +31,30 @@ interface HostPort {
 
 /**
  * A fabric process (`weft fabric serve`) as a host port: the same messages, framed over its
- * socket. Closing it leaves the fabrics running there.
+ * socket, after a hello that answers its challenge with `hello` (the term and the proof of the
+ * fabric key). Closing it leaves the fabrics running there.
  */
 class SocketHostPort extends EventEmitter implements HostPort {
   private readonly socket;
 
-  constructor(address: string) {
+  constructor(address: string, hello: (challenge: string) => HostCommand) {
     super();
     const where = parseFabricAddress(address);
     this.socket = 'path' in where ? connect(where.path) : connect(where.port, where.host);
     this.socket.setNoDelay(true);
-    readFrames(this.socket, (reply) => this.emit('message', reply));
+    let challenged = false;
+    readFrames(
+      this.socket,
+      (reply) => {
+        const message = reply as HostReply;
+        if (!challenged && message.type === 'challenge') {
+          challenged = true;
+          return void sendFrame(this.socket, hello(message.challenge));
+        }
+        this.emit('message', message);
+      },
+      { refuse: (reason) => this.socket.destroy(new Error(reason)) },
+    );
     this.socket.on('error', (error) => this.emit('error', new Error(`the fabric process at ${address}: ${error.message}`)));
     this.socket.on('close', () => this.emit('exit'));
   }
@@ -90,11 +103,10 @@ export class EmulatorClient {
   }
 
   /** The fabrics of a fabric process (`weft fabric serve`) at `address` (unix:/path or tcp:host:port),
-   * as the manager whose claim on the store is `term` (the fabric refuses an older one). */
-  static connect(address: string, term: number): Promise<EmulatorClient> {
-    const port = new SocketHostPort(address);
-    port.postMessage({ type: 'hello', term });
-    return EmulatorClient.over(port);
+   * as the manager whose claim on the store is `term` (the fabric refuses an older one), proving
+   * that it holds the fabric `key`. */
+  static connect(address: string, term: number, key: Buffer): Promise<EmulatorClient> {
+    return EmulatorClient.over(new SocketHostPort(address, (challenge) => ({ type: 'hello', term, proof: helloProof(key, challenge, term) })));
   }
 
   private static over(worker: HostPort): Promise<EmulatorClient> {

@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleIn
 import { InjectRepository } from '@nestjs/typeorm';
 import { StoreOwnerService } from '../database/store-owner.service';
 import type { MaintenanceTransport } from '@weft/control';
-import { FabricStatus, PhysicalFault, TrafficReport, TrafficRequest } from '@weft/emulator';
+import { DEFAULT_FABRIC_KEY_FILE, FabricStatus, PhysicalFault, readFabricKey, TrafficReport, TrafficRequest } from '@weft/emulator';
 import { Installation, InstallationFile, buildInstallation } from '@weft/fabric-model';
 import { Repository } from 'typeorm';
 import { Fabric } from '../fabrics/fabric.entity';
@@ -47,7 +47,15 @@ export class EmulatorService extends FabricTransports implements OnModuleInit, O
       // A fabric process of its own (`weft fabric serve`): it outlives this manager.
       // Its fencing term: when this manager claimed the store (a fabric process refuses an older claim).
       const term = this.owner?.term() ?? Date.now();
-      this.client = await EmulatorClient.connect(fabric, term);
+      let key: Buffer;
+      try {
+        key = readFabricKey(this.config?.WEFT_FABRIC_KEY_FILE ?? DEFAULT_FABRIC_KEY_FILE);
+      } catch (error) {
+        throw new Error(
+          `${(error as Error).message} — the fabric process at ${fabric} makes its key at its first start; WEFT_FABRIC_KEY_FILE names where it is`,
+        );
+      }
+      this.client = await EmulatorClient.connect(fabric, term, key);
       this.logger.log(`the emulated fabrics are the fabric process at ${fabric}`);
       return;
     }

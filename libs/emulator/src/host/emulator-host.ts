@@ -86,9 +86,10 @@ export class EmulatorHost {
               ? (from: number, part: readonly MaintenanceResult<RegisterValue>[]) =>
                   this.reply({ type: 'results-part', id: command.id, from, results: packResults(part) })
               : undefined;
-            void hosted.controller
-              .readMany(unpackRoutes(command.routes), command.register, command.concurrency, onPart)
-              .then((results) => this.reply({ type: 'results', id: command.id, results: packResults(command.parts ? [] : results) }));
+            hosted.controller.readMany(unpackRoutes(command.routes), command.register, command.concurrency, onPart).then(
+              (results) => this.reply({ type: 'results', id: command.id, results: packResults(command.parts ? [] : results) }),
+              (error: unknown) => this.fail(command.id, error),
+            );
             break;
           }
           const pending =
@@ -97,7 +98,10 @@ export class EmulatorHost {
               : command.type === 'write'
                 ? hosted.controller.write(command.route, command.register, command.index, command.value)
                 : hosted.controller.writeMany(command.route, command.register, command.indices, command.value);
-          void pending.then((result) => this.reply({ type: 'result', id: command.id, result }));
+          pending.then(
+            (result) => this.reply({ type: 'result', id: command.id, result }),
+            (error: unknown) => this.fail(command.id, error),
+          );
           break;
         }
         case 'status':
@@ -153,9 +157,14 @@ export class EmulatorHost {
         }
       }
     } catch (error) {
-      this.reply({ type: 'error', id: 'id' in command ? command.id : undefined, message: error instanceof Error ? error.message : String(error) });
+      this.fail('id' in command ? command.id : undefined, error);
     }
     this.schedule();
+  }
+
+  /** A command that could not be done is answered with why; nothing it did stops the host. */
+  private fail(id: number | undefined, error: unknown): void {
+    this.reply({ type: 'error', id, message: error instanceof Error ? error.message : String(error) });
   }
 
   /**
@@ -217,36 +226,51 @@ export class EmulatorHost {
   private slice(): void {
     this.scheduled = false;
     let busy = false;
-    for (const hosted of this.fabrics.values()) {
-      const { sim, traffic } = hosted;
-      if (hosted.paused) continue;
-      // A pause or the end of an embargo is reached exactly, not somewhere within a slice.
-      let budget = SLICE_CYCLES;
-      if (hosted.pauseAt) budget = Math.min(budget, hosted.pauseAt.cycle - sim.cycle);
-      if (sim.cycle < hosted.embargoUntil) budget = Math.min(budget, hosted.embargoUntil - sim.cycle);
-      if (traffic) {
-        // Traffic steps the fabric itself, injecting as it goes; maintenance rides along.
-        if (traffic.session.advance(budget)) {
-          hosted.traffic = null;
-          this.reply({ type: 'traffic-report', id: traffic.id, report: traffic.session.report() });
-        }
-        busy = true;
-      } else if (!sim.idle() || hosted.pauseAt || sim.cycle < hosted.embargoUntil) {
-        // A fabric waiting for a time (a pause, an embargo) moves on even when idle.
-        for (let i = 0; i < budget; i++) sim.step();
-        busy = true;
-      }
-      if (hosted.pauseAt && sim.cycle >= hosted.pauseAt.cycle) {
-        hosted.paused = true;
-        this.reply({ type: 'paused', id: hosted.pauseAt.id, emulatedNs: sim.cycle * sim.nsPerCycle });
-        hosted.pauseAt = null;
-      }
-      if (hosted.held.length > 0 && sim.cycle >= hosted.embargoUntil) {
-        const held = hosted.held.splice(0);
-        for (const command of held) this.handle(command);
+    for (const [fabricId, hosted] of this.fabrics) {
+      try {
+        if (this.advance(hosted)) busy = true;
+      } catch (error) {
+        // One fabric gone wrong stops alone: the others, and the host, run on.
+        this.fabrics.delete(fabricId);
+        const message = `emulated fabric ${fabricId} stopped: ${error instanceof Error ? error.message : String(error)}`;
+        for (const id of [hosted.traffic?.id, hosted.pauseAt?.id]) if (id !== undefined) this.fail(id, new Error(message));
+        this.fail(undefined, new Error(message));
       }
     }
     if (busy) this.schedule();
+  }
+
+  /** One slice of one fabric: whether it has more to do. */
+  private advance(hosted: HostedFabric): boolean {
+    let busy = false;
+    const { sim, traffic } = hosted;
+    if (hosted.paused) return false;
+    // A pause or the end of an embargo is reached exactly, not somewhere within a slice.
+    let budget = SLICE_CYCLES;
+    if (hosted.pauseAt) budget = Math.min(budget, hosted.pauseAt.cycle - sim.cycle);
+    if (sim.cycle < hosted.embargoUntil) budget = Math.min(budget, hosted.embargoUntil - sim.cycle);
+    if (traffic) {
+      // Traffic steps the fabric itself, injecting as it goes; maintenance rides along.
+      if (traffic.session.advance(budget)) {
+        hosted.traffic = null;
+        this.reply({ type: 'traffic-report', id: traffic.id, report: traffic.session.report() });
+      }
+      busy = true;
+    } else if (!sim.idle() || hosted.pauseAt || sim.cycle < hosted.embargoUntil) {
+      // A fabric waiting for a time (a pause, an embargo) moves on even when idle.
+      for (let i = 0; i < budget; i++) sim.step();
+      busy = true;
+    }
+    if (hosted.pauseAt && sim.cycle >= hosted.pauseAt.cycle) {
+      hosted.paused = true;
+      this.reply({ type: 'paused', id: hosted.pauseAt.id, emulatedNs: sim.cycle * sim.nsPerCycle });
+      hosted.pauseAt = null;
+    }
+    if (hosted.held.length > 0 && sim.cycle >= hosted.embargoUntil) {
+      const held = hosted.held.splice(0);
+      for (const command of held) this.handle(command);
+    }
+    return busy;
   }
 }
 

@@ -2,23 +2,41 @@
  * The emulated fabrics as a process of their own (issue 40), like ibsim beside OpenSM: `weft
  * fabric serve` hosts them and answers the emulator host's protocol (protocol.ts) over a socket,
  * so that a manager can stop, restart or fail over while the fabric keeps running — its registers,
- * links and faults as they were. One manager at a time, fenced: a manager says first when it
- * claimed the store (its term); one whose term is at least the newest served takes over from the
- * manager connected before it, one with an older term — a deposed manager coming back — is
- * refused, so that two managers never write registers in turn. Interrupts raised while no manager
- * is connected are kept (the newest 10,000) and delivered to the next one.
+ * links and faults as they were.
+ *
+ * Nobody is trusted by default (issue 54). Each connection is sent a fresh challenge and must
+ * answer with a hello that proves the fabric key (fabric-key.ts) before anything else it sends is
+ * read; until then a frame may be at most 4 KiB, and one that has not said hello within `helloMs`
+ * is closed. A unix socket is its owner's alone. A malformed or oversized frame closes only the
+ * connection that sent it, and a malformed command is answered with an error: nothing a peer
+ * sends can stop the process or the fabrics in it.
+ *
+ * One manager at a time, fenced: a manager says when it claimed the store (its term) — where the
+ * process can read the store (`verifyTerm`), a term the store's lease has not issued is refused; one
+ * whose term is at least the newest served takes over from the manager connected before it, one
+ * with an older term — a deposed manager coming back — is refused, so that two managers never write
+ * registers in turn. Interrupts raised while no manager is connected are kept (the newest 10,000)
+ * and delivered to the next one.
  *
  * Each manager's session is journalled when it ends (let go or disconnected): its term, how many
  * register writes it made and when the first and last were, and how many of its commands arrived
  * after it was let go and were dropped — the record that shows no two managers wrote in turn.
  */
-import { existsSync, unlinkSync } from 'node:fs';
+import { chmodSync, existsSync, unlinkSync } from 'node:fs';
 import { createServer, Server, Socket } from 'node:net';
+import { checkHostCommand } from './command-check';
 import { EmulatorHost } from './emulator-host';
-import { HostCommand, HostReply } from './protocol';
-import { parseFabricAddress, readFrames, sendFrame } from './socket-frames';
+import { fabricChallenge, proofMatches } from './fabric-key';
+import { HostReply } from './protocol';
+import { MAX_FRAME_BYTES, parseFabricAddress, readFrames, sendFrame } from './socket-frames';
 
 const KEPT_INTERRUPTS = 10_000;
+
+/** The largest frame a connection may send before it has proved the fabric key. */
+const HELLO_FRAME_BYTES = 4096;
+
+/** How long a refused connection is given to read why before it is closed. */
+const LINGER_MS = 1_000;
 
 export interface FabricServer {
   readonly server: Server;
@@ -41,10 +59,20 @@ export interface ManagerSession {
   ended: 'let go' | 'disconnected';
 }
 
-export async function serveFabric(
-  address: string,
-  options: { threads?: number; log?: (line: string) => void; journal?: (session: ManagerSession) => void } = {},
-): Promise<FabricServer> {
+export interface FabricServeOptions {
+  /** The fabric key a manager's hello must prove (fabric-key.ts). */
+  key: Buffer;
+  /** Whether `term` is the claim the store's lease holds now: null if so, else why not. Without
+   * it, any term from a manager that proves the key is taken (the newest still wins). */
+  verifyTerm?: (term: number) => Promise<string | null>;
+  threads?: number;
+  log?: (line: string) => void;
+  journal?: (session: ManagerSession) => void;
+  /** How long a connection may take to say hello (ms). */
+  helloMs?: number;
+}
+
+export async function serveFabric(address: string, options: FabricServeOptions): Promise<FabricServer> {
   const where = parseFabricAddress(address);
   const log = options.log ?? (() => undefined);
   const journal = options.journal ?? (() => undefined);
@@ -62,37 +90,32 @@ export async function serveFabric(
     options.threads ?? 1,
   );
   let newestTerm = -Infinity;
+  const connections = new Set<Socket>();
   const server = createServer((socket) => {
+    connections.add(socket);
     socket.setNoDelay(true);
     socket.on('error', () => undefined);
+    const challenge = fabricChallenge();
+    let state: 'challenged' | 'verifying' | 'serving' = 'challenged';
     let session: ManagerSession | null = null;
-    readFrames(socket, (message) => {
-      const command = message as HostCommand;
-      if (session) {
-        // A manager let go may still have commands on the wire: none of them reaches the fabric.
-        if (manager !== socket) return void session.dropped++;
-        if (command.type === 'write' || command.type === 'write-many') {
-          const now = Date.now();
-          session.writes += command.type === 'write' ? 1 : command.indices.length;
-          session.firstWriteAt ??= now;
-          session.lastWriteAt = now;
-        }
-        return host.handle(command);
-      }
-      if (command.type !== 'hello' || !Number.isFinite(command.term)) {
-        sendFrame(socket, { type: 'error', message: 'a manager says hello with its term first' } satisfies HostReply);
-        return void socket.end();
-      }
-      if (command.term < newestTerm) {
-        log(`a manager with term ${command.term} refused: term ${newestTerm} has been served`);
-        sendFrame(socket, {
-          type: 'error',
-          message: `refused: this fabric is served by a manager with a newer claim (term ${newestTerm} > ${command.term})`,
-        } satisfies HostReply);
-        return void socket.end();
-      }
-      newestTerm = command.term;
-      session = { term: command.term, connectedAt: Date.now(), endedAt: 0, writes: 0, firstWriteAt: null, lastWriteAt: null, dropped: 0, ended: 'disconnected' };
+    const refuse = (message: string) => {
+      if (socket.destroyed || socket.writableEnded) return;
+      clearTimeout(helloTimer);
+      sendFrame(socket, { type: 'error', message } satisfies HostReply);
+      socket.end();
+      setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    };
+    const helloTimer = setTimeout(() => {
+      log('a connection closed: it did not say hello in time');
+      refuse('refused: no hello within the time allowed');
+    }, options.helloMs ?? 10_000);
+    helloTimer.unref();
+
+    const accept = (term: number) => {
+      clearTimeout(helloTimer);
+      newestTerm = term;
+      state = 'serving';
+      session = { term, connectedAt: Date.now(), endedAt: 0, writes: 0, firstWriteAt: null, lastWriteAt: null, dropped: 0, ended: 'disconnected' };
       const previous = manager;
       manager = socket;
       if (previous && !previous.destroyed) {
@@ -102,11 +125,71 @@ export async function serveFabric(
       }
       sendFrame(socket, { type: 'ready' } satisfies HostReply);
       for (const reply of kept.splice(0)) sendFrame(socket, reply);
-      log(`a manager connected (term ${command.term})`);
-    });
+      log(`a manager connected (term ${term})`);
+    };
+
+    const hello = (message: unknown) => {
+      const checked = checkHostCommand(message);
+      if (!('command' in checked) || checked.command.type !== 'hello') return refuse('refused: a manager answers the challenge with its hello first');
+      const { term, proof } = checked.command;
+      if (!proofMatches(options.key, challenge, term, proof)) {
+        log('a connection refused: its hello does not prove the fabric key');
+        return refuse('refused: the hello does not prove the fabric key');
+      }
+      const stale = () => {
+        if (term >= newestTerm) return false;
+        log(`a manager with term ${term} refused: term ${newestTerm} has been served`);
+        refuse(`refused: this fabric is served by a manager with a newer claim (term ${newestTerm} > ${term})`);
+        return true;
+      };
+      if (stale()) return;
+      if (!options.verifyTerm) return accept(term);
+      state = 'verifying';
+      options.verifyTerm(term).then(
+        (refusal) => {
+          if (socket.destroyed) return;
+          if (refusal !== null) {
+            log(`a manager with term ${term} refused: ${refusal}`);
+            return refuse(`refused: ${refusal}`);
+          }
+          if (!stale()) accept(term);
+        },
+        (error: unknown) => refuse(`refused: the store could not be asked about term ${term} (${(error as Error).message})`),
+      );
+    };
+
+    readFrames(
+      socket,
+      (message) => {
+        if (state === 'challenged') return hello(message);
+        if (state === 'verifying') return refuse('refused: a manager waits for ready after its hello');
+        // A manager let go may still have commands on the wire: none of them reaches the fabric.
+        if (manager !== socket) return void session!.dropped++;
+        const checked = checkHostCommand(message);
+        if (!('command' in checked)) return void sendFrame(socket, { type: 'error', id: checked.id, message: checked.problem } satisfies HostReply);
+        const command = checked.command;
+        if (command.type === 'write' || command.type === 'write-many') {
+          const now = Date.now();
+          session!.writes += command.type === 'write' ? 1 : command.indices.length;
+          session!.firstWriteAt ??= now;
+          session!.lastWriteAt = now;
+        }
+        host.handle(command);
+      },
+      {
+        maxBytes: () => (state === 'serving' ? MAX_FRAME_BYTES : HELLO_FRAME_BYTES),
+        refuse: (reason) => {
+          log(`a connection closed: ${reason}`);
+          refuse(`refused: ${reason}`);
+        },
+      },
+    );
+    sendFrame(socket, { type: 'challenge', challenge } satisfies HostReply);
     socket.on('let-go', () => session && (session.ended = 'let go'));
     // Journalled once the socket is closed, after any frames still parsed from its last chunk.
     socket.on('close', () => {
+      connections.delete(socket);
+      clearTimeout(helloTimer);
       if (session) {
         session.endedAt = Date.now();
         journal(session);
@@ -122,12 +205,14 @@ export async function serveFabric(
     if ('path' in where) server.listen(where.path, resolve);
     else server.listen(where.port, where.host, resolve);
   });
+  // Its owner's alone: the fabric key is the door, the file's mode the wall around it.
+  if ('path' in where) chmodSync(where.path, 0o600);
   return {
     server,
     address,
     close: () =>
       new Promise<void>((resolve) => {
-        manager?.destroy();
+        for (const socket of connections) socket.destroy();
         server.close(() => resolve());
       }),
   };

@@ -9,9 +9,10 @@ import type { BackgroundReport, TrafficReport } from '../traffic/traffic-run';
 import type { TrafficRequest } from '../traffic/traffic-request';
 
 export type HostCommand =
-  /** A manager's first word to a fabric process: its claim on the store, as a fencing term — a
-   * manager whose claim is older than one the fabric has already served is refused. */
-  | { type: 'hello'; term: number }
+  /** A manager's first word to a fabric process, answering its challenge: its claim on the store,
+   * as a fencing term — a manager whose claim is older than one the fabric has already served is
+   * refused — and the proof that it holds the fabric key (fabric-key.ts). */
+  | { type: 'hello'; term: number; proof: string }
   | { type: 'attach'; fabricId: number; physical: FabricDesign; attachment: string; seed: number }
   | { type: 'detach'; fabricId: number }
   | { type: 'read'; id: number; fabricId: number; route: SourceRoute; register: string; index: number }
@@ -56,6 +57,8 @@ export interface FabricStatus {
 }
 
 export type HostReply =
+  /** A fabric process's first word to a connection: what a manager's hello must answer (fabric-key.ts). */
+  | { type: 'challenge'; challenge: string }
   | { type: 'ready' }
   | { type: 'result'; id: number; result: MaintenanceResult<RegisterValue | void> }
   | { type: 'results'; id: number; results: PackedResults }

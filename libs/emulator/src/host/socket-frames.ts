@@ -13,17 +13,47 @@ export function sendFrame(socket: Socket, message: unknown): boolean {
   return socket.write(Buffer.concat([head, body]));
 }
 
-/** Calls `receive` with each whole message the socket delivers, however its bytes were split. */
-export function readFrames(socket: Socket, receive: (message: unknown) => void): void {
+/** How large a frame may be unless the reader says otherwise: an attach of the largest fixture is tens of MiB. */
+export const MAX_FRAME_BYTES = 512 * 1024 * 1024;
+
+/**
+ * Calls `receive` with each whole message the socket delivers, however its bytes were split. A
+ * frame longer than `maxBytes()` (asked afresh for each frame: a fabric process lets a peer send
+ * large frames only once it has authenticated) or one that does not deserialize is not delivered:
+ * `refuse` is told why, and no more is read from the socket.
+ */
+export function readFrames(
+  socket: Socket,
+  receive: (message: unknown) => void,
+  options: { maxBytes?: () => number; refuse?: (reason: string) => void } = {},
+): void {
+  const maxBytes = options.maxBytes ?? (() => MAX_FRAME_BYTES);
+  const refuse = options.refuse ?? ((reason: string) => socket.destroy(new Error(reason)));
   let pending: Buffer = Buffer.alloc(0);
+  let refused = false;
+  const stop = (reason: string) => {
+    refused = true;
+    pending = Buffer.alloc(0);
+    refuse(reason);
+  };
   socket.on('data', (chunk: Buffer) => {
+    if (refused) return;
     pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
     while (pending.length >= 4) {
       const length = pending.readUInt32BE(0);
+      const limit = maxBytes();
+      if (length > limit) return stop(`a frame of ${length} bytes is over the ${limit}-byte limit`);
       if (pending.length < 4 + length) break;
       const body = pending.subarray(4, 4 + length);
       pending = pending.subarray(4 + length);
-      receive(deserialize(body));
+      let message: unknown;
+      try {
+        message = deserialize(body);
+      } catch (error) {
+        return stop(`a frame that does not deserialize (${(error as Error).message})`);
+      }
+      receive(message);
+      if (refused || socket.destroyed) return;
     }
   });
 }
