@@ -9,6 +9,7 @@ import { ChipPlacement1764230400000 } from './1764230400000-chip-placement';
 import { RoutingSettings1764316800000 } from './1764316800000-routing-settings';
 import { ManagerLease1764489600000 } from './1764489600000-manager-lease';
 import { Studies1764576000000 } from './1764576000000-studies';
+import { DrillRunFabric1764662400000 } from './1764662400000-drill-run-fabric';
 
 /** Every migration in order. Listed by hand (no glob) so the same list works from TypeScript in
  * tests and from the compiled service. */
@@ -25,4 +26,5 @@ export const MIGRATIONS: Function[] = [
   RoutingSettings1764316800000,
   ManagerLease1764489600000,
   Studies1764576000000,
+  DrillRunFabric1764662400000,
 ];

@@ -26,7 +26,7 @@ describe('migrations', () => {
   });
 
   it('upgrade a store at the previous schema and keep its rows', async () => {
-    const old = await open('previous.sqlite', MIGRATIONS.slice(0, -6));
+    const old = await open('previous.sqlite', MIGRATIONS.slice(0, -7));
     await old.runMigrations();
     await old.query(`INSERT INTO "fabric_event" ("kind", "details") VALUES ('FABRIC_LOADED', '{}')`);
     await old.query(
@@ -42,7 +42,7 @@ describe('migrations', () => {
 
     const ds = await open('previous.sqlite');
     const ran = await ds.runMigrations();
-    expect(ran.map((m) => m.name)).toEqual(MIGRATIONS.slice(-6).map((m) => m.name));
+    expect(ran.map((m) => m.name)).toEqual(MIGRATIONS.slice(-7).map((m) => m.name));
     expect(await ds.query(`SELECT "kind", "acknowledgedBy" FROM "fabric_event"`)).toEqual([{ kind: 'FABRIC_LOADED', acknowledgedBy: null }]);
     // A generation stored before its circumstances were kept has none.
     // …and its image is whole (no parent to patch).

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient, Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { freshPostgres, journalled, ManagerProcess, query, startFabricProcess, startManager, WeftProcess } from './support/weft-processes';
+import { freshPostgres, journalled, ManagerProcess, query, startFabricProcess, startManager, until, WeftProcess } from './support/weft-processes';
 
 /** The push the leader is killed in: a first configuration, which writes every register. */
 const FIXTURE = 'blackwidow/bw-r2-1024';
@@ -36,16 +36,6 @@ function subscribe(url: string, key: string, after: string | null, seen: Seen[])
   );
   return { client, ended };
 }
-
-const until = async <T>(what: string, probe: () => Promise<T | undefined | null | false>, ms = 60_000): Promise<T> => {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 /**
  * Failover with real processes (issue 40): a fabric process and two managers on one PostgreSQL.

@@ -158,3 +158,14 @@ export async function runWeft(dir: string, args: string[]): Promise<{ code: numb
   const code = await command.exited;
   return { code, output: command.output() };
 }
+
+/** Polls `probe` until it gives something (resolving with it), or fails after `ms`, naming `what`. */
+export async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, ms = 60_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -80,8 +80,9 @@ export class ControlService implements OnApplicationBootstrap {
   private readonly queues = new Map<number, Promise<unknown>>();
   /** Resolves when the start-up recovery has finished (tests, drills). */
   recovered: Promise<void> = Promise.resolve();
-  /** Whether the start-up recovery has finished (readiness). */
-  recoveryDone = false;
+  /** Recoveries under way (at start-up, and each time a lost fabric is reached again), and whether the start-up one has run. */
+  private recovering = 0;
+  private startedUp = false;
   /** Fabrics in a drill: the wall time spent computing a generation is charged to emulated time. */
   private readonly charged = new Set<number>();
 
@@ -411,15 +412,23 @@ export class ControlService implements OnApplicationBootstrap {
    */
   onApplicationBootstrap(): void {
     // A standby recovers when it takes over: the fabric is then as the deposed manager left it.
-    if (this.owner) void this.owner.whenActive(() => void this.recoverInBackground());
-    else this.recoverInBackground();
+    if (this.owner) void this.owner.whenActive(() => void this.recoverInBackground('after a restart'));
+    else this.recoverInBackground('after a restart');
+    // A fabric reached again after it was lost (a fabric process restarted) may hold anything.
+    this.transports.onReattached(() => this.recoverInBackground('after the fabric was reached again'));
   }
 
-  private recoverInBackground(): void {
-    void this.recoverAll().catch((error: unknown) => this.logger.error(`recovery failed: ${error instanceof Error ? error.stack : String(error)}`));
+  private recoverInBackground(when: string): void {
+    void this.recoverAll(when).catch((error: unknown) => this.logger.error(`recovery failed: ${error instanceof Error ? error.stack : String(error)}`));
   }
 
-  private recoverAll(): Promise<void> {
+  /** Whether no recovery is under way and the start-up one has run (readiness). */
+  get recoveryDone(): boolean {
+    return this.startedUp && this.recovering === 0;
+  }
+
+  private recoverAll(when: string): Promise<void> {
+    this.recovering++;
     this.recovered = (async () => {
       const interrupted = await this.pushes.find({ where: { state: 'running' } });
       const fabricIds = new Set<number>(interrupted.map((p) => p.fabricId));
@@ -430,13 +439,18 @@ export class ControlService implements OnApplicationBootstrap {
         .getRawMany<{ fabricId: number }>();
       for (const row of pushed) fabricIds.add(row.fabricId);
       await Promise.all(
-        [...fabricIds].map((fabricId) => this.exclusive(fabricId, () => this.recover(fabricId, interrupted.find((p) => p.fabricId === fabricId) ?? null))),
+        [...fabricIds].map((fabricId) =>
+          this.exclusive(fabricId, () => this.recover(fabricId, interrupted.find((p) => p.fabricId === fabricId) ?? null, when)),
+        ),
       );
-    })().finally(() => (this.recoveryDone = true));
+    })().finally(() => {
+      this.recovering--;
+      this.startedUp = true;
+    });
     return this.recovered;
   }
 
-  private async recover(fabricId: number, interrupted: PushRecord | null): Promise<void> {
+  private async recover(fabricId: number, interrupted: PushRecord | null, when: string): Promise<void> {
     const narrow = { id: true, number: true, engine: true } as const;
     const target = interrupted
       ? await this.generations.findOne({ where: { id: interrupted.generationId }, select: narrow })
@@ -445,7 +459,7 @@ export class ControlService implements OnApplicationBootstrap {
     const image = await this.images.read<ConfigurationImage>(fabricId, target.number);
     const report = await routingEngineNamed(target.engine).reconcile(this.transports.transport(fabricId), image);
     const ok = report.failures.length === 0;
-    const detail = `after a restart: read back ${report.checked} registers, rewrote ${report.rewritten}${ok ? '' : `, ${report.failures.length} failed`}`;
+    const detail = `${when}: read back ${report.checked} registers, rewrote ${report.rewritten}${ok ? '' : `, ${report.failures.length} failed`}`;
     if (interrupted) {
       await this.pushes.update(interrupted.id, {
         state: ok ? 'recovered' : 'failed',

@@ -21,6 +21,13 @@ export class DrillRun {
   @Column({ type: 'simple-json', nullable: true })
   report!: Record<string, unknown> | null;
 
+  /** The fabric the run loaded (null until it has), and whether it is kept once the run ends. */
+  @Column({ type: 'integer', nullable: true })
+  fabricId!: number | null;
+
+  @Column({ type: 'boolean', default: false })
+  keepFabric!: boolean;
+
   @CreateDateColumn()
   startedAt!: Date;
 

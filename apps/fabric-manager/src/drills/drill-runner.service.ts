@@ -117,11 +117,13 @@ export class DrillRunnerService implements OnApplicationBootstrap {
     return this.owner ? this.owner.whenActive(() => this.abortStale()) : this.abortStale();
   }
 
-  /** Drills the last (active) manager was running when it stopped have ended with it. */
+  /** Drills the last (active) manager was running when it stopped have ended with it; the fabrics
+   * they loaded go as they would have at the end of the run (issue 54: they stayed, paused). */
   private async abortStale(): Promise<void> {
     const stale = await this.runs.find({ where: { state: 'running' } });
     for (const run of stale) {
       await this.runs.save({ ...run, state: 'aborted', report: { error: 'the service stopped during the run' }, finishedAt: new Date() });
+      if (run.fabricId !== null && !run.keepFabric && (await this.fabrics.exists(run.fabricId))) await this.removeFabric(run.fabricId, run.id);
     }
   }
 
@@ -143,8 +145,8 @@ export class DrillRunnerService implements OnApplicationBootstrap {
       row.definition = drill as unknown as Record<string, unknown>;
       row = await this.drills.save(row);
     }
-    const run = await this.runs.save(this.runs.create({ drillId: row.id, state: 'running', report: null, finishedAt: null }));
     const keep = options.keepFabric ?? false;
+    const run = await this.runs.save(this.runs.create({ drillId: row.id, state: 'running', report: null, finishedAt: null, fabricId: null, keepFabric: keep }));
     const loaded: { fabricId?: number } = {};
     const finished = this.execute(run, drill, keep, loaded).catch(async (error: unknown) => {
       this.logger.error(`drill ${drill.name}, run ${run.id}: ${error instanceof Error ? error.stack : String(error)}`);
@@ -189,6 +191,7 @@ export class DrillRunnerService implements OnApplicationBootstrap {
     const fabric = await this.fabrics.load(installation, `${drill.name} — drill run ${run.id}`);
     const fabricId = fabric.id;
     loaded.fabricId = fabricId;
+    await this.runs.update(run.id, { fabricId });
     const report = (step: string, emulatedNs: number) => this.progress.set(run.id, { runId: run.id, emulatedNs, durationNs: drill.durationNs, step });
     report('configuring the fabric', 0);
     await this.control.configure(fabricId, { trigger: `drill ${drill.name}` });

@@ -85,14 +85,23 @@ export class EmulatorClient {
   private readonly parts = new Map<number, (from: number, results: MaintenanceResult<RegisterValue>[]) => void>();
   private readonly interruptListeners = new Set<(fabricId: number, interrupt: InterruptRecord) => void>();
   private alive = false;
+  private closing = false;
+  private readonly lostListeners = new Set<() => void>();
 
   private constructor(private readonly worker: HostPort) {
     worker.on('message', (reply: HostReply) => this.receive(reply));
     worker.on('exit', () => {
+      const wasAlive = this.alive;
       this.alive = false;
       for (const settle of this.pending.values()) settle({ type: 'error', message: 'the emulator worker stopped' });
       this.pending.clear();
+      if (wasAlive && !this.closing) for (const listener of this.lostListeners) listener();
     });
+  }
+
+  /** Calls `listener` once if the host goes away without this client closing it (a fabric process stopped or restarted). */
+  onLost(listener: () => void): void {
+    this.lostListeners.add(listener);
   }
 
   /** `nice`: the worker thread's niceness (Linux schedules threads apart; see emulator-worker.ts);
@@ -222,6 +231,7 @@ export class EmulatorClient {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.worker.terminate();
   }
 

@@ -27,6 +27,12 @@ export class EmulatorService extends FabricTransports implements OnModuleInit, O
   private readonly attachListeners = new Set<AttachListener>();
   /** What each listener asked to be called when a fabric is detached, by fabric. */
   private readonly onDetach = new Map<number, (() => void)[]>();
+  private readonly reattachListeners = new Set<() => void>();
+  /** Why the fabric cannot be reached now (a fabric process gone), or null. */
+  private unreachable: string | null = null;
+  private stopping = false;
+  /** Without a store owner (unit use), the term said to a fabric process. */
+  private term: number | undefined;
 
   constructor(
     @InjectRepository(Fabric) private readonly store: Repository<Fabric>,
@@ -45,22 +51,65 @@ export class EmulatorService extends FabricTransports implements OnModuleInit, O
     const fabric = this.config?.WEFT_FABRIC ?? 'embedded';
     if (fabric !== 'embedded') {
       // A fabric process of its own (`weft fabric serve`): it outlives this manager.
-      // Its fencing term: when this manager claimed the store (a fabric process refuses an older claim).
-      const term = this.owner?.term() ?? Date.now();
-      let key: Buffer;
-      try {
-        key = readFabricKey(this.config?.WEFT_FABRIC_KEY_FILE ?? DEFAULT_FABRIC_KEY_FILE);
-      } catch (error) {
-        throw new Error(
-          `${(error as Error).message} — the fabric process at ${fabric} makes its key at its first start; WEFT_FABRIC_KEY_FILE names where it is`,
-        );
-      }
-      this.client = await EmulatorClient.connect(fabric, term, key);
+      this.client = await this.connectTo(fabric);
       this.logger.log(`the emulated fabrics are the fabric process at ${fabric}`);
       return;
     }
     const threads = this.config?.WEFT_EMULATOR_THREADS || availableParallelism();
     this.client = await EmulatorClient.start(this.config?.WEFT_EMULATOR_NICE ?? 0, threads);
+  }
+
+  /** Connects to the fabric process at `address`, proving the fabric key, with this manager's term. */
+  private async connectTo(address: string): Promise<EmulatorClient> {
+    // Its fencing term: when this manager claimed the store (a fabric process refuses an older claim).
+    const term = this.owner?.term() ?? (this.term ??= Date.now());
+    let key: Buffer;
+    try {
+      key = readFabricKey(this.config?.WEFT_FABRIC_KEY_FILE ?? DEFAULT_FABRIC_KEY_FILE);
+    } catch (error) {
+      throw new Error(
+        `${(error as Error).message} — the fabric process at ${address} makes its key at its first start; WEFT_FABRIC_KEY_FILE names where it is`,
+      );
+    }
+    const client = await EmulatorClient.connect(address, term, key);
+    client.onLost(() => void this.reconnect(address));
+    return client;
+  }
+
+  /**
+   * The fabric process went away (stopped, restarted, its connection cut): the manager keeps its
+   * lease and connects again as soon as it answers (issue 54: it never did, and stayed unready while
+   * holding the lease, so that no standby could step in). Reached again, every stored fabric is
+   * attached again — a restarted fabric process powers them up blank — and the reattach listeners
+   * (the control plane) read each fabric back and write what differs.
+   */
+  private async reconnect(address: string): Promise<void> {
+    if (this.stopping) return;
+    this.client = null;
+    this.unreachable = `the fabric process at ${address} went away at ${new Date().toISOString()}; connecting again`;
+    this.logger.warn(this.unreachable);
+    for (const fabricId of this.attached.keys()) {
+      for (const detached of this.onDetach.get(fabricId) ?? []) detached();
+      this.onDetach.delete(fabricId);
+    }
+    let said = '';
+    for (let delayMs = 100; !this.client; delayMs = Math.min(delayMs * 2, 2_000)) {
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      if (this.stopping) return;
+      try {
+        this.client = await this.connectTo(address);
+      } catch (error) {
+        const message = (error as Error).message;
+        if (message !== said) this.logger.warn(`the fabric process at ${address}: ${message}; trying again`);
+        said = message;
+      }
+    }
+    if (this.stopping) return void this.client.close();
+    this.unreachable = null;
+    this.logger.log(`the fabric process at ${address} answers again: attaching the fabrics and reading them back`);
+    this.attached.clear();
+    await this.powerUp();
+    for (const listener of this.reattachListeners) listener();
   }
 
   onAttached(listener: AttachListener): () => void {
@@ -85,7 +134,13 @@ export class EmulatorService extends FabricTransports implements OnModuleInit, O
     if (rows.length > 0) this.logger.log(`emulated fabrics powered up: ${rows.map((r) => r.name).join(', ')}`);
   }
 
+  /** Calls `listener` each time the fabric was lost and is reached again, its fabrics attached again. */
+  onReattached(listener: () => void): void {
+    this.reattachListeners.add(listener);
+  }
+
   async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
     await this.client?.close();
     this.client = null;
   }
@@ -106,7 +161,7 @@ export class EmulatorService extends FabricTransports implements OnModuleInit, O
 
   /** The maintenance transport of one emulated fabric: the control plane's only way in. */
   transport(fabricId: number): MaintenanceTransport {
-    if (!this.client) throw new Error(this.owner?.refusal() ?? 'the emulator is not running');
+    if (!this.client) throw new Error(this.unreachable ?? this.owner?.refusal() ?? 'the emulator is not running');
     return this.client.transport(fabricId);
   }
 
@@ -143,6 +198,11 @@ export class EmulatorService extends FabricTransports implements OnModuleInit, O
 
   isRunning(): boolean {
     return this.client?.running ?? false;
+  }
+
+  /** Why the emulated fabric is not running, where it is not. */
+  notRunningReason(): string {
+    return this.unreachable ?? 'the emulated fabric has not started';
   }
 
   status(): { fabrics: number; chips: number; ports: number } {

@@ -223,6 +223,10 @@ export class FabricsService {
     return { fabric, file, design: cached.design };
   }
 
+  exists(id: number): Promise<boolean> {
+    return this.fabrics.existsBy({ id });
+  }
+
   count(): Promise<number> {
     return this.fabrics.count();
   }

@@ -11,6 +11,6 @@ export class EmulatorHealthIndicator {
 
   isRunning() {
     const indicator = this.indicators.check('emulator');
-    return this.emulator.isRunning() ? indicator.up(this.emulator.status()) : indicator.down({ message: 'the emulated fabric has not started' });
+    return this.emulator.isRunning() ? indicator.up(this.emulator.status()) : indicator.down({ message: this.emulator.notRunningReason() });
   }
 }

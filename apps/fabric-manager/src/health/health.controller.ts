@@ -44,7 +44,9 @@ export class HealthController {
       },
       () => {
         const indicator = this.indicators.check('recovery');
-        return this.control.recoveryDone ? indicator.up() : indicator.down({ message: 'finishing pushes interrupted by the last stop' });
+        return this.control.recoveryDone
+          ? indicator.up()
+          : indicator.down({ message: 'reading the fabric back to finish pushes cut off by the last stop or a lost fabric' });
       },
       () => {
         const indicator = this.indicators.check('store');

@@ -16,4 +16,8 @@ export abstract class FabricTransports {
    * way to stop listening.
    */
   abstract onAttached(attached: (fabricId: number, transport: MaintenanceTransport) => (() => void) | void): () => void;
+
+  /** Calls `listener` each time the fabrics were out of reach and are reached again (attached
+   * again, each heard through `onAttached` anew): what they hold is then to be read back. */
+  abstract onReattached(listener: () => void): void;
 }

@@ -60,4 +60,24 @@ describe('the emulator host: what a drill needs', () => {
     // Sent at 25 µs (cycle 20,000), not at 0: the answer comes after the embargo.
     expect(h.fabric(1)!.sim.cycle).toBeGreaterThanOrEqual(20_000);
   });
+
+  it('ends what the last manager set going when a new manager’s session begins: pause, embargo, held requests, traffic', async () => {
+    const { h, send, replies } = host();
+    void send((id) => ({
+      type: 'traffic',
+      id,
+      fabricId: 1,
+      request: { mode: 'background', pattern: { kind: 'uniform-random' }, packetPhits: 4, slices: [0], seed: 3, load: 0.05, interval: 1_000 },
+    }));
+    await send((id) => ({ type: 'pause-at', id, fabricId: 1, atNs: 5_000 }));
+    await send((id) => ({ type: 'embargo', id, fabricId: 1, untilNs: 1e12 }));
+    // The deposed manager's write, held by its own embargo: it must never reach the fabric.
+    void send((id) => ({ type: 'write', id, fabricId: 1, route: [0], register: 'identity', index: 0, value: [7] }));
+    const heldId = 103;
+    h.newSession();
+    expect(h.fabric(1)).toMatchObject({ paused: false, pauseAt: null, embargoUntil: 0, held: [], traffic: null });
+    const answer = await send((id) => ({ type: 'read', id, fabricId: 1, route: [0], register: 'identity', index: 0 }));
+    expect(answer).toMatchObject({ type: 'result', result: { ok: true } });
+    expect(replies.some((r) => 'id' in r && r.id === heldId)).toBe(false);
+  });
 });

@@ -162,6 +162,25 @@ export class EmulatorHost {
     this.schedule();
   }
 
+  /**
+   * A new manager's session begins (a fabric process's takeover): what the last manager's session
+   * had set going ends with it (issue 54: a manager killed in the middle of a drill left its fabric
+   * paused, and the next manager's read-back waited for it forever). Pauses and embargoes are
+   * lifted, maintenance requests the last manager left held are dropped — a deposed manager's writes
+   * never reach the fabric — and its traffic runs stop (their reports had no one to go to); packets
+   * already in the fabric run on to their end.
+   */
+  newSession(): void {
+    for (const hosted of this.fabrics.values()) {
+      hosted.paused = false;
+      hosted.pauseAt = null;
+      hosted.embargoUntil = 0;
+      hosted.held.length = 0;
+      hosted.traffic = null;
+    }
+    this.schedule();
+  }
+
   /** A command that could not be done is answered with why; nothing it did stops the host. */
   private fail(id: number | undefined, error: unknown): void {
     this.reply({ type: 'error', id, message: error instanceof Error ? error.message : String(error) });

@@ -123,6 +123,7 @@ export async function serveFabric(address: string, options: FabricServeOptions):
         previous.emit('let-go');
         previous.destroy();
       }
+      host.newSession();
       sendFrame(socket, { type: 'ready' } satisfies HostReply);
       for (const reply of kept.splice(0)) sendFrame(socket, reply);
       log(`a manager connected (term ${term})`);
