@@ -191,8 +191,23 @@ describe('the weft command line', () => {
     expect((await as('faults', 'list', fabric)).stdout).toBe('no faults in force\n');
     expect((await as('routes', 'show', 's0.r1.3', '--fabric', fabric)).stdout).not.toContain('out of service');
 
+    // A router whose loss the proof cannot route around (the maintenance controller's own R1): the
+    // generation is rejected, an alarm with its reason, and the command says so and fails.
+    const refused = await as('faults', 'declare', fabric, 's0.r1.0');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^weft: generation 5 was rejected: .+\n$/);
+    const alarms = await service.gql<{ events: { edges: { node: { details: { generation: number; reason: string } } }[] } }>(
+      'query($f: ID) { events(fabricId: $f, kinds: [GENERATION_REJECTED]) { edges { node { details } } } }',
+      { f: fabric },
+      key,
+    );
+    expect(alarms.data!.events.edges.map((e) => e.node.details)).toEqual([
+      expect.objectContaining({ generation: 5, reason: refused.stderr.slice('weft: generation 5 was rejected: '.length, -1) }),
+    ]);
+    await as('faults', 'clear', /^fault #(\d+)/.exec(refused.stdout)![1]);
+
     const unknown = await as('routes', 'show', 's9.r1.3', '--fabric', fabric);
-    expect(unknown).toMatchObject({ code: 1, stderr: `weft: NOT_FOUND: generation 4 of fabric ${fabric} configures no router "s9.r1.3"\n` });
+    expect(unknown).toMatchObject({ code: 1, stderr: `weft: NOT_FOUND: generation 6 of fabric ${fabric} configures no router "s9.r1.3"\n` });
     const missing = await as('config', 'diff', '1', '7', '--fabric', fabric);
     expect(missing).toMatchObject({ code: 1, stderr: `weft: NOT_FOUND: fabric ${fabric} has no generation 7\n` });
   });

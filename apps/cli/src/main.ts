@@ -465,6 +465,7 @@ async function awaitReaction(client: ServiceClient, fabricId: number, faultId: s
         `generation ${next.number} ${next.state === 'pushed' ? 'pushed' : `${next.state}, NOT pushed`}` +
           (previous ? ` ("weft config diff ${previous.number} ${next.number} --fabric ${fabricId}" shows what changed)` : ''),
       );
+      if (next.state === 'rejected') throw new CliError(`generation ${next.number} was rejected: ${await rejection(client, fabricId, next.number)}`);
       if (next.state !== 'pushed') throw new CliError(`generation ${next.number} was ${next.state}`);
       return;
     }
@@ -478,6 +479,15 @@ async function awaitReaction(client: ServiceClient, fabricId: number, faultId: s
     }
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** Why a generation was rejected, as its GENERATION_REJECTED event says. */
+async function rejection(client: ServiceClient, fabricId: number, generation: number): Promise<string> {
+  const { events } = await client.request<{ events: { edges: { node: { details: { generation: number; reason: string } } }[] } }>(
+    'query($f: ID) { events(fabricId: $f, kinds: [GENERATION_REJECTED], first: 500) { edges { node { details } } } }',
+    { f: String(fabricId) },
+  );
+  return events.edges.map((e) => e.node.details).find((d) => d.generation === generation)?.reason ?? 'its proof failed';
 }
 
 export async function runCli(argv: string[]): Promise<number> {

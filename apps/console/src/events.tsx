@@ -51,7 +51,7 @@ export function Events({ session, fabricId, live }: { session: Session; fabricId
       <table>
         <tbody>
           {stored.map((e) => (
-            <tr key={e.id} data-kind={e.kind}>
+            <tr key={e.id} data-kind={e.kind} className={e.kind === 'GENERATION_REJECTED' ? 'alarm' : undefined}>
               <td>{new Date(e.wallTime).toLocaleString()}</td>
               <td>
                 <b>{e.kind}</b>

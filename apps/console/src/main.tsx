@@ -406,8 +406,13 @@ function FabricView({ session, fabric }: { session: Session; fabric: FabricSumma
             <h3>Events (live)</h3>
             <ol>
               {events.map((e) => (
-                <li key={e.id} data-kind={e.kind}>
+                <li key={e.id} data-kind={e.kind} className={e.kind === 'GENERATION_REJECTED' ? 'alarm' : undefined}>
                   <b>{e.kind}</b> {e.chip ? `${e.chip}${e.port !== null ? `:${e.port}` : ''}` : ''} <time>{new Date(e.wallTime).toLocaleTimeString()}</time>
+                  {e.kind === 'GENERATION_REJECTED' && (
+                    <div>
+                      generation {String(e.details.generation)} not pushed: {String(e.details.reason)}
+                    </div>
+                  )}
                 </li>
               ))}
             </ol>

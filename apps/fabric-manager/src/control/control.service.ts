@@ -251,6 +251,7 @@ export class ControlService implements OnApplicationBootstrap {
       computation: {
         incremental,
         fellBack: driven.fellBack,
+        fallback: driven.fallback,
         ms: Math.round(computeMs * 1000) / 1000,
         verifyMs: Math.round(driven.verifyMs * 1000) / 1000,
         cpuMs: Math.round(chargedMs * 1000) / 1000,
@@ -269,7 +270,7 @@ export class ControlService implements OnApplicationBootstrap {
       faults: readonly Fault[];
       unreachable: readonly { slice: number; processors: string }[];
       trigger: string;
-      computation: { incremental: boolean; fellBack: boolean; ms: number; verifyMs: number; cpuMs: number };
+      computation: { incremental: boolean; fellBack: boolean; fallback?: string | null; ms: number; verifyMs: number; cpuMs: number };
     },
   ): Promise<ConfigurationOutcome> {
     const previous = await this.generations.findOne({ where: { fabricId }, order: { number: 'DESC' }, select: { id: true, number: true } });
@@ -318,6 +319,8 @@ export class ControlService implements OnApplicationBootstrap {
         engine,
         incremental: context.computation.incremental,
         fellBack: context.computation.fellBack,
+        // The engine's preferred routing failed its proof and its proven fallback was taken (what it gave up).
+        fallback: context.computation.fallback ?? null,
         // Wall time to compute and prove it, and of that the proof's.
         computeMs: context.computation.ms,
         verifyMs: context.computation.verifyMs,
@@ -325,6 +328,21 @@ export class ControlService implements OnApplicationBootstrap {
         computeCpuMs: context.computation.cpuMs,
       },
     });
+    if (!verification.ok) {
+      // An alarm, not a log line: the fabric stays on the configuration in force before it.
+      const reasons = verification.violations.slice(0, 5).map((v) => v.message);
+      await this.events.record({
+        fabricId,
+        kind: FabricEventKind.GENERATION_REJECTED,
+        details: {
+          generation: generation.number,
+          trigger: context.trigger,
+          reason: reasons[0] ?? 'its proof failed',
+          violations: reasons,
+          more: Math.max(0, verification.violations.length - reasons.length),
+        },
+      });
+    }
     let writes = 0;
     if (verification.ok) {
       const report = await this.push(fabricId, generation, image);

@@ -10,6 +10,9 @@ export enum FabricEventKind {
   CONFIGURATION_ERROR = 'CONFIGURATION_ERROR',
   GENERATION_COMPUTED = 'GENERATION_COMPUTED',
   GENERATION_PUSHED = 'GENERATION_PUSHED',
+  /** An alarm: a computed generation failed its proof and was not pushed (details.reason says why);
+   * the fabric keeps the configuration in force before it. */
+  GENERATION_REJECTED = 'GENERATION_REJECTED',
   FAULT_DECLARED = 'FAULT_DECLARED',
   FAULT_CLEARED = 'FAULT_CLEARED',
   DRILL_STEP = 'DRILL_STEP',

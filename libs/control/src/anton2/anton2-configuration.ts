@@ -13,7 +13,7 @@
  */
 import * as model from '@weft/fabric-model';
 import type { FabricDesign, MaintenanceTransport, Torus } from '@weft/fabric-model';
-import type { KnownFabric } from '../discovery/known-fabric';
+import { cablesNotFoundAsDesigned, KnownFabric } from '../discovery/known-fabric';
 import { FaultSet } from '../faults/fault-set';
 import {
   anton2ArbiterLoads,
@@ -82,8 +82,8 @@ const placeIn = (torus: Torus, at: readonly number[] | undefined) => (at ? torus
 
 /**
  * The faults as the torus sees them (places and channels by torus index): dead ASICs, declared or
- * not answering discovery; dead channels, both ends — declared, found down, or miswired (a channel
- * whose far end is not where the design puts it is not routed over).
+ * not answering discovery; dead channels, both ends — declared, found down, or not found as designed
+ * (cablesNotFoundAsDesigned: a channel whose far end is not where the design puts it is not routed over).
  */
 export function anton2Faults(known: KnownFabric, torus: Torus, faults: FaultSet = FaultSet.NONE): { deadNodes: number[]; deadChannels: DeadChannel[] } {
   const placeOf = new Map(known.design.chips.map((c) => [c.name, placeIn(torus, c.coordinates)] as const));
@@ -101,10 +101,7 @@ export function anton2Faults(known: KnownFabric, torus: Torus, faults: FaultSet 
     channels.set(`${far}:${port ^ 2}`, { node: far, port: port ^ 2 });
   };
   for (const { chip, port } of faults.ports()) if (placeOf.has(chip) && !faults.routers.has(chip)) both(placeOf.get(chip)!, port);
-  for (const finding of known.matched.findings) {
-    if (finding.kind !== 'miswired-cable' && finding.kind !== 'extra-cable' && finding.kind !== 'missing-cable') continue;
-    for (const end of finding.ends) if (placeOf.has(end.chip)) both(placeOf.get(end.chip)!, end.port);
-  }
+  for (const ends of cablesNotFoundAsDesigned(known)) for (const end of ends) if (placeOf.has(end.chip)) both(placeOf.get(end.chip)!, end.port);
   return { deadNodes: [...deadNodes], deadChannels: [...channels.values()] };
 }
 

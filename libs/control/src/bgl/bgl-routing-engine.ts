@@ -9,7 +9,7 @@
  * small machines walked pair by pair (V2, V3), the bubble buffers and accounting (V4).
  */
 import { designTorus, TieRule, Torus } from '@weft/fabric-model';
-import type { KnownFabric } from '../discovery/known-fabric';
+import { cablesNotFoundAsDesigned, KnownFabric } from '../discovery/known-fabric';
 import type { ChipImages } from '../engine/image-delta';
 import type { EngineComputation, RoutingEngine, Unreachable } from '../engine/routing-engine';
 import type { FaultSet } from '../faults/fault-set';
@@ -109,7 +109,7 @@ export class BglRoutingEngine implements RoutingEngine<BglImage, BglComputation>
     }
   }
 
-  /** The faults as the torus sees them: dead nodes, and the links of faulty ports and miswired cables (both ways). */
+  /** The faults as the torus sees them: dead nodes, and the links of faulty ports and of cables not found as designed (both ways). */
   torusFaults(faults: FaultSet): TorusFaults {
     const dead: number[] = [];
     for (const name of faults.routers) {
@@ -124,9 +124,9 @@ export class BglRoutingEngine implements RoutingEngine<BglImage, BglComputation>
       const i = this.indexOf.get(chip);
       if (i !== undefined && port >= 0 && port < 6 && !faults.routers.has(chip)) both(i, port);
     }
-    for (const finding of this.known.matched.findings) {
-      if (finding.kind !== 'miswired-cable' && finding.kind !== 'extra-cable') continue;
-      for (const end of finding.ends) {
+    // A cable discovery did not find as designed (missing, miswired, displaced) is not routed over.
+    for (const ends of cablesNotFoundAsDesigned(this.known)) {
+      for (const end of ends) {
         const i = this.indexOf.get(end.chip);
         if (i !== undefined && end.port >= 0 && end.port < 6) both(i, end.port);
       }

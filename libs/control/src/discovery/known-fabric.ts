@@ -56,6 +56,24 @@ export function indexKnownFabric(known: KnownFabric): KnownFabricIndex {
 }
 
 /**
+ * The design's cables that discovery did not find live as designed — missing, miswired (either
+ * end landing elsewhere), or displaced by a cable the design does not have — each by both its
+ * ends: no route may cross them, whatever the findings call them (issue 54: BG/L's proof passed
+ * over a missing cable because it took only the findings it knew by kind). Every family's engine
+ * routes around these and proves against the cabling found, not the cabling designed.
+ */
+export function cablesNotFoundAsDesigned(known: KnownFabric): readonly (readonly [CableEnd, CableEnd])[] {
+  const { peer } = indexKnownFabric(known);
+  const out: (readonly [CableEnd, CableEnd])[] = [];
+  for (const cable of known.design.cables) {
+    const far = peer.get(endKey(cable.a));
+    if (far && far.chip === cable.b.chip && far.port === cable.b.port) continue;
+    out.push([cable.a, cable.b]);
+  }
+  return out;
+}
+
+/**
  * The fabric as if a sweep had found exactly the design (serial numbers in design order, each chip
  * reached by the breadth-first route a sweep from `attachment` would take): for tests and
  * benchmarks of the pure computations, which need no emulator.

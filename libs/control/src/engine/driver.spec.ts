@@ -54,4 +54,27 @@ describe('the routing-engine driver', () => {
     expect(outcome.verification.violations).toHaveLength(1);
     expect(calls[calls.length - 1]).toBe('adopt full refused');
   });
+
+  it('takes the engine’s own fallback where its preferred configuration fails its proof and the fallback is proven', () => {
+    const { engine, calls } = engineProving({ incremental: false, full: false });
+    const fallback =
+      (ok: boolean): RoutingEngine<Image>['fallback'] =>
+      (faults) => {
+        calls.push('fallback');
+        return {
+          computed: { faults, incremental: false, image: { routers: [{ name: ok ? 'proven' : 'not' }] }, changedRouters: [] },
+          reason: 'routed minimally',
+        };
+      };
+    const verify = engine.verify;
+    engine.verify = (computed) => (computed.image.routers[0]?.name === 'proven' ? { ...verify(computed), ok: true, violations: [] } : verify(computed));
+    engine.fallback = fallback(true);
+    const taken = driveEngine(engine, FaultSet.NONE);
+    expect(taken).toMatchObject({ pushable: true, fallback: 'routed minimally (the preferred configuration was not proven: a loop)' });
+    expect(taken.computed.image.routers).toEqual([{ name: 'proven' }]);
+    // A fallback that is not proven either changes nothing: the preferred one is refused.
+    engine.fallback = fallback(false);
+    expect(driveEngine(engine, FaultSet.NONE)).toMatchObject({ pushable: false, fallback: null });
+    expect(calls.at(-1)).toBe('adopt full refused');
+  });
 });

@@ -1,8 +1,10 @@
 /**
  * The routing-engine driver (issue 35, capability 3): the policy around any engine. Every computed
  * configuration is proven before it may be pushed; an incremental computation whose proof fails is
- * computed again in full and proven again (the fall-back); what is still not proven is adopted as
- * refused — stored, reported, never pushed.
+ * computed again in full and proven again (the fall-back); one that still fails is replaced by the
+ * engine's own fallback where it has one and that is proven (issue 54: a dead router left a
+ * flattened butterfly on routes through it, its UGAL configuration refused); what is still not
+ * proven is adopted as refused — stored, reported, never pushed.
  */
 import type { FaultSet } from '../faults/fault-set';
 import type { VerificationReport } from '../blackwidow/verifier';
@@ -17,6 +19,8 @@ export interface DriverOutcome<I extends ChipImages> {
   readonly pushable: boolean;
   /** An incremental computation failed its proof and the full one was taken instead. */
   readonly fellBack: boolean;
+  /** The preferred configuration failed its proof and the engine's fallback was taken: what it gave up. */
+  readonly fallback: string | null;
   /** Wall milliseconds spent proving (both proofs, where it fell back): the rest of the drive is computing. */
   readonly verifyMs: number;
 }
@@ -37,6 +41,16 @@ export function driveEngine<I extends ChipImages, C extends EngineComputation<I>
     verification = prove(computed);
     fellBack = true;
   }
+  let fallback: string | null = null;
+  if (!verification.ok && engine.fallback) {
+    const other = engine.fallback(faults);
+    const proof = other && prove(other.computed);
+    if (other && proof?.ok) {
+      fallback = `${other.reason} (the preferred configuration was not proven: ${verification.violations[0]?.message ?? 'no reason given'})`;
+      computed = other.computed;
+      verification = proof;
+    }
+  }
   engine.adopt(computed, verification);
-  return { engine: engine.name, computed, verification, pushable: verification.ok, fellBack, verifyMs };
+  return { engine: engine.name, computed, verification, pushable: verification.ok, fellBack, fallback, verifyMs };
 }

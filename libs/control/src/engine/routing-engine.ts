@@ -31,6 +31,13 @@ export interface RoutingEngine<I extends ChipImages = ChipImages, C extends Engi
   readonly name: string;
   /** The configuration around `faults`; `full`: from scratch, not from the last one adopted. */
   compute(faults: FaultSet, options?: { full?: boolean }): C;
+  /**
+   * A configuration the engine can prove where its preferred one failed its proof around `faults`
+   * (the flattened butterfly: minimal routes where a dead router strands the two-phase walks), or
+   * null where it has none. It stands only for this fault set: the next computation tries the
+   * preferred one again. The reason says what was given up, for the generation's record.
+   */
+  fallback?(faults: FaultSet): { computed: C; reason: string } | null;
   /** Its proof, by the family's verifier. */
   verify(computed: C): VerificationReport;
   /** Makes it, with its verdict, the configuration the next computation starts from. */

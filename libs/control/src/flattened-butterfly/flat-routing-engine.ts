@@ -23,8 +23,8 @@ export class FlatRoutingEngine implements RoutingEngine<FlatEngineImage, FlatCom
     private options: FlatRoutingSettings = DEFAULT_FLAT_SETTINGS,
   ) {}
 
-  compute(faults: FaultSet): FlatComputation {
-    const image = computeFlatImage(this.known, faults, this.options);
+  compute(faults: FaultSet, _options?: { full?: boolean }, settings: FlatRoutingSettings = this.options): FlatComputation {
+    const image = computeFlatImage(this.known, faults, settings);
     const previous = new Map((this.adopted?.image.routers ?? []).map((r) => [r.name, r]));
     const changed: string[] = [];
     // A router whose registers did not change keeps its image object (image-delta.ts stores only what changed).
@@ -36,6 +36,18 @@ export class FlatRoutingEngine implements RoutingEngine<FlatEngineImage, FlatCom
       return next;
     });
     return { faults, incremental: false, image: { ...image, routers }, changedRouters: changed };
+  }
+
+  /**
+   * Minimal routes, where the routing mode's two-phase walks cannot be proven around the faults
+   * (spec §3.6): a dead router's coordinates strand the dimension-order walks to and from
+   * intermediates in its rows, and the router draws its intermediate at random, so no exclusion
+   * list proves every walk. Dimension order with detours is proven walk by walk; the pairs whose
+   * every minimal route crosses the dead router are named unreachable — never routed through it.
+   */
+  fallback(faults: FaultSet): { computed: FlatComputation; reason: string } | null {
+    if (this.options.routing === 'min') return null;
+    return { computed: this.compute(faults, undefined, { ...this.options, routing: 'min' }), reason: `routed minimally instead of ${this.options.routing}` };
   }
 
   verify(computed: FlatComputation): VerificationReport {
