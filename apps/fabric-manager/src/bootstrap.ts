@@ -63,7 +63,19 @@ export async function startService(config: WeftConfig, options: { logger?: boole
   }
   try {
     // Nest hands the options to the HTTP server's listen() as they are.
-    await listenWithAcceptors(app.getHttpServer(), (options) => app.listen(options as never), config.WEFT_PORT, config.WEFT_HOST, config.WEFT_HTTP_ACCEPTORS);
+    const listening = await listenWithAcceptors(
+      app.getHttpServer(),
+      (options) => app.listen(options as never),
+      config.WEFT_PORT,
+      config.WEFT_HOST,
+      config.WEFT_HTTP_ACCEPTORS,
+    );
+    if (listening < config.WEFT_HTTP_ACCEPTORS)
+      app
+        .get(Logger)
+        .warn(
+          `accepting connections on 1 socket, not WEFT_HTTP_ACCEPTORS=${config.WEFT_HTTP_ACCEPTORS}: Node ${process.versions.node} cannot share a port between sockets (Node 22.12 can)`,
+        );
   } catch (error) {
     // The port is taken: the store, the emulators and the automation stop as at any shutdown.
     await app.close();

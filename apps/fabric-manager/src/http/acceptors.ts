@@ -23,10 +23,12 @@ export async function listenWithAcceptors(
   port: number,
   host: string,
   acceptors: number,
-): Promise<void> {
-  if (acceptors <= 1) {
+): Promise<number> {
+  // Node shares a port between listening sockets from 22.12 (and 23.1) on: before, `reusePort` is
+  // ignored and the second socket would fail as if the port were taken (issue 54) — one it is.
+  if (acceptors <= 1 || !reusePortSupported()) {
     await listenMain({ port, host });
-    return;
+    return 1;
   }
   if (port !== 0) await probe(port, host);
   await listenMain({ port, host, reusePort: true });
@@ -43,6 +45,13 @@ export async function listenWithAcceptors(
     for (const acceptor of extra) acceptor.close();
     return close(callback);
   }) as Server['close'];
+  return acceptors;
+}
+
+/** Whether this Node honours `reusePort` when listening (22.12+, 23.1+). */
+export function reusePortSupported(version = process.versions.node): boolean {
+  const [major, minor] = version.split('.').map(Number);
+  return major > 23 || (major === 23 && minor >= 1) || (major === 22 && minor >= 12);
 }
 
 export interface ListenOptions {

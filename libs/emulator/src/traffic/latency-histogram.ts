@@ -29,8 +29,12 @@ export class LatencyHistogram {
   record(cycles: number): void {
     if (cycles >= LatencyHistogram.EXACT_LIMIT) this.beyond.push(cycles);
     else {
-      if (cycles >= this.counts.length) this.grow(cycles);
-      this.counts[cycles]++;
+      // Counted at the whole cycle nearest (a chip clocked apart from the run's cycle, as Anton 2's
+      // channels are, gives fractions: a fractional index was a property, not a count, and every
+      // percentile came out undefined — issue 54); the sum, and so the mean, stays exact.
+      const bin = Math.round(cycles);
+      if (bin >= this.counts.length) this.grow(bin);
+      this.counts[bin]++;
     }
     this.count++;
     this.sum += cycles;
