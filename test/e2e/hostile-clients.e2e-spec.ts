@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { reusePortSupported } from '../../apps/fabric-manager/src/http/acceptors';
 import { createKey, loadFixture, TestService, waitForAutomation } from './support/test-service';
 
 const CONFIGURE = `mutation($input: FabricIdInput!) { configureFabric(input: $input) { generation { number } } }`;
@@ -47,6 +48,32 @@ describe('hostile clients', () => {
     expect(result.status).toBe(400);
     expect(result.body.data).toBeUndefined();
     expect(result.body.errors![0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', reason: 'QUERY_TOO_COMPLEX' });
+  });
+
+  it('2,000 aliases of a field that costs nothing are refused with a 400 naming the field limit', async () => {
+    const result = await post(aliased(2_000, (a) => `${a}: manager { role }`).replace('query($f: ID!)', 'query'), viewer);
+    expect(result.status).toBe(400);
+    expect(result.body.errors![0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', reason: 'QUERY_TOO_LARGE', maxFields: 1_000 } });
+  });
+
+  it('a variable that does not fit its type, or an input field that does not exist, is the client’s mistake: 400', async () => {
+    const send = async (query: string, variables: Record<string, unknown>) => {
+      const response = await fetch(`${service.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${viewer}` },
+        body: JSON.stringify({ query, variables }),
+      });
+      return { status: response.status, body: (await response.json()) as { errors: { extensions: Record<string, unknown> }[] } };
+    };
+    for (const [query, variables] of [
+      ['query($f: ID!) { fabric(id: $f) { id } }', { f: { x: 1 } }],
+      ['query($i: FabricIdInput!) { generations(input: $i) { number } }', { i: { fabricId: 1, bogus: 2 } }],
+      ['query { generations(input: { fabricId: 1, bogus: 2 }) { number } }', {}],
+    ] as const) {
+      const result = await send(query, variables);
+      expect(result.status).toBe(400);
+      expect(result.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
+    }
   });
 
   it('300 aliases of routerConfiguration are refused too', async () => {
@@ -117,7 +144,8 @@ describe('hostile clients', () => {
       // The end of this turn, then the next: its poll phase takes connections in, then its check
       // phase runs the inner callback.
       const atFirstTurn = await new Promise<number>((resolve) => setImmediate(() => setImmediate(() => resolve(taken))));
-      expect(atFirstTurn).toBeGreaterThanOrEqual(4);
+      // Where Node cannot share the port (before 22.12) there is one acceptor: one connection a turn.
+      expect(atFirstTurn).toBeGreaterThanOrEqual(reusePortSupported() ? 4 : 1);
     } finally {
       server.off('connection', count);
       for (const socket of sockets) socket.destroy();

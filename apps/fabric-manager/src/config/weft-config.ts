@@ -53,6 +53,14 @@ export class WeftConfig {
   @Max(50)
   WEFT_MAX_QUERY_DEPTH: number = 10;
 
+  /** Fields one operation may select, aliases and fragments counted where they are used: two
+   * thousand aliases of a field that costs nothing each still held the event loop for seconds. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(100_000)
+  WEFT_MAX_QUERY_FIELDS: number = 1_000;
+
   /** React to interrupts without an operator: record the fault, recompute, verify, push (`off` leaves it to operators). */
   @IsIn(['on', 'off'])
   WEFT_AUTOMATION: string = 'on';

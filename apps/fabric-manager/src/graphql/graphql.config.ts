@@ -33,7 +33,7 @@ export function graphqlConfig(config: WeftConfig, keys: ApiKeysService, metrics:
       ApolloServerPluginLandingPageDisabled(),
       introspectionKeyPlugin(keys),
       metricsPlugin(metrics),
-      queryComplexityPlugin(() => schema!, config.WEFT_MAX_QUERY_COMPLEXITY, config.WEFT_MAX_QUERY_DEPTH),
+      queryComplexityPlugin(() => schema!, config.WEFT_MAX_QUERY_COMPLEXITY, config.WEFT_MAX_QUERY_DEPTH, config.WEFT_MAX_QUERY_FIELDS),
     ],
     transformSchema: (built: GraphQLSchema) => {
       schema = built;
