@@ -1,3 +1,4 @@
+import { runCli } from '../../../apps/cli/src/main';
 import { EmulatorService } from '../../../apps/fabric-manager/src/emulator/emulator.service';
 import type { TestService } from './test-service';
 
@@ -38,12 +39,31 @@ export async function runDrill(service: TestService, key: string, fixture: strin
   }
 }
 
-/** Runs a shipped drill and checks it passed, every expectation with it; its report. */
+/**
+ * Runs a shipped drill as an operator does, through the command line (`weft drill run <name>`,
+ * issue 54: every Anton 2 drill passed and yet the command failed printing its report), and checks
+ * that it passed — the command's exit code, its printed report, every expectation; its report.
+ */
 export async function passedDrill(service: TestService, key: string, fixture: string): Promise<DrillReport> {
-  const { state, report } = await runDrill(service, key, fixture);
-  expect(report.expectations.filter((e) => !e.passed)).toEqual([]);
-  expect(state).toBe('passed');
-  return report;
+  let stdout = '';
+  let stderr = '';
+  const out = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true));
+  const err = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true));
+  let code: number;
+  try {
+    code = await runCli(['node', 'weft', 'drill', 'run', fixture, '--url', service.url, '--key', key]);
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+  if (process.env.DRILL_DEBUG) console.log(stdout, stderr);
+  const id = /^drill [\w-]+: run #(\d+)$/m.exec(stderr)?.[1];
+  expect({ code, stderr: id ? '' : stderr }).toEqual({ code: 0, stderr: '' });
+  expect(stdout).toMatch(new RegExp(`^drill ${fixture}: PASSED `));
+  const view = (await service.gql<{ drillRun: { state: string; report: DrillReport } }>(RUN, { id }, key)).data!.drillRun;
+  expect(view.report.expectations.filter((e) => !e.passed)).toEqual([]);
+  expect(view.state).toBe('passed');
+  return view.report;
 }
 
 /** The ends that reported their link down, as chip:port, sorted. */

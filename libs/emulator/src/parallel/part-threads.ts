@@ -61,7 +61,15 @@ export class PartThreads {
   private closed = false;
 
   /** `threads` in all, the caller's included: 1 runs everything on the caller's thread. */
-  constructor(readonly threads: number) {
+  /**
+   * `minInFlight`: below this many packets in the fabric a run's call stays on the caller's thread —
+   * a window's hand-over to the other threads costs more than the parts' work on a lightly loaded
+   * fabric (the same result either way).
+   */
+  constructor(
+    readonly threads: number,
+    readonly minInFlight = 0,
+  ) {
     if (!(Number.isInteger(threads) && threads >= 1 && threads <= 64)) throw new RangeError(`threads must be a whole number from 1 to 64, got ${threads}`);
     const entry = workerEntry();
     for (let t = 1; t < threads; t++) {
@@ -90,7 +98,7 @@ export class PartThreads {
     const parts = engine.parts;
     const threads = Math.min(this.threads, parts);
     // A fabric left skewed by an earlier failure goes this way too: runWindowed refuses it, saying why.
-    if (threads === 1 || !engine.partsIndependent() || engine.skewed !== null) {
+    if (threads === 1 || !engine.partsIndependent() || engine.skewed !== null || engine.packets.inFlight < this.minInFlight) {
       try {
         return engine.runWindowed(cycles, window, program.beforeCycle, program.partDone);
       } finally {
