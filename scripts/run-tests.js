@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`'s test run: the unit and end-to-end projects on SQLite, then the store-backed tier
+// `npm test`'s test run: the unit, system and end-to-end projects on SQLite, then the store-backed tier
 // again on PostgreSQL — one after the other, so that the second does not load the machine under
 // the first's timing-sensitive drills (a drill charges the control plane's CPU time to emulated
 // time). Jest's JSON results of both are merged into dist/jest-results.json, which CI summarises.
@@ -10,7 +10,7 @@ const { join } = require('node:path');
 const root = join(__dirname, '..');
 const jest = join(root, 'node_modules', 'jest', 'bin', 'jest.js');
 const runs = [
-  { projects: ['unit', 'e2e'], output: 'dist/jest-results-sqlite.json' },
+  { projects: ['unit', 'system', 'e2e'], output: 'dist/jest-results-sqlite.json' },
   { projects: ['e2e-postgres'], output: 'dist/jest-results-postgres.json' },
 ];
 

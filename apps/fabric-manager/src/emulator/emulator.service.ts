@@ -69,6 +69,7 @@ export class EmulatorService extends FabricTransports implements OnModuleInit, O
     } catch (error) {
       throw new Error(
         `${(error as Error).message} — the fabric process at ${address} makes its key at its first start; WEFT_FABRIC_KEY_FILE names where it is`,
+        { cause: error },
       );
     }
     const client = await EmulatorClient.connect(address, term, key);
