@@ -1,3 +1,4 @@
+import { withoutPassword } from '../../fabric-manager/src/database/dialect';
 import { existsSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
@@ -20,21 +21,21 @@ export interface WorkerOptions {
  * each in an emulator thread of its own.
  */
 export async function workerCommand(options: WorkerOptions): Promise<never> {
-  if (!/^rediss?:\/\/.+/.test(options.redis)) throw new CliError(`--redis: ${options.redis} is not a redis://host:port URL`);
+  if (!/^rediss?:\/\/.+/.test(options.redis)) throw new CliError(`--redis: ${withoutPassword(options.redis)} is not a redis://host:port URL`);
   // A store that is not there is said as such (SQLite would make an empty one).
   if (!/^postgres(ql)?:\/\//.test(options.database) && !existsSync(options.database)) {
-    throw new CliError(`--database: there is no store at ${options.database}: give the manager's (a SQLite file, or postgres://…)`);
+    throw new CliError(`--database: there is no store at ${withoutPassword(options.database)}: give the manager's (a SQLite file, or postgres://…)`);
   }
   await reachable(options.redis);
   const dataSource = new DataSource(dataSourceOptions(options.database));
   try {
     await dataSource.initialize();
   } catch (error) {
-    throw new CliError(`--database: cannot open the store ${options.database}: ${(error as Error).message}`);
+    throw new CliError(`--database: cannot open the store ${withoutPassword(options.database)}: ${(error as Error).message}`);
   }
   if (await dataSource.showMigrations()) {
     await dataSource.destroy();
-    throw new CliError(`the store ${options.database} is not migrated to this version: start the manager on it (or run weft migrate) first`);
+    throw new CliError(`the store ${withoutPassword(options.database)} is not migrated to this version: start the manager on it (or run weft migrate) first`);
   }
   const name = workerName();
   const free = await Promise.all(Array.from({ length: options.concurrency }, () => EmulatorClient.start(0, 1)));
@@ -70,7 +71,7 @@ export async function workerCommand(options: WorkerOptions): Promise<never> {
     lastError = '';
   });
   await worker.waitUntilReady();
-  out(`weft worker ${name} is taking study points from ${options.redis} (queue prefix ${options.prefix}), ${options.concurrency} at a time`);
+  out(`weft worker ${name} is taking study points from ${withoutPassword(options.redis)} (queue prefix ${options.prefix}), ${options.concurrency} at a time`);
   const stop = () =>
     void (async () => {
       await worker.close();

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { storeName } from './database/dialect';
 import { startService } from './bootstrap';
 import { loadWeftConfig, StartupError } from './config/weft-config';
 
@@ -8,7 +9,7 @@ async function main(): Promise<void> {
   const lines = [
     '',
     `weft fabric manager is up: ${started.url}/graphql  (console: ${started.url}/, health: ${started.url}/health)`,
-    `store: ${config.WEFT_DATABASE}`,
+    `store: ${storeName(config.WEFT_DATABASE)}`,
   ];
   if (started.storeWarning) process.stderr.write(`weft: ${started.storeWarning}\n`);
   if (started.role === 'standby') {

@@ -23,5 +23,10 @@ export function placeholder(dialect: StoreDialect, i: number): string {
 
 /** A store named for messages: the file, or the PostgreSQL URL without its password. */
 export function storeName(database: string): string {
-  return isPostgresUrl(database) ? database.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:…@') : database;
+  return withoutPassword(database);
+}
+
+/** A URL as it may be logged: its password (PostgreSQL's `user:pass@`, Redis's `:pass@`) left out. */
+export function withoutPassword(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^:@/]*):[^@/]*@/i, '$1$2:…@');
 }

@@ -1,3 +1,4 @@
+import { withoutPassword } from '../database/dialect';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { sweepPointOf, sweepReportOf, TrafficReport, validateTrafficRequest } from '@weft/emulator';
@@ -186,7 +187,7 @@ export class StudiesService implements OnApplicationBootstrap, OnModuleDestroy {
         await this.studies.delete(saved.id);
         throw new StudiesException(
           StudiesErrorCode.QueueUnavailable,
-          `the job queue at ${this.config.WEFT_REDIS} cannot be reached (${(error as Error).message}): the ${study.kind} was not started`,
+          `the job queue at ${withoutPassword(this.config.WEFT_REDIS)} cannot be reached (${(error as Error).message}): the ${study.kind} was not started`,
         );
       }
     }
@@ -226,7 +227,7 @@ export class StudiesService implements OnApplicationBootstrap, OnModuleDestroy {
       // It reconnects by itself; an outage is logged once, not at every attempt.
       let said = '';
       this.queue.on('error', (error) => {
-        if (error.message !== said) this.logger.warn(`the job queue at ${this.config.WEFT_REDIS}: ${error.message}`);
+        if (error.message !== said) this.logger.warn(`the job queue at ${withoutPassword(this.config.WEFT_REDIS)}: ${error.message}`);
         said = error.message;
       });
     }
