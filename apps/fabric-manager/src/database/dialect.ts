@@ -16,6 +16,13 @@ export function dialectOf(source: DataSource | EntityManager): StoreDialect {
   return type === 'postgres' ? 'postgres' : 'sqlite';
 }
 
+/** Where a data source's store is: its SQLite file, or its PostgreSQL URL (the options name them
+ * apart: a URL-configured source has no `database`, and a deposed manager's log said "undefined"). */
+export function databaseOf(source: DataSource): string {
+  const options = source.options as { url?: string; database?: unknown };
+  return options.url ?? String(options.database);
+}
+
 /** The placeholder of the i-th parameter (1-based) of a raw statement. */
 export function placeholder(dialect: StoreDialect, i: number): string {
   return dialect === 'postgres' ? `$${i}` : '?';

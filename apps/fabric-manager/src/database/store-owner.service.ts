@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { dialectOf, storeName } from './dialect';
+import { databaseOf, dialectOf, storeName } from './dialect';
 import {
   announceOwner,
   claimStore,
@@ -166,7 +166,7 @@ export class StoreOwnerService implements OnModuleInit, BeforeApplicationShutdow
   }
 
   private probe(): StoreWritability {
-    const path = this.claim?.databasePath ?? String(this.dataSource.options.database);
+    const path = this.claim?.databasePath ?? databaseOf(this.dataSource);
     if (this.state === 'deposed') return { writable: false, reason: 'another weft service has taken this store over' };
     if (this.state === 'standby') return { writable: false, reason: this.refusal()! };
     // PostgreSQL keeps its own disk: a write that finds it full is refused as STORE_FULL (isStoreFull).
@@ -224,7 +224,7 @@ export class StoreOwnerService implements OnModuleInit, BeforeApplicationShutdow
 
   /** A standby's look at the lease: takes the store over once it has lapsed. */
   private async watch(): Promise<void> {
-    const databasePath = String(this.dataSource.options.database);
+    const databasePath = databaseOf(this.dataSource);
     let outcome: StoreClaim | OwnerRow;
     try {
       outcome = await claimStore(this.dataSource, databasePath, this.lease, 'as standby');
