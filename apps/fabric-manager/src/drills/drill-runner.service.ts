@@ -95,7 +95,8 @@ export interface DrillReport {
 @Injectable()
 export class DrillRunnerService implements OnApplicationBootstrap {
   private readonly logger = new Logger(DrillRunnerService.name);
-  private readonly progress = new Map<number, DrillProgress>();
+  /** Where each running drill is: its step, and once its timeline is played from a time, the fabric's clock to read. */
+  private readonly progress = new Map<number, { step: string; durationNs: number; clock: { fabricId: number; startNs: number } | null }>();
 
   constructor(
     @InjectRepository(Drill) private readonly drills: Repository<Drill>,
@@ -127,9 +128,15 @@ export class DrillRunnerService implements OnApplicationBootstrap {
     }
   }
 
-  /** Where a running drill is. */
-  progressOf(runId: number): DrillProgress | null {
-    return this.progress.get(runId) ?? null;
+  /** Where a running drill is: its step, and the emulated time its fabric has reached since the
+   * timeline began, read from the fabric's clock (issue 54: it said the time of the step awaited,
+   * and 100% from the last step on while the fabric ran to the end). */
+  async progressOf(runId: number): Promise<DrillProgress | null> {
+    const progress = this.progress.get(runId);
+    if (!progress) return null;
+    const { step, durationNs, clock } = progress;
+    const emulatedNs = clock ? Math.max(0, (await this.emulator.emulatedNs(clock.fabricId)) - clock.startNs) : 0;
+    return { runId, step, durationNs, emulatedNs };
   }
 
   /**
@@ -192,8 +199,9 @@ export class DrillRunnerService implements OnApplicationBootstrap {
     const fabricId = fabric.id;
     loaded.fabricId = fabricId;
     await this.runs.update(run.id, { fabricId });
-    const report = (step: string, emulatedNs: number) => this.progress.set(run.id, { runId: run.id, emulatedNs, durationNs: drill.durationNs, step });
-    report('configuring the fabric', 0);
+    let clock: { fabricId: number; startNs: number } | null = null;
+    const report = (step: string) => this.progress.set(run.id, { step, durationNs: drill.durationNs, clock });
+    report('configuring the fabric');
     await this.control.configure(fabricId, { trigger: `drill ${drill.name}` });
     if (drill.routing) {
       // The drill's routing settings over those in force (a part it leaves out stays), as an operator sets them.
@@ -205,6 +213,7 @@ export class DrillRunnerService implements OnApplicationBootstrap {
     // The fabric's time and clock in one answer, and the traffic asked for at once after: the
     // timeline is played from `start`.
     const { emulatedNs: start, nsPerCycle } = await this.emulator.clock(fabricId);
+    clock = { fabricId, startNs: start };
     const traffic = this.emulator.runTraffic(fabricId, drillTrafficRequest(drill, nsPerCycle, installation.physical));
     // Awaited once the timeline has been played; if the emulator stops before then (the service is
     // stopping), the timeline's own failure ends the run, and this rejection must not go unheard.
@@ -214,7 +223,7 @@ export class DrillRunnerService implements OnApplicationBootstrap {
     try {
       for (const step of drill.timeline) {
         const label = describe(step);
-        report(label, step.atNs);
+        report(label);
         await controls.pauseAt(fabricId, start + step.atNs);
         await this.apply(fabricId, step);
         await controls.mark(fabricId, label);
@@ -228,14 +237,14 @@ export class DrillRunnerService implements OnApplicationBootstrap {
         });
         await controls.resume(fabricId);
       }
-      report('running to the end', drill.durationNs);
+      report('running to the end');
       await controls.pauseAt(fabricId, start + drill.durationNs);
       // A reaction still under way at the end (the compute time charged to it can carry its push
       // past the end on a busy machine) is seen through: the traffic runs on until its generation
       // is pushed and a few intervals after, so that the fabric after healing is measured.
       await this.recorder.recorded();
       if (this.automation.busy(fabricId)) {
-        report('waiting for the automation to heal the fabric', drill.durationNs);
+        report('waiting for the automation to heal the fabric');
         await controls.resume(fabricId);
         await this.automation.settled(fabricId);
         const reached = (await this.emulator.emulatedNs(fabricId)) - start;
@@ -247,7 +256,7 @@ export class DrillRunnerService implements OnApplicationBootstrap {
         const pushed = await this.eventRows.findOne({ where: { fabricId, kind: FabricEventKind.GENERATION_PUSHED }, order: { id: 'DESC' } });
         const pushedNs = pushed?.emulatedTimeNs != null ? pushed.emulatedTimeNs - start : -Infinity;
         if (pushedNs > drill.durationNs - AFTER_LATE_HEAL_INTERVALS * drill.intervalNs) {
-          report('measuring the fabric after a healing push near the end', drill.durationNs);
+          report('measuring the fabric after a healing push near the end');
           endNs = pushedNs + AFTER_LATE_HEAL_INTERVALS * drill.intervalNs;
           await controls.resume(fabricId);
           await controls.pauseAt(fabricId, start + endNs);
@@ -259,7 +268,7 @@ export class DrillRunnerService implements OnApplicationBootstrap {
       await controls.resume(fabricId).catch(() => undefined);
       throw error;
     }
-    report('draining', drill.durationNs);
+    report('draining');
     const result = (await traffic) as BackgroundReport;
     await this.recorder.recorded();
     await this.automation.settled(fabricId);

@@ -64,7 +64,7 @@ export class DrillsResolver {
   @Query(() => [DrillRunModel], { description: 'Drill runs, newest first.' })
   async drillRuns(): Promise<DrillRunModel[]> {
     const runs = await this.runs.find({ order: { id: 'DESC' }, take: 100, relations: { drill: true } });
-    return runs.map((run) => this.model(run, run.drill?.name ?? '?'));
+    return Promise.all(runs.map((run) => this.model(run, run.drill?.name ?? '?')));
   }
 
   @ResolveField(() => String, { nullable: true, description: 'The report as readable text.', complexity: OperationCost.drillReportRendering })
@@ -85,12 +85,12 @@ export class DrillsResolver {
     return heavyWork(() => renderDrillPlot(report));
   }
 
-  private model(run: DrillRun, drill: string): DrillRunModel {
+  private async model(run: DrillRun, drill: string): Promise<DrillRunModel> {
     return {
       id: run.id,
       drill,
       state: run.state,
-      progress: this.runner.progressOf(run.id),
+      progress: await this.runner.progressOf(run.id),
       report: run.report,
       startedAt: run.startedAt,
       finishedAt: run.finishedAt,
