@@ -124,7 +124,8 @@ export async function renderDrillPlot(r: DrillReport): Promise<string> {
             field: 'throughput',
             type: 'quantitative',
             title: 'accepted throughput (fraction of capacity)',
-            axis: { titleColor: '#1e8449', format: '.2~%' },
+            // Two significant digits, not two decimals: a drill at a load of 2e-6 labelled every tick "0%" (issue 54).
+            axis: { titleColor: '#1e8449', format: '.2~p' },
             // The throughput in the upper part of the plot, the latency in the lower: apart, whatever their values.
             scale: { zero: true, domainMax: Math.max(1e-6, ...points.map((p) => p.throughput)) * 1.25 },
           },
