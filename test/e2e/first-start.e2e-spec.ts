@@ -3,8 +3,11 @@ import { TestService } from './support/test-service';
 /** `npm start` on an empty store: the default fixture is loaded, discovered, configured and pushed. */
 describe('first start', () => {
   let service: TestService;
+  // Starting on an empty store loads, discovers, configures and pushes the default fabric: on a busy
+  // machine longer than Jest's default 5 s, after which the service started on unheard and held Jest
+  // open (issue 54). The e2e tier gives every hook a minute; stopping copes with a start that failed.
   beforeAll(async () => (service = await TestService.start({ defaultFixture: 'blackwidow/bw-r1.5-288' })));
-  afterAll(() => service.stop());
+  afterAll(() => service?.stop());
 
   it('routes the default fabric from the start: generation 1 is pushed, and its registers can be read', async () => {
     const key = service.bootstrapKey!;
