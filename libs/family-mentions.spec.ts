@@ -101,7 +101,7 @@ function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((item) => {
     const path = join(dir, item.name);
     if (item.isDirectory()) return item.name === 'node_modules' ? [] : sources(path);
-    return item.name.endsWith('.ts') && !item.name.endsWith('.spec.ts') ? [path] : [];
+    return item.name.endsWith('.ts') && !item.name.endsWith('.spec.ts') && !item.name.endsWith('.system-spec.ts') ? [path] : [];
   });
 }
 
