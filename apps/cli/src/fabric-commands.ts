@@ -1,6 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { ensureFabricKey, parseFabricAddress, serveFabric } from '@weft/emulator';
-import { termRefusal } from '../../fabric-manager/src/database/lease-term';
+import { termRefusal } from '../../fabric-manager/src/store-api';
 import { out } from './cli-options';
 import { CliError } from './graphql-client';
 

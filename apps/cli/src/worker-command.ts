@@ -1,4 +1,4 @@
-import { withoutPassword } from '../../fabric-manager/src/database/dialect';
+import { withoutPassword } from '../../fabric-manager/src/public-api';
 import { existsSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';

@@ -8,3 +8,4 @@ export { Role } from './auth/role';
 export { adminKeyFile, readAdminKeyFile } from './auth/admin-key-file';
 export { DEFAULT_DATABASE, FIXTURES_ROOT, StartupError } from './config/store-location';
 export { renderVegaLiteSvg } from './plots/vega-lite-svg';
+export { withoutPassword } from './database/dialect';

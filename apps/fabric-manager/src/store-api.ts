@@ -10,3 +10,4 @@ export { ConfigModule } from './config/config.module';
 export { loadWeftConfig, WeftConfig } from './config/weft-config';
 export { dataSourceOptions } from './database/data-source-options';
 export { DatabaseModule } from './database/database.module';
+export { termRefusal } from './database/lease-term';

@@ -60,7 +60,7 @@ describe('the drill plot', () => {
 
   it('labels the throughput axis of a drill at a very light load with values, not every tick 0%', async () => {
     const report = cutCableReport();
-    const light = { ...report, traffic: { series: report.traffic.series.map((p) => ({ ...p, accepted: p.accepted / 1_000 })) } } as DrillReport;
+    const light = { ...report, traffic: { series: report.traffic.series.map((p) => ({ ...p, accepted: p.accepted / 1_000 })) } } as unknown as DrillReport;
     const svg = await renderDrillPlot(light);
     const ticks = [...svg.matchAll(/>([\d.]+%)</g)].map((m) => m[1]);
     expect(ticks.length).toBeGreaterThan(2);
