@@ -696,6 +696,14 @@ export abstract class LinkEngine extends PartedEngine implements FabricEngine {
       this.store.discard(packet, flags & FLAG_LINK_LOST ? DiscardReason.LinkDown : DiscardReason.SoftError, g, cycle);
       return;
     }
+    if (!(flags & FLAG_SOURCE_ROUTED) && this.store.destination[packet] !== this.globalProcessor[g]) {
+      // Issue 54: a packet at the wrong processor counted as delivered (a force-pushed bad image
+      // sent 260 of 2,304 astray, unseen). The processor's interface checks the destination and
+      // refuses it: a discard no fault explains, which fails a drill.
+      this.forgetMessage(packet);
+      this.store.discard(packet, DiscardReason.Misdelivered, g, cycle);
+      return;
+    }
     if (flags & FLAG_TRACE) this.trace(packet, this.fabric.portOwner(g), g - this.fabric.portBase[this.fabric.portOwner(g)], v, 'delivered', cycle);
     if (flags & FLAG_SOURCE_ROUTED) this.endpointMaintenance(g, packet, now);
     else {

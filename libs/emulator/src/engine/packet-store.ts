@@ -40,6 +40,7 @@ export enum DiscardReason {
   Clipped = 6, // §4.3: longer than the maximum packet length
   RouterDead = 7, // the router stopped responding with the packet inside
   Unreachable = 8, // injected towards a destination with no path (e.g. no link at the source)
+  Misdelivered = 9, // reached a processor that is not its destination (a wrong routing table): refused there
 }
 export const DISCARD_REASONS = Object.keys(DiscardReason).filter((k) => Number.isNaN(Number(k)));
 

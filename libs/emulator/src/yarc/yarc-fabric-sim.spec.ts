@@ -88,6 +88,20 @@ describe('YARC fabric faults (§7.7)', () => {
     expect(interrupts).toEqual(['CONFIGURATION_ERROR downward invariant']);
   });
 
+  it('refuses a packet at a processor that is not its destination (a wrong down route), as misdelivered, and keeps the books', () => {
+    const sim = r15(64);
+    // s0.r1.1's down route drops the destination's lowest bit: a packet for p41 comes down to p40.
+    const r = [...sim.routerChip].findIndex((chip) => sim.fabric.chipNames[chip] === 's0.r1.1');
+    for (let t = 0; t < 64; t++) sim.regs.downMask[r * 64 + t] = 0x1e;
+    const delivered: number[] = [];
+    sim.onDeliver = (p) => delivered.push(sim.packets.destination(p));
+    sim.inject(0, 0, 41, 4, 0, 0, 0);
+    sim.inject(1, 0, 40, 4, 0, 0, 0);
+    sim.drain(10_000);
+    expect(delivered).toEqual([40]);
+    expect(sim.packets.books()).toMatchObject({ created: 2, delivered: 1, discarded: { Misdelivered: 1 }, inFlight: 0, balanced: true });
+  });
+
   it('discards packets for a port that has been shut down, naming the link as the reason', () => {
     const sim = r15(64);
     for (let g = 0; g < sim.fabric.portCount; g++) {
