@@ -107,7 +107,7 @@ export class EventsService implements OnModuleInit, OnModuleDestroy {
 
   /**
    * Stores an event without publishing it, in the caller's transaction when one is given: the
-   * caller calls `published` once the transaction has committed, so that no subscriber hears of
+   * caller calls `committed` once the transaction has committed, so that no subscriber hears of
    * what a failed operation did not do. On PostgreSQL the event holds the store's event-order lock
    * until that transaction ends: store it as the transaction's last statement.
    */
