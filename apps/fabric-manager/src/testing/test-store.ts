@@ -26,29 +26,26 @@ async function onPostgres(sql: string): Promise<void> {
  * fresh PostgreSQL database of its own (dropped at close).
  */
 export async function openTestStore(dialect: StoreDialect = 'sqlite'): Promise<{ dataSource: DataSource; close: () => Promise<void> }> {
+  let database: string;
+  let removeStore: () => Promise<void>;
   if (dialect === 'postgres') {
     const name = `weft_store_${process.pid}_${randomBytes(4).toString('hex')}`;
     await onPostgres(`CREATE DATABASE "${name}"`);
-    const dataSource = new DataSource(dataSourceOptions(POSTGRES_ADMIN_URL.replace(/\/[^/?]+(\?.*)?$/, `/${name}`)));
-    await dataSource.initialize();
-    await dataSource.runMigrations();
-    return {
-      dataSource,
-      close: async () => {
-        await dataSource.destroy();
-        await onPostgres(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      },
-    };
+    database = POSTGRES_ADMIN_URL.replace(/\/[^/?]+(\?.*)?$/, `/${name}`);
+    removeStore = () => onPostgres(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } else {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-store-'));
+    database = join(dir, 'test.sqlite');
+    removeStore = async () => rmSync(dir, { recursive: true, force: true });
   }
-  const dir = mkdtempSync(join(tmpdir(), 'weft-store-'));
-  const dataSource = new DataSource(dataSourceOptions(join(dir, 'test.sqlite')));
+  const dataSource = new DataSource(dataSourceOptions(database));
   await dataSource.initialize();
   await dataSource.runMigrations();
   return {
     dataSource,
     close: async () => {
       await dataSource.destroy();
-      rmSync(dir, { recursive: true, force: true });
+      await removeStore();
     },
   };
 }
