@@ -59,7 +59,9 @@ export async function passedDrill(service: TestService, key: string, fixture: st
   if (process.env.DRILL_DEBUG) console.log(stdout, stderr);
   const id = /^drill [\w-]+: run #(\d+)$/m.exec(stderr)?.[1];
   // A failing drill's report is the message: what the command printed says which expectation failed.
-  if (code !== 0 || !id) throw new Error(`weft drill run ${fixture} exited ${code}:\n${stdout}${stderr.slice(-2000)}`);
+  // Failing expectations and unexplained discards first: CI keeps the head of a long message.
+  const verdict = stdout.split('\n').filter((line) => /^\s*(FAIL |NOT EXPLAINED|#\d+: )/.test(line));
+  if (code !== 0 || !id) throw new Error(`weft drill run ${fixture} exited ${code}:\n${verdict.join('\n')}\n\n${stdout}${stderr.slice(-2000)}`);
   expect(stdout).toMatch(new RegExp(`^drill ${fixture}: PASSED `));
   const view = (await service.gql<{ drillRun: { state: string; report: DrillReport } }>(RUN, { id }, key)).data!.drillRun;
   expect(view.report.expectations.filter((e) => !e.passed)).toEqual([]);

@@ -78,6 +78,18 @@ describe('the flattened butterfly router (paper 003 §3.2)', () => {
     expect([sim.created, sim.delivered, sim.discarded, sim.inFlight]).toEqual([3, 1, 2, 0]);
   });
 
+  it('refuses at the terminal a packet a wrong register sent to another terminal (issue 54): a misdelivery is a discard, not a delivery', () => {
+    const sim = FlatSim.study({ k: 4, sizes: [4] }, { routing: 'min', seed: 1 });
+    const reasons: string[] = [];
+    sim.onDiscard = (_p, reason, router, port) => reasons.push(`${reason} at ${sim.routerNames[router]}:${port}`);
+    // r0 told it is r1: a packet for r1's terminal 1 (terminal 5) leaves at r0's own terminal 1.
+    sim.setCoordinates(0, [1]);
+    sim.send(0, 5);
+    sim.send(4, 8);
+    drain(sim, 20);
+    expect(reasons).toEqual(['misdelivered at r0:1']);
+    expect([sim.created, sim.delivered, sim.discarded, sim.inFlight]).toEqual([2, 1, 1, 0]);
+  });
   it('takes a masked channel round through another router of its dimension, the second hop on the next VC (spec §3.6)', () => {
     const sim = FlatSim.study({ k: 4, sizes: [4] }, { routing: 'min', vcs: 2, seed: 1 });
     // r0's channel to r1 (its port 4) masked; its detourVia sends what wanted r1 through r2.

@@ -82,7 +82,7 @@ const MAXD = FLAT_MAX_DIMENSIONS;
 /** A router whose mode register has not been written. */
 const UNCONFIGURED = 255;
 
-export const FLAT_DISCARD_REASONS = ['no-route', 'unconfigured', 'link-down', 'router-dead'] as const;
+export const FLAT_DISCARD_REASONS = ['no-route', 'unconfigured', 'link-down', 'router-dead', 'misdelivered'] as const;
 export type FlatDiscardReason = (typeof FLAT_DISCARD_REASONS)[number];
 
 export interface FlatSimOptions {
@@ -1169,6 +1169,13 @@ export class FlatSim {
         this.portFlits[out]++;
         this.portVcFlits[q]++;
         if (farInput === NONE) {
+          const r = this.routerOf[out];
+          if (this.pDest[p] !== r * this.grid.k + out - r * this.ports) {
+            // Issue 54: the terminal's interface checks the destination (a wrong port map ejects
+            // elsewhere) and refuses the packet — a discard no fault explains.
+            this.discard(p, 'misdelivered', r, out - r * this.ports);
+            break;
+          }
           this.delivered++;
           if (this.onDeliver) this.onDeliver(p, this.cycle + 1);
           this.release(p);
