@@ -153,14 +153,17 @@ describe('the weft command line', () => {
     expect(shown.stdout).not.toContain('out of service');
 
     // A cable taken out of service: the automation routes around it at once (generation 2), and
-    // an operator's configuration afterwards finds nothing more to write.
+    // an operator's configuration afterwards finds nothing to change and stores no generation.
     const declared = await as('faults', 'declare', fabric, 's0.r1.3:40', '--note', 'cable to be replaced');
     expect(declared).toMatchObject({ code: 0, stderr: '' });
     const faultId = /^fault #(\d+): the cable on s0\.r1\.3:40 is out of service\n/.exec(declared.stdout)![1];
     expect(declared.stdout).toContain(`generation 2 pushed ("weft config diff 1 2 --fabric ${fabric}" shows what changed)`);
     const listed = await as('faults', 'list', fabric);
     expect(listed.stdout).toMatch(new RegExp(`^#${faultId}\tcable s0\\.r1\\.3:40\toperator\t\\S+\tcable to be replaced\n$`));
-    expect(await as('configure', fabric)).toMatchObject({ code: 0, stdout: expect.stringMatching(/^generation 3: pushed, verified; 0 register writes/) });
+    expect(await as('configure', fabric)).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^generation 2: pushed, verified; nothing changed, no new generation: it stays in force\n/),
+    });
     // Both ends of the cable say why they are unused, and name the other end.
     const retired = await as('routes', 'show', 's0.r1.3', '--fabric', fabric);
     const [line, farChip, farPort] = /\n {2}out of service: port 40 \(sidelink to (s0\.r1\.\d):(\d+)\): .*\n/.exec(retired.stdout)!;
@@ -187,7 +190,7 @@ describe('the weft command line', () => {
     // Back in service: the next generation uses the cable again.
     const cleared = await as('faults', 'clear', faultId);
     expect(cleared).toMatchObject({ code: 0, stderr: '' });
-    expect(cleared.stdout).toContain(`fault #${faultId} cleared: the cable on s0.r1.3:40 is back in service\ngeneration 4 pushed`);
+    expect(cleared.stdout).toContain(`fault #${faultId} cleared: the cable on s0.r1.3:40 is back in service\ngeneration 3 pushed`);
     expect((await as('faults', 'list', fabric)).stdout).toBe('no faults in force\n');
     expect((await as('routes', 'show', 's0.r1.3', '--fabric', fabric)).stdout).not.toContain('out of service');
 
@@ -195,21 +198,21 @@ describe('the weft command line', () => {
     // generation is rejected, an alarm with its reason, and the command says so and fails.
     const refused = await as('faults', 'declare', fabric, 's0.r1.0');
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^weft: generation 5 was rejected: .+\n$/);
+    expect(refused.stderr).toMatch(/^weft: generation 4 was rejected: .+\n$/);
     const alarms = await service.gql<{ events: { edges: { node: { details: { generation: number; reason: string } } }[] } }>(
       'query($f: ID) { events(fabricId: $f, kinds: [GENERATION_REJECTED]) { edges { node { details } } } }',
       { f: fabric },
       key,
     );
     expect(alarms.data!.events.edges.map((e) => e.node.details)).toEqual([
-      expect.objectContaining({ generation: 5, reason: refused.stderr.slice('weft: generation 5 was rejected: '.length, -1) }),
+      expect.objectContaining({ generation: 4, reason: refused.stderr.slice('weft: generation 4 was rejected: '.length, -1) }),
     ]);
     await as('faults', 'clear', /^fault #(\d+)/.exec(refused.stdout)![1]);
 
     const unknown = await as('routes', 'show', 's9.r1.3', '--fabric', fabric);
-    expect(unknown).toMatchObject({ code: 1, stderr: `weft: NOT_FOUND: generation 6 of fabric ${fabric} configures no router "s9.r1.3"\n` });
-    const missing = await as('config', 'diff', '1', '7', '--fabric', fabric);
-    expect(missing).toMatchObject({ code: 1, stderr: `weft: NOT_FOUND: fabric ${fabric} has no generation 7\n` });
+    expect(unknown).toMatchObject({ code: 1, stderr: `weft: NOT_FOUND: generation 5 of fabric ${fabric} configures no router "s9.r1.3"\n` });
+    const missing = await as('config', 'diff', '1', '6', '--fabric', fabric);
+    expect(missing).toMatchObject({ code: 1, stderr: `weft: NOT_FOUND: fabric ${fabric} has no generation 6\n` });
   });
 
   it('traces a route, computes channel loads, proves the routing deadlock-free and dumps the golden image of the configuration in force', async () => {

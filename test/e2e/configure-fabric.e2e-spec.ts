@@ -2,7 +2,7 @@ import { EmulatorService } from '../../apps/fabric-manager/src/emulator/emulator
 import { createKey, loadFixture, TestService, waitForAutomation } from './support/test-service';
 
 const CONFIGURE = `mutation($input: FabricIdInput!) { configureFabric(input: $input) {
-  generation { number state } verified violations problems writes endpointsProven unreachable { slice processors } findings { kind message ends { chip port } } } }`;
+  generation { number state } verified violations problems writes unchanged endpointsProven unreachable { slice processors } findings { kind message ends { chip port } } } }`;
 
 interface Configured {
   configureFabric: {
@@ -11,6 +11,7 @@ interface Configured {
     violations: string[];
     problems: string[];
     writes: number;
+    unchanged: boolean;
     endpointsProven: number;
     unreachable: { slice: number; processors: string }[];
     findings: { kind: string; message: string }[];
@@ -47,20 +48,18 @@ describe('configuring a fabric through the API', () => {
     expect(chips.data!.fabric.chips.totalCount).toBe(324);
   });
 
-  it('pushes nothing when nothing changed, and keeps the routing state through a re-sweep that finds nothing new', async () => {
+  it('stores and pushes nothing when a re-sweep finds nothing new: the generation in force stays, and the answer says so', async () => {
     const c = (await service.gql<Configured>(CONFIGURE, { input: { fabricId } }, operator)).data!.configureFabric;
-    expect(c).toMatchObject({ generation: { number: 2, state: 'pushed' }, verified: true, writes: 0 });
-    // The operator's configuration swept the fabric again; finding it as before, the engine went on
-    // from the configuration in force rather than computing the whole fabric anew.
-    const events = await service.gql<{ events: { edges: { node: { details: { generation: number; incremental: boolean } } }[] } }>(
-      'query($f: ID) { events(fabricId: $f, kinds: [GENERATION_COMPUTED], first: 5) { edges { node { details } } } }',
-      { f: fabricId },
+    // Issue 54: a configuration that changed nothing was stored as a generation of its own, and
+    // `config diff 1 2` came out empty.
+    expect(c).toMatchObject({ generation: { number: 1, state: 'pushed' }, verified: true, writes: 0, unchanged: true });
+    expect(c.findings.map((f) => f.kind)).toEqual(['miswired-cable', 'miswired-cable']);
+    const generations = await service.gql<{ generations: { number: number }[] }>(
+      'query($input: FabricIdInput!) { generations(input: $input) { number } }',
+      { input: { fabricId } },
       operator,
     );
-    expect(events.data!.events.edges.map((e) => [e.node.details.generation, e.node.details.incremental])).toEqual([
-      [1, false],
-      [2, true],
-    ]);
+    expect(generations.data!.generations.map((g) => g.number)).toEqual([1]);
   });
 
   it('after a cable is cut, automation writes only the routers whose registers change; a full re-sweep agrees with it', async () => {
@@ -72,8 +71,8 @@ describe('configuring a fabric through the API', () => {
       operator,
     );
     const nodes = events.data!.events.edges.map((e) => e.node);
-    const computed = nodes.find((n) => n.kind === 'GENERATION_COMPUTED' && n.details.generation === 3)!;
-    const pushed = nodes.find((n) => n.kind === 'GENERATION_PUSHED' && n.details.generation === 3)!;
+    const computed = nodes.find((n) => n.kind === 'GENERATION_COMPUTED' && n.details.generation === 2)!;
+    const pushed = nodes.find((n) => n.kind === 'GENERATION_PUSHED' && n.details.generation === 2)!;
     expect(computed.details.trigger).toMatch(/^automation: link down at s1\.r1\.\d+/);
     expect(pushed.details.writes).toBeGreaterThan(0);
     expect(pushed.details.writes).toBeLessThan(36 * 40);
@@ -81,14 +80,7 @@ describe('configuring a fabric through the API', () => {
     // An operator's configuration re-sweeps the fabric: it finds the cable missing, and nothing left to write.
     const c = (await service.gql<Configured>(CONFIGURE, { input: { fabricId } }, operator)).data!.configureFabric;
     expect(c.findings.map((f) => f.kind).sort()).toEqual(['missing-cable', 'miswired-cable', 'miswired-cable']);
-    expect(c).toMatchObject({ generation: { number: 4, state: 'pushed' }, verified: true, writes: 0 });
-    expect(nodes.map((n) => n.kind)).toEqual([
-      'GENERATION_COMPUTED',
-      'GENERATION_PUSHED',
-      'GENERATION_COMPUTED',
-      'GENERATION_PUSHED',
-      'GENERATION_COMPUTED',
-      'GENERATION_PUSHED',
-    ]);
+    expect(c).toMatchObject({ generation: { number: 2, state: 'pushed' }, verified: true, writes: 0, unchanged: true });
+    expect(nodes.map((n) => n.kind)).toEqual(['GENERATION_COMPUTED', 'GENERATION_PUSHED', 'GENERATION_COMPUTED', 'GENERATION_PUSHED']);
   });
 });

@@ -242,15 +242,18 @@ export function buildProgram(): Command {
           violations: string[];
           problems: string[];
           writes: number;
+          unchanged: boolean;
           findings: { kind: string; message: string }[];
           unreachable: { slice: number; processors: string }[];
         };
       }>(
-        'mutation($input: FabricIdInput!) { configureFabric(input: $input) { generation { number state } verified violations problems writes findings { kind message } unreachable { slice processors } } }',
+        'mutation($input: FabricIdInput!) { configureFabric(input: $input) { generation { number state } verified violations problems writes unchanged findings { kind message } unreachable { slice processors } } }',
         { input: { fabricId: String(fabricId) } },
       );
       const c = data.configureFabric;
-      out(`generation ${c.generation.number}: ${c.generation.state}${c.verified ? ', verified' : ', REJECTED by the verifier'}; ${c.writes} register writes`);
+      if (c.unchanged) out(`generation ${c.generation.number}: ${c.generation.state}, verified; nothing changed, no new generation: it stays in force`);
+      else
+        out(`generation ${c.generation.number}: ${c.generation.state}${c.verified ? ', verified' : ', REJECTED by the verifier'}; ${c.writes} register writes`);
       for (const f of c.findings) out(`  finding ${f.kind}: ${f.message}`);
       for (const u of c.unreachable) out(`  unreachable in slice ${u.slice}: processors ${u.processors}`);
       for (const v of c.violations) out(`  violation: ${v}`);

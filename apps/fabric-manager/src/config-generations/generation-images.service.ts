@@ -61,6 +61,20 @@ export class GenerationImages {
     this.latest.set(row.fabricId, { fabricId: row.fabricId, number: row.number, image, depth: parent ? parent.depth + 1 : 0 });
   }
 
+  /**
+   * The number of the generation the fabric holds, where it is also the latest stored and `image`
+   * is the same to the last register and annotation (nothing to store or push); else null.
+   */
+  inForceAndSame(fabricId: number, image: ChipImages): number | null {
+    const pushed = this.pushed.get(fabricId);
+    if (!pushed || this.latest.get(fabricId)?.number !== pushed.number) return null;
+    const { delta, chips } = imageDelta(pushed.image, image);
+    if (chips > 0 || delta.order) return null;
+    const { routers: _routers, ...rest } = pushed.image as ChipImages & Record<string, unknown>;
+    void _routers;
+    return JSON.stringify(rest) === JSON.stringify(delta.rest) ? pushed.number : null;
+  }
+
   /** The fabric now holds generation `number`'s image. */
   markPushed(fabricId: number, number: number, image: ChipImages): void {
     const latest = this.latest.get(fabricId);

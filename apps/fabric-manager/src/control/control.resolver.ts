@@ -49,5 +49,6 @@ export function configurationResult(outcome: ConfigurationOutcome): Configuratio
     unreachable: [...outcome.unreachable],
     endpointsProven: outcome.verification.endpointsProven,
     writes: outcome.writes,
+    unchanged: outcome.unchanged ?? false,
   };
 }

@@ -54,6 +54,8 @@ export interface ConfigurationOutcome {
   findings: Finding[];
   unreachable: readonly { slice: number; processors: string }[];
   writes: number;
+  /** Nothing differed from the generation in force: none was stored or pushed, `generation` is that one. */
+  unchanged?: boolean;
 }
 
 export interface ConfigureOptions {
@@ -235,6 +237,14 @@ export class ControlService implements OnApplicationBootstrap {
     const { verification } = driven;
     const unreachable = engine.unreachable(driven.computed);
     const computeMs = stopwatch.wallMs();
+    if (options.trigger === undefined && verification.ok) {
+      // An operator's configuration that changes nothing stores no generation (issue 54: the
+      // README's `config diff 1 2` came out empty): the one in force stays, and is reported.
+      const same = (await this.pushCertain(fabricId)) ? this.images.inForceAndSame(fabricId, image) : null;
+      const inForce = same === null ? null : await this.generations.findOne({ where: { fabricId, number: same } });
+      if (inForce?.state === 'pushed')
+        return { generation: inForce, verification, problems: problemsOf(image), findings: known.matched.findings, unreachable, writes: 0, unchanged: true };
+    }
     // What the computation cost in CPU time, which a busy machine does not inflate.
     const chargedMs = stopwatch.cpuMs();
     if (this.charged.has(fabricId)) {
@@ -352,6 +362,12 @@ export class ControlService implements OnApplicationBootstrap {
     return { generation, verification, problems: problemsOf(image), findings: context.findings, unreachable: context.unreachable, writes };
   }
 
+  /** Whether the fabric holds what the last push wrote (it finished, or was recovered): else it must be read back. */
+  private async pushCertain(fabricId: number): Promise<boolean> {
+    const last = await this.pushes.findOne({ where: { fabricId }, order: { id: 'DESC' }, select: { id: true, state: true } });
+    return !last || last.state === 'done' || last.state === 'recovered';
+  }
+
   /**
    * Pushes a verified generation as a plan from what the fabric holds (the last generation pushed
    * completely), recording its progress phase by phase. When the last push did not finish, what
@@ -360,9 +376,8 @@ export class ControlService implements OnApplicationBootstrap {
   private async push(fabricId: number, generation: ConfigGeneration, image: ConfigurationImage): Promise<{ writes: number; generation: ConfigGeneration }> {
     const began = performance.now();
     const transport = this.transports.transport(fabricId);
-    const last = await this.pushes.findOne({ where: { fabricId }, order: { id: 'DESC' } });
     const held = await this.generations.findOne({ where: { fabricId, state: 'pushed' }, order: { number: 'DESC' }, select: { id: true, number: true } });
-    const certain = !last || last.state === 'done' || last.state === 'recovered';
+    const certain = await this.pushCertain(fabricId);
     const engine = routingEngineNamed(generation.engine);
     const plan = engine.plan(certain && held ? await this.images.read<ConfigurationImage>(fabricId, held.number) : null, image);
     let record = await this.pushes.save(

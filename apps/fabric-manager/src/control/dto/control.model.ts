@@ -89,6 +89,11 @@ export class ConfigurationResultModel {
 
   @Field(() => Int, { description: 'Register writes pushed.' })
   writes!: number;
+
+  @Field({
+    description: 'Nothing differed from the generation in force: no generation was stored or pushed, and `generation` is the one in force.',
+  })
+  unchanged!: boolean;
 }
 
 @ObjectType('Push', { description: 'One push of a generation into the fabric, recorded phase by phase.' })
