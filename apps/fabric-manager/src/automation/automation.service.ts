@@ -155,7 +155,13 @@ export class AutomationService implements OnModuleInit, OnModuleDestroy {
     }
     if (reasons.length === 0) return;
     const interruptNs = batch.length > 0 ? Math.min(...batch.map((i) => i.emulatedTimeNs)) : undefined;
-    const outcome = await this.control.configure(fabricId, { rediscover: false, trigger: `automation: ${reasons.join('; ')}`, chargeFromNs: interruptNs });
+    const knowsNs = batch.length > 0 ? Math.max(...batch.map((i) => i.emulatedTimeNs)) : undefined;
+    const outcome = await this.control.configure(fabricId, {
+      rediscover: false,
+      trigger: `automation: ${reasons.join('; ')}`,
+      chargeFromNs: interruptNs,
+      knowsNs,
+    });
     if (!outcome.verification.ok) this.logger.warn(`fabric ${fabricId}: generation ${outcome.generation.number} failed verification and was not pushed`);
   }
 

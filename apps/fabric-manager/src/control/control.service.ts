@@ -63,6 +63,12 @@ export interface ConfigureOptions {
   rediscover?: boolean;
   /** Emulated time (ns) the reaction started from (its interrupt), for charging compute time in drills. */
   chargeFromNs?: number;
+  /**
+   * Emulated time (ns) of the latest interrupt the reaction knew of (its batch's last): in a drill,
+   * which faults a generation routes around — one pushed after a fault it never heard of did not
+   * heal it. By default the time the computation began.
+   */
+  knowsNs?: number;
   /** Why this generation was computed, for its event. */
   trigger?: string;
 }
@@ -247,10 +253,12 @@ export class ControlService implements OnApplicationBootstrap {
     }
     // What the computation cost in CPU time, which a busy machine does not inflate.
     const chargedMs = stopwatch.cpuMs();
+    let knowsNs: number | null = null;
     if (this.charged.has(fabricId)) {
       // The fabric keeps running while the control plane computes, one emulated ns per ns of the
       // computation's CPU time — the push waits in the emulator until the fabric has got that far.
       const from = options.chargeFromNs ?? (await this.emulator.emulatedNs(fabricId));
+      knowsNs = options.knowsNs ?? from;
       await this.emulator.drillControls().embargo(fabricId, from + chargedMs * 1e6);
     }
     return this.record(fabricId, driven.engine, image as ConfigurationImage, verification, {
@@ -258,6 +266,7 @@ export class ControlService implements OnApplicationBootstrap {
       faults: active,
       unreachable,
       trigger: options.trigger ?? 'operator',
+      knowsNs,
       computation: {
         incremental,
         fellBack: driven.fellBack,
@@ -280,6 +289,8 @@ export class ControlService implements OnApplicationBootstrap {
       faults: readonly Fault[];
       unreachable: readonly { slice: number; processors: string }[];
       trigger: string;
+      /** In a drill, the emulated time of the latest fault it knew of (ConfigureOptions.knowsNs). */
+      knowsNs?: number | null;
       computation: { incremental: boolean; fellBack: boolean; fallback?: string | null; ms: number; verifyMs: number; cpuMs: number };
     },
   ): Promise<ConfigurationOutcome> {
@@ -336,6 +347,8 @@ export class ControlService implements OnApplicationBootstrap {
         verifyMs: context.computation.verifyMs,
         // The thread's CPU time for it: what a drill charges to emulated time.
         computeCpuMs: context.computation.cpuMs,
+        // In a drill: the emulated time of the latest interrupt it knew of (what it can heal).
+        ...(context.knowsNs != null ? { knowsNs: context.knowsNs } : {}),
       },
     });
     if (!verification.ok) {

@@ -357,16 +357,18 @@ export class DrillRunnerService implements OnApplicationBootstrap {
         chargedMs: Number(e.details.computeCpuMs ?? e.details.computeMs ?? 0),
         incremental: Boolean(e.details.incremental),
         pushedAtNs: p?.emulatedTimeNs != null ? p.emulatedTimeNs - start : null,
+        // The latest fault it knew of: it heals the faults up to then (ConfigureOptions.knowsNs).
+        knowsNs: e.details.knowsNs != null ? Number(e.details.knowsNs) - start : null,
         writes: p ? Number(p.details.writes ?? 0) : null,
       };
     });
-    // A fault the control plane must route around heals at the first generation pushed after it.
+    // A fault the control plane must route around heals at the first generation pushed that knew of it.
     const healing = new Set(['cut-link', 'kill-router', 'declare-fault', 'restore-link', 'revive-router', 'clear-fault']);
     const heal = drill.timeline
       .map((step, i) => ({ step, label: timeline[i]?.label ?? describe(step) }))
       .filter(({ step }) => healing.has(step.action))
       .map(({ step, label }) => {
-        const next = generations.find((g) => g.pushedAtNs !== null && g.pushedAtNs >= step.atNs);
+        const next = generations.find((g) => g.pushedAtNs !== null && g.pushedAtNs >= step.atNs && (g.knowsNs ?? g.pushedAtNs) >= step.atNs);
         return { step: label, faultNs: step.atNs, healedNs: next?.pushedAtNs ?? null, healNs: next?.pushedAtNs != null ? next.pushedAtNs - step.atNs : null };
       });
 
@@ -383,7 +385,9 @@ export class DrillRunnerService implements OnApplicationBootstrap {
         timeline: drill.timeline,
         labels: drill.timeline.map((step, i) => timeline[i]?.label ?? describe(step)),
         stepNs,
-        pushesNs: generations.flatMap((g) => (g.pushedAtNs === null ? [] : [g.pushedAtNs + drillStartNs])),
+        pushes: generations
+          .flatMap((g) => (g.pushedAtNs === null ? [] : [{ atNs: g.pushedAtNs + drillStartNs, knowsNs: (g.knowsNs ?? g.pushedAtNs) + drillStartNs }]))
+          .sort((a, b) => a.atNs - b.atNs),
         drainNs,
         drillStartNs,
         declaredCut,

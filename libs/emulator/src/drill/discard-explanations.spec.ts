@@ -7,9 +7,13 @@ import type { DrillAction } from './drill-file';
 // port 3), and its port 39 is cabled to s0.r1.1:35.
 const design = generateBlackWidowDesign({ network: 'R1.5', processors: 64, slices: 2, r1Uplinks: 32, portSeed: 1, cableLengths: defaultCableLengths(64) });
 
-/** A drill whose steps happened at `stepNs` of the traffic run, which began 1 µs before the drill. */
-function course(timeline: DrillAction[], stepNs: number[], pushesNs: number[]): DrillCourse {
-  return { timeline, labels: timeline.map((s) => `${s.action} ${s.chip}`), stepNs, pushesNs, drainNs: 10_000, drillStartNs: 1_000 };
+/**
+ * A drill whose steps happened at `stepNs` of the traffic run, which began 1 µs before the drill;
+ * each push when it landed, knowing of every fault up to then, or [landed, knew of faults up to].
+ */
+function course(timeline: DrillAction[], stepNs: number[], pushesNs: (number | [number, number])[]): DrillCourse {
+  const pushes = pushesNs.map((p) => (typeof p === 'number' ? { atNs: p, knowsNs: p } : { atNs: p[0], knowsNs: p[1] }));
+  return { timeline, labels: timeline.map((s) => `${s.action} ${s.chip}`), stepNs, pushes, drainNs: 10_000, drillStartNs: 1_000 };
 }
 
 function record(r: Partial<DiscardRecord> & Pick<DiscardRecord, 'reason' | 'chip' | 'firstNs' | 'lastNs'>): DiscardRecord {
@@ -54,6 +58,32 @@ describe('explaining a drill’s discards', () => {
       ['LinkDown', 'p7', 119_000],
       ['LinkDown', 's0.r1.0', 49_000],
     ]);
+  });
+
+  it('heals a fault at the first push that knew of it: one landing after a second cut, computed for the first, does not heal the second', () => {
+    const other = design.cables.find((c) => c.a.chip.startsWith('s1.r1') && c.b.chip.startsWith('s1.r1'))!;
+    const twoCuts = course(
+      [
+        { atNs: 100_000, action: 'cut-link', chip: 's0.r1.0', port: 39 },
+        { atNs: 120_000, action: 'cut-link', chip: other.a.chip, port: other.a.port },
+      ],
+      [101_000, 121_000],
+      // The first cut's reaction lands after the second cut; the second's 20 µs later.
+      [
+        [130_000, 101_000],
+        [150_000, 121_000],
+      ],
+    );
+    const verdict = explainDiscards(design, twoCuts, [
+      record({ reason: 'LinkDown', chip: 's0.r1.0', firstNs: 101_000, lastNs: 139_000 }),
+      record({ epoch: 2, reason: 'LinkDown', chip: other.b.chip, port: other.b.port, firstNs: 121_000, lastNs: 155_000 }),
+      record({ reason: 'LinkDown', chip: 's0.r1.1', firstNs: 101_000, lastNs: 141_000 }),
+    ]);
+    expect(verdict.causes.map((c) => [c.cause, c.count, c.untilNs])).toEqual([
+      ['cut-link s0.r1.0', 10, 139_000],
+      [`cut-link ${other.a.chip}`, 10, 159_000],
+    ]);
+    expect(verdict.unexplainedExamples.map((r) => [r.chip, r.lastNs])).toEqual([['s0.r1.1', 140_000]]);
   });
 
   it('explains, after a router dies, any discard of packets for the processors it served for as long as it is dead', () => {

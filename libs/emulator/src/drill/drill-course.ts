@@ -11,8 +11,12 @@ export interface DrillCourse {
   readonly timeline: readonly DrillAction[];
   readonly labels: readonly string[];
   readonly stepNs: readonly number[];
-  /** When each generation the automation pushed landed, in the traffic run's time. */
-  readonly pushesNs: readonly number[];
+  /**
+   * Each generation the automation pushed, in the order they landed, in the traffic run's time:
+   * when it landed, and the time of the latest fault it knew of — it routes around the faults up to
+   * then, not one that came while it was computed (a reaction slower than the steps' spacing).
+   */
+  readonly pushes: readonly { readonly atNs: number; readonly knowsNs: number }[];
   readonly drainNs: number;
   /** The traffic run's time at the drill's start (the verdict gives times from the drill's start). */
   readonly drillStartNs: number;
@@ -34,10 +38,13 @@ export interface Cause {
   readonly untilNs: number;
 }
 
-/** When the first generation at or after a time was pushed, and when a later step undoes step i (Infinity: never). */
+/**
+ * When the first generation that knew of a fault at a time was pushed (Infinity: none was), and
+ * when a later step undoes step i (Infinity: never).
+ */
 export function courseTimes(course: DrillCourse) {
   return {
-    pushAfter: (ns: number): number => course.pushesNs.find((p) => p >= ns) ?? Infinity,
+    pushAfter: (ns: number): number => course.pushes.find((p) => p.atNs >= ns && p.knowsNs >= ns)?.atNs ?? Infinity,
     undoneAt: (i: number, undoes: (s: DrillAction) => boolean): number => {
       for (let j = i + 1; j < course.timeline.length; j++) if (undoes(course.timeline[j])) return course.stepNs[j];
       return Infinity;
