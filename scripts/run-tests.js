@@ -3,6 +3,10 @@
 // again on PostgreSQL — one after the other, so that the second does not load the machine under
 // the first's timing-sensitive drills (a drill charges the control plane's CPU time to emulated
 // time). Jest's JSON results of both are merged into dist/jest-results.json, which CI summarises.
+// package.json sets Jest's workerIdleMemoryLimit: with one worker on 2 cores Jest would otherwise run
+// every suite in band, in its own process: one heap for all 150 suites, and a drill late in the run was
+// charged several times the CPU for its reactions (garbage collection of what the suites before it
+// left); a worker is restarted once its heap passes 1 GB.
 const { spawnSync } = require('node:child_process');
 const { readFileSync, writeFileSync, existsSync } = require('node:fs');
 const { join } = require('node:path');
