@@ -194,7 +194,15 @@ describe('failover of an active/standby pair with real processes', () => {
       'the standby to take over',
       async () => (await query<{ manager: { tookOverAt: string | null } }>(standby.url, key, MANAGER)).data!.manager.tookOverAt,
     );
+    // A client's configuration, sent to it while it is stopped, is answered when it wakes: not
+    // done, and not a bare internal error (issue 54) — this manager is not the active one.
+    const fabrics = await query<{ fabrics: { edges: { node: { id: string } }[] } }>(standby.url, key, '{ fabrics { edges { node { id } } } }');
+    const fabricId = fabrics.data!.fabrics.edges[0].node.id;
+    const sentWhileStopped = query(leader.url, key, 'mutation($id: ID!) { configureFabric(input: { fabricId: $id }) { writes } }', { id: fabricId });
+    await new Promise((resolve) => setTimeout(resolve, 200));
     leader.process.child.kill('SIGCONT');
+    const answered = await sentWhileStopped;
+    expect(answered.errors?.map((e) => (e.extensions as { code: string }).code)).toEqual(['NOT_ACTIVE']);
     // Awake, it finds its lease taken and steps down (its supervisor would start it as the standby).
     await leader.process.exited;
     expect(leader.process.output()).toMatch(/another weft service has taken the store .+ over; this manager stops/);

@@ -90,6 +90,7 @@ export class ControlService implements OnApplicationBootstrap {
   recovered: Promise<void> = Promise.resolve();
   /** Recoveries under way (at start-up, and each time a lost fabric is reached again), and whether the start-up one has run. */
   private recovering = 0;
+  private readingBackCount = 0;
   private startedUp = false;
   /** Fabrics in a drill: the wall time spent computing a generation is charged to emulated time. */
   private readonly charged = new Set<number>();
@@ -458,23 +459,45 @@ export class ControlService implements OnApplicationBootstrap {
    */
   onApplicationBootstrap(): void {
     // A standby recovers when it takes over: the fabric is then as the deposed manager left it.
-    if (this.owner) void this.owner.whenActive(() => void this.recoverInBackground('after a restart'));
-    else this.recoverInBackground('after a restart');
+    // Readiness waits for every fabric where they powered up blank with this manager (embedded);
+    // where a fabric process kept them, only for those with a push cut off.
+    const gate = this.emulator.keepsFabrics() ? 'interrupted' : 'all';
+    if (this.owner) void this.owner.whenActive(() => void this.recoverInBackground('after a restart', gate));
+    else this.recoverInBackground('after a restart', gate);
     // A fabric reached again after it was lost (a fabric process restarted) may hold anything.
-    this.transports.onReattached(() => this.recoverInBackground('after the fabric was reached again'));
+    this.transports.onReattached(() => this.recoverInBackground('after the fabric was reached again', 'all'));
   }
 
-  private recoverInBackground(when: string): void {
-    void this.recoverAll(when).catch((error: unknown) => this.logger.error(`recovery failed: ${error instanceof Error ? error.stack : String(error)}`));
+  private recoverInBackground(when: string, gate: 'interrupted' | 'all'): void {
+    void this.recoverAll(when, gate).catch((error: unknown) => this.logger.error(`recovery failed: ${error instanceof Error ? error.stack : String(error)}`));
   }
 
-  /** Whether no recovery is under way and the start-up one has run (readiness). */
+  /** Whether no recovery readiness waits for is under way and the start-up one has run (readiness). */
   get recoveryDone(): boolean {
     return this.startedUp && this.recovering === 0;
   }
 
-  private recoverAll(when: string): Promise<void> {
+  /** Fabrics whose registers are being read back while the manager is ready (each one's operations wait in its queue). */
+  get readingBack(): number {
+    return this.readingBackCount;
+  }
+
+  /**
+   * Reads every fabric back, each in its own queue. Readiness waits for the fabrics `gate` names:
+   * where a fabric process kept them through a restart or a takeover, those with a push cut off —
+   * the rest hold what was pushed and are checked in the background (issue 54: ready took 13–19 s
+   * after a takeover with 6–7 fabrics, one read-back after another); all of them where they powered
+   * up blank (an embedded emulator, or a fabric process that came back).
+   */
+  private recoverAll(when: string, gate: 'interrupted' | 'all'): Promise<void> {
     this.recovering++;
+    let gated = true;
+    const ungate = () => {
+      if (!gated) return;
+      gated = false;
+      this.recovering--;
+      this.startedUp = true;
+    };
     this.recovered = (async () => {
       const interrupted = await this.pushes.find({ where: { state: 'running' } });
       const fabricIds = new Set<number>(interrupted.map((p) => p.fabricId));
@@ -484,15 +507,25 @@ export class ControlService implements OnApplicationBootstrap {
         .where(`g.state = 'pushed'`)
         .getRawMany<{ fabricId: number }>();
       for (const row of pushed) fabricIds.add(row.fabricId);
-      await Promise.all(
-        [...fabricIds].map((fabricId) =>
-          this.exclusive(fabricId, () => this.recover(fabricId, interrupted.find((p) => p.fabricId === fabricId) ?? null, when)),
+      const waitedFor = (fabricId: number) => gate === 'all' || interrupted.some((p) => p.fabricId === fabricId);
+      const recover = (fabricId: number) =>
+        this.exclusive(fabricId, () => this.recover(fabricId, interrupted.find((p) => p.fabricId === fabricId) ?? null, when));
+      const background = [...fabricIds].filter((id) => !waitedFor(id));
+      this.readingBackCount += background.length;
+      const checked = Promise.all(
+        background.map((id) =>
+          recover(id)
+            .catch((error: unknown) => this.logger.error(`fabric ${id}: reading it back failed: ${error instanceof Error ? error.stack : String(error)}`))
+            .finally(() => this.readingBackCount--),
         ),
       );
-    })().finally(() => {
-      this.recovering--;
-      this.startedUp = true;
-    });
+      try {
+        await Promise.all([...fabricIds].filter(waitedFor).map(recover));
+      } finally {
+        ungate();
+      }
+      await checked;
+    })().finally(ungate);
     return this.recovered;
   }
 

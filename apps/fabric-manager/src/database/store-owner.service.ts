@@ -212,6 +212,12 @@ export class StoreOwnerService implements OnModuleInit, BeforeApplicationShutdow
     }
   }
 
+  /** Told from elsewhere that another manager has taken the store over (the fabric process let this one go for a newer claim). */
+  takenOver(why: string): void {
+    if (this.state !== 'active' || this.stopping) return;
+    this.depose(`${why}: another weft service has taken the store ${storeName(this.claim?.databasePath ?? databaseOf(this.dataSource))} over`);
+  }
+
   private depose(why: string): void {
     this.state = 'deposed';
     if (!this.lease.standby) {

@@ -86,21 +86,30 @@ export class EmulatorClient {
   private readonly interruptListeners = new Set<(fabricId: number, interrupt: InterruptRecord) => void>();
   private alive = false;
   private closing = false;
-  private readonly lostListeners = new Set<() => void>();
+  private readonly lostListeners = new Set<(letGoFor?: number) => void>();
+  /** The newer manager's term, when the fabric process let this client go for it. */
+  private letGoFor: number | undefined;
 
   private constructor(private readonly worker: HostPort) {
     worker.on('message', (reply: HostReply) => this.receive(reply));
     worker.on('exit', () => {
       const wasAlive = this.alive;
       this.alive = false;
-      for (const settle of this.pending.values()) settle({ type: 'error', message: 'the emulator worker stopped' });
+      const message =
+        this.letGoFor === undefined
+          ? 'the emulator worker stopped'
+          : `the fabric process serves a manager with a newer claim on the store (term ${this.letGoFor}): this one has been taken over`;
+      for (const settle of this.pending.values()) settle({ type: 'error', message });
       this.pending.clear();
-      if (wasAlive && !this.closing) for (const listener of this.lostListeners) listener();
+      if (wasAlive && !this.closing) for (const listener of this.lostListeners) listener(this.letGoFor);
     });
   }
 
-  /** Calls `listener` once if the host goes away without this client closing it (a fabric process stopped or restarted). */
-  onLost(listener: () => void): void {
+  /**
+   * Calls `listener` once if the host goes away without this client closing it (a fabric process
+   * stopped or restarted) — with the newer manager's term where it let this one go for it.
+   */
+  onLost(listener: (letGoFor?: number) => void): void {
     this.lostListeners.add(listener);
   }
 
@@ -255,6 +264,10 @@ export class EmulatorClient {
   private receive(reply: HostReply): void {
     if (reply.type === 'interrupt') {
       for (const listener of this.interruptListeners) listener(reply.fabricId, reply.interrupt);
+      return;
+    }
+    if (reply.type === 'let-go') {
+      this.letGoFor = reply.term;
       return;
     }
     if (reply.type === 'results-part') {

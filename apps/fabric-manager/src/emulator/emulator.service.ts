@@ -73,7 +73,13 @@ export class EmulatorService extends FabricTransports implements OnModuleInit, O
       );
     }
     const client = await EmulatorClient.connect(address, term, key);
-    client.onLost(() => void this.reconnect(address));
+    client.onLost((letGoFor) => {
+      // Let go for a manager with a newer claim: this one has been taken over and stands down.
+      if (letGoFor === undefined || !this.owner) return void this.reconnect(address);
+      this.client = null;
+      this.unreachable = `the fabric process at ${address} serves a manager with a newer claim (term ${letGoFor})`;
+      this.owner.takenOver(this.unreachable);
+    });
     return client;
   }
 
@@ -195,6 +201,11 @@ export class EmulatorService extends FabricTransports implements OnModuleInit, O
     const status = (await this.fabricStatus()).find((f) => f.fabricId === fabricId);
     if (!status) throw new Error(`fabric ${fabricId} is not in the emulator`);
     return { emulatedNs: status.emulatedNs, nsPerCycle: status.nsPerCycle };
+  }
+
+  /** Whether the fabrics live in a fabric process of their own, which keeps them (with their registers) across this manager's restarts. */
+  keepsFabrics(): boolean {
+    return (this.config?.WEFT_FABRIC ?? 'embedded') !== 'embedded';
   }
 
   isRunning(): boolean {

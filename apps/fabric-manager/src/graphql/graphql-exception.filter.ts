@@ -1,7 +1,9 @@
-import { ArgumentsHost, Catch, HttpException, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, HttpException, Logger, Optional } from '@nestjs/common';
 import { GqlArgumentsHost, GqlContextType, GqlExceptionFilter } from '@nestjs/graphql';
 import type { Response } from 'express';
 import { GraphQLError } from 'graphql';
+import { StoreOwnerService } from '../database/store-owner.service';
+import { ManagerErrorCode, ManagerException } from '../database/manager.exception';
 import { GraphQLErrorCode, toGraphQLError } from './graphql-errors';
 
 /** The edges of the service: every exception a resolver throws leaves as a coded GraphQL error;
@@ -11,9 +13,15 @@ import { GraphQLErrorCode, toGraphQLError } from './graphql-errors';
 export class GraphQLExceptionFilter implements GqlExceptionFilter {
   private readonly logger = new Logger('GraphQL');
 
+  constructor(@Optional() private readonly owner?: StoreOwnerService) {}
+
   catch(exception: unknown, host: ArgumentsHost): GraphQLError | void {
     if (host.getType<GqlContextType>() !== 'graphql') return this.answerHttp(exception, host);
-    const error = toGraphQLError(exception);
+    let error = toGraphQLError(exception);
+    // Cut off because another manager took the store over while it ran (issue 54: its clients got
+    // a bare internal error): what failed, failed for that — say so, and where to go.
+    const refusal = error.extensions.code === GraphQLErrorCode.InternalServerError ? this.owner?.refusal() : null;
+    if (refusal) error = toGraphQLError(new ManagerException(ManagerErrorCode.NotActive, refusal, { activeUrl: this.owner!.activeManager()?.url ?? null }));
     if (error.extensions.code === GraphQLErrorCode.InternalServerError) {
       const info = GqlArgumentsHost.create(host).getInfo<{ fieldName?: string }>();
       this.logger.error({ err: exception, field: info?.fieldName }, 'resolver failed');

@@ -45,7 +45,7 @@ export class HealthController {
       () => {
         const indicator = this.indicators.check('recovery');
         return this.control.recoveryDone
-          ? indicator.up()
+          ? indicator.up(this.control.readingBack > 0 ? { readingBack: this.control.readingBack } : {})
           : indicator.down({ message: 'reading the fabric back to finish pushes cut off by the last stop or a lost fabric' });
       },
       () => {

@@ -78,6 +78,8 @@ describe('the fabric process', () => {
       await until(() => second.replies.length > 0);
       expect(second.replies[0]).toEqual({ type: 'ready' });
       await first.closed;
+      // Told why it was cut off (issue 54): it stands down rather than answer its clients with an internal error.
+      expect(first.replies).toEqual([{ type: 'ready' }, { type: 'let-go', term: 200 }]);
       // The deposed manager, back with its old claim, is refused; the new one keeps the fabric.
       const stale = await manager(path, 100);
       await stale.closed;

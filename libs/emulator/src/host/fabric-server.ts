@@ -121,7 +121,11 @@ export async function serveFabric(address: string, options: FabricServeOptions):
       if (previous && !previous.destroyed) {
         log('a newer manager connected: the previous one is let go');
         previous.emit('let-go');
-        previous.destroy();
+        // Told why before it is cut off (issue 54: its clients got a bare internal error): it
+        // stands down rather than try this fabric again. Whatever it still sends is dropped.
+        sendFrame(previous, { type: 'let-go', term } satisfies HostReply);
+        previous.end();
+        setTimeout(() => previous.destroy(), LINGER_MS).unref();
       }
       host.newSession();
       sendFrame(socket, { type: 'ready' } satisfies HostReply);

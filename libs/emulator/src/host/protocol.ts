@@ -70,7 +70,9 @@ export type HostReply =
   | { type: 'interrupt'; fabricId: number; interrupt: InterruptRecord }
   | { type: 'traffic-report'; id: number; report: TrafficReport | BackgroundReport }
   | { type: 'paused'; id: number; emulatedNs: number }
-  | { type: 'error'; id?: number; message: string };
+  | { type: 'error'; id?: number; message: string }
+  /** A fabric process's last word to a manager it lets go: a manager with a newer claim (`term`) connected. */
+  | { type: 'let-go'; term: number };
 
 /**
  * A read-many's routes as they cross between threads: route k is `ports[offsets[k]]` up to
