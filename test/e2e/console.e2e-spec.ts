@@ -136,6 +136,14 @@ describe('the admin console, in Chromium with the network cut', () => {
     await expect(report.locator('p').textContent()).resolves.toMatch(/^uniform-random: busiest channel \d\.\d{3} of an injection link/);
     await expect(report.locator('ol.hottest li').count()).resolves.toBe(10);
     await expect(page.evaluate(() => window.weftPicture!.loadedCables().length)).resolves.toBeGreaterThan(10);
+    // The colours span the loads shown, with a key (issue 54: from zero, every load of a torus was red).
+    const key = await page.getByTestId('heat-legend').textContent();
+    const [low, high] = /^(\d\.\d{3})(\d\.\d{3}) load of an injection link/
+      .exec(key ?? '')!
+      .slice(1)
+      .map(Number);
+    expect(low).toBeLessThanOrEqual(high);
+    await expect(report.locator('p').textContent()).resolves.toContain(`busiest channel ${high.toFixed(3)}`);
     await screenshot(page, 'channel-load');
     // One flow, p0 → p31, from a CSV matrix: its two channels are the hottest, at the whole flow.
     const rows = Array.from({ length: 32 }, (_, s) => Array.from({ length: 32 }, (_, d) => (s === 0 && d === 31 ? 1 : 0)).join(','));
@@ -197,6 +205,30 @@ describe('the admin console, in Chromium with the network cut', () => {
     await expect(report.locator('pre').textContent()).resolves.toMatch(/noisy-lane/);
     await expect(report.locator('img').count()).resolves.toBe(1);
     await screenshot(page, 'drill-report');
+    const first = await report.getAttribute('data-run');
+
+    // Another run opened shows nothing of the one open before while its own report loads (issue 54:
+    // the previous run's report flashed up under the new run's number).
+    await page.getByRole('button', { name: 'Start noisy-lane' }).click();
+    await page.locator(`[data-testid=drill-report]:not([data-run="${first}"]) h3`, { hasText: /: (running|passed|failed)$/ }).waitFor();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/graphql', async (route) => {
+      if (/drillRun\(id/.test(route.request().postData() ?? '')) await held;
+      await route.continue();
+    });
+    await page.getByRole('button', { name: `#${first}`, exact: true }).click();
+    await expect(report.locator('h3').textContent()).resolves.toBe(`Run #${first}: …`);
+    await expect(report.locator('pre').count()).resolves.toBe(0);
+    release();
+    await report.locator('h3', { hasText: `Run #${first}: passed` }).waitFor();
+    await page.unroute('**/graphql');
+    // The second run finishes before the next scenario (a drill charges the machine's CPU).
+    const running = async () =>
+      (await service.gql<{ drillRuns: { state: string }[] }>('{ drillRuns { state } }', {}, service.bootstrapKey!)).data!.drillRuns.some(
+        (r) => r.state === 'running',
+      );
+    for (let i = 0; i < 500 && (await running()); i++) await new Promise((r) => setTimeout(r, 100));
   });
 
   it('draws a fabric of thousands of chips as cells and bundles, and opens a cell to its chips', async () => {
@@ -243,15 +275,17 @@ describe('the admin console, in Chromium with the network cut', () => {
   });
 
   it.each([
-    ['bgl/bgl-midplane-512', 'bgl-midplane-512', /^Drawn planes of the cube/],
-    ['anton2/anton2-4x4x1-16', 'anton2-4x4x1-16', /^Drawn planes of the cube/],
-    ['flattened-butterfly/fb-4k-16ary-3flat', 'fb-4k-16ary-3flat', /^Drawn by dimension/],
-  ])('draws %s in its family’s layout, read from the API', async (fixture, name, legend) => {
+    ['bgl/bgl-midplane-512', 'bgl-midplane-512', /^Drawn planes of the cube, each ring folded/, /^from \(e\.g\. x0\.y0\.z0\)$/],
+    ['anton2/anton2-4x4x1-16', 'anton2-4x4x1-16', /^Drawn planes of the cube, each ring folded/, /^from \(e\.g\. x0\.y0\.z0\)$/],
+    ['flattened-butterfly/fb-4k-16ary-3flat', 'fb-4k-16ary-3flat', /^Drawn by dimension/, /^from \(e\.g\. \S+\.t0\)$/],
+  ])('draws %s in its family’s layout, read from the API, and suggests its own names to trace', async (fixture, name, legend, from) => {
     await service.gql('mutation($input: LoadFabricInput!) { loadFabric(input: $input) { id } }', { input: { fixture } }, service.bootstrapKey!);
     await signIn(service.bootstrapKey!);
     await page.getByRole('button', { name, exact: true }).click();
     await page.locator('[data-testid=picture][data-ready=true]').waitFor();
     await expect(page.locator('.legend').textContent()).resolves.toMatch(legend);
+    // Issue 54: every family was offered BlackWidow's p0 and p31.
+    await expect(page.getByLabel('from').getAttribute('placeholder')).resolves.toMatch(from);
     await screenshot(page, `picture-${name}`);
   });
 

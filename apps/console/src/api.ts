@@ -56,6 +56,7 @@ export interface FabricPicture {
   fabricId: string;
   family: string;
   layout: string;
+  traceExamples: string[];
   aggregated: boolean;
   cell: number | null;
   cellLabel: string | null;
@@ -80,7 +81,7 @@ export interface FabricPicture {
 }
 
 export const PICTURE_QUERY = `query($input: FabricPictureInput!) { fabricPicture(input: $input) {
-  fabricId family layout aggregated cell cellLabel totalChips totalCables groups { label x y width height }
+  fabricId family layout traceExamples aggregated cell cellLabel totalChips totalCables groups { label x y width height }
   chipNames chipKinds chipStates chipX chipY chipGroups chipCells chipSizes
   cableA cableAPort cableB cableBPort cableClasses cableStates cableCounts } }`;
 

@@ -2,6 +2,7 @@
 // the configuration in force, as a heat map on the picture and the hottest links listed.
 import { useState } from 'react';
 import { FabricPicture, messageOf, Session } from './api';
+import { heatColour } from './picture';
 import { ErrorLine } from './ui';
 
 const PATTERNS = ['uniform-random', 'random-permutation', 'bit-complement', 'transpose', 'tornado', 'neighbour', 'hot-region'];
@@ -37,11 +38,13 @@ export function ChannelLoad({
   session: Session;
   fabricId: string;
   picture: FabricPicture | null;
-  show: (loads: Map<number, number> | null, maximum: number) => void;
+  show: (loads: Map<number, number> | null, low: number, high: number) => void;
 }) {
   const [pattern, setPattern] = useState('uniform-random');
   const [matrix, setMatrix] = useState<{ name: string; rows: number[][] } | null>(null);
   const [report, setReport] = useState<Report | null>(null);
+  // The loads the heat map spans: the least and the greatest coloured.
+  const [scale, setScale] = useState<{ low: number; high: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const run = async (e: React.FormEvent) => {
@@ -66,7 +69,10 @@ export function ChannelLoad({
           if (j !== undefined) loads.set(j, Math.max(loads.get(j) ?? 0, t.load));
         }
       }
-      show(loads, channelLoad.maximum);
+      const shown = [...loads.values()];
+      const range = shown.length > 0 ? { low: Math.min(...shown), high: Math.max(...shown) } : null;
+      setScale(range);
+      show(loads, range?.low ?? 0, range?.high ?? channelLoad.maximum);
     } catch (err) {
       setError(messageOf(err));
     }
@@ -100,7 +106,8 @@ export function ChannelLoad({
           type="button"
           onClick={() => {
             setReport(null);
-            show(null, 0);
+            setScale(null);
+            show(null, 0, 0);
           }}
         >
           Clear
@@ -114,6 +121,7 @@ export function ChannelLoad({
             {report.undeliverable > 0 ? `; ${report.undeliverable.toFixed(3)} undeliverable` : ''}.
             {picture?.aggregated ? ' Open a cell to see the heat on its cables.' : ''}
           </p>
+          {scale && <HeatLegend low={scale.low} high={scale.high} />}
           <ol className="hottest">
             {report.top.slice(0, 10).map((t) => (
               <li key={t.channel}>
@@ -124,5 +132,18 @@ export function ChannelLoad({
         </div>
       )}
     </form>
+  );
+}
+
+/** The heat map's key: its colours from the least load shown to the greatest, in loads of an injection link. */
+function HeatLegend({ low, high }: { low: number; high: number }) {
+  const stops = Array.from({ length: 11 }, (_, i) => `${heatColour(i / 10)} ${i * 10}%`).join(', ');
+  return (
+    <div className="heat-legend" data-testid="heat-legend">
+      <span>{low.toFixed(3)}</span>
+      <span className="heat-scale" style={{ background: `linear-gradient(to right, ${stops})` }} />
+      <span>{high.toFixed(3)}</span>
+      <small> load of an injection link; colours span the loads shown</small>
+    </div>
   );
 }

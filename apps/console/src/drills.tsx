@@ -21,7 +21,8 @@ export function Drills({ session }: { session: Session }) {
   const [shipped, setShipped] = useState<Shipped[]>([]);
   const [runs, setRuns] = useState<Run[]>([]);
   const [open, setOpen] = useState<string | null>(null);
-  const [report, setReport] = useState<{ text: string | null; plotSvg: string | null; state: string } | null>(null);
+  // The report with the run it is of: another run's is never shown while the one opened loads (issue 54).
+  const [report, setReport] = useState<{ id: string; text: string | null; plotSvg: string | null; state: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const refresh = useCallback(async () => {
@@ -44,7 +45,7 @@ export function Drills({ session }: { session: Session }) {
             'query($id: ID!) { drillRun(id: $id) { state text plotSvg } }',
             { id: open },
           );
-          setReport(drillRun);
+          setReport({ id: open, ...drillRun });
         }
         if (!stop && list.some((r) => r.state === 'running')) setTimeout(tick, 1000);
       } catch (e) {
@@ -106,17 +107,7 @@ export function Drills({ session }: { session: Session }) {
           ))}
         </tbody>
       </table>
-      {open && (
-        <div className="report" data-testid="drill-report">
-          <h3>
-            Run #{open}: {report?.state ?? '…'}
-          </h3>
-          {report?.plotSvg && (
-            <img alt="throughput and latency over the drill" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(report.plotSvg)}`} />
-          )}
-          {report?.text && <pre>{report.text}</pre>}
-        </div>
-      )}
+      {open && <DrillReportView id={open} report={report?.id === open ? report : null} />}
       <h3>Shipped drills</h3>
       <ul className="shipped">
         {shipped.map((d) => (
@@ -128,5 +119,18 @@ export function Drills({ session }: { session: Session }) {
         ))}
       </ul>
     </section>
+  );
+}
+
+/** A run's report as it is known: its state, plot and text; nothing yet while it loads. */
+function DrillReportView({ id, report }: { id: string; report: { text: string | null; plotSvg: string | null; state: string } | null }) {
+  return (
+    <div className="report" data-testid="drill-report" data-run={id}>
+      <h3>
+        Run #{id}: {report?.state ?? '…'}
+      </h3>
+      {report?.plotSvg && <img alt="throughput and latency over the drill" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(report.plotSvg)}`} />}
+      {report?.text && <pre>{report.text}</pre>}
+    </div>
   );
 }

@@ -216,6 +216,9 @@ function FabricView({ session, fabric }: { session: Session; fabric: FabricSumma
   const [error, setError] = useState<string | null>(null);
   const [legend, setLegend] = useState('');
   const [trace, setTrace] = useState({ from: '', to: '' });
+  // Names the trace fields suggest: this fabric's own first and last processors (issue 54: every
+  // family was offered BlackWidow's p0 and p31).
+  const [traceHint, setTraceHint] = useState<{ from: string; to: string } | null>(null);
   const [tab, setTab] = useState<'picture' | 'generations' | 'events' | 'traffic'>('picture');
   /** The chip whose registers and ports are shown. */
   const [chipOpen, setChipOpen] = useState<string | null>(null);
@@ -249,6 +252,7 @@ function FabricView({ session, fabric }: { session: Session; fabric: FabricSumma
       .then((p) => {
         if (!live || !container.current) return;
         picture.current = p;
+        setTraceHint(p.traceExamples.length === 2 ? { from: p.traceExamples[0], to: p.traceExamples[1] } : null);
         setLegend(
           p.aggregated
             ? `${p.layout} — ${p.totalChips} chips and ${p.totalCables} cables, drawn as ${p.chipNames.length} cells of neighbouring chips and the bundles of cables between them; double-click a cell to open it`
@@ -380,15 +384,25 @@ function FabricView({ session, fabric }: { session: Session; fabric: FabricSumma
         <aside>
           <form className="trace" onSubmit={runTrace}>
             <h3>Route trace</h3>
-            <input aria-label="from" placeholder="from (e.g. p0)" value={trace.from} onChange={(e) => setTrace({ ...trace, from: e.target.value })} />
-            <input aria-label="to" placeholder="to (e.g. p31)" value={trace.to} onChange={(e) => setTrace({ ...trace, to: e.target.value })} />
+            <input
+              aria-label="from"
+              placeholder={traceHint ? `from (e.g. ${traceHint.from})` : 'from (a processor)'}
+              value={trace.from}
+              onChange={(e) => setTrace({ ...trace, from: e.target.value })}
+            />
+            <input
+              aria-label="to"
+              placeholder={traceHint ? `to (e.g. ${traceHint.to})` : 'to (a processor)'}
+              value={trace.to}
+              onChange={(e) => setTrace({ ...trace, to: e.target.value })}
+            />
             <button type="submit">Trace</button>
           </form>
           <ChannelLoad
             session={session}
             fabricId={fabric.id}
             picture={picture.current}
-            show={(loads, maximum) => (loads ? view.current?.showLoads(loads, maximum) : view.current?.clearLoads())}
+            show={(loads, low, high) => (loads ? view.current?.showLoads(loads, low, high) : view.current?.clearLoads())}
           />
           {details && (
             <div className="details" data-testid="details">

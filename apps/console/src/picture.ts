@@ -22,6 +22,14 @@ const CABLE_COLOURS: Record<string, string> = {
 };
 const ROUTE_COLOUR = '#17a34a';
 
+/** Where a load lies on a heat map's scale from `low` to `high` (0 to 1; the middle where they are equal). */
+export function heatFraction(load: number, low: number, high: number): number {
+  return high > low ? Math.min(1, Math.max(0, (load - low) / (high - low))) : 0.5;
+}
+
+/** The heat map's colour at a fraction of its scale. */
+export const heatColour = (f: number): string => interpolateYlOrRd(0.15 + 0.85 * f);
+
 export interface Selection {
   readonly kind: 'chip' | 'cable';
   readonly index: number;
@@ -98,14 +106,18 @@ export class PictureView {
     });
   }
 
-  /** A heat map: each cable with a load coloured from pale yellow (idle) to dark red (the busiest), and thicker. */
-  showLoads(loads: ReadonlyMap<number, number>, maximum: number): void {
+  /**
+   * A heat map: each cable with a load coloured from pale yellow to dark red and thicker, the scale
+   * spanning the loads shown (`low` to `high`; issue 54: on a torus under uniform traffic every load
+   * lay between 1.0 and 1.46 of an injection link, and a scale from zero coloured them all red).
+   */
+  showLoads(loads: ReadonlyMap<number, number>, low: number, high: number): void {
     this.clearLoads();
     this.loaded = new Set(loads.keys());
     for (const [j, load] of loads) {
       if (!this.graph.hasEdge(String(j))) continue;
-      const f = maximum > 0 ? load / maximum : 0;
-      this.graph.mergeEdgeAttributes(String(j), { color: interpolateYlOrRd(0.15 + 0.85 * f), size: 1 + 3 * f });
+      const f = heatFraction(load, low, high);
+      this.graph.mergeEdgeAttributes(String(j), { color: heatColour(f), size: 1 + 3 * f });
     }
   }
 

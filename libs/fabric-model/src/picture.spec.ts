@@ -42,6 +42,38 @@ describe('how each family is drawn (the console reads it from the API)', () => {
     expect(layout.group[z1]).toBe(1);
   });
 
+  it('draws a torus folded: on 8×8×8 every link of a plane spans at most two chips and passes by the chips between its ends, and z neighbours are at most two planes apart (issue 54)', () => {
+    const model = FABRIC_FAMILY_MODELS.bgl;
+    const design = model.generateDesign({ shape: [8, 8, 8] } as never);
+    const chips = design.chips.map((c) => ({ name: c.name, kind: c.kind, placement: model.placement(c), processor: c.processor }));
+    const layout = model.picture.layout(chips);
+    const index = new Map(chips.map((c, i) => [c.name, i]));
+    const plane = (i: number) => layout.group[i];
+    const nodes = chips.map((_, i) => i);
+    let inPlane = 0;
+    for (const cable of design.cables) {
+      const [a, b] = [index.get(cable.a.chip)!, index.get(cable.b.chip)!];
+      if (a === undefined || b === undefined || a === b) continue;
+      const length = Math.hypot(layout.x[a] - layout.x[b], layout.y[a] - layout.y[b]);
+      if (plane(a) === plane(b)) {
+        inPlane++;
+        expect(length).toBeLessThanOrEqual(2.1);
+        // Not through another chip of the plane: every other chip at least a fifth of a pitch off the line.
+        for (const i of nodes) {
+          if (i === a || i === b || plane(i) !== plane(a)) continue;
+          const [dx, dy] = [layout.x[b] - layout.x[a], layout.y[b] - layout.y[a]];
+          const t = Math.max(0, Math.min(1, ((layout.x[i] - layout.x[a]) * dx + (layout.y[i] - layout.y[a]) * dy) / (dx * dx + dy * dy)));
+          expect(Math.hypot(layout.x[i] - layout.x[a] - t * dx, layout.y[i] - layout.y[a] - t * dy)).toBeGreaterThan(0.2);
+        }
+      } else {
+        // Planes of 8 chips and a gap of 2: two planes apart is at most 2 × 10 pitches either way.
+        expect(Math.abs(layout.x[a] - layout.x[b])).toBeLessThanOrEqual(20.5);
+        expect(Math.abs(layout.y[a] - layout.y[b])).toBeLessThanOrEqual(20.5);
+      }
+    }
+    expect(inPlane).toBe(2 * 512);
+  });
+
   it('draws the flattened butterfly by dimension, a block for each setting of the higher dimensions', () => {
     const chips = chipsOf('flattened-butterfly', { k: 4, n: 4 });
     const layout = FABRIC_FAMILY_MODELS['flattened-butterfly'].picture.layout(chips);

@@ -2,7 +2,7 @@
  * How each family's fabric is drawn (issue 39: the console reads it from the API, never a
  * family's shape of its own): every chip's place on a plane, from its placement coordinates, and
  * the boxes that group them — BlackWidow as ranks and slices (processors at the bottom, R1 … R3
- * above, each slice a column of its own), tori as planes of the cube (one z-plane beside the
+ * above, each slice a column of its own), tori as planes of the cube (folded, one z-plane beside the
  * next, x across and y up), the flattened butterfly by dimension (dimension 1 across, 2 up, the
  * higher dimensions as blocks side by side). Units are chip pitches; the console scales them.
  */
@@ -36,7 +36,12 @@ export interface FamilyPicture {
   /** How the picture is laid out, in a sentence for the console's legend. */
   readonly description: string;
   layout(chips: readonly PictureChip[]): PictureLayout;
+  /** Two endpoints of the fabric by the names a route trace takes, for the console to suggest (issue 54: it offered BlackWidow's everywhere). */
+  traceExamples(chips: readonly PictureChip[]): readonly string[];
 }
+
+/** The first and the last of some names (the fabric's first and last endpoints). */
+const firstAndLast = (names: readonly string[]): string[] => (names.length === 0 ? [] : [names[0], names[names.length - 1]]);
 
 /** Chips bucketed by a key, each bucket in the order given (by processor number, then name). */
 function buckets<K>(chips: readonly PictureChip[], key: (c: PictureChip) => K): Map<K, number[]> {
@@ -100,12 +105,34 @@ export const RANKS_AND_SLICES: FamilyPicture = {
     }
     return out;
   },
+  // Paper 000 §7.1: a route runs from processor to processor.
+  traceExamples: (chips) => firstAndLast(chips.filter((c) => c.kind === 'endpoint').map((c) => c.name)),
 };
 
-/** A 3-D torus as planes of the cube: z-plane k drawn k places along, x across and y up in each, the planes tiled about as wide as high. */
+/**
+ * Where coordinate c of a ring of k goes when the ring is folded (0, k−1, 1, k−2, …): neighbours,
+ * the wrap-around pair included, land at most two places apart — the folded torus BG/L is cabled as.
+ */
+export function foldedPlace(c: number, k: number): number {
+  return c < Math.ceil(k / 2) ? 2 * c : 2 * (k - 1 - c) + 1;
+}
+
+/** How far the way back of a folded ring is drawn beside its way out, and a plane beside the planes it is two apart from. */
+const FOLD_TRACK = 0.35;
+const PLANE_TRACK = 0.5;
+
+/**
+ * A 3-D torus as planes of the cube, each ring folded (issue 54: drawn in coordinate order, the
+ * wrap-around links ran as long diagonals across the planes and buried the mesh). Within a z-plane
+ * x runs across and y up in folded order, so every link spans at most two places; the way back of a
+ * folded ring (its odd places) is drawn a little beside the way out, so that a link two places
+ * long passes beside the chip between its ends, not through it. The planes follow one another in
+ * folded z order along a snake — left to right, then right to left a row up — so that z neighbours,
+ * the wrap-around pair too, are at most two planes apart, every other plane a little higher.
+ */
 export const TORUS_PLANES: FamilyPicture = {
   description:
-    'planes of the cube: one z-plane beside the next, rows of planes upward, x across and y up within each; wrap-around links run back across a plane',
+    'planes of the cube, each ring folded (0, k−1, 1, k−2, …: wrap-around links as short as the rest, the way back drawn beside the way out): x across and y up within a z-plane, the planes in folded z order along a snake of rows',
   layout(chips) {
     const out = emptyLayout(chips.length);
     const size = (axis: string) => 1 + Math.max(0, ...chips.map((c) => c.placement[axis] ?? 0));
@@ -114,17 +141,27 @@ export const TORUS_PLANES: FamilyPicture = {
     const Y = size('y');
     const gap = Math.max(1, Math.ceil(X / 4));
     const perRow = Math.max(1, Math.min(Z, Math.round(Math.sqrt((Z * (Y + gap)) / (X + gap)))));
-    const left = (z: number) => (z % perRow) * (X + gap);
-    const bottom = (z: number) => Math.floor(z / perRow) * (Y + gap);
+    // The plane of z: its place along the snake, its row, and its column in the row.
+    const along = (z: number) => foldedPlace(z, Z);
+    const column = (z: number) => {
+      const n = along(z);
+      return Math.floor(n / perRow) % 2 === 0 ? n % perRow : perRow - 1 - (n % perRow);
+    };
+    const left = (z: number) => column(z) * (X + gap);
+    const bottom = (z: number) => Math.floor(along(z) / perRow) * (Y + gap) + (along(z) % 2) * PLANE_TRACK;
     for (let z = 0; z < Z; z++) out.groups.push({ label: `z = ${z}`, x: left(z) - 0.5, y: bottom(z) - 0.5, width: X, height: Y });
     chips.forEach((c, i) => {
       const z = Math.max(0, c.placement.z ?? 0);
-      out.x[i] = left(z) + (c.placement.x ?? 0);
-      out.y[i] = bottom(z) + (c.placement.y ?? 0);
+      const fx = foldedPlace(c.placement.x ?? 0, X);
+      const fy = foldedPlace(c.placement.y ?? 0, Y);
+      out.x[i] = left(z) + fx + (fy % 2) * FOLD_TRACK;
+      out.y[i] = bottom(z) + fy + (fx % 2) * FOLD_TRACK;
       out.group[i] = z;
     });
     return out;
   },
+  // A torus node is its own endpoint: a route runs from node to node.
+  traceExamples: (chips) => firstAndLast(chips.map((c) => c.name)),
 };
 
 /** The flattened butterfly by dimension: dimension 1 across, 2 up, each setting of the higher ones a block. */
@@ -166,6 +203,8 @@ export const FLAT_DIMENSIONS: FamilyPicture = {
     });
     return out;
   },
+  // Each router's k terminals are named after it (r….t0 … t(k−1)); a route runs between terminals.
+  traceExamples: (chips) => firstAndLast(chips.map((c) => c.name)).map((router) => `${router}.t0`),
 };
 
 /** Cells a picture group is cut into, at most, when a fabric is drawn aggregated. */

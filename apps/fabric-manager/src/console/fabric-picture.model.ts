@@ -45,6 +45,8 @@ export class FabricPictureModel {
   family!: string;
   @Field({ description: 'How the family is laid out, for the legend.' })
   layout!: string;
+  @Field(() => [String], { description: 'Two endpoints of the fabric by the names a route trace takes (its first and last), as examples.' })
+  traceExamples!: string[];
   @Field(() => [PictureGroupModel])
   groups!: PictureGroupModel[];
   @Field({ description: 'true: each chip of the lists is a cell of neighbouring chips and each cable a bundle of the cables between two cells.' })

@@ -29,6 +29,7 @@ interface Structure {
   readonly fingerprint: string;
   readonly chips: readonly ChipRow[];
   readonly layout: PictureLayout;
+  readonly traceExamples: readonly string[];
   readonly cells: PictureCells;
   readonly a: Int32Array;
   readonly b: Int32Array;
@@ -86,6 +87,7 @@ export class FabricPictureService {
       fabricId: fabric.id,
       family: fabric.family,
       layout: family.picture.description,
+      traceExamples: [...structure.traceExamples],
       groups: [...layout.groups],
       totalChips: chips.length,
       totalCables: a.length,
@@ -239,6 +241,7 @@ export class FabricPictureService {
       fingerprint,
       chips,
       layout,
+      traceExamples: FABRIC_FAMILY_MODELS[family].picture.traceExamples(chips),
       cells: pictureCells(chips, layout),
       a: Int32Array.from(links, (l) => index.get(l.aChipId)!),
       b: Int32Array.from(links, (l) => index.get(l.bChipId)!),
