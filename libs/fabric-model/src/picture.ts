@@ -117,7 +117,7 @@ export function foldedPlace(c: number, k: number): number {
   return c < Math.ceil(k / 2) ? 2 * c : 2 * (k - 1 - c) + 1;
 }
 
-/** How far the way back of a folded ring is drawn beside its way out, and a plane beside the planes it is two apart from. */
+/** How far the way back of a folded ring is drawn beside its way out, and every other plane above its neighbours. */
 const FOLD_TRACK = 0.35;
 const PLANE_TRACK = 0.5;
 
@@ -126,13 +126,14 @@ const PLANE_TRACK = 0.5;
  * wrap-around links ran as long diagonals across the planes and buried the mesh). Within a z-plane
  * x runs across and y up in folded order, so every link spans at most two places; the way back of a
  * folded ring (its odd places) is drawn a little beside the way out, so that a link two places
- * long passes beside the chip between its ends, not through it. The planes follow one another in
- * folded z order along a snake — left to right, then right to left a row up — so that z neighbours,
- * the wrap-around pair too, are at most two planes apart, every other plane a little higher.
+ * long passes beside the chip between its ends, not through it. The z ring is folded into two rows
+ * of planes — z = 0, 1, … left to right along the top, and back right to left along the bottom — so
+ * that every z link, the wrap-around one too, joins planes side by side or one above the other;
+ * every other plane of a row sits a little higher, so that its z links do not lie along its rows.
  */
 export const TORUS_PLANES: FamilyPicture = {
   description:
-    'planes of the cube, each ring folded (0, k−1, 1, k−2, …: wrap-around links as short as the rest, the way back drawn beside the way out): x across and y up within a z-plane, the planes in folded z order along a snake of rows',
+    'planes of the cube, each ring folded (0, k−1, 1, k−2, …: wrap-around links as short as the rest, the way back drawn beside the way out): x across and y up within a z-plane; the z-planes in two rows, z = 0 onward along the top and back along the bottom',
   layout(chips) {
     const out = emptyLayout(chips.length);
     const size = (axis: string) => 1 + Math.max(0, ...chips.map((c) => c.placement[axis] ?? 0));
@@ -140,15 +141,12 @@ export const TORUS_PLANES: FamilyPicture = {
     const Z = size('z');
     const Y = size('y');
     const gap = Math.max(1, Math.ceil(X / 4));
-    const perRow = Math.max(1, Math.min(Z, Math.round(Math.sqrt((Z * (Y + gap)) / (X + gap)))));
-    // The plane of z: its place along the snake, its row, and its column in the row.
-    const along = (z: number) => foldedPlace(z, Z);
-    const column = (z: number) => {
-      const n = along(z);
-      return Math.floor(n / perRow) % 2 === 0 ? n % perRow : perRow - 1 - (n % perRow);
-    };
+    const perRow = Math.ceil(Z / 2);
+    // The top row holds z = 0 … perRow − 1 left to right; the bottom row the rest, right to left.
+    const top = Z > 1 ? 1 : 0;
+    const column = (z: number) => (z < perRow ? z : Z - 1 - z);
     const left = (z: number) => column(z) * (X + gap);
-    const bottom = (z: number) => Math.floor(along(z) / perRow) * (Y + gap) + (along(z) % 2) * PLANE_TRACK;
+    const bottom = (z: number) => (z < perRow ? top : 0) * (Y + gap) + (column(z) % 2) * PLANE_TRACK;
     for (let z = 0; z < Z; z++) out.groups.push({ label: `z = ${z}`, x: left(z) - 0.5, y: bottom(z) - 0.5, width: X, height: Y });
     chips.forEach((c, i) => {
       const z = Math.max(0, c.placement.z ?? 0);
