@@ -137,13 +137,15 @@ export function ChannelLoad({
 
 /** The heat map's key: its colours from the least load shown to the greatest, in loads of an injection link. */
 function HeatLegend({ low, high }: { low: number; high: number }) {
+  // One load shown everywhere: one colour (the scale's middle, as the picture draws it).
+  const even = high - low < 5e-4;
   const stops = Array.from({ length: 11 }, (_, i) => `${heatColour(i / 10)} ${i * 10}%`).join(', ');
   return (
     <div className="heat-legend" data-testid="heat-legend">
       <span>{low.toFixed(3)}</span>
-      <span className="heat-scale" style={{ background: `linear-gradient(to right, ${stops})` }} />
+      <span className="heat-scale" style={{ background: even ? heatColour(0.5) : `linear-gradient(to right, ${stops})` }} />
       <span>{high.toFixed(3)}</span>
-      <small> load of an injection link; colours span the loads shown</small>
+      <small> load of an injection link; {even ? 'every channel shown carries the same' : 'colours span the loads shown'}</small>
     </div>
   );
 }
