@@ -113,6 +113,26 @@ describe('route trace, channel load, the dependency check and the golden dump th
     expect(result.data!.channelDependencies).toMatchObject({ generation: 1, acyclic: true, cycle: null });
   });
 
+  it('answers one client’s short analysis while another client’s long one runs, and a long one asked again from the generation’s kept result', async () => {
+    const other = await createKey(service, service.bootstrapKey!, 'viewer');
+    const uniform = { input: { fabricId, pattern: 'uniform-random', draws: 1, seed: 7 } };
+    const began = performance.now();
+    let longDoneAt = 0;
+    const long = service.gql(LOAD, uniform, viewer).then((r) => ((longDoneAt = performance.now() - began), r));
+    await new Promise((r) => setTimeout(r, 50));
+    const trace = await service.gql<{ routeTrace: Trace }>(TRACE, { input: { fabricId, source: 'p1', destination: 'p200', plane: 0 } }, other);
+    const shortDoneAt = performance.now() - began;
+    expect(trace.errors).toBeUndefined();
+    const first = await long;
+    expect(first.errors).toBeUndefined();
+    // Issue 54 §11: first come first served, the trace waited for the whole channel load.
+    expect(shortDoneAt).toBeLessThan(longDoneAt);
+    const againBegan = performance.now();
+    const again = await service.gql(LOAD, uniform, other);
+    expect(again.data).toEqual(first.data);
+    expect(performance.now() - againBegan).toBeLessThan(longDoneAt / 2);
+  });
+
   it('dumps the generation in force as its golden text, which loads back and equals the fixture golden', async () => {
     const result = await service.gql<{ generationImage: { generation: number; format: string; chips: number; text: string } }>(
       IMAGE,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { InjectRepository } from '@nestjs/typeorm';
 import {
   ChannelLoadReport,
@@ -43,6 +44,9 @@ function nameOf(forwarding: Forwarding): (endpoint: number) => string {
 
 const invalid = (message: string) => new ControlException(ControlErrorCode.AnalysisInvalid, message);
 
+/** Analyses' results kept, by fabric, generation and what was asked: asked again, they are answered at once. */
+const RESULTS_KEPT = 16;
+
 /**
  * Route trace, channel load and the channel-dependency check on the configuration in force of a
  * fabric (issue 35, capability 4): the last generation pushed, read as its family's chips read it
@@ -52,6 +56,8 @@ const invalid = (message: string) => new ControlException(ControlErrorCode.Analy
 export class AnalysisService {
   /** The forwarding of the last configuration analysed, by fabric and generation row. */
   private cached: { fabricId: number; generationId: number; number: number; forwarding: Forwarding } | null = null;
+  /** Finished analyses of generations (a generation never changes), the latest first (issue 54 §11). */
+  private readonly results: { key: string; result: unknown }[] = [];
 
   constructor(
     @InjectRepository(ConfigGeneration) private readonly generations: Repository<ConfigGeneration>,
@@ -142,23 +148,41 @@ export class AnalysisService {
     crossing?: { chip: string; port: number };
   }): Promise<ChannelLoadReport & InForce & { pattern: string; flows: number }> {
     const { number, forwarding, spec, planes } = await this.checkPattern(input);
-    const endpoints = forwarding.endpoints.map((e) => e.number);
-    let flows: Flow[];
-    try {
-      flows = patternFlows(
-        spec,
-        endpoints,
-        { endpointsPerRouter: forwarding.endpointsPerRouter ?? Math.min(32, endpoints.length), torus: forwarding.torus },
-        input.seed,
-        input.draws,
-      );
-    } catch (error) {
-      if (error instanceof PatternError) throw invalid(error.message);
-      throw error;
+    return this.kept(`load ${input.fabricId}/${number}`, input, async () => {
+      const endpoints = forwarding.endpoints.map((e) => e.number);
+      let flows: Flow[];
+      try {
+        flows = patternFlows(
+          spec,
+          endpoints,
+          { endpointsPerRouter: forwarding.endpointsPerRouter ?? Math.min(32, endpoints.length), torus: forwarding.torus },
+          input.seed,
+          input.draws,
+        );
+      } catch (error) {
+        if (error instanceof PatternError) throw invalid(error.message);
+        throw error;
+      }
+      if (input.crossing && !forwarding.peer(input.crossing))
+        throw invalid(`${input.crossing.chip}:${input.crossing.port} is not a live channel of this fabric`);
+      const report = await channelLoad(forwarding, flows, { planes, vc: input.vc, crossing: input.crossing, pace: takeTurn });
+      return { generation: number, nameOf: nameOf(forwarding), pattern: spec.kind, flows: flows.length, ...report };
+    });
+  }
+
+  /** The result of `work` for this generation and what was asked, kept once it is finished (never a cancelled or failed one). */
+  private async kept<T>(of: string, asked: unknown, work: () => Promise<T>): Promise<T> {
+    const key = `${of} ${createHash('sha256').update(JSON.stringify(asked)).digest('base64url')}`;
+    const found = this.results.findIndex((r) => r.key === key);
+    if (found >= 0) {
+      const [hit] = this.results.splice(found, 1);
+      this.results.unshift(hit);
+      return hit.result as T;
     }
-    if (input.crossing && !forwarding.peer(input.crossing)) throw invalid(`${input.crossing.chip}:${input.crossing.port} is not a live channel of this fabric`);
-    const report = await channelLoad(forwarding, flows, { planes, vc: input.vc, crossing: input.crossing, pace: takeTurn });
-    return { generation: number, nameOf: nameOf(forwarding), pattern: spec.kind, flows: flows.length, ...report };
+    const result = await work();
+    this.results.unshift({ key, result });
+    this.results.length = Math.min(this.results.length, RESULTS_KEPT);
+    return result;
   }
 
   async dependencies(input: { fabricId: number; vcs?: number[] }): Promise<DependencyReport & { generation: number }> {
@@ -167,6 +191,9 @@ export class AnalysisService {
     const n = forwarding.endpoints.length;
     const work = n * n * forwarding.planes.length * (input.vcs?.length ?? forwarding.vcs.length);
     if (work > ANALYSIS_WORK_LIMIT) throw invalid(`the check would take on ${work} paths, more than one analysis takes on (${ANALYSIS_WORK_LIMIT})`);
-    return { generation: number, ...(await channelDependencies(forwarding, { vcs: input.vcs, pace: takeTurn })) };
+    return this.kept(`dependencies ${input.fabricId}/${number}`, input, async () => ({
+      generation: number,
+      ...(await channelDependencies(forwarding, { vcs: input.vcs, pace: takeTurn })),
+    }));
   }
 }

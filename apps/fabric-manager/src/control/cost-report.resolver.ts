@@ -1,7 +1,8 @@
 import { UseGuards } from '@nestjs/common';
-import { Args, Query, Resolver } from '@nestjs/graphql';
+import { Args, Context, Query, Resolver } from '@nestjs/graphql';
 import { checkFlatDesign, CostReport, costPlotSpec, costReport, JsonChecker, PAPER_COST_ASSUMPTIONS, TopologyCost } from '@weft/fabric-model';
 import { ApiKeyGuard } from '../auth/api-key.guard';
+import { GraphQLContext, heavyWorkFor } from '../auth/graphql-context';
 import { heavyWork, OperationCost } from '../graphql/operation-cost';
 import { renderVegaLiteSvg } from '../plots/vega-lite-svg';
 import { ControlErrorCode, ControlException } from './control.exception';
@@ -21,9 +22,9 @@ export class CostReportResolver {
     complexity: OperationCost.costReport,
     description: 'Cost and power per node of a flattened butterfly and the topologies paper 003 §4.3 compares it with.',
   })
-  costReport(@Args('input') input: CostReportInput): Promise<CostReportModel> {
-    // One report at a time, the event loop given back between them (a 64K-node design lays out 92K cables).
-    return heavyWork(() => this.report(input));
+  costReport(@Args('input') input: CostReportInput, @Context() ctx: GraphQLContext): Promise<CostReportModel> {
+    // Taking turns with other heavy work, the event loop given back between slices (a 64K-node design lays out 92K cables).
+    return heavyWork(() => this.report(input), heavyWorkFor(ctx));
   }
 
   private async report(input: CostReportInput): Promise<CostReportModel> {

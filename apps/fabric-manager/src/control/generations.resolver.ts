@@ -1,8 +1,9 @@
 import { UseGuards } from '@nestjs/common';
-import { Args, ID, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, Context, ID, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { ApiKeyGuard } from '../auth/api-key.guard';
+import { GraphQLContext, heavyWorkFor } from '../auth/graphql-context';
 import { ConfigGeneration } from '../config-generations/config-generation.entity';
 import { GenerationImages } from '../config-generations/generation-images.service';
 import { PushRecord } from '../config-generations/push-record.entity';
@@ -58,8 +59,8 @@ export class GenerationsResolver {
     description: "A router's registers in a generation (default: the last pushed), decoded and raw.",
     complexity: OperationCost.routerConfiguration,
   })
-  routerConfiguration(@Args('input') input: RouterConfigurationInput): Promise<RouterConfigurationModel> {
-    return heavyWork(() => this.decodeRouter(input));
+  routerConfiguration(@Args('input') input: RouterConfigurationInput, @Context() ctx: GraphQLContext): Promise<RouterConfigurationModel> {
+    return heavyWork(() => this.decodeRouter(input), heavyWorkFor(ctx));
   }
 
   private async decodeRouter(input: RouterConfigurationInput): Promise<RouterConfigurationModel> {
@@ -87,8 +88,8 @@ export class GenerationsResolver {
     description: 'Register by register, what differs between two generations of a fabric.',
     complexity: OperationCost.generationDiff,
   })
-  generationDiff(@Args('input') input: GenerationDiffInput): Promise<GenerationDiffModel> {
-    return heavyWork(() => this.diff(input));
+  generationDiff(@Args('input') input: GenerationDiffInput, @Context() ctx: GraphQLContext): Promise<GenerationDiffModel> {
+    return heavyWork(() => this.diff(input), heavyWorkFor(ctx));
   }
 
   private async diff(input: GenerationDiffInput): Promise<GenerationDiffModel> {
@@ -119,7 +120,7 @@ export class GenerationsResolver {
     description: "A generation's register image (default: the last pushed) as readable text, whole or for some chips: the golden form of a configuration.",
     complexity: OperationCost.generationDiff,
   })
-  generationImage(@Args('input') input: GenerationImageInput): Promise<GenerationImageModel> {
+  generationImage(@Args('input') input: GenerationImageInput, @Context() ctx: GraphQLContext): Promise<GenerationImageModel> {
     return heavyWork(async () => {
       const { number, image } = await this.image(input.fabricId, input.generation);
       const fabric = await this.fabrics.get(input.fabricId);
@@ -136,7 +137,7 @@ export class GenerationsResolver {
           );
       }
       return { generation: number, format: engine.dumpFormat, chips: chosen.routers.length, text: engine.dump(chosen) };
-    });
+    }, heavyWorkFor(ctx));
   }
 
   @Query(() => [ConfigGenerationModel], { description: 'Configuration generations of a fabric, oldest first.' })

@@ -1,11 +1,12 @@
 import { UseGuards } from '@nestjs/common';
-import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, Context, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { InjectRepository } from '@nestjs/typeorm';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Repository } from 'typeorm';
 import { Role } from '../auth/api-key.entity';
 import { ApiKeyGuard } from '../auth/api-key.guard';
+import { GraphQLContext, heavyWorkFor } from '../auth/graphql-context';
 import { RequiresRole } from '../auth/roles.decorator';
 import { FIXTURES_ROOT } from '../config/store-location';
 import { heavyWork, OperationCost } from '../graphql/operation-cost';
@@ -68,10 +69,10 @@ export class DrillsResolver {
   }
 
   @ResolveField(() => String, { nullable: true, description: 'The report as readable text.', complexity: OperationCost.drillReportRendering })
-  text(@Parent() run: DrillRunModel): Promise<string | null> {
+  text(@Parent() run: DrillRunModel, @Context() ctx: GraphQLContext): Promise<string | null> {
     const report = completeReport(run);
     if (!report) return Promise.resolve(null);
-    return heavyWork(() => renderDrillText(report));
+    return heavyWork(() => renderDrillText(report), heavyWorkFor(ctx));
   }
 
   @ResolveField(() => String, {
@@ -79,10 +80,10 @@ export class DrillsResolver {
     description: 'Throughput and latency over time with fault and push markers, as SVG.',
     complexity: OperationCost.drillReportRendering,
   })
-  plotSvg(@Parent() run: DrillRunModel): Promise<string | null> {
+  plotSvg(@Parent() run: DrillRunModel, @Context() ctx: GraphQLContext): Promise<string | null> {
     const report = completeReport(run);
     if (!report) return Promise.resolve(null);
-    return heavyWork(() => renderDrillPlot(report));
+    return heavyWork(() => renderDrillPlot(report), heavyWorkFor(ctx));
   }
 
   private async model(run: DrillRun, drill: string): Promise<DrillRunModel> {

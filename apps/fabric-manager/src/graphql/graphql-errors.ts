@@ -9,6 +9,7 @@ import { FaultsErrorCode, FaultsException } from '../faults/faults.exception';
 import { TrafficErrorCode, TrafficException } from '../traffic/traffic.exception';
 import { PaginationErrorCode, PaginationException } from './pagination.exception';
 import { isStoreFull } from '../database/store-ownership';
+import { HeavyWorkCancelled } from './operation-cost';
 import { ManagerException } from '../database/manager.exception';
 import { StudiesErrorCode, StudiesException } from '../studies/studies.exception';
 import { assertUnreachable } from './weft.exception';
@@ -172,6 +173,8 @@ export function toGraphQLError(error: unknown): GraphQLError {
   if (error instanceof ForbiddenException) return withCode(error.message, GraphQLErrorCode.Forbidden, 'FORBIDDEN');
   if (error instanceof NotFoundException) return withCode(error.message, GraphQLErrorCode.NotFound, 'NOT_FOUND');
   if (error instanceof HttpException) return withCode(error.message, GraphQLErrorCode.BadUserInput, 'HTTP_' + error.getStatus());
+  // Nobody reads it (the client went away); said plainly for the log and the audit.
+  if (error instanceof HeavyWorkCancelled) return withCode(error.message, GraphQLErrorCode.BadUserInput, 'CANCELLED');
   if (isStoreFull(error)) {
     return withCode(
       'the store is full: nothing was written. Reads still work; free disk space (or raise WEFT_STORE_MAX_MB) and try again',

@@ -42,14 +42,17 @@ export function graphqlConfig(config: WeftConfig, keys: ApiKeysService, metrics:
     formatError: (formatted) => formatGraphQLError(formatted),
     context: ({
       req,
+      res,
       connectionParams,
       extra,
     }: {
       req?: GraphQLContext['req'];
+      res?: GraphQLContext['res'];
       connectionParams?: Record<string, unknown>;
       extra?: { apiKey?: GraphQLContext['apiKey']; connectionParams?: Record<string, unknown> };
     }): GraphQLContext => ({
       req,
+      res,
       connectionParams: connectionParams ?? extra?.connectionParams,
       apiKey: extra?.apiKey,
     }),

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /**
@@ -30,44 +31,112 @@ export const OperationCost = {
 /** Work that holds the event loop for longer than this gives it back before going on. */
 const SLICE_MS = 8;
 
+/**
+ * Units of heavy work under way at once, taking turns slice by slice, and of them at most one a
+ * client's: a client's own requests wait for each other, never for another client's (issue 54: a
+ * 6 ms generationDiff waited 158.7 s behind another client's channel load, first come first served).
+ */
+export const HEAVY_WORK_AT_ONCE = 4;
+const HEAVY_WORK_PER_CLIENT = 1;
+
 /** When the event loop was last given back, by any heavy work. */
 let sliceStart = performance.now();
 
-/** Heavy work waiting for its turn, first come first served, and whether a unit is running. */
-const waiting: (() => void)[] = [];
-let busy = false;
+/** Heavy work given up because its client went away (the HTTP request was closed before its answer). */
+export class HeavyWorkCancelled extends Error {}
+
+interface Unit {
+  readonly start: () => void;
+}
+
+/** Each client's units waiting, first come first served, and the clients in the order they take turns. */
+const waiting = new Map<string, Unit[]>();
+const turns: string[] = [];
+const runningFor = new Map<string, number>();
+let running = 0;
+/** The unit whose code runs now (takeTurn reads its cancellation). */
+const current = new AsyncLocalStorage<{ signal?: AbortSignal }>();
+
+export interface HeavyWorkOptions {
+  /** Whose work it is (an API key's id): clients take turns, one unit each at a time. */
+  readonly client?: string;
+  /** Aborted when the client no longer waits for the answer: the work stops at its next turn. */
+  readonly signal?: AbortSignal;
+}
 
 /**
- * Runs heavy work (a resolver's decoding, a diff, a report drawn) one unit at a time, first come
- * first served, giving the event loop back between units once it has been held for SLICE_MS:
- * resolvers started together (a query's aliases, a list's items) would otherwise all run in one
- * turn of the loop, and every other request and health probe would wait for all of them.
+ * Runs heavy work (a resolver's decoding, a diff, an analysis, a report drawn) fairly: up to
+ * HEAVY_WORK_AT_ONCE units at once, one a client's, the clients taking turns round robin, each unit
+ * giving the event loop back once it has held it for SLICE_MS (takeTurn) — so that resolvers started
+ * together (a query's aliases, a list's items) do not all run in one turn of the loop, every other
+ * request and health probe waits a slice at most, and one client's long analysis does not hold up
+ * another's short one. Work whose client went away stops at its next turn (HeavyWorkCancelled).
  */
-export function heavyWork<T>(work: () => Promise<T> | T): Promise<T> {
+export function heavyWork<T>(work: () => Promise<T> | T, options: HeavyWorkOptions = {}): Promise<T> {
+  const client = options.client ?? '';
   return new Promise<T>((resolve, reject) => {
-    waiting.push(() => {
-      Promise.resolve().then(work).then(resolve, reject).finally(startNext);
-    });
-    if (!busy) startNext();
+    const start = () => {
+      if (options.signal?.aborted) {
+        reject(new HeavyWorkCancelled('the client went away before its turn'));
+        return void setImmediate(dispatch);
+      }
+      running++;
+      runningFor.set(client, (runningFor.get(client) ?? 0) + 1);
+      current
+        .run({ signal: options.signal }, () => Promise.resolve().then(work))
+        .then(resolve, reject)
+        .finally(() => {
+          running--;
+          runningFor.set(client, runningFor.get(client)! - 1);
+          dispatch();
+        });
+    };
+    const queue = waiting.get(client);
+    if (queue) queue.push({ start });
+    else {
+      waiting.set(client, [{ start }]);
+      turns.push(client);
+    }
+    dispatch();
   });
 }
 
-function startNext(): void {
-  const unit = waiting.shift();
-  busy = unit !== undefined;
-  if (!unit) return;
-  if (performance.now() - sliceStart <= SLICE_MS) return unit();
-  setImmediate(() => {
-    sliceStart = performance.now();
-    unit();
-  });
+/** Starts waiting units while there is room, the next client in turn first. */
+function dispatch(): void {
+  for (let looked = 0; running < HEAVY_WORK_AT_ONCE && looked < turns.length;) {
+    const client = turns.shift()!;
+    const queue = waiting.get(client)!;
+    if ((runningFor.get(client) ?? 0) >= HEAVY_WORK_PER_CLIENT) {
+      turns.push(client);
+      looked++;
+      continue;
+    }
+    const unit = queue.shift()!;
+    if (queue.length > 0) turns.push(client);
+    else waiting.delete(client);
+    looked = 0;
+    // Started in a turn of its own once the slice is spent (a unit that finished may have held it).
+    if (performance.now() - sliceStart <= SLICE_MS) unit.start();
+    else {
+      running++;
+      runningFor.set(client, (runningFor.get(client) ?? 0) + 1);
+      setImmediate(() => {
+        running--;
+        runningFor.set(client, runningFor.get(client)! - 1);
+        sliceStart = performance.now();
+        unit.start();
+      });
+    }
+  }
 }
 
-/** Within one unit of heavy work: gives the event loop back once the slice is spent. */
+/** Within one unit of heavy work: gives the event loop back once the slice is spent, and stops the unit if its client went away. */
 export async function takeTurn(): Promise<void> {
-  if (performance.now() - sliceStart <= SLICE_MS) return;
-  await nextTurn();
-  sliceStart = performance.now();
+  if (performance.now() - sliceStart > SLICE_MS) {
+    await nextTurn();
+    sliceStart = performance.now();
+  }
+  if (current.getStore()?.signal?.aborted) throw new HeavyWorkCancelled('the client went away: the work was given up');
 }
 
 /** Maps `items` one at a time with takeTurn between them: a computation over every router of a
