@@ -46,7 +46,7 @@ export async function startService(config: WeftConfig, options: { logger?: boole
 
   const owner = app.get(StoreOwnerService);
   const role = owner.role();
-  const store = role === 'standby' ? { writable: false } : owner.writability();
+  const store = role === 'standby' ? { writable: false } : await owner.writability();
   const storeWarning =
     store.writable || role === 'standby'
       ? null

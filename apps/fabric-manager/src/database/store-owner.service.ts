@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -23,6 +24,8 @@ import {
  * kilobytes, so a store that cannot take one more megabyte is full for every purpose but the smallest
  * writes. */
 export const STORE_HEADROOM_BYTES = 1 << 20;
+/** How long readiness waits for PostgreSQL to take its probe. */
+const PROBE_WAIT_MS = 3_000;
 
 /** How often a standby looks at the lease, per lease period: the takeover comes at most a
  * lease and this fraction of one after the active manager's last renewal. */
@@ -65,7 +68,9 @@ export class StoreOwnerService implements OnModuleInit, BeforeApplicationShutdow
   private lastRenewed = Date.now();
   private readonly waiting: Work[] = [];
   private url: string | null = null;
-  private probed?: { at: number; result: StoreWritability };
+  private probed?: { at: number; result: Promise<StoreWritability> };
+  /** What PostgreSQL's probe writes: a megabyte that does not compress, made once. */
+  private headroom?: Buffer;
   /** The active manager as last seen (standby), for refusals and the `manager` query. */
   private activeOwner: OwnerRow | null;
   private activated: Promise<void> | null = null;
@@ -157,20 +162,26 @@ export class StoreOwnerService implements OnModuleInit, BeforeApplicationShutdow
     return this.activated;
   }
 
-  /** Whether a write of a few pages would succeed now; asked at most once a second. */
-  writability(): StoreWritability {
+  /** Whether a write of a megabyte would succeed now; asked of the store at most once a second. */
+  writability(): Promise<StoreWritability> {
     const now = Date.now();
     if (this.probed && now - this.probed.at < 1_000) return this.probed.result;
     this.probed = { at: now, result: this.probe() };
     return this.probed.result;
   }
 
-  private probe(): StoreWritability {
+  private async probe(): Promise<StoreWritability> {
     const path = this.claim?.databasePath ?? databaseOf(this.dataSource);
     if (this.state === 'deposed') return { writable: false, reason: 'another weft service has taken this store over' };
     if (this.state === 'standby') return { writable: false, reason: this.refusal()! };
-    // PostgreSQL keeps its own disk: a write that finds it full is refused as STORE_FULL (isStoreFull).
-    if (dialectOf(this.dataSource) === 'postgres') return { writable: true };
+    if (dialectOf(this.dataSource) === 'postgres') {
+      // A store that does not answer is not one to send work to either; readiness does not wait on it.
+      let timer: NodeJS.Timeout | undefined;
+      const silent = new Promise<StoreWritability>((resolve) => {
+        timer = setTimeout(() => resolve({ writable: false, reason: `the store ${path} did not answer a write within ${PROBE_WAIT_MS} ms` }), PROBE_WAIT_MS);
+      });
+      return Promise.race([this.probePostgres(path), silent]).finally(() => clearTimeout(timer));
+    }
     if (diskNearlyFull(path)) return { writable: false, reason: `the disk holding ${path} is full (${freeDiskBytes(path)} bytes free)` };
     const db = sqliteOf(this.dataSource);
     try {
@@ -185,6 +196,32 @@ export class StoreOwnerService implements OnModuleInit, BeforeApplicationShutdow
       return { writable: false, reason: `the store ${path} cannot be written: ${(error as Error).message}` };
     }
     return { writable: true };
+  }
+
+  /**
+   * PostgreSQL keeps its own disk (issue 54: readiness said ready while it was full): a megabyte
+   * that does not compress is written into a table made for the purpose, in a transaction rolled
+   * back — a new table's file must grow on the database's disk, where free pages of an existing
+   * one need not — and a write refused for want of space (53100) says the store is full.
+   */
+  private async probePostgres(path: string): Promise<StoreWritability> {
+    this.headroom ??= randomBytes(STORE_HEADROOM_BYTES);
+    const table = `weft_probe_${randomBytes(6).toString('hex')}`;
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      await runner.startTransaction();
+      await runner.query(`CREATE UNLOGGED TABLE "${table}" ("payload" bytea)`);
+      await runner.query(`ALTER TABLE "${table}" ALTER COLUMN "payload" SET STORAGE EXTERNAL`);
+      await runner.query(`INSERT INTO "${table}" ("payload") VALUES ($1)`, [this.headroom]);
+      return { writable: true };
+    } catch (error) {
+      if (isStoreFull(error))
+        return { writable: false, reason: `the store ${path} is full: its disk has less than ${STORE_HEADROOM_BYTES >> 20} MB of room left` };
+      return { writable: false, reason: `the store ${path} cannot be written: ${(error as Error).message}` };
+    } finally {
+      await runner.rollbackTransaction().catch(() => undefined);
+      await runner.release();
+    }
   }
 
   /** The next renewal (active) or look at the lease (standby). */

@@ -48,9 +48,9 @@ export class HealthController {
           ? indicator.up(this.control.readingBack > 0 ? { readingBack: this.control.readingBack } : {})
           : indicator.down({ message: 'reading the fabric back to finish pushes cut off by the last stop or a lost fabric' });
       },
-      () => {
+      async () => {
         const indicator = this.indicators.check('store');
-        const { writable, reason } = this.store.writability();
+        const { writable, reason } = await this.store.writability();
         return writable ? indicator.up() : indicator.down({ message: reason });
       },
       () => this.emulator.isRunning(),
