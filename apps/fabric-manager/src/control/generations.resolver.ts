@@ -100,7 +100,11 @@ export class GenerationsResolver {
     if (!made) {
       // In the chip's terms of the engine that made the newer generation.
       const engine = routingEngineNamed(to.engine);
-      made = { key, routers: mapInSlices(routerPairs(from.image, to.image), ([chip, old, now]) => engine.diffChip(chip, old, now)) };
+      // A chip the newer generation took over unchanged (its delta shares it, generation-images.service.ts) is skipped unread.
+      made = {
+        key,
+        routers: mapInSlices(routerPairs(from.image, to.image), ([chip, old, now]) => (old === now ? undefined : engine.diffChip(chip, old, now))),
+      };
       this.diffs.unshift(made);
       this.diffs.length = Math.min(this.diffs.length, 4);
     }
