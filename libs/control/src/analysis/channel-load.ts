@@ -94,9 +94,19 @@ export async function channelLoad(
   const watched = options.crossing ? channelName(options.crossing) : null;
   const crossing: { source: number; destination: number; plane: number; share: number }[] = [];
   let undeliverable = 0;
+  // The family's quick count where it has one (not while watching a channel: that needs the walk).
+  const quick = watched === null ? forwarding.quickLoad : undefined;
+  const quickLoad = quick ? new Float64Array(quick.channels.length) : null;
   for (const plane of options.planes) {
     for (const flow of flows) {
       if (options.pace) await options.pace();
+      if (quick) {
+        const lost = quick.count(flow.source, flow.destination, plane, flow.rate, quickLoad!);
+        if (lost !== undefined) {
+          undeliverable += lost * flow.rate;
+          continue;
+        }
+      }
       const injection = forwarding.injection(flow.source, plane);
       if (!injection) {
         undeliverable += flow.rate;
@@ -149,6 +159,7 @@ export async function channelLoad(
       if (watchedShare > 0) crossing.push({ source: flow.source, destination: flow.destination, plane, share: watchedShare });
     }
   }
+  if (quick) quick.channels.forEach((name, i) => quickLoad![i] > 0 && load.set(name, (load.get(name) ?? 0) + quickLoad![i]));
   const all = forwarding.channels
     .map((channel) => ({ channel, farEnd: forwarding.peer(channel)!, load: load.get(channelName(channel)) ?? 0 }))
     .filter((c) => c.farEnd);

@@ -72,6 +72,17 @@ export interface Forwarding {
   endpointOf(chip: string): number | null;
   /** What a router does with a packet that arrived at `at` (its input port) with `header`. */
   decide(at: ChipPort, header: PacketHeader): ForwardingDecision;
+  /**
+   * A family's own quick count of a flow for a channel load, where it applies (issue 54 §11: a
+   * torus's uniform load walked hop by hop through `decide` cost twenty times BlackWidow's per flow):
+   * over typed arrays, it adds each channel's expected share of the flow, times `rate`, into `load`
+   * (indexed as `channels`) and returns the share it cannot deliver — the same as the walk through
+   * `decide` counts; undefined, having added nothing, for a flow only that walk follows.
+   */
+  readonly quickLoad?: {
+    readonly channels: readonly string[];
+    count(source: number, destination: number, plane: number, rate: number, load: Float64Array): number | undefined;
+  };
 }
 
 export const channelName = (c: ChipPort) => `${c.chip}:${c.port}`;

@@ -66,4 +66,21 @@ describe('BlueGene/L route analyses: the image read as the nodes read it', () =>
     expect(report.loads).toHaveLength(1536);
     expect(report.loads.every((l) => [0, 2, 4].includes(l.channel.port) && Math.abs(l.load - 3) < 1e-9)).toBe(true);
   });
+
+  it('counts a channel load quickly (issue 54 §11) and exactly as the walk through the nodes’ decisions does, around dead nodes and their override entries too', async () => {
+    const { forwarding } = await configured(['x3.y4.z5', 'x3.y4.z6', 'x5.y1.z2']);
+    expect(forwarding.quickLoad).toBeDefined();
+    // Every eighth node to every node, the dead ones included (undeliverable), and to itself.
+    const flows = forwarding.endpoints
+      .filter((_, i) => i % 8 === 0)
+      .flatMap((s) => Array.from({ length: 512 }, (_, t) => ({ source: s.number, destination: t, rate: 1 / 512 })));
+    const quick = await channelLoad(forwarding, flows, { planes: [0], vc: 0 });
+    const walked = await channelLoad({ ...forwarding, quickLoad: undefined }, flows, { planes: [0], vc: 0 });
+    expect(quick.channels).toBe(walked.channels);
+    expect(quick.undeliverable).toBeCloseTo(walked.undeliverable, 12);
+    expect(quick.undeliverable).toBeGreaterThan(0);
+    const byName = new Map(walked.loads.map((l) => [`${l.channel.chip}:${l.channel.port}`, l.load]));
+    expect(quick.loads.map((l) => `${l.channel.chip}:${l.channel.port}`).sort()).toEqual([...byName.keys()].sort());
+    for (const l of quick.loads) expect(l.load).toBeCloseTo(byName.get(`${l.channel.chip}:${l.channel.port}`)!, 12);
+  });
 });

@@ -135,8 +135,70 @@ export function bglForwarding(known: KnownFabric, image: BglImage): Forwarding {
     return move(node, state, `${how} (hints ${DIRECTIONS.filter((_, dir) => hints & hintBit(dir)).join(' ')})`);
   };
 
+  /**
+   * The quick count of a flow whose source's table leaves it to the hardware's dynamic minimal route
+   * (no override entry holds the destination): the same walk as `send` and `move` — each hop every
+   * live way the hints allow, an equal share each, a dimension's hints cleared by the sender's
+   * neighbour register — over node numbers and hint words instead of names and state strings.
+   */
+  const nodeAt: (BglNodeImage | undefined)[] = new Array<BglNodeImage | undefined>(torus.size);
+  for (const r of image.routers) nodeAt[indexOf.get(r.name)!] = r;
+  const farNode = new Int32Array(torus.size * 6).fill(-1);
+  for (const r of image.routers) {
+    const i = indexOf.get(r.name)!;
+    for (let dir = 0; dir < 6; dir++) {
+      const far = peer({ chip: r.name, port: dir });
+      if (far) farNode[i * 6 + dir] = indexOf.get(far.chip)!;
+    }
+  }
+  const quickChannels = Array.from({ length: torus.size * 7 }, (_, k) => `${nameAt.get(Math.floor(k / 7))}:${k % 7}`);
+  const countQuickly = (s: number, t: number, _plane: number, rate: number, load: Float64Array): number | undefined => {
+    const node = nodeAt[s];
+    if (!node || !nodeAt[t]) return undefined;
+    if (s !== t && chooseRoute(torus, node.routeOverrides, s, t) !== ROUTE_HARDWARE) return undefined;
+    const first = s === t ? 0 : legHints(node, s, t, HARDWARE_LEG);
+    if (typeof first === 'string') return undefined;
+    load[s * 7 + BGL_INJECTION_PORT] += rate;
+    if (s === t) return 0;
+    let lost = 0;
+    // Shares by where the packets are and the hints they carry (node × 64 + hints).
+    let frontier = new Map<number, number>([[s * 64 + first, 1]]);
+    for (let hop = 0; frontier.size > 0; hop++) {
+      if (hop > 64) throw new Error(`the flow ${s} → ${t} is still travelling after 64 nodes: the routing loops`);
+      const next = new Map<number, number>();
+      for (const [key, share] of frontier) {
+        const at = Math.floor(key / 64);
+        const hints = key % 64;
+        if (hints === 0) {
+          if (at !== t) lost += share;
+          continue;
+        }
+        const here = nodeAt[at]!;
+        let ways = 0;
+        for (let dir = 0; dir < 6; dir++) if (hints & hintBit(dir) && farNode[at * 6 + dir] >= 0) ways++;
+        if (ways === 0) {
+          lost += share;
+          continue;
+        }
+        const part = share / ways;
+        for (let dir = 0; dir < 6; dir++) {
+          const far = farNode[at * 6 + dir];
+          if (!(hints & hintBit(dir)) || far < 0) continue;
+          load[at * 7 + dir] += part * rate;
+          const d = dir >> 1;
+          const left = here.neighbourCoordinates[3 * dir + d] === coordinate(t, d) ? hints & ~(hintBit(2 * d) | hintBit(2 * d + 1)) : hints;
+          const onward = far * 64 + left;
+          next.set(onward, (next.get(onward) ?? 0) + part);
+        }
+      }
+      frontier = next;
+    }
+    return lost;
+  };
+
   return {
     family: 'bgl',
+    quickLoad: { channels: quickChannels, count: countQuickly },
     planes: [0],
     // The software sends on the normal class; the hardware picks the dynamic VCs or the bubble escape (§2).
     vcs: [BGL_VC_DYNAMIC_0],
