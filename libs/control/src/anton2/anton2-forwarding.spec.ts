@@ -1,5 +1,6 @@
 import { ANTON2_ORDERS, anton2TorusRoute, defaultDatelines, generateAnton2Design, shippedAnton2Floorplan } from '@weft/fabric-model';
 import { Anton2MaintenanceController, Anton2Sim, EmulatedFabric } from '@weft/emulator';
+import { channelLoad } from '../analysis/channel-load';
 import { FaultSet } from '../faults/fault-set';
 import { DEFAULT_ANTON2_CONFIGURATION } from './anton2-configuration';
 import { discoverAnton2 } from './anton2-discovery';
@@ -51,5 +52,24 @@ describe('the route analyses’ reading of an Anton 2 image', () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+
+  it('counts a channel load quickly (issue 54 §11) and exactly as the walk through the ASICs’ decisions does, ties spread and round a dead ASIC', async () => {
+    const design = generateAnton2Design({ shape: [5, 4, 6], backplaneChannelNs: 2, cableChannelNs: 10 });
+    const sim = new Anton2Sim(new EmulatedFabric(design), shippedAnton2Floorplan(), 1);
+    const known = await discoverAnton2(new Anton2MaintenanceController(sim), design);
+    const engine = new Anton2RoutingEngine(known, { ...DEFAULT_ANTON2_CONFIGURATION, tieRule: 'random' });
+    const image = engine.compute(FaultSet.of([{ kind: 'router', chip: 'x1.y3.z1', port: null }], () => 12)).image;
+    const forwarding = anton2Forwarding(known, image, 'random');
+    expect(forwarding.quickLoad).toBeDefined();
+    const flows = Array.from({ length: 120 }, (_, s) => Array.from({ length: 120 }, (_, t) => ({ source: s, destination: t, rate: 1 / 120 }))).flat();
+    const quick = await channelLoad(forwarding, flows, { planes: [0, 1], vc: 0 });
+    const walked = await channelLoad({ ...forwarding, quickLoad: undefined }, flows, { planes: [0, 1], vc: 0 });
+    expect(quick.channels).toBe(walked.channels);
+    expect(quick.undeliverable).toBeCloseTo(walked.undeliverable, 12);
+    expect(quick.undeliverable).toBeGreaterThan(0);
+    const byName = new Map(walked.loads.map((l) => [`${l.channel.chip}:${l.channel.port}`, l.load]));
+    expect(quick.loads.map((l) => `${l.channel.chip}:${l.channel.port}`).sort()).toEqual([...byName.keys()].sort());
+    for (const l of quick.loads) expect(l.load).toBeCloseTo(byName.get(`${l.channel.chip}:${l.channel.port}`)!, 12);
   });
 });

@@ -74,8 +74,84 @@ export function anton2Forwarding(known: KnownFabric, image: Anton2EngineImage, t
     return minus ? at === (asic.datelines[3 + d] + 1) % asic.torusSize[d] : at === asic.datelines[d];
   };
 
+  /**
+   * The quick count of a flow (issue 54 §11): the same walk as `decide` — the orders the route
+   * policy allows, each ASIC's next dimension by its own registers, ties as the rule lets them —
+   * over ASIC numbers and the path's state as a number (order, slice, ties chosen); the VC and the
+   * datelines crossed, which move no packet to another channel, are left out.
+   */
+  const PORTS = ANTON2_INJECTION_PORT + 2;
+  const asicAt: (Anton2AsicImage | undefined)[] = new Array<Anton2AsicImage | undefined>(torus.size);
+  for (const r of image.routers) asicAt[placeOf.get(r.name)!] = r;
+  const farAsic = new Int32Array(torus.size * ANTON2_INJECTION_PORT).fill(-1);
+  const farPort = new Int32Array(torus.size * ANTON2_INJECTION_PORT).fill(-1);
+  for (const r of image.routers) {
+    const i = placeOf.get(r.name)!;
+    for (let port = 0; port < ANTON2_INJECTION_PORT; port++) {
+      const far = peer({ chip: r.name, port });
+      if (!far) continue;
+      farAsic[i * ANTON2_INJECTION_PORT + port] = placeOf.get(far.chip)!;
+      farPort[i * ANTON2_INJECTION_PORT + port] = far.port;
+    }
+  }
+  const quickChannels = Array.from({ length: torus.size * PORTS }, (_, k) => `${nameAt.get(Math.floor(k / PORTS))}:${k % PORTS}`);
+  const countQuickly = (s: number, t: number, plane: number, rate: number, load: Float64Array): number | undefined => {
+    const source = asicAt[s];
+    if (!source || !asicAt[t] || (plane !== 0 && plane !== 1)) return undefined;
+    const mask = s === t ? 0 : source.routePolicy.length > 0 ? source.routePolicy[t] : 0xfff;
+    const orders = [0, 1, 2, 3, 4, 5].filter((o) => mask & (1 << (2 * o + plane)));
+    if (s !== t && orders.length === 0) return undefined;
+    load[s * PORTS + ANTON2_INJECTION_PORT + plane] += rate;
+    if (s === t) return 0;
+    let lost = 0;
+    const goal = [torus.coordinate(t, 0), torus.coordinate(t, 1), torus.coordinate(t, 2)];
+    // One order's path, a tie the rule spreads walked both ways (half each): deterministic between
+    // ties, so walked without a frontier.
+    const walk = (at: number, slice: number, order: number, ties: number, share: number): void => {
+      for (let hop = 0; ; hop++) {
+        if (hop > 64) throw new Error(`the flow ${s} → ${t} is still travelling after 64 ASICs: the routing loops`);
+        const asic = asicAt[at]!;
+        let d = -1;
+        let minus = false;
+        for (const e of ANTON2_ORDERS[order]) {
+          const k = asic.torusSize[e];
+          const ahead = (((goal[e] - asic.nodeCoordinates[e]) % k) + k) % k;
+          if (ahead === 0) continue;
+          d = e;
+          if (2 * ahead !== k) minus = 2 * ahead > k;
+          else if (ties & (1 << (e + 3))) minus = (ties & (1 << e)) !== 0;
+          else if (tieRule === 'random') {
+            walk(at, slice, order, ties | (1 << (e + 3)) | (1 << e), share / 2);
+            share /= 2;
+            ties |= 1 << (e + 3);
+          } else {
+            minus = tieRule === 'source-parity' && asic.nodeCoordinates[e] % 2 === 1;
+            ties |= (1 << (e + 3)) | (minus ? 1 << e : 0);
+          }
+          break;
+        }
+        if (d < 0) {
+          if (at !== t) lost += share;
+          return;
+        }
+        const port = anton2ChannelPort(d, minus, slice);
+        load[at * PORTS + port] += share * rate;
+        const far = farAsic[at * ANTON2_INJECTION_PORT + port];
+        if (far < 0) {
+          lost += share;
+          return;
+        }
+        slice = farPort[at * ANTON2_INJECTION_PORT + port] & 1;
+        at = far;
+      }
+    };
+    for (const order of orders) walk(s, plane, order, 0, 1 / orders.length);
+    return lost;
+  };
+
   return {
     family: 'anton2',
+    quickLoad: { channels: quickChannels, count: countQuickly },
     planes: [0, 1],
     vcs: [0],
     torus: image.routers.length === torus.size ? [...torus.shape] : undefined,
