@@ -289,6 +289,34 @@ describe('the admin console, in Chromium with the network cut', () => {
     await screenshot(page, `picture-${name}`);
   });
 
+  it('shows a long channel load’s progress, gives it up on Cancel, and shows it when run to the end', async () => {
+    // Uniform traffic on a BlueGene/L midplane: 261,632 flows, a couple of seconds of counting.
+    const loaded = await service.gql<{ loadFabric: { id: string } }>(
+      'mutation($input: LoadFabricInput!) { loadFabric(input: $input) { id } }',
+      { input: { fixture: 'bgl/bgl-midplane-512', name: 'midplane-for-load' } },
+      service.bootstrapKey!,
+    );
+    const configured = await service.gql(
+      'mutation($input: FabricIdInput!) { configureFabric(input: $input) { verified } }',
+      { input: { fabricId: loaded.data!.loadFabric.id } },
+      service.bootstrapKey!,
+    );
+    expect(configured.errors).toBeUndefined();
+    await signIn(service.bootstrapKey!);
+    await page.getByRole('button', { name: 'midplane-for-load', exact: true }).click();
+    await page.locator('[data-testid=picture][data-ready=true]').waitFor();
+    await page.getByLabel('pattern').selectOption('uniform-random');
+    await page.getByRole('button', { name: 'Show load' }).click();
+    const progress = page.getByTestId('load-progress');
+    await progress.waitFor();
+    await expect(progress.locator('progress').count()).resolves.toBe(1);
+    await progress.getByRole('button', { name: 'Cancel' }).click();
+    await progress.waitFor({ state: 'detached' });
+    await expect(page.getByTestId('channel-load').count()).resolves.toBe(0);
+    await page.getByRole('button', { name: 'Show load' }).click();
+    await expect(page.getByTestId('channel-load').locator('p').textContent({ timeout: 50_000 })).resolves.toMatch(/^uniform-random: busiest channel \d\.\d{3}/);
+  });
+
   it('offers a viewer key no control that changes anything', async () => {
     const created = await service.gql<{ createApiKey: { key: string } }>(
       'mutation { createApiKey(input: { name: "console viewer", role: viewer }) { key } }',

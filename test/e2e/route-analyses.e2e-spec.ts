@@ -133,6 +133,61 @@ describe('route trace, channel load, the dependency check and the golden dump th
     expect(performance.now() - againBegan).toBeLessThan(longDoneAt / 2);
   });
 
+  it('runs a channel load off the request path: its progress read as it goes, its report the same as asked at once, given up on request, seen by its key alone', async () => {
+    const START = 'mutation($input: ChannelLoadInput!) { startChannelLoad(input: $input) { id state } }';
+    const RUN = 'query($id: ID!) { analysisRun(id: $id) { state progress error channelLoad { generation maximum mean flows top { channel load } } } }';
+    type Run = {
+      state: string;
+      progress: number;
+      error: string | null;
+      channelLoad: { maximum: number; flows: number; top: { channel: string; load: number }[] } | null;
+    };
+    const input = { fabricId, pattern: 'uniform-random', seed: 11, top: 5 };
+    const started = await service.gql<{ startChannelLoad: { id: string; state: string } }>(START, { input }, viewer);
+    expect(started.errors).toBeUndefined();
+    const id = started.data!.startChannelLoad.id;
+    const seen: Run[] = [];
+    for (let i = 0; i < 400; i++) {
+      const run = (await service.gql<{ analysisRun: Run }>(RUN, { id }, viewer)).data!.analysisRun;
+      seen.push(run);
+      if (run.state !== 'running') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const last = seen[seen.length - 1];
+    expect(last).toMatchObject({ state: 'done', progress: 1, error: null });
+    const progress = seen.map((r) => r.progress);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(seen.some((r) => r.state === 'running' && r.progress > 0 && r.progress < 1)).toBe(true);
+    const direct = await service.gql<{ channelLoad: { maximum: number; flows: number; top: { channel: string; load: number }[] } }>(LOAD, { input }, viewer);
+    expect(last.channelLoad).toMatchObject({
+      maximum: direct.data!.channelLoad.maximum,
+      flows: direct.data!.channelLoad.flows,
+      top: direct.data!.channelLoad.top.map(({ channel, load }) => ({ channel, load })),
+    });
+
+    // Another key does not see it; bad input is refused at the start.
+    const other = await createKey(service, service.bootstrapKey!, 'viewer');
+    expect((await service.gql(RUN, { id }, other)).errors?.[0].extensions).toMatchObject({ code: 'NOT_FOUND' });
+    const refused = await service.gql(START, { input: { fabricId, pattern: 'no-such-pattern' } }, viewer);
+    expect(refused.errors?.[0].message).toMatch(/^unknown pattern "no-such-pattern"/);
+
+    // Given up: it stops at its next turn, and says so.
+    const long = (await service.gql<{ startChannelLoad: { id: string } }>(START, { input: { ...input, seed: 12, draws: 4 } }, viewer)).data!.startChannelLoad
+      .id;
+    const cancelled = await service.gql<{ cancelAnalysis: { state: string } }>(
+      'mutation($id: ID!) { cancelAnalysis(id: $id) { state } }',
+      { id: long },
+      viewer,
+    );
+    expect(cancelled.errors).toBeUndefined();
+    let state = 'running';
+    for (let i = 0; i < 200 && state === 'running'; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      state = (await service.gql<{ analysisRun: Run }>(RUN, { id: long }, viewer)).data!.analysisRun.state;
+    }
+    expect(state).toBe('cancelled');
+  });
+
   it('dumps the generation in force as its golden text, which loads back and equals the fixture golden', async () => {
     const result = await service.gql<{ generationImage: { generation: number; format: string; chips: number; text: string } }>(
       IMAGE,

@@ -1,6 +1,6 @@
 // Channel load (issue 39): the expected load of a named pattern or an uploaded traffic matrix under
 // the configuration in force, as a heat map on the picture and the hottest links listed.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { FabricPicture, messageOf, Session } from './api';
 import { heatColour } from './picture';
 import { ErrorLine } from './ui';
@@ -47,14 +47,40 @@ export function ChannelLoad({
   const [scale, setScale] = useState<{ low: number; high: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
+  // The run under way (issue 54 §11: off the request path, with its progress; it can be given up).
+  const [running, setRunning] = useState<{ id: string; progress: number } | null>(null);
+  const latest = useRef<string | null>(null);
+  useEffect(() => () => void (latest.current = null), []);
+
   const run = async (e: React.FormEvent) => {
     e.preventDefault();
     setError(null);
     try {
-      const { channelLoad } = await session.api.query<{ channelLoad: Report }>(
-        'query($input: ChannelLoadInput!) { channelLoad(input: $input) { pattern maximum mean channels undeliverable top { channel farEnd load } } }',
+      const { startChannelLoad } = await session.api.query<{ startChannelLoad: { id: string } }>(
+        'mutation($input: ChannelLoadInput!) { startChannelLoad(input: $input) { id } }',
         { input: { fabricId, top: 1000, ...(matrix ? { matrix: matrix.rows } : { pattern }) } },
       );
+      const id = startChannelLoad.id;
+      latest.current = id;
+      setRunning({ id, progress: 0 });
+      let channelLoad: Report | null = null;
+      while (latest.current === id) {
+        const { analysisRun } = await session.api.query<{ analysisRun: { state: string; progress: number; error: string | null; channelLoad: Report | null } }>(
+          'query($id: ID!) { analysisRun(id: $id) { state progress error channelLoad { pattern maximum mean channels undeliverable top { channel farEnd load } } } }',
+          { id },
+        );
+        if (latest.current !== id) return;
+        if (analysisRun.state === 'running') {
+          setRunning({ id, progress: analysisRun.progress });
+          await new Promise((r) => setTimeout(r, 250));
+          continue;
+        }
+        setRunning(null);
+        latest.current = null;
+        if (analysisRun.state === 'failed') setError(analysisRun.error);
+        channelLoad = analysisRun.channelLoad;
+      }
+      if (!channelLoad) return;
       setReport(channelLoad);
       // Each listed channel (by its sending end, chip:port) coloured on its cable.
       const loads = new Map<number, number>();
@@ -100,7 +126,25 @@ export function ChannelLoad({
       <label className="upload">
         or a traffic matrix <input aria-label="traffic matrix" type="file" accept=".json,.csv,.txt" onChange={(e) => void upload(e.target.files?.[0])} />
       </label>
-      <button type="submit">Show load</button>
+      <button type="submit" disabled={running !== null}>
+        Show load
+      </button>
+      {running && (
+        <span className="analysis-progress" data-testid="load-progress">
+          <progress max={1} value={running.progress} /> {Math.round(running.progress * 100)}%{' '}
+          <button
+            type="button"
+            onClick={() => {
+              const id = running.id;
+              latest.current = null;
+              setRunning(null);
+              void session.api.query('mutation($id: ID!) { cancelAnalysis(id: $id) { state } }', { id }).catch((err: unknown) => setError(messageOf(err)));
+            }}
+          >
+            Cancel
+          </button>
+        </span>
+      )}
       {report && (
         <button
           type="button"

@@ -1,11 +1,13 @@
 import { UseGuards } from '@nestjs/common';
-import { Args, Context, Query, Resolver } from '@nestjs/graphql';
+import { Args, Context, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { channelName } from '@weft/control';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { GraphQLContext, heavyWorkFor } from '../auth/graphql-context';
 import { heavyWork, OperationCost } from '../graphql/operation-cost';
-import { AnalysisService } from './analysis.service';
+import { Role } from '../auth/role';
+import { AnalysisRun, AnalysisService } from './analysis.service';
 import {
+  AnalysisRunModel,
   ChannelDependenciesInput,
   ChannelDependencyReportModel,
   ChannelLoadInput,
@@ -45,21 +47,25 @@ export class AnalysisResolver {
     complexity: OperationCost.channelAnalysis,
   })
   channelLoad(@Args('input') input: ChannelLoadInput, @Context() ctx: GraphQLContext): Promise<ChannelLoadReportModel> {
-    return heavyWork(async () => {
-      const report = await this.analysis.load(input);
-      return {
-        generation: report.generation,
-        pattern: report.pattern,
-        flows: report.flows,
-        channels: report.channels,
-        maximum: report.maximum,
-        mean: report.mean,
-        undeliverable: report.undeliverable,
-        histogram: [...report.histogram],
-        top: report.loads.slice(0, input.top).map((l) => ({ channel: channelName(l.channel), farEnd: channelName(l.farEnd), load: l.load })),
-        crossing: report.crossing.map((c) => ({ ...c, source: report.nameOf(c.source), destination: report.nameOf(c.destination) })),
-      };
-    }, heavyWorkFor(ctx));
+    return heavyWork(async () => loadReport(await this.analysis.load(input), input.top), heavyWorkFor(ctx));
+  }
+
+  @Mutation(() => AnalysisRunModel, {
+    description:
+      'Starts a channel load off the request path, as channelLoad computes it: read its progress and report with analysisRun, give it up with cancelAnalysis. Bad input is refused at once.',
+  })
+  async startChannelLoad(@Args('input') input: ChannelLoadInput, @Context() ctx: GraphQLContext): Promise<AnalysisRunModel> {
+    return runModel(await this.analysis.startLoad(input, heavyWorkFor(ctx).client ?? ''));
+  }
+
+  @Query(() => AnalysisRunModel, { description: 'An analysis this key started (an administrator’s key: any), as far as it has got.' })
+  analysisRun(@Args('id', { type: () => ID }) id: string, @Context() ctx: GraphQLContext): AnalysisRunModel {
+    return runModel(this.analysis.run(id, heavyWorkFor(ctx).client ?? '', ctx.apiKey?.role === Role.admin));
+  }
+
+  @Mutation(() => AnalysisRunModel, { description: 'Gives up an analysis this key started: it stops at its next turn.' })
+  cancelAnalysis(@Args('id', { type: () => ID }) id: string, @Context() ctx: GraphQLContext): AnalysisRunModel {
+    return runModel(this.analysis.cancel(id, heavyWorkFor(ctx).client ?? '', ctx.apiKey?.role === Role.admin));
   }
 
   @Query(() => ChannelDependencyReportModel, {
@@ -72,4 +78,31 @@ export class AnalysisResolver {
       return { ...report, cycle: report.cycle && [...report.cycle] };
     }, heavyWorkFor(ctx));
   }
+}
+
+/** A channel load as the API reports it, its `top` busiest channels listed. */
+function loadReport(report: NonNullable<AnalysisRun['result']>, top: number): ChannelLoadReportModel {
+  return {
+    generation: report.generation,
+    pattern: report.pattern,
+    flows: report.flows,
+    channels: report.channels,
+    maximum: report.maximum,
+    mean: report.mean,
+    undeliverable: report.undeliverable,
+    histogram: [...report.histogram],
+    top: report.loads.slice(0, top).map((l) => ({ channel: channelName(l.channel), farEnd: channelName(l.farEnd), load: l.load })),
+    crossing: report.crossing.map((c) => ({ ...c, source: report.nameOf(c.source), destination: report.nameOf(c.destination) })),
+  };
+}
+
+function runModel(run: AnalysisRun): AnalysisRunModel {
+  return {
+    id: run.id,
+    kind: run.kind,
+    state: run.state,
+    progress: run.progress,
+    error: run.error,
+    channelLoad: run.result && loadReport(run.result, run.top),
+  };
 }

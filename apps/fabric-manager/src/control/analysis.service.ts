@@ -20,7 +20,7 @@ import { Repository } from 'typeorm';
 import { ConfigGeneration } from '../config-generations/config-generation.entity';
 import { GenerationImages } from '../config-generations/generation-images.service';
 import { FabricsService } from '../fabrics/fabrics.service';
-import { takeTurn } from '../graphql/operation-cost';
+import { HeavyWorkCancelled, heavyWork, takeTurn } from '../graphql/operation-cost';
 import { ControlErrorCode, ControlException } from './control.exception';
 import { ControlService } from './control.service';
 
@@ -46,6 +46,23 @@ const invalid = (message: string) => new ControlException(ControlErrorCode.Analy
 
 /** Analyses' results kept, by fabric, generation and what was asked: asked again, they are answered at once. */
 const RESULTS_KEPT = 16;
+/** Analysis runs kept, finished or not, for their clients to read. */
+const RUNS_KEPT = 64;
+
+/** A channel load started off the request path: its progress (0–1) and, once done, its report. */
+export interface AnalysisRun {
+  readonly id: string;
+  readonly kind: 'channel-load';
+  /** Whose it is: only that key (or an administrator's) reads or cancels it. */
+  readonly client: string;
+  state: 'running' | 'done' | 'failed' | 'cancelled';
+  progress: number;
+  error: string | null;
+  result: (ChannelLoadReport & InForce & { pattern: string; flows: number }) | null;
+  /** Busiest channels to list. */
+  readonly top: number;
+  readonly stop: AbortController;
+}
 
 /**
  * Route trace, channel load and the channel-dependency check on the configuration in force of a
@@ -58,6 +75,9 @@ export class AnalysisService {
   private cached: { fabricId: number; generationId: number; number: number; forwarding: Forwarding } | null = null;
   /** Finished analyses of generations (a generation never changes), the latest first (issue 54 §11). */
   private readonly results: { key: string; result: unknown }[] = [];
+  /** Analyses started off the request path, the latest first. */
+  private readonly runs: AnalysisRun[] = [];
+  private nextRun = 1;
 
   constructor(
     @InjectRepository(ConfigGeneration) private readonly generations: Repository<ConfigGeneration>,
@@ -136,19 +156,70 @@ export class AnalysisService {
     return { number, forwarding, spec, planes };
   }
 
-  async load(input: {
-    fabricId: number;
-    pattern?: string;
-    patternParameters?: Record<string, unknown>;
-    matrix?: number[][];
-    seed: number;
-    draws: number;
-    planes?: number[];
-    vc: number;
-    crossing?: { chip: string; port: number };
-  }): Promise<ChannelLoadReport & InForce & { pattern: string; flows: number }> {
+  /**
+   * Starts a channel load off the request path (issue 54 §11): checked at once (bad input is
+   * refused here), counted as heavy work of `client`, its progress and outcome read by id
+   * (`run`), given up on `cancel`. The last RUNS_KEPT runs are kept.
+   */
+  async startLoad(input: Parameters<AnalysisService['load']>[0], client: string): Promise<AnalysisRun> {
+    await this.checkPattern(input);
+    const run: AnalysisRun = {
+      id: String(this.nextRun++),
+      kind: 'channel-load',
+      client,
+      state: 'running',
+      progress: 0,
+      error: null,
+      result: null,
+      top: input.top ?? 20,
+      stop: new AbortController(),
+    };
+    this.runs.unshift(run);
+    this.runs.length = Math.min(this.runs.length, RUNS_KEPT);
+    heavyWork(() => this.load(input, (done, total) => (run.progress = done / total)), { client, signal: run.stop.signal }).then(
+      (result) => Object.assign(run, { state: 'done', progress: 1, result }),
+      (error: unknown) =>
+        Object.assign(
+          run,
+          error instanceof HeavyWorkCancelled ? { state: 'cancelled' } : { state: 'failed', error: error instanceof Error ? error.message : String(error) },
+        ),
+    );
+    return run;
+  }
+
+  /** A run started by `client` (an administrator's key sees every run); NOT_FOUND for anyone else's. */
+  run(id: string, client: string, admin: boolean): AnalysisRun {
+    const run = this.runs.find((r) => r.id === id && (admin || r.client === client));
+    if (!run) throw new ControlException(ControlErrorCode.AnalysisNotFound, `no analysis run ${id} of this key's (runs are kept for the last ${RUNS_KEPT})`);
+    return run;
+  }
+
+  /** Gives a run up: it stops at its next turn. */
+  cancel(id: string, client: string, admin: boolean): AnalysisRun {
+    const run = this.run(id, client, admin);
+    if (run.state === 'running') run.stop.abort();
+    return run;
+  }
+
+  async load(
+    input: {
+      fabricId: number;
+      pattern?: string;
+      patternParameters?: Record<string, unknown>;
+      matrix?: number[][];
+      seed: number;
+      draws: number;
+      planes?: number[];
+      vc: number;
+      crossing?: { chip: string; port: number };
+      top?: number;
+    },
+    progress?: (done: number, total: number) => void,
+  ): Promise<ChannelLoadReport & InForce & { pattern: string; flows: number }> {
     const { number, forwarding, spec, planes } = await this.checkPattern(input);
-    return this.kept(`load ${input.fabricId}/${number}`, input, async () => {
+    const { top: _top, ...asked } = input;
+    void _top;
+    return this.kept(`load ${input.fabricId}/${number}`, asked, async () => {
       const endpoints = forwarding.endpoints.map((e) => e.number);
       let flows: Flow[];
       try {
@@ -165,7 +236,7 @@ export class AnalysisService {
       }
       if (input.crossing && !forwarding.peer(input.crossing))
         throw invalid(`${input.crossing.chip}:${input.crossing.port} is not a live channel of this fabric`);
-      const report = await channelLoad(forwarding, flows, { planes, vc: input.vc, crossing: input.crossing, pace: takeTurn });
+      const report = await channelLoad(forwarding, flows, { planes, vc: input.vc, crossing: input.crossing, pace: takeTurn, progress });
       return { generation: number, nameOf: nameOf(forwarding), pattern: spec.kind, flows: flows.length, ...report };
     });
   }

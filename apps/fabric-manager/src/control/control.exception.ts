@@ -5,6 +5,8 @@ export enum ControlErrorCode {
   RouterNotConfigured = 'ROUTER_NOT_CONFIGURED',
   /** An analysis asked of something the fabric does not have, or too large to answer. */
   AnalysisInvalid = 'ANALYSIS_INVALID',
+  /** An analysis run this key did not start, or one no longer kept. */
+  AnalysisNotFound = 'ANALYSIS_NOT_FOUND',
   /** Routing settings the fabric's engine refused (each problem named), or a family that takes none. */
   SettingsInvalid = 'ROUTING_SETTINGS_INVALID',
 }

@@ -92,6 +92,7 @@ function controlCode(code: ControlErrorCode): GraphQLErrorCode {
   switch (code) {
     case ControlErrorCode.GenerationNotFound:
     case ControlErrorCode.RouterNotConfigured:
+    case ControlErrorCode.AnalysisNotFound:
       return GraphQLErrorCode.NotFound;
     case ControlErrorCode.AnalysisInvalid:
     case ControlErrorCode.SettingsInvalid:

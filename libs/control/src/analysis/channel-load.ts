@@ -88,6 +88,8 @@ export async function channelLoad(
     crossing?: ChipPort;
     /** Awaited between flows: a service gives its event loop back here. */
     pace?: () => Promise<void>;
+    /** Told every 1,024 flows (of every plane) how many are counted, of how many. */
+    progress?: (done: number, total: number) => void;
   },
 ): Promise<ChannelLoadReport> {
   const load = new Map<string, number>();
@@ -97,9 +99,12 @@ export async function channelLoad(
   // The family's quick count where it has one (not while watching a channel: that needs the walk).
   const quick = watched === null ? forwarding.quickLoad : undefined;
   const quickLoad = quick ? new Float64Array(quick.channels.length) : null;
+  const total = flows.length * options.planes.length;
+  let counted = 0;
   for (const plane of options.planes) {
     for (const flow of flows) {
       if (options.pace) await options.pace();
+      if (options.progress && (++counted & 1023) === 0) options.progress(counted, total);
       if (quick) {
         const lost = quick.count(flow.source, flow.destination, plane, flow.rate, quickLoad!);
         if (lost !== undefined) {

@@ -248,6 +248,27 @@ export class ChannelLoadReportModel {
   crossing!: FlowShareModel[];
 }
 
+@ObjectType('AnalysisRun', { description: 'An analysis started off the request path (startChannelLoad): its progress, then its outcome.' })
+export class AnalysisRunModel {
+  @Field(() => ID)
+  id!: string;
+
+  @Field({ description: 'What it computes: channel-load.' })
+  kind!: string;
+
+  @Field({ description: 'running, done, failed or cancelled.' })
+  state!: string;
+
+  @Field(() => Float, { description: 'The share of its work done, 0 to 1.' })
+  progress!: number;
+
+  @Field(() => String, { nullable: true, description: 'Why it failed.' })
+  error!: string | null;
+
+  @Field(() => ChannelLoadReportModel, { nullable: true, description: 'The channel load, once done.' })
+  channelLoad!: ChannelLoadReportModel | null;
+}
+
 @InputType()
 export class ChannelDependenciesInput {
   @Field(() => ID)
