@@ -83,7 +83,12 @@ describe('a manager beside a fabric process that is killed and restarted', () =>
     const next = await startManager(dir, env());
     managers.push(next);
     await ready(next);
-    expect((await pushes(next)).at(-1)).toMatchObject({ recovered: true, writes: 0 });
+    // Read back in its own queue once the manager is ready (no push was cut off), the fabric running.
+    const recovered = await until('the kept fabric to be read back', async () => {
+      const last = (await pushes(next)).at(-1);
+      return last?.recovered ? last : null;
+    });
+    expect(recovered).toMatchObject({ recovered: true, writes: 0 });
   });
 
   it('a manager started after one killed mid-drill is ready; the drill is aborted and its fabric gone', async () => {

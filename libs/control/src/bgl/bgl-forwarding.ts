@@ -152,6 +152,9 @@ export function bglForwarding(known: KnownFabric, image: BglImage): Forwarding {
     }
   }
   const quickChannels = Array.from({ length: torus.size * 7 }, (_, k) => `${nameAt.get(Math.floor(k / 7))}:${k % 7}`);
+  let held: Float64Array | null = null;
+  let mark: Int32Array | null = null;
+  let stamp = 0;
   const countQuickly = (s: number, t: number, _plane: number, rate: number, load: Float64Array): number | undefined => {
     const node = nodeAt[s];
     if (!node || !nodeAt[t]) return undefined;
@@ -161,19 +164,29 @@ export function bglForwarding(known: KnownFabric, image: BglImage): Forwarding {
     load[s * 7 + BGL_INJECTION_PORT] += rate;
     if (s === t) return 0;
     let lost = 0;
-    // Shares by where the packets are and the hints they carry (node × 64 + hints).
-    let frontier = new Map<number, number>([[s * 64 + first, 1]]);
-    for (let hop = 0; frontier.size > 0; hop++) {
-      if (hop > 64) throw new Error(`the flow ${s} → ${t} is still travelling after 64 nodes: the routing loops`);
-      const next = new Map<number, number>();
-      for (const [key, share] of frontier) {
-        const at = Math.floor(key / 64);
-        const hints = key % 64;
+    // Shares by where the packets are and the hints they carry (node × 64 + hints), a hop at a time:
+    // `held` is zero again once the flow is counted; `mark` says which keys the next hop has listed.
+    held ??= new Float64Array(torus.size * 64);
+    mark ??= new Int32Array(torus.size * 64);
+    const goal = [coordinate(t, 0), coordinate(t, 1), coordinate(t, 2)];
+    let here = [s * 64 + first];
+    held[s * 64 + first] = 1;
+    for (let hop = 0; here.length > 0; hop++) {
+      if (hop > 64) {
+        held.fill(0);
+        throw new Error(`the flow ${s} → ${t} is still travelling after 64 nodes: the routing loops`);
+      }
+      const onward: number[] = [];
+      const listed = ++stamp;
+      for (const key of here) {
+        const share = held[key];
+        held[key] = 0;
+        const at = key >> 6;
+        const hints = key & 63;
         if (hints === 0) {
           if (at !== t) lost += share;
           continue;
         }
-        const here = nodeAt[at]!;
         let ways = 0;
         for (let dir = 0; dir < 6; dir++) if (hints & hintBit(dir) && farNode[at * 6 + dir] >= 0) ways++;
         if (ways === 0) {
@@ -181,17 +194,22 @@ export function bglForwarding(known: KnownFabric, image: BglImage): Forwarding {
           continue;
         }
         const part = share / ways;
+        const neighbours = nodeAt[at]!.neighbourCoordinates;
         for (let dir = 0; dir < 6; dir++) {
           const far = farNode[at * 6 + dir];
           if (!(hints & hintBit(dir)) || far < 0) continue;
           load[at * 7 + dir] += part * rate;
           const d = dir >> 1;
-          const left = here.neighbourCoordinates[3 * dir + d] === coordinate(t, d) ? hints & ~(hintBit(2 * d) | hintBit(2 * d + 1)) : hints;
-          const onward = far * 64 + left;
-          next.set(onward, (next.get(onward) ?? 0) + part);
+          const left = neighbours[3 * dir + d] === goal[d] ? hints & ~(hintBit(2 * d) | hintBit(2 * d + 1)) : hints;
+          const next = far * 64 + left;
+          if (mark[next] !== listed) {
+            mark[next] = listed;
+            onward.push(next);
+          }
+          held[next] += part;
         }
       }
-      frontier = next;
+      here = onward;
     }
     return lost;
   };
