@@ -293,7 +293,7 @@ describe('the admin console, in Chromium with the network cut', () => {
     // Uniform traffic on a BlueGene/L midplane: 261,632 flows, a couple of seconds of counting.
     const loaded = await service.gql<{ loadFabric: { id: string } }>(
       'mutation($input: LoadFabricInput!) { loadFabric(input: $input) { id } }',
-      { input: { fixture: 'bgl/bgl-midplane-512', name: 'midplane-for-load' } },
+      { input: { fixture: 'bgl/bgl-midplane-512', name: 'midplane-heat' } },
       service.bootstrapKey!,
     );
     const configured = await service.gql(
@@ -303,7 +303,7 @@ describe('the admin console, in Chromium with the network cut', () => {
     );
     expect(configured.errors).toBeUndefined();
     await signIn(service.bootstrapKey!);
-    await page.getByRole('button', { name: 'midplane-for-load', exact: true }).click();
+    await page.getByRole('button', { name: 'midplane-heat', exact: true }).click();
     await page.locator('[data-testid=picture][data-ready=true]').waitFor();
     await page.getByLabel('pattern').selectOption('uniform-random');
     await page.getByRole('button', { name: 'Show load' }).click();
