@@ -2,20 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statfsSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import { createKey, TestService } from './support/test-service';
-
-const ADMIN_URL = process.env.WEFT_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-async function admin(sql: string): Promise<void> {
-  const client = new Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+import { onPostgres, postgresDatabaseUrl } from './support/weft-processes';
 
 /** Fills the file system at `dir` with one file until it has no room left; its path. */
 function fill(dir: string): string {
@@ -56,18 +44,18 @@ describe('a PostgreSQL store whose disk is full', () => {
     mkdirSync(join(space, 'pg'));
     chownSync(join(space, 'pg'), postgres, group);
     chownSync(space, postgres, group);
-    await admin(`CREATE TABLESPACE "${name}" LOCATION '${join(space, 'pg')}'`);
-    await admin(`CREATE DATABASE "${name}" TABLESPACE "${name}"`);
+    await onPostgres(`CREATE TABLESPACE "${name}" LOCATION '${join(space, 'pg')}'`);
+    await onPostgres(`CREATE DATABASE "${name}" TABLESPACE "${name}"`);
   });
   afterAll(async () => {
-    await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
-    await admin(`DROP TABLESPACE IF EXISTS "${name}"`).catch(() => undefined);
+    await onPostgres(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
+    await onPostgres(`DROP TABLESPACE IF EXISTS "${name}"`).catch(() => undefined);
     execFileSync('umount', [space]);
     rmSync(dir, { recursive: true, force: true });
   });
 
   it('is not ready, refuses writes as STORE_FULL and serves reads; given room again, it is ready', async () => {
-    const service = await TestService.start({ config: { WEFT_DATABASE: ADMIN_URL.replace(/\/[^/?]+(\?.*)?$/, `/${name}`) } });
+    const service = await TestService.start({ config: { WEFT_DATABASE: postgresDatabaseUrl(name) } });
     try {
       const operator = await createKey(service, service.bootstrapKey!, 'operator');
       expect((await fetch(`${service.url}/health/ready`)).status).toBe(200);

@@ -106,9 +106,11 @@ export function journalled(journal: string): ManagerSession[] {
     .map((line) => JSON.parse(line) as ManagerSession);
 }
 
+/** The loopback PostgreSQL as its superuser (WEFT_TEST_POSTGRES), where the tests make their databases. */
 const POSTGRES_ADMIN_URL = process.env.WEFT_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-async function onPostgres(sql: string): Promise<void> {
+/** Runs one statement on the loopback PostgreSQL as its superuser. */
+export async function onPostgres(sql: string): Promise<void> {
   const client = new PgClient({ connectionString: POSTGRES_ADMIN_URL });
   await client.connect();
   try {
@@ -118,11 +120,14 @@ async function onPostgres(sql: string): Promise<void> {
   }
 }
 
+/** The URL of database `name` on the loopback PostgreSQL. */
+export const postgresDatabaseUrl = (name: string) => POSTGRES_ADMIN_URL.replace(/\/[^/?]+(\?.*)?$/, `/${name}`);
+
 /** A fresh database on the loopback PostgreSQL: its URL, and how to drop it. */
 export async function freshPostgres(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
   await onPostgres(`CREATE DATABASE "${name}"`);
-  return { url: POSTGRES_ADMIN_URL.replace(/\/[^/?]+(\?.*)?$/, `/${name}`), drop: () => onPostgres(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+  return { url: postgresDatabaseUrl(name), drop: () => onPostgres(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
 }
 
 /** A GraphQL request over HTTP with `key`. */
