@@ -46,28 +46,44 @@ export function anton2Forwarding(known: KnownFabric, image: Anton2EngineImage, t
   };
 
   /** The ways on from `asic` toward `destination` in `order` and `slice`, from dimension index `from` on: none (arrived), or the next dimension's port(s). */
-  const next = (asic: Anton2AsicImage, destination: number, order: number, slice: number, minusTies: number) => {
-    const dims = ANTON2_ORDERS[order];
-    for (const d of dims) {
+  /**
+   * The next hop's dimension from `asic` toward coordinates `goal` in `order`, and its direction:
+   * `(d << 3) | how` — how 0 plus, 1 minus (as the offset or a tie already chosen says), 2 plus and
+   * 3 minus a tie the rule chooses now, 4 a tie spread half each way — or -1 where no offset is left.
+   * Without objects: the quick count calls it at every hop of every flow.
+   */
+  const step = (asic: Anton2AsicImage, goal: ArrayLike<number>, order: number, minusTies: number): number => {
+    for (const d of ANTON2_ORDERS[order]) {
       const k = asic.torusSize[d];
-      const ahead = (((torus.coordinate(destination, d) - asic.nodeCoordinates[d]) % k) + k) % k;
+      const ahead = (((goal[d] - asic.nodeCoordinates[d]) % k) + k) % k;
       if (ahead === 0) continue;
-      if (2 * ahead < k) return { d, ways: [{ minus: false, share: 1, minusTies }] };
-      if (2 * ahead > k) return { d, ways: [{ minus: true, share: 1, minusTies }] };
+      if (2 * ahead !== k) return (d << 3) | (2 * ahead > k ? 1 : 0);
       // A tie: as the packet's state says once chosen, else as the tie rule lets it.
-      if (minusTies & (1 << (d + 3))) return { d, ways: [{ minus: (minusTies & (1 << d)) !== 0, share: 1, minusTies }] };
-      const fixed = (bit: boolean) => [{ minus: bit, share: 1, minusTies: minusTies | (1 << (d + 3)) | (bit ? 1 << d : 0) }];
-      if (tieRule === 'plus') return { d, ways: fixed(false) };
-      if (tieRule === 'source-parity') return { d, ways: fixed(asic.nodeCoordinates[d] % 2 === 1) };
-      return {
-        d,
-        ways: [
-          { minus: false, share: 0.5, minusTies: minusTies | (1 << (d + 3)) },
-          { minus: true, share: 0.5, minusTies: minusTies | (1 << (d + 3)) | (1 << d) },
-        ],
-      };
+      if (minusTies & (1 << (d + 3))) return (d << 3) | (minusTies & (1 << d) ? 1 : 0);
+      if (tieRule === 'random') return (d << 3) | 4;
+      return (d << 3) | (tieRule === 'source-parity' && asic.nodeCoordinates[d] % 2 === 1 ? 3 : 2);
     }
-    return null;
+    return -1;
+  };
+  /** The ties chosen once a tie in dimension d is taken `minus` or not. */
+  const chosen = (minusTies: number, d: number, minus: boolean) => minusTies | (1 << (d + 3)) | (minus ? 1 << d : 0);
+  const coordinates = (p: number) => [torus.coordinate(p, 0), torus.coordinate(p, 1), torus.coordinate(p, 2)];
+
+  /** The ways on from `asic` toward `destination` in `order`: none (arrived), or the next dimension's port(s) with their shares. */
+  const next = (asic: Anton2AsicImage, destination: number, order: number, _slice: number, minusTies: number) => {
+    const way = step(asic, coordinates(destination), order, minusTies);
+    if (way < 0) return null;
+    const d = way >> 3;
+    const how = way & 7;
+    if (how < 2) return { d, ways: [{ minus: how === 1, share: 1, minusTies }] };
+    if (how < 4) return { d, ways: [{ minus: how === 3, share: 1, minusTies: chosen(minusTies, d, how === 3) }] };
+    return {
+      d,
+      ways: [
+        { minus: false, share: 0.5, minusTies: chosen(minusTies, d, false) },
+        { minus: true, share: 0.5, minusTies: chosen(minusTies, d, true) },
+      ],
+    };
   };
   const crosses = (asic: Anton2AsicImage, d: number, minus: boolean) => {
     const at = asic.nodeCoordinates[d];
@@ -104,36 +120,25 @@ export function anton2Forwarding(known: KnownFabric, image: Anton2EngineImage, t
     load[s * PORTS + ANTON2_INJECTION_PORT + plane] += rate;
     if (s === t) return 0;
     let lost = 0;
-    const goal = [torus.coordinate(t, 0), torus.coordinate(t, 1), torus.coordinate(t, 2)];
+    const goal = coordinates(t);
     // One order's path, a tie the rule spreads walked both ways (half each): deterministic between
     // ties, so walked without a frontier.
     const walk = (at: number, slice: number, order: number, ties: number, share: number): void => {
       for (let hop = 0; ; hop++) {
         if (hop > 64) throw new Error(`the flow ${s} → ${t} is still travelling after 64 ASICs: the routing loops`);
-        const asic = asicAt[at]!;
-        let d = -1;
-        let minus = false;
-        for (const e of ANTON2_ORDERS[order]) {
-          const k = asic.torusSize[e];
-          const ahead = (((goal[e] - asic.nodeCoordinates[e]) % k) + k) % k;
-          if (ahead === 0) continue;
-          d = e;
-          if (2 * ahead !== k) minus = 2 * ahead > k;
-          else if (ties & (1 << (e + 3))) minus = (ties & (1 << e)) !== 0;
-          else if (tieRule === 'random') {
-            walk(at, slice, order, ties | (1 << (e + 3)) | (1 << e), share / 2);
-            share /= 2;
-            ties |= 1 << (e + 3);
-          } else {
-            minus = tieRule === 'source-parity' && asic.nodeCoordinates[e] % 2 === 1;
-            ties |= (1 << (e + 3)) | (minus ? 1 << e : 0);
-          }
-          break;
-        }
-        if (d < 0) {
+        const way = step(asicAt[at]!, goal, order, ties);
+        if (way < 0) {
           if (at !== t) lost += share;
           return;
         }
+        const d = way >> 3;
+        const how = way & 7;
+        if (how === 4) {
+          walk(at, slice, order, chosen(ties, d, true), share / 2);
+          share /= 2;
+        }
+        const minus = how === 1 || how === 3;
+        if (how >= 2) ties = chosen(ties, d, minus);
         const port = anton2ChannelPort(d, minus, slice);
         load[at * PORTS + port] += share * rate;
         const far = farAsic[at * ANTON2_INJECTION_PORT + port];
