@@ -35,5 +35,8 @@ export function heavyWorkFor(context: GraphQLContext): HeavyWorkOptions {
       if (!res.writableFinished) gone.abort();
     });
   }
-  return { client: context.apiKey ? `key ${context.apiKey.id}` : undefined, signal: context.gone?.signal };
+  return { client: clientOf(context), signal: context.gone?.signal };
 }
+
+/** Whose work a request's is, for taking turns and for what it started (an API key's id; '' before the guard has read one). */
+export const clientOf = (context: GraphQLContext): string => (context.apiKey ? `key ${context.apiKey.id}` : '');

@@ -2,7 +2,7 @@ import { UseGuards } from '@nestjs/common';
 import { Args, Context, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { channelName } from '@weft/control';
 import { ApiKeyGuard } from '../auth/api-key.guard';
-import { GraphQLContext, heavyWorkFor } from '../auth/graphql-context';
+import { clientOf, GraphQLContext, heavyWorkFor } from '../auth/graphql-context';
 import { heavyWork, OperationCost } from '../graphql/operation-cost';
 import { Role } from '../auth/role';
 import { AnalysisRun, AnalysisService } from './analysis.service';
@@ -55,17 +55,17 @@ export class AnalysisResolver {
       'Starts a channel load off the request path, as channelLoad computes it: read its progress and report with analysisRun, give it up with cancelAnalysis. Bad input is refused at once.',
   })
   async startChannelLoad(@Args('input') input: ChannelLoadInput, @Context() ctx: GraphQLContext): Promise<AnalysisRunModel> {
-    return runModel(await this.analysis.startLoad(input, heavyWorkFor(ctx).client ?? ''));
+    return runModel(await this.analysis.startLoad(input, clientOf(ctx)));
   }
 
   @Query(() => AnalysisRunModel, { description: 'An analysis this key started (an administrator’s key: any), as far as it has got.' })
   analysisRun(@Args('id', { type: () => ID }) id: string, @Context() ctx: GraphQLContext): AnalysisRunModel {
-    return runModel(this.analysis.run(id, heavyWorkFor(ctx).client ?? '', ctx.apiKey?.role === Role.admin));
+    return runModel(this.analysis.run(id, clientOf(ctx), ctx.apiKey?.role === Role.admin));
   }
 
   @Mutation(() => AnalysisRunModel, { description: 'Gives up an analysis this key started: it stops at its next turn.' })
   cancelAnalysis(@Args('id', { type: () => ID }) id: string, @Context() ctx: GraphQLContext): AnalysisRunModel {
-    return runModel(this.analysis.cancel(id, heavyWorkFor(ctx).client ?? '', ctx.apiKey?.role === Role.admin));
+    return runModel(this.analysis.cancel(id, clientOf(ctx), ctx.apiKey?.role === Role.admin));
   }
 
   @Query(() => ChannelDependencyReportModel, {
