@@ -14,6 +14,7 @@ import {
   DiscoveryResult,
   faultsOn,
   driveEngine,
+  driveOptimisation,
   indexKnownFabric,
   RoutingEngine,
   routingEngineNamed,
@@ -71,6 +72,8 @@ export interface ConfigureOptions {
   knowsNs?: number;
   /** Why this generation was computed, for its event. */
   trigger?: string;
+  /** Compute what the configuration in force left for later (RoutingEngine.optimise) instead of routing around the faults afresh. */
+  optimise?: boolean;
 }
 
 /**
@@ -239,7 +242,9 @@ export class ControlService implements OnApplicationBootstrap {
     const faults = faultsOn(indexKnownFabric(known).chips, active);
     const stopwatch = new CpuStopwatch();
     // The driver has the engine's configuration proven before it may be pushed.
-    const driven = driveEngine(engine, faults);
+    const driven = options.optimise ? driveOptimisation(engine) : driveEngine(engine, faults);
+    // Nothing left to optimise: the generation in force stays.
+    if (!driven) return this.inForce(fabricId, known.matched.findings);
     const { image, incremental } = driven.computed;
     const { verification } = driven;
     const unreachable = engine.unreachable(driven.computed);
@@ -262,7 +267,7 @@ export class ControlService implements OnApplicationBootstrap {
       knowsNs = options.knowsNs ?? from;
       await this.emulator.drillControls().embargo(fabricId, from + chargedMs * 1e6);
     }
-    return this.record(fabricId, driven.engine, image as ConfigurationImage, verification, {
+    const outcome = await this.record(fabricId, driven.engine, image as ConfigurationImage, verification, {
       findings: known.matched.findings,
       faults: active,
       unreachable,
@@ -276,7 +281,24 @@ export class ControlService implements OnApplicationBootstrap {
         verifyMs: Math.round(driven.verifyMs * 1000) / 1000,
         cpuMs: Math.round(chargedMs * 1000) / 1000,
       },
+      deferred: driven.computed.deferred ?? null,
     });
+    // What the engine left for later (Anton 2's weights after its routes) follows as a generation
+    // of its own, once this one is pushed, in the fabric's queue after it.
+    const { deferred } = driven.computed;
+    if (deferred && outcome.generation.state === 'pushed')
+      void this.exclusive(fabricId, () =>
+        this.configureNow(fabricId, { rediscover: false, optimise: true, knowsNs: knowsNs ?? undefined, trigger: `optimisation: ${deferred}` }),
+      ).catch((error: unknown) => this.logger.error(`fabric ${fabricId}: the optimisation after generation ${outcome.generation.number} failed: ${String(error)}`));
+    return outcome;
+  }
+
+  /** The generation in force, reported as a configuration that changed nothing. */
+  private async inForce(fabricId: number, findings: Finding[]): Promise<ConfigurationOutcome> {
+    const generation = await this.generations.findOne({ where: { fabricId, state: 'pushed' }, order: { number: 'DESC' } });
+    if (!generation) throw new Error(`fabric ${fabricId} has no generation in force`);
+    const verification = JSON.parse(generation.verification) as VerificationReport & { unreachable?: ConfigurationOutcome['unreachable'] };
+    return { generation, verification, problems: [], findings, unreachable: verification.unreachable ?? [], writes: 0, unchanged: true };
   }
 
   /** Stores the generation and its diff, announces it, and pushes it if it was proven. */
@@ -293,6 +315,8 @@ export class ControlService implements OnApplicationBootstrap {
       /** In a drill, the emulated time of the latest fault it knew of (ConfigureOptions.knowsNs). */
       knowsNs?: number | null;
       computation: { incremental: boolean; fellBack: boolean; fallback?: string | null; ms: number; verifyMs: number; cpuMs: number };
+      /** What the engine left for a generation of its own after this one (EngineComputation.deferred). */
+      deferred?: string | null;
     },
   ): Promise<ConfigurationOutcome> {
     const previous = await this.generations.findOne({ where: { fabricId }, order: { number: 'DESC' }, select: { id: true, number: true } });
@@ -348,6 +372,8 @@ export class ControlService implements OnApplicationBootstrap {
         verifyMs: context.computation.verifyMs,
         // The thread's CPU time for it: what a drill charges to emulated time.
         computeCpuMs: context.computation.cpuMs,
+        // Left for a generation of its own after this one (Anton 2: the weights after the routes).
+        deferred: context.deferred ?? null,
         // In a drill: the emulated time of the latest interrupt it knew of (what it can heal).
         ...(context.knowsNs != null ? { knowsNs: context.knowsNs } : {}),
       },

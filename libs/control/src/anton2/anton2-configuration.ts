@@ -126,24 +126,29 @@ export function computeAnton2Image(
       // §2.5: "we place the dateline between nodes k_D − 1 and 0".
       datelinePlus[3 * p + d] = datelineMinus[3 * p + d] = torus.shape[d] - 1;
     }
-  const policy = anton2RoutePolicy(torus, faults.deadChannels, faults.deadNodes, options.tieRule);
-  const wiring = model.anton2ChipWiring(floorplan);
-  const loadOptions = { sourceEndpoints: options.endpoints, destinationEndpoints: options.endpoints, tieRule: options.tieRule };
-  // Every ASIC's weights: alike without faults for a named pattern; around faults, or from a traffic matrix, each ASIC's from its own loads (§3.3, spec §2.6).
-  const perAsic = ARBITER_INPUTS_PER_ASIC * 2;
-  const weights = new Uint16Array(n * perAsic);
-  if (policy.masks.size === 0 && options.patterns.every(loadsEveryAsicAlike)) {
-    const loads = options.patterns.map((pattern) => anton2ArbiterLoads(torus, wiring, pattern, loadOptions).arbiters);
-    const table = anton2WeightTable(loads, options.weightBits, inverseWeights);
-    for (let p = 0; p < n; p++) weights.set(table, p * perAsic);
-  } else {
-    const loads = options.patterns.map((pattern) => anton2ArbiterLoadsAroundFaults(torus, wiring, pattern, loadOptions, policy.masks));
-    for (let p = 0; p < n; p++) {
-      const at = loads.map((l) => l.subarray(p * ARBITER_INPUTS_PER_ASIC, (p + 1) * ARBITER_INPUTS_PER_ASIC));
-      weights.set(anton2WeightTable(at, options.weightBits, inverseWeights), p * perAsic);
-    }
-  }
+  const registers = { torus, place, coordinates, size, datelinePlus, datelineMinus };
+  const routed = anton2Routes(design, registers, faults, options, groups);
   const modes = new Uint8Array(model.A2_ROUTERS * model.A2_PORTS).fill(options.arbitration === 'round-robin' ? 1 : 0);
+  return { ...routed, weights: anton2Weights(torus, routed.policy, options, floorplan), modes };
+}
+
+/** The registers faults do not change: an ASIC's place, coordinates, size and datelines. */
+export type Anton2PlaceRegisters = Pick<Anton2Image, 'torus' | 'place' | 'coordinates' | 'size' | 'datelinePlus' | 'datelineMinus'>;
+
+/**
+ * What a fault changes first (issue 55, "routes first, weights after"): the route policy around the
+ * faults and the multicast trees within it, on the registers of `registers` (kept, the very arrays:
+ * the dependency proof of their datelines stands). The weights are the caller's.
+ */
+export function anton2Routes(
+  design: FabricDesign,
+  registers: Anton2PlaceRegisters,
+  faults: { deadNodes: readonly number[]; deadChannels: readonly DeadChannel[] },
+  options: Anton2ConfigurationOptions,
+  groups: ReadonlyMap<number, Anton2MulticastGroup>,
+): Omit<Anton2Image, 'weights' | 'modes'> {
+  const { torus, place } = registers;
+  const policy = anton2RoutePolicy(torus, faults.deadChannels, faults.deadNodes, options.tieRule);
   // Multicast trees within the route policy: around the faults like every unicast route. A dead
   // destination is left out of its group's trees, and a group no tree can serve (its source dead, or
   // no (order, slice) left that reaches every destination) has none — both said, not refused: a
@@ -173,17 +178,10 @@ export function computeAnton2Image(
   }
   const tables = multicastTables(torus, plans);
   return {
-    torus,
-    place,
-    coordinates,
-    size,
-    datelinePlus,
-    datelineMinus,
+    ...registers,
     policy,
     deadNodes: [...faults.deadNodes],
     deadChannels: [...faults.deadChannels],
-    weights,
-    modes,
     groups: served,
     plans,
     tables,
@@ -191,10 +189,41 @@ export function computeAnton2Image(
   };
 }
 
+/**
+ * Every ASIC's arbiter weights (§3.3, spec §2.6): alike without faults for a named pattern; around
+ * faults, or from a traffic matrix, each ASIC's from its own loads under the route policy.
+ */
+export function anton2Weights(
+  torus: Torus,
+  policy: Anton2RoutePolicy,
+  options: Anton2ConfigurationOptions,
+  floorplan = model.shippedAnton2Floorplan(),
+): Uint16Array {
+  const n = torus.size;
+  const wiring = model.anton2ChipWiring(floorplan);
+  const loadOptions = { sourceEndpoints: options.endpoints, destinationEndpoints: options.endpoints, tieRule: options.tieRule };
+  const perAsic = ARBITER_INPUTS_PER_ASIC * 2;
+  const weights = new Uint16Array(n * perAsic);
+  if (policy.masks.size === 0 && options.patterns.every(loadsEveryAsicAlike)) {
+    const loads = options.patterns.map((pattern) => anton2ArbiterLoads(torus, wiring, pattern, loadOptions).arbiters);
+    const table = anton2WeightTable(loads, options.weightBits, inverseWeights);
+    for (let p = 0; p < n; p++) weights.set(table, p * perAsic);
+  } else {
+    const loads = options.patterns.map((pattern) => anton2ArbiterLoadsAroundFaults(torus, wiring, pattern, loadOptions, policy.masks));
+    for (let p = 0; p < n; p++) {
+      const at = loads.map((l) => l.subarray(p * ARBITER_INPUTS_PER_ASIC, (p + 1) * ARBITER_INPUTS_PER_ASIC));
+      weights.set(anton2WeightTable(at, options.weightBits, inverseWeights), p * perAsic);
+    }
+  }
+  return weights;
+}
+
 export function verifyAnton2Image(
   image: Anton2Image,
   tieRule: Anton2ConfigurationOptions['tieRule'],
   floorplan = model.shippedAnton2Floorplan(),
+  /** A-V3's report for these very dateline arrays, already proven (it depends on nothing else a fault changes). */
+  proven?: Anton2DependencyReport,
 ): Anton2Verdict {
   const { torus } = image;
   const problems: string[] = [];
@@ -227,13 +256,15 @@ export function verifyAnton2Image(
     plan.trees.forEach((tree, i) => {
       for (const problem of checkMulticastTree(torus, image.groups.get(id)!, tree)) problems.push(`A-V4 group ${id} tree ${i}: ${problem}`);
     });
-  const dependencies = anton2Dependencies({
-    torus,
-    wiring: model.anton2ChipWiring(floorplan),
-    datelinePlus: image.datelinePlus,
-    datelineMinus: image.datelineMinus,
-    tieRule,
-  });
+  const dependencies =
+    proven ??
+    anton2Dependencies({
+      torus,
+      wiring: model.anton2ChipWiring(floorplan),
+      datelinePlus: image.datelinePlus,
+      datelineMinus: image.datelineMinus,
+      tieRule,
+    });
   return { ok: problems.length === 0 && dependencies.acyclic, problems, dependencies };
 }
 
@@ -245,28 +276,33 @@ export interface Anton2AsicImage {
   readonly nodeCoordinates: readonly number[];
   readonly torusSize: readonly number[];
   readonly datelines: readonly number[];
-  /** One 12-bit mask per destination place, or empty: all 12 (order, slice) combinations. */
+  /** The restricted destinations as [place, 12-bit mask] pairs (the register's words); empty: all 12 (order, slice) combinations everywhere. */
   readonly routePolicy: readonly number[];
   readonly arbiterWeights: readonly number[];
   readonly arbiterModes: readonly number[];
   readonly multicastTable: readonly number[];
 }
 
+/** Each register of the ASIC at place `p` in a computed image, as its words. */
+export const ANTON2_ASIC_REGISTER_WORDS: { readonly [R in Anton2ImageRegister]: (image: Anton2Image, p: number) => readonly number[] } = {
+  nodeCoordinates: (image, p) => Array.from(image.coordinates.subarray(3 * p, 3 * p + 3)),
+  torusSize: (image, p) => Array.from(image.size.subarray(3 * p, 3 * p + 3)),
+  datelines: (image, p) => [...image.datelinePlus.subarray(3 * p, 3 * p + 3), ...image.datelineMinus.subarray(3 * p, 3 * p + 3)],
+  routePolicy: (image, p) => model.anton2RoutePolicyWords(image.policy.masks.get(p) ?? null),
+  arbiterWeights: (image, p) => Array.from(image.weights.subarray(p * ARBITER_INPUTS_PER_ASIC * 2, (p + 1) * ARBITER_INPUTS_PER_ASIC * 2)),
+  arbiterModes: (image) => Array.from(image.modes),
+  multicastTable: (image, p) => model.anton2MulticastWords(image.tables.get(p) ?? new Map()),
+};
+
+/** The registers an ASIC image holds, in the order they are written. */
+export const ANTON2_IMAGE_REGISTERS = ['nodeCoordinates', 'torusSize', 'datelines', 'routePolicy', 'arbiterWeights', 'arbiterModes', 'multicastTable'] as const;
+export type Anton2ImageRegister = (typeof ANTON2_IMAGE_REGISTERS)[number];
+
 /** The registers of the ASIC at place `p` in a computed image. */
 export function anton2AsicImage(image: Anton2Image, p: number, name: string, route: readonly number[]): Anton2AsicImage {
-  const three = (a: Int32Array) => Array.from(a.subarray(3 * p, 3 * p + 3));
-  const table = image.policy.masks.get(p);
-  return {
-    name,
-    route,
-    nodeCoordinates: three(image.coordinates),
-    torusSize: three(image.size),
-    datelines: [...three(image.datelinePlus), ...three(image.datelineMinus)],
-    routePolicy: table ? Array.from(table) : [],
-    arbiterWeights: Array.from(image.weights.subarray(p * ARBITER_INPUTS_PER_ASIC * 2, (p + 1) * ARBITER_INPUTS_PER_ASIC * 2)),
-    arbiterModes: Array.from(image.modes),
-    multicastTable: model.anton2MulticastWords(image.tables.get(p) ?? new Map()),
-  };
+  const registers = {} as Record<Anton2ImageRegister, readonly number[]>;
+  for (const register of ANTON2_IMAGE_REGISTERS) registers[register] = ANTON2_ASIC_REGISTER_WORDS[register](image, p);
+  return { name, route, ...registers };
 }
 
 /** An ASIC image's registers as the writes that put them in place (each whole, index 0). */

@@ -37,15 +37,15 @@ export function describeAnton2Asic(asic: Anton2AsicImage, design: FabricDesign):
   const nameAt: string[] = [];
   for (const c of design.chips) if (c.coordinates) nameAt[torus.index(c.coordinates[0], c.coordinates[1], c.coordinates[2])] = c.name;
   const restricted: string[] = [];
-  asic.routePolicy.forEach((mask, place) => {
-    if (mask === 0xfff) return;
+  for (let i = 0; i < asic.routePolicy.length; i += 2) {
+    const [place, mask] = [asic.routePolicy[i], asic.routePolicy[i + 1]];
     const combos = Array.from({ length: 12 }, (_, r) => r).filter((r) => mask & (1 << r));
     restricted.push(
       combos.length === 0
         ? `${nameAt[place] ?? place}: none — unreachable`
         : `${nameAt[place] ?? place}: ${combos.map(anton2RouteName).join(', ')} (${combos.length} of 12)`,
     );
-  });
+  }
   const weights = new Set(asic.arbiterWeights);
   const roundRobin = asic.arbiterModes.filter((m) => m === 1).length;
   const table = model.parseAnton2MulticastWords(asic.multicastTable);

@@ -114,7 +114,7 @@ export function anton2Forwarding(known: KnownFabric, image: Anton2EngineImage, t
   const countQuickly = (s: number, t: number, plane: number, rate: number, load: Float64Array): number | undefined => {
     const source = asicAt[s];
     if (!source || !asicAt[t] || (plane !== 0 && plane !== 1)) return undefined;
-    const mask = s === t ? 0 : source.routePolicy.length > 0 ? source.routePolicy[t] : 0xfff;
+    const mask = s === t ? 0 : model.anton2RouteMask(source.routePolicy, t);
     const orders = [0, 1, 2, 3, 4, 5].filter((o) => mask & (1 << (2 * o + plane)));
     if (s !== t && orders.length === 0) return undefined;
     load[s * PORTS + ANTON2_INJECTION_PORT + plane] += rate;
@@ -180,7 +180,7 @@ export function anton2Forwarding(known: KnownFabric, image: Anton2EngineImage, t
       if (at.port >= ANTON2_INJECTION_PORT && header.state === undefined) {
         if (here === destination) return { kind: 'deliver', how: 'sent to an endpoint of its own ASIC' };
         const slice = at.port - ANTON2_INJECTION_PORT;
-        const mask = asic.routePolicy.length > 0 ? asic.routePolicy[destination] : 0xfff;
+        const mask = model.anton2RouteMask(asic.routePolicy, destination);
         const orders = [0, 1, 2, 3, 4, 5].filter((o) => mask & (1 << (2 * o + slice)));
         if (orders.length === 0)
           return { kind: 'drop', reason: `the route policy of ${at.chip} allows no dimension order to ${nameAt.get(destination)} in slice ${slice}` };

@@ -41,7 +41,7 @@ export function diffAnton2Asic(chip: string, before: Anton2AsicImage | undefined
 }
 
 function meaningOf(register: string, before: readonly number[] | null, after: readonly number[] | null): string {
-  const restricted = (v: readonly number[] | null) => (v ? v.filter((m) => m !== 0xfff).length : 0);
+  const restricted = (v: readonly number[] | null) => (v ? v.length / 2 : 0);
   switch (register) {
     case 'routePolicy':
       return `destinations with fewer than all 12 (order, slice) combinations ${restricted(before)} → ${restricted(after)}`;
@@ -62,8 +62,9 @@ export function dumpAnton2Image(image: Anton2EngineImage): string {
   for (const asic of image.routers) {
     lines.push(`asic ${asic.name} at ${asic.route.join('.')}`);
     lines.push(`  coordinates ${asic.nodeCoordinates.join(',')} size ${asic.torusSize.join(',')} datelines ${asic.datelines.join(',')}`);
-    const restricted = asic.routePolicy.map((m, t) => [t, m] as const).filter(([, m]) => m !== 0xfff);
-    if (restricted.length > 0) lines.push(`  route policy ${restricted.map(([t, m]) => `${t}:${m.toString(16).padStart(3, '0')}`).join(' ')}`);
+    const restricted: string[] = [];
+    for (let i = 0; i < asic.routePolicy.length; i += 2) restricted.push(`${asic.routePolicy[i]}:${asic.routePolicy[i + 1].toString(16).padStart(3, '0')}`);
+    if (restricted.length > 0) lines.push(`  route policy ${restricted.join(' ')}`);
     const counts = new Map<number, number>();
     for (const w of asic.arbiterWeights) counts.set(w, (counts.get(w) ?? 0) + 1);
     lines.push(

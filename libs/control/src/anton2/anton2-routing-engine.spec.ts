@@ -58,6 +58,44 @@ describe('the Anton 2 routing engine', () => {
     expect(sim.delivered - before).toBe(sent);
   });
 
+  it('reacts to a dead channel with the routes that cross it alone, and brings the weights around it in a generation of its own', async () => {
+    const sim = new Anton2Sim(new EmulatedFabric(design), shippedAnton2Floorplan(), 3);
+    const known = await discoverAnton2(new Anton2MaintenanceController(sim), design);
+    const engine = new Anton2RoutingEngine(known);
+    const first = engine.compute(FaultSet.NONE);
+    engine.adopt(first, engine.verify(first));
+    expect(engine.optimise()).toBeNull();
+    const faults = FaultSet.of([{ kind: 'link', chip: 'x1.y1.z0', port: 0 }], () => 12);
+    const routes = engine.compute(faults);
+    const proof = engine.verify(routes);
+    expect(proof.ok).toBe(true);
+    expect(routes.incremental).toBe(true);
+    expect(routes.deferred).toMatch(/arbiter weights/);
+    // Routes first: only route policies change, every weight array is the one in force.
+    const before = new Map(first.image.routers.map((r) => [r.name, r]));
+    for (const asic of routes.image.routers) {
+      const old = before.get(asic.name)!;
+      expect(asic.arbiterWeights).toBe(old.arbiterWeights);
+      if (routes.changedRouters.includes(asic.name)) expect(asic.routePolicy).not.toEqual(old.routePolicy);
+      else expect(asic).toBe(old);
+    }
+    expect(routes.changedRouters.length).toBeGreaterThan(0);
+    engine.adopt(routes, proof);
+    // Weights after: what a full computation around the fault gives, written only where a weight changed.
+    const weights = engine.optimise()!;
+    expect(weights.deferred).toBeUndefined();
+    expect(engine.verify(weights).ok).toBe(true);
+    const full = new Anton2RoutingEngine(known).compute(faults);
+    weights.image.routers.forEach((asic, i) => {
+      expect(asic.arbiterWeights).toEqual(full.image.routers[i].arbiterWeights);
+      expect(asic.routePolicy).toBe(routes.image.routers[i].routePolicy);
+      if (!weights.changedRouters.includes(asic.name)) expect(asic).toBe(routes.image.routers[i]);
+    });
+    expect(weights.changedRouters.length).toBeGreaterThan(0);
+    engine.adopt(weights, engine.verify(weights));
+    expect(engine.optimise()).toBeNull();
+  });
+
   it('refuses, with the cycle, a configuration whose datelines the options would misplace', async () => {
     const sim = new Anton2Sim(new EmulatedFabric(design), shippedAnton2Floorplan(), 3);
     const engine = new Anton2RoutingEngine(await discoverAnton2(new Anton2MaintenanceController(sim), design));

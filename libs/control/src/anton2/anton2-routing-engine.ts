@@ -17,15 +17,20 @@ import type { FaultSet } from '../faults/fault-set';
 import {
   Anton2AsicImage,
   anton2AsicImage,
+  ANTON2_ASIC_REGISTER_WORDS,
+  ANTON2_IMAGE_REGISTERS,
   Anton2ConfigurationOptions,
   anton2Faults,
-  anton2WriteList,
   Anton2Image,
+  anton2Routes,
+  anton2Weights,
   computeAnton2Image,
   DEFAULT_ANTON2_CONFIGURATION,
   verifyAnton2Image,
 } from './anton2-configuration';
 import { anton2ControlAddresses } from './anton2-discovery';
+import type { Anton2DependencyReport } from './anton2-dependencies';
+import type { DeadChannel } from './anton2-route-policy';
 import { Anton2MulticastGroup, MulticastError, multicastTables, planAnton2Multicast } from './anton2-multicast';
 import type { Anton2Pattern } from './arbiter-loads';
 
@@ -72,6 +77,8 @@ export interface Anton2EngineImage extends ChipImages {
 export interface Anton2Computation extends EngineComputation<Anton2EngineImage> {
   /** The computation behind the image, for the proof. */
   readonly configuration: Anton2Image;
+  /** The faults (faultKey) its arbiter weights were computed for: the configuration's own, or an earlier one's until the optimisation generation. */
+  readonly weightsFor: string;
 }
 
 export class Anton2RoutingEngine implements RoutingEngine<Anton2EngineImage, Anton2Computation> {
@@ -81,6 +88,8 @@ export class Anton2RoutingEngine implements RoutingEngine<Anton2EngineImage, Ant
   private readonly placeOf = new Map<string, number>();
   private readonly routeOf = new Map<string, readonly number[]>();
   private adopted: Anton2Computation | null = null;
+  /** New settings since the configuration adopted: the next computation is a full one (the weights follow the patterns). */
+  private settingsChanged = false;
   /** Multicast groups by id, as operators submit them (their trees are rebuilt on every computation). */
   groups = new Map<number, Anton2MulticastGroup>();
 
@@ -100,24 +109,88 @@ export class Anton2RoutingEngine implements RoutingEngine<Anton2EngineImage, Ant
     });
   }
 
-  compute(faults: FaultSet): Anton2Computation {
-    const configuration = computeAnton2Image(this.known.design, anton2Faults(this.known, this.torus, faults), this.options, undefined, this.groups);
+  /**
+   * Issue 55, "routes first, weights after": from a configuration adopted (and unless `full`), a
+   * fault's computation changes what correctness needs — the route policy and multicast trees
+   * around the faults — on the registers in force, the arbiter weights kept as they are; the weights
+   * around the faults follow as a generation of their own (`optimise`). From scratch (bring-up, new
+   * settings, a fall-back) everything is computed at once.
+   */
+  compute(faults: FaultSet, options: { full?: boolean } = {}): Anton2Computation {
+    const torusFaults = anton2Faults(this.known, this.torus, faults);
+    const inForce = this.adopted?.configuration;
+    const key = faultKey(torusFaults);
+    if (options.full || !inForce || this.settingsChanged) {
+      const configuration = computeAnton2Image(this.known.design, torusFaults, this.options, undefined, this.groups);
+      return this.computation(faults, configuration, false, key);
+    }
+    const routed = anton2Routes(this.known.design, inForce, torusFaults, this.options, this.groups);
+    const configuration: Anton2Image = { ...routed, weights: inForce.weights, modes: inForce.modes };
+    // The weights stay those of the faults they were computed for until the optimisation generation.
+    return this.computation(faults, configuration, true, this.adopted!.weightsFor);
+  }
+
+  /**
+   * The arbiter weights around the faults of the configuration adopted, where it left them for
+   * later: its routes and registers as they are, each ASIC's weights from its own loads under the
+   * route policy — an ASIC written only where a weight changes by at least one quantum (a whole
+   * step of the M-bit weight); null when nothing is left to do.
+   */
+  optimise(): Anton2Computation | null {
+    const adopted = this.adopted;
+    if (!adopted?.deferred) return null;
+    const inForce = adopted.configuration;
+    const weights = anton2Weights(this.torus, inForce.policy, this.options);
+    return this.computation(adopted.faults, { ...inForce, weights }, true, faultKey(inForce));
+  }
+
+  /** The images of `configuration`, each ASIC's old image object kept where its registers did not change, and its arrays where they did not. */
+  private computation(faults: FaultSet, configuration: Anton2Image, incremental: boolean, weightsFor: string): Anton2Computation {
     const dead = new Set(configuration.deadNodes);
     const previous = new Map((this.adopted?.image.routers ?? []).map((r) => [r.name, r]));
+    // Registers made from the very arrays of the configuration in force are as they were: not made again.
+    const base = this.adopted?.configuration;
+    const madeAgain = ANTON2_IMAGE_REGISTERS.filter((register) => {
+      if (!base) return true;
+      switch (register) {
+        case 'nodeCoordinates':
+          return base.coordinates !== configuration.coordinates;
+        case 'torusSize':
+          return base.size !== configuration.size;
+        case 'datelines':
+          return base.datelinePlus !== configuration.datelinePlus || base.datelineMinus !== configuration.datelineMinus;
+        case 'arbiterWeights':
+          return base.weights !== configuration.weights;
+        case 'arbiterModes':
+          return base.modes !== configuration.modes;
+        case 'routePolicy':
+          return base.policy !== configuration.policy;
+        case 'multicastTable':
+          return base.tables !== configuration.tables;
+      }
+    });
     const routers: Anton2AsicImage[] = [];
     const changed: string[] = [];
     for (let p = 0; p < this.torus.size; p++) {
       if (dead.has(p)) continue;
       const name = this.nameAt[p];
-      const next = anton2AsicImage(configuration, p, name, this.routeOf.get(name)!);
-      // An ASIC whose registers did not change keeps its image object (image-delta.ts stores only what changed).
       const old = previous.get(name);
-      const writes = anton2WriteList(next);
-      if (old && anton2WriteList(old).every((w, k) => sameWords(w.value, writes[k].value))) routers.push(old);
-      else {
-        routers.push(next);
+      if (!old) {
+        routers.push(anton2AsicImage(configuration, p, name, this.routeOf.get(name)!));
         changed.push(name);
+        continue;
       }
+      // An ASIC whose registers did not change keeps its image object, and a register that did not
+      // change its array (image-delta.ts takes what changed by identity).
+      let next: Record<string, unknown> | null = null;
+      for (const register of madeAgain) {
+        const words = ANTON2_ASIC_REGISTER_WORDS[register](configuration, p);
+        if (sameWords(old[register], words)) continue;
+        next ??= { ...old };
+        next[register] = words;
+      }
+      routers.push(next ? (next as unknown as Anton2AsicImage) : old);
+      if (next) changed.push(name);
     }
     const cutBySource = new Map<string, string[]>();
     for (const [s, t] of configuration.policy.unreachable) {
@@ -131,11 +204,30 @@ export class Anton2RoutingEngine implements RoutingEngine<Anton2EngineImage, Ant
       routers,
       cut: [...cutBySource].map(([source, destinations]) => ({ source, destinations })),
     };
-    return { faults, incremental: false, image, changedRouters: changed, configuration };
+    return {
+      faults,
+      incremental,
+      image,
+      changedRouters: changed,
+      configuration,
+      weightsFor,
+      ...(weightsFor !== faultKey(configuration) ? { deferred: 'the arbiter weights around the faults (issue 55: routes first, weights after)' } : {}),
+    };
   }
 
+  /** A-V3's proof of the dateline arrays it was made for: a fault changes only routes and weights, so the reaction's proof reuses it. */
+  private provenDependencies: { datelinePlus: Int32Array; datelineMinus: Int32Array; report: Anton2DependencyReport } | null = null;
+
   verify(computed: Anton2Computation): VerificationReport {
-    const verdict = verifyAnton2Image(computed.configuration, this.options.tieRule);
+    const { configuration } = computed;
+    const cached = this.provenDependencies;
+    // The dependency graph is over every buffer and every minimal route the datelines allow (§2.5):
+    // a route policy only removes routes from it, so the graph proven for these datelines holds.
+    const proven =
+      cached && cached.datelinePlus === configuration.datelinePlus && cached.datelineMinus === configuration.datelineMinus ? cached.report : undefined;
+    const verdict = verifyAnton2Image(configuration, this.options.tieRule, undefined, proven);
+    if (!proven && verdict.dependencies.acyclic)
+      this.provenDependencies = { datelinePlus: configuration.datelinePlus, datelineMinus: configuration.datelineMinus, report: verdict.dependencies };
     const violations: Violation[] = verdict.problems.slice(0, 50).map((message) => ({ kind: message.startsWith('A-V4') ? 'multicast' : 'registers', message }));
     if (!verdict.dependencies.acyclic)
       violations.push({ kind: 'dependency-cycle', message: `the channel dependencies close a cycle: ${verdict.dependencies.cycle!.join(' → ')}` });
@@ -150,8 +242,9 @@ export class Anton2RoutingEngine implements RoutingEngine<Anton2EngineImage, Ant
     };
   }
 
-  adopt(computed: Anton2Computation, _verification: VerificationReport): void {
+  adopt(computed: Anton2Computation, verification: VerificationReport): void {
     this.adopted = computed;
+    if (verification.ok && !computed.incremental) this.settingsChanged = false;
   }
 
   unreachable(computed: Anton2Computation): readonly Unreachable[] {
@@ -272,10 +365,21 @@ export class Anton2RoutingEngine implements RoutingEngine<Anton2EngineImage, Ant
     if (problems.length > 0) return problems;
     this.options = { ...this.options, patterns: [...patterns] };
     this.groups = groups;
+    this.settingsChanged = true;
     return [];
   }
 }
 
 function sameWords(x: readonly number[], y: readonly number[]): boolean {
-  return x.length === y.length && x.every((v, i) => v === y[i]);
+  if (x === y) return true;
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+/** The faults as the torus sees them, as one key (the route policy, and the weights under it, are theirs). */
+function faultKey(faults: { readonly deadNodes: readonly number[]; readonly deadChannels: readonly DeadChannel[] }): string {
+  const nodes = [...faults.deadNodes].sort((a, b) => a - b).join(',');
+  const channels = faults.deadChannels.map((c) => c.node * 64 + c.port).sort((a, b) => a - b).join(',');
+  return `${nodes}/${channels}`;
 }

@@ -54,3 +54,18 @@ export function driveEngine<I extends ChipImages, C extends EngineComputation<I>
   engine.adopt(computed, verification);
   return { engine: engine.name, computed, verification, pushable: verification.ok, fellBack, fallback, verifyMs };
 }
+
+/**
+ * The work a configuration adopted left for later (RoutingEngine.optimise), proven: null when
+ * there is none. Adopted only when proven — a refused optimisation leaves the configuration in
+ * force as it was, and is recorded as refused.
+ */
+export function driveOptimisation<I extends ChipImages, C extends EngineComputation<I>>(engine: RoutingEngine<I, C>): DriverOutcome<I> | null {
+  const computed = engine.optimise?.() ?? null;
+  if (!computed) return null;
+  const began = performance.now();
+  const verification = engine.verify(computed);
+  const verifyMs = performance.now() - began;
+  if (verification.ok) engine.adopt(computed, verification);
+  return { engine: engine.name, computed, verification, pushable: verification.ok, fellBack: false, fallback: null, verifyMs };
+}

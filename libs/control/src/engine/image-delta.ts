@@ -8,8 +8,10 @@
  *
  * Generic over families: an image is its chips, each named, plus whatever else the family keeps
  * beside them (stored whole: it is small). Routing engines keep the image object of a chip that did
- * not change (the incremental path does), so "unchanged" is first an identity test; a chip whose
- * object is new is compared in full.
+ * not change, and of a chip that did the arrays of its registers that did not (issue 55), so
+ * "unchanged" is an identity test, chip by chip and register by register: a register whose array
+ * is new is compared word by word and replaced whole, or entry by entry where few words changed;
+ * only a field of another shape is compared in full.
  */
 import { applyPatch, compare, deepClone, Operation } from 'fast-json-patch';
 
@@ -46,7 +48,7 @@ export function imageDelta<I extends ChipImages>(parent: I, next: I): { delta: I
       added.push(chip);
       continue;
     }
-    const patch = compare(old, chip);
+    const patch = chipPatch(old as unknown as Record<string, unknown>, chip as unknown as Record<string, unknown>);
     if (patch.length > 0) patched.push({ chip: chip.name, patch });
   }
   const removed = parent.routers.filter((r) => !present.has(r.name)).map((r) => r.name);
@@ -79,6 +81,45 @@ export function applyImageDelta<I extends ChipImages>(parent: I, delta: ImageDel
     return chip;
   });
   return { ...delta.rest, routers } as unknown as I;
+}
+
+/** The patch that makes one chip's image `old` into `next`, field by field (see the file's comment). */
+function chipPatch(old: Record<string, unknown>, next: Record<string, unknown>): Operation[] {
+  const patch: Operation[] = [];
+  for (const field of Object.keys(old)) if (!(field in next)) patch.push({ op: 'remove', path: `/${escapeField(field)}` });
+  for (const field of Object.keys(next)) {
+    const a = old[field];
+    const b = next[field];
+    if (a === b) continue;
+    const path = `/${escapeField(field)}`;
+    if (!(field in old)) patch.push({ op: 'add', path, value: b });
+    else if (isWords(a) && isWords(b)) wordsPatch(a, b, path, patch);
+    else for (const op of compare({ v: a }, { v: b })) patch.push({ ...op, path: path + op.path.slice(2) });
+  }
+  return patch;
+}
+
+function isWords(value: unknown): value is readonly number[] {
+  return Array.isArray(value) && (value.length === 0 || typeof value[0] === 'number');
+}
+
+/** A register's words: nothing where equal, entry by entry where at most a quarter of a same-length array changed, else replaced whole. */
+function wordsPatch(a: readonly number[], b: readonly number[], path: string, patch: Operation[]): void {
+  if (a.length === b.length) {
+    const changed: number[] = [];
+    for (let i = 0; i < a.length && changed.length * 4 <= a.length; i++) if (a[i] !== b[i]) changed.push(i);
+    if (changed.length === 0) return;
+    if (changed.length * 4 <= a.length) {
+      for (const i of changed) patch.push({ op: 'replace', path: `${path}/${i}`, value: b[i] });
+      return;
+    }
+  }
+  patch.push({ op: 'replace', path, value: b });
+}
+
+/** A field name as a JSON Pointer token (RFC 6901). */
+function escapeField(field: string): string {
+  return field.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 function impliedOrder(parent: ChipImages, removed: readonly string[], added: readonly { name: string }[]): string[] {

@@ -19,6 +19,11 @@ export interface EngineComputation<I extends ChipImages = ChipImages> {
   readonly image: I;
   /** Routers whose registers differ from the configuration adopted before. */
   readonly changedRouters: readonly string[];
+  /**
+   * Work left for a generation of its own once this one is pushed (issue 55: Anton 2's arbiter
+   * weights after its routes), said for the record; absent where nothing is left.
+   */
+  readonly deferred?: string;
 }
 
 /** Endpoints a configuration cannot reach in a plane (a dead first router, a cut injection cable). */
@@ -38,6 +43,12 @@ export interface RoutingEngine<I extends ChipImages = ChipImages, C extends Engi
    * preferred one again. The reason says what was given up, for the generation's record.
    */
   fallback?(faults: FaultSet): { computed: C; reason: string } | null;
+  /**
+   * What the configuration adopted left for later (its `deferred`), computed from it — the routes
+   * as they are, the rest brought up to its faults — or null when nothing is left. The driver
+   * proves it and the service pushes it as a generation of its own.
+   */
+  optimise?(): C | null;
   /** Its proof, by the family's verifier. */
   verify(computed: C): VerificationReport;
   /** Makes it, with its verdict, the configuration the next computation starts from. */

@@ -69,8 +69,7 @@ export class Anton2MaintenanceController extends ControlNetworkController {
       case 'datelines':
         return ok([...three(sim.datelinePlus), ...three(sim.datelineMinus)]);
       case 'routePolicy': {
-        const table = sim.routePolicy[node];
-        return ok(table ? Array.from(table) : []);
+        return ok(model.anton2RoutePolicyWords(sim.routePolicy[node]));
       }
       case 'arbiterWeights':
         return ok(Array.from(sim.weights.subarray(node * ROUTER_OUTPUTS * WEIGHTS_PER_OUTPUT, (node + 1) * ROUTER_OUTPUTS * WEIGHTS_PER_OUTPUT)));
@@ -124,15 +123,10 @@ export class Anton2MaintenanceController extends ControlNetworkController {
         return done;
       }
       case 'routePolicy': {
-        if (value.length === 0) {
-          sim.routePolicy[node] = null;
-          return done;
-        }
         const places = sim.sizeRegister[3 * node] * sim.sizeRegister[3 * node + 1] * sim.sizeRegister[3 * node + 2];
-        if (value.length !== places) return rejected(`one mask per destination of the ${places} this ASIC's torus-size register counts, got ${value.length}`);
-        const bad = value.findIndex((v) => !whole(v, 0, 0xfff));
-        if (bad >= 0) return rejected(`entry ${bad} must be a 12-bit mask, got ${value[bad]}`);
-        sim.routePolicy[node] = Uint16Array.from(value);
+        const problem = model.anton2RoutePolicyProblem(value, places);
+        if (problem) return rejected(problem);
+        sim.routePolicy[node] = model.anton2RoutePolicyTable(value, places);
         return { ok: true, value: undefined, latencyNs: latencyNs * Math.max(1, Math.ceil(value.length / 64)) };
       }
       case 'arbiterWeights': {

@@ -68,8 +68,11 @@ export const MODEL_ANTON2_ASIC = 4;
  * - `nodeCoordinates` [x, y, z] and `torusSize` [kX, kY, kZ] (§2.3: routes are computed in hardware
  *   from them), `datelines` [+x, +y, +z, −x, −y, −z], each the coordinate after which that dateline
  *   lies (§2.5);
- * - `routePolicy`: per destination node (x + kX·(y + kY·z) by the node's own size register) a
- *   12-bit mask of the (order × 2 + slice) combinations its packets may draw; empty allows all 12;
+ * - `routePolicy`: the destinations whose packets may not draw every (order × 2 + slice)
+ *   combination, as [destination, mask] pairs — the destination's place x + kX·(y + kY·z) by the
+ *   node's own size register, ascending, and a 12-bit mask of the combinations allowed, below
+ *   0xfff; a destination not listed allows all 12, and an empty register every destination all 12
+ *   (issue 55: a fault rewrites the destinations it touches, not a word per node of the machine);
  * - `arbiterWeights`: every SA2 arbiter's inverse weights, (router × 6 + output) × 12 + input × 2 +
  *   pattern, each below 2^M; `arbiterModes`: per router output, 0 inverse-weighted, 1 round robin;
  * - `vcWeights`, `vcModes`: the same for SA1, each input's choice among its 8 VCs (input × 16 + VC ×
@@ -77,6 +80,52 @@ export const MODEL_ANTON2_ASIC = 4;
  * - `multicastTable`: the whole table, entry after entry as [key (group × 2 + tree), endpoint
  *   count, endpoints…, channel count, channels…].
  */
+/** A route-policy mask allowing every (order, slice) combination. */
+export const ANTON2_ALL_ROUTES = 0xfff;
+
+/** The `routePolicy` register's words for a table of masks by destination place (null: no restriction). */
+export function anton2RoutePolicyWords(table: ArrayLike<number> | null): number[] {
+  const words: number[] = [];
+  if (table)
+    for (let t = 0; t < table.length; t++)
+      if (table[t] !== ANTON2_ALL_ROUTES) words.push(t, table[t]);
+  return words;
+}
+
+/** What is wrong with `routePolicy` words for a machine of `places` nodes, or null. */
+export function anton2RoutePolicyProblem(words: readonly number[], places: number): string | null {
+  if (words.length % 2 !== 0) return `[destination, mask] pairs, got ${words.length} words`;
+  for (let i = 0; i < words.length; i += 2) {
+    const [t, mask] = [words[i], words[i + 1]];
+    if (!Number.isInteger(t) || t < 0 || t >= places) return `pair ${i / 2}: destination ${t} is not one of the ${places} places this ASIC's torus-size register counts`;
+    if (i > 0 && t <= words[i - 2]) return `pair ${i / 2}: destinations must ascend, ${t} follows ${words[i - 2]}`;
+    if (!Number.isInteger(mask) || mask < 0 || mask >= ANTON2_ALL_ROUTES) return `pair ${i / 2}: a mask below 0xfff (all 12 is said by leaving the destination out), got ${mask}`;
+  }
+  return null;
+}
+
+/** The masks by destination place that `routePolicy` words say (null: every destination all 12). */
+export function anton2RoutePolicyTable(words: readonly number[], places: number): Uint16Array | null {
+  if (words.length === 0) return null;
+  const table = new Uint16Array(places).fill(ANTON2_ALL_ROUTES);
+  for (let i = 0; i < words.length; i += 2) table[words[i]] = words[i + 1];
+  return table;
+}
+
+/** The mask `routePolicy` words give destination place `t` (words ascending: a binary search). */
+export function anton2RouteMask(words: readonly number[], t: number): number {
+  let lo = 0;
+  let hi = words.length / 2 - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = words[2 * mid];
+    if (at === t) return words[2 * mid + 1];
+    if (at < t) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return ANTON2_ALL_ROUTES;
+}
+
 /** Multicast table entries an ASIC holds (not in the paper — "several hundred distinct destination sets per node", §2.3 — weft: 512). */
 export const ANTON2_MULTICAST_ENTRIES = 512;
 
