@@ -8,34 +8,60 @@ import type { VerificationReport, Violation } from '../blackwidow/verifier';
 import type { KnownFabric } from '../discovery/known-fabric';
 import type { EngineComputation, RoutingEngine, Unreachable } from '../engine/routing-engine';
 import type { FaultSet } from '../faults/fault-set';
-import { computeFlatImage, DEFAULT_FLAT_SETTINGS, FlatImage, FlatRouterImage, FlatRoutingSettings, flatWriteList, verifyFlatImage } from './flat-configuration';
+import {
+  DEFAULT_FLAT_SETTINGS,
+  FlatConfigurator,
+  FlatImage,
+  FlatProven,
+  FlatRouterImage,
+  FlatRoutingSettings,
+  verifyFlatImage,
+} from './flat-configuration';
+import type { FlatReach } from './flat-reach';
 
 export type FlatEngineImage = FlatImage;
 
-export type FlatComputation = EngineComputation<FlatEngineImage>;
+export interface FlatComputation extends EngineComputation<FlatEngineImage> {
+  /** Minimal routing's walks between live routers over this image (its cut pairs), for the next computation. */
+  readonly reach: FlatReach | null;
+}
 
 export class FlatRoutingEngine implements RoutingEngine<FlatEngineImage, FlatComputation> {
   readonly name = 'flattened-butterfly';
   private adopted: FlatComputation | null = null;
+  private readonly configurator: FlatConfigurator;
 
   constructor(
     readonly known: KnownFabric,
     private options: FlatRoutingSettings = DEFAULT_FLAT_SETTINGS,
-  ) {}
+  ) {
+    this.configurator = new FlatConfigurator(known);
+  }
 
-  compute(faults: FaultSet, _options?: { full?: boolean }, settings: FlatRoutingSettings = this.options): FlatComputation {
-    const image = computeFlatImage(this.known, faults, settings);
+  compute(faults: FaultSet, options?: { full?: boolean }, settings: FlatRoutingSettings = this.options): FlatComputation {
+    const before = !options?.full && this.adopted?.image.routing === settings.routing ? this.adopted.reach : null;
+    const { image, reach } = this.configurator.configure(faults, settings, before);
     const previous = new Map((this.adopted?.image.routers ?? []).map((r) => [r.name, r]));
     const changed: string[] = [];
-    // A router whose registers did not change keeps its image object (image-delta.ts stores only what changed).
+    // A router whose registers did not change keeps its image object, and one that did the arrays
+    // of the registers that did not (image-delta.ts and the proof take what changed by identity).
     const routers: FlatRouterImage[] = image.routers.map((next) => {
       const old = previous.get(next.name);
-      const writes = flatWriteList(next);
-      if (old && flatWriteList(old).every((w, k) => w.value.length === writes[k].value.length && w.value.every((v, i) => v === writes[k].value[i]))) return old;
+      if (!old) {
+        changed.push(next.name);
+        return next;
+      }
+      let kept: Record<string, unknown> | null = null;
+      for (const register of FLAT_IMAGE_REGISTERS) {
+        if (sameWords(old[register], next[register])) continue;
+        kept ??= { ...old };
+        kept[register] = next[register];
+      }
+      if (!kept) return old;
       changed.push(next.name);
-      return next;
+      return kept as unknown as FlatRouterImage;
     });
-    return { faults, incremental: false, image: { ...image, routers }, changedRouters: changed };
+    return { faults, incremental: before !== null, image: { ...image, routers }, changedRouters: changed, reach };
   }
 
   /**
@@ -50,8 +76,14 @@ export class FlatRoutingEngine implements RoutingEngine<FlatEngineImage, FlatCom
     return { computed: this.compute(faults, undefined, { ...this.options, routing: 'min' }), reason: `routed minimally instead of ${this.options.routing}` };
   }
 
+  /** What the proof of the configuration adopted held proven: the next proof re-checks what changed from it. */
+  private proven: FlatProven | null = null;
+  /** What the proof of each computation held proven, until it is adopted. */
+  private readonly provenOf = new WeakMap<FlatComputation, FlatProven>();
+
   verify(computed: FlatComputation): VerificationReport {
-    const verdict = verifyFlatImage(this.known.design, computed.image);
+    const verdict = verifyFlatImage(this.known.design, computed.image, this.proven);
+    this.provenOf.set(computed, verdict.proven);
     const violations: Violation[] = verdict.problems.slice(0, 50).map((message) => ({
       kind: message.startsWith('the channel dependencies')
         ? 'dependency-cycle'
@@ -75,8 +107,10 @@ export class FlatRoutingEngine implements RoutingEngine<FlatEngineImage, FlatCom
     };
   }
 
-  adopt(computed: FlatComputation, _verification: VerificationReport): void {
+  adopt(computed: FlatComputation, verification: VerificationReport): void {
     this.adopted = computed;
+    // A refused configuration's proof holds nothing to start from.
+    this.proven = verification.ok ? (this.provenOf.get(computed) ?? null) : null;
   }
 
   unreachable(computed: FlatComputation): readonly Unreachable[] {
@@ -102,4 +136,25 @@ export class FlatRoutingEngine implements RoutingEngine<FlatEngineImage, FlatCom
     this.options = { routing: s.routing!, ...(s.allocator ? { allocator: s.allocator } : {}) };
     return [];
   }
+}
+
+/** A router image's registers (flatWriteList's), each kept by identity where unchanged. */
+const FLAT_IMAGE_REGISTERS = [
+  'gridShape',
+  'coordinates',
+  'portMap',
+  'redundantMap',
+  'vcMap',
+  'bufferSplit',
+  'portMask',
+  'detourVia',
+  'excludedIntermediates',
+  'routingMode',
+] as const;
+
+function sameWords(x: readonly number[], y: readonly number[]): boolean {
+  if (x === y) return true;
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
 }
