@@ -101,7 +101,9 @@ async function up(fixture: string): Promise<void> {
   const blackWidow = family === 'blackwidow';
   // BlackWidow: its R1–R2 cables and R2 routers (issue 35's figures); elsewhere any cable between two routers, any router.
   const breakable = design.cables.filter((c) =>
-    blackWidow ? chip.get(c.a.chip)?.rank === 1 && chip.get(c.b.chip)?.rank === 2 : chip.get(c.a.chip)?.kind === 'router' && chip.get(c.b.chip)?.kind === 'router',
+    blackWidow
+      ? chip.get(c.a.chip)?.rank === 1 && chip.get(c.b.chip)?.rank === 2
+      : chip.get(c.a.chip)?.kind === 'router' && chip.get(c.b.chip)?.kind === 'router',
   );
   const killable = design.chips.filter((c) => c.kind === 'router' && (!blackWidow || c.rank === 2)).map((c) => c.name);
   const spread = <T>(all: readonly T[]) => Array.from({ length: 8 }, (_, i) => all[Math.floor(((i + 0.5) * all.length) / 8)]);

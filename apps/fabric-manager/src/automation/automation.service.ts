@@ -9,6 +9,7 @@ import { InterruptRecorder } from '../events/interrupt-recorder.service';
 import { FabricTransports } from '../transport/fabric-transports';
 import { EventsService } from '../events/events.service';
 import { FabricEventKind } from '../events/fabric-event-kind';
+import type { Fault } from '../faults/fault.entity';
 import { FaultsService } from '../faults/faults.service';
 
 /** Wall time to gather the interrupts of one incident (a dead router's neighbours report together). */
@@ -144,12 +145,17 @@ export class AutomationService implements OnModuleInit, OnModuleDestroy {
       downHistory: queue.downHistory,
     });
     const reasons: string[] = [...operatorChanges];
+    // The faults in force as triage leaves them, stored and handed to the configuration as they are (issue 55: not read back).
+    let inForce = [...active];
     for (const decision of decisions) {
       if (decision.action === 'none') continue;
-      if (decision.action === 'declare') await this.declare(fabricId, decision);
+      if (decision.action === 'declare') inForce.push(await this.declare(fabricId, decision));
       else {
         const fault = active.find((f) => f.kind === decision.kind && f.chip === decision.chip && f.port === decision.port);
-        if (fault) await this.faults.clear(fault.id, 'automation');
+        if (fault) {
+          await this.faults.clear(fault.id, 'automation');
+          inForce = inForce.filter((f) => f.id !== fault.id);
+        }
       }
       if (decision.kind !== 'endpoint') reasons.push(decision.reason);
     }
@@ -161,14 +167,19 @@ export class AutomationService implements OnModuleInit, OnModuleDestroy {
       trigger: `automation: ${reasons.join('; ')}`,
       chargeFromNs: interruptNs,
       knowsNs,
+      faults: inForce,
     });
     if (!outcome.verification.ok) this.logger.warn(`fabric ${fabricId}: generation ${outcome.generation.number} failed verification and was not pushed`);
   }
 
-  private async declare(fabricId: number, decision: Extract<TriageDecision, { action: 'declare' }>): Promise<void> {
-    await this.faults.declare({ fabricId, kind: decision.kind, chip: decision.chip, port: decision.port ?? undefined, note: decision.reason }, 'interrupt');
+  private async declare(fabricId: number, decision: Extract<TriageDecision, { action: 'declare' }>): Promise<Fault> {
+    const fault = await this.faults.declare(
+      { fabricId, kind: decision.kind, chip: decision.chip, port: decision.port ?? undefined, note: decision.reason },
+      'interrupt',
+    );
     if (decision.kind === 'router') {
       await this.events.record({ fabricId, kind: FabricEventKind.ROUTER_UNRESPONSIVE, chip: decision.chip, details: { reason: decision.reason } });
     }
+    return fault;
   }
 }

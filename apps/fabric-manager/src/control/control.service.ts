@@ -74,6 +74,8 @@ export interface ConfigureOptions {
   trigger?: string;
   /** Compute what the configuration in force left for later (RoutingEngine.optimise) instead of routing around the faults afresh. */
   optimise?: boolean;
+  /** The faults in force as the caller holds them, just stored (the automation's, as triage left them); by default read from the store. */
+  faults?: readonly Fault[];
 }
 
 /**
@@ -238,7 +240,7 @@ export class ControlService implements OnApplicationBootstrap {
     const known = await this.knownFabric(fabricId);
     const { engine } = this.known.get(fabricId)!;
     // Faults the configuration must not use (§7.7): declared by operators or recorded from interrupts.
-    const active = await this.faults.active(fabricId);
+    const active = options.faults ?? (await this.faults.active(fabricId));
     const faults = faultsOn(indexKnownFabric(known).chips, active);
     const stopwatch = new CpuStopwatch();
     // The driver has the engine's configuration proven before it may be pushed.
@@ -289,7 +291,9 @@ export class ControlService implements OnApplicationBootstrap {
     if (deferred && outcome.generation.state === 'pushed')
       void this.exclusive(fabricId, () =>
         this.configureNow(fabricId, { rediscover: false, optimise: true, knowsNs: knowsNs ?? undefined, trigger: `optimisation: ${deferred}` }),
-      ).catch((error: unknown) => this.logger.error(`fabric ${fabricId}: the optimisation after generation ${outcome.generation.number} failed: ${String(error)}`));
+      ).catch((error: unknown) =>
+        this.logger.error(`fabric ${fabricId}: the optimisation after generation ${outcome.generation.number} failed: ${String(error)}`),
+      );
     return outcome;
   }
 
@@ -418,7 +422,8 @@ export class ControlService implements OnApplicationBootstrap {
     const transport = this.transports.transport(fabricId);
     const held = await this.generations.findOne({ where: { fabricId, state: 'pushed' }, order: { number: 'DESC' }, select: { id: true, number: true } });
     const certain = await this.pushCertain(fabricId);
-    const engine = routingEngineNamed(generation.engine);
+    // The fabric's own engine, as the registry has it for its family.
+    const engine = routingEngineOf((await this.knownFabric(fabricId)).design.family);
     const plan = engine.plan(certain && held ? await this.images.read<ConfigurationImage>(fabricId, held.number) : null, image);
     let record = await this.pushes.save(
       this.pushes.create({

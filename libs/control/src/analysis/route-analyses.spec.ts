@@ -3,7 +3,8 @@ import { loadInstallationFile, makePattern, mulberry32 } from '@weft/fabric-mode
 import { join } from 'node:path';
 import { configureBlackWidow } from '../blackwidow/configure-blackwidow';
 import { blackWidowForwarding } from '../blackwidow/blackwidow-forwarding';
-import { executePlan, planPush } from '../blackwidow/push-plan';
+import { planPush } from '../blackwidow/push-plan';
+import { executePlan } from '../engine/push-plan';
 import { discoverFabric } from '../discovery/discovery-sweep';
 import type { KnownFabric } from '../discovery/known-fabric';
 import { matchDesign } from '../discovery/match-design';

@@ -8,7 +8,7 @@
  */
 import * as model from '@weft/fabric-model';
 import type { FabricDesign } from '@weft/fabric-model';
-import { cabledPortsOutOfService, GenerationCircumstances, PortOutOfService } from '../blackwidow/out-of-service';
+import { cabledPortsOutOfService, GenerationCircumstances, PortOutOfService } from '../engine/out-of-service';
 import { Anton2AsicImage, anton2WriteList } from './anton2-configuration';
 
 const { ANTON2_ORDERS, anton2ChannelName } = model;

@@ -7,8 +7,8 @@
 import * as model from '@weft/fabric-model';
 import type { InterruptRecord, MaintenanceTransport } from '@weft/fabric-model';
 import type { TriageContext, TriageDecision } from '../automation/fault-triage';
-import type { RouterDiff } from '../blackwidow/describe';
-import type { PushPlan, ReconcileReport } from '../blackwidow/push-plan';
+import type { RouterDiff } from '../engine/chip-diff';
+import type { PushPlan, ReconcileReport } from '../engine/push-plan';
 import { diffRegisterImage, planRegisterPush, reconcileRegisterImage, triageControlNetworkInterrupts } from '../engine/register-images';
 import { Anton2AsicImage, anton2WriteList } from './anton2-configuration';
 import type { Anton2EngineImage } from './anton2-routing-engine';

@@ -9,7 +9,7 @@
  */
 import * as model from '@weft/fabric-model';
 import type { Torus } from '@weft/fabric-model';
-import type { VerificationReport, Violation } from '../blackwidow/verifier';
+import type { VerificationReport, Violation } from '../engine/verification';
 import type { KnownFabric } from '../discovery/known-fabric';
 import type { ChipImages } from '../engine/image-delta';
 import type { EngineComputation, RoutingEngine, Unreachable } from '../engine/routing-engine';
@@ -380,6 +380,9 @@ function sameWords(x: readonly number[], y: readonly number[]): boolean {
 /** The faults as the torus sees them, as one key (the route policy, and the weights under it, are theirs). */
 function faultKey(faults: { readonly deadNodes: readonly number[]; readonly deadChannels: readonly DeadChannel[] }): string {
   const nodes = [...faults.deadNodes].sort((a, b) => a - b).join(',');
-  const channels = faults.deadChannels.map((c) => c.node * 64 + c.port).sort((a, b) => a - b).join(',');
+  const channels = faults.deadChannels
+    .map((c) => c.node * 64 + c.port)
+    .sort((a, b) => a - b)
+    .join(',');
   return `${nodes}/${channels}`;
 }

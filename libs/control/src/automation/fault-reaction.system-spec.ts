@@ -7,7 +7,8 @@ import { matchDesign } from '../discovery/match-design';
 import type { KnownFabric } from '../discovery/known-fabric';
 import { BlackWidowConfiguration, configureBlackWidow, faultSet } from '../blackwidow/configure-blackwidow';
 import { diffImages, pushImage } from '../blackwidow/push-image';
-import { executePlan, planPush } from '../blackwidow/push-plan';
+import { planPush } from '../blackwidow/push-plan';
+import { executePlan } from '../engine/push-plan';
 import { triageInterrupts, TriageDecision } from './fault-triage';
 
 /** Cycles between the permutations of an all-pairs run. */

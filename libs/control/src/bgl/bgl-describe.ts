@@ -6,7 +6,7 @@
  */
 import * as format from '@weft/fabric-model';
 import type { FabricDesign } from '@weft/fabric-model';
-import { cabledPortsOutOfService, GenerationCircumstances, PortOutOfService } from '../blackwidow/out-of-service';
+import { cabledPortsOutOfService, GenerationCircumstances, PortOutOfService } from '../engine/out-of-service';
 import { BglNodeImage, nodeWrites } from './bgl-routing-engine';
 
 const DIRECTIONS = ['x+', 'x−', 'y+', 'y−', 'z+', 'z−'];

@@ -6,8 +6,8 @@
  */
 import { describeOverrideTable, InterruptRecord, MaintenanceTransport, Torus } from '@weft/fabric-model';
 import type { TriageContext, TriageDecision } from '../automation/fault-triage';
-import { executePlan, PushPlan, PushReport, ReconcileReport } from '../blackwidow/push-plan';
-import type { RouterDiff } from '../blackwidow/describe';
+import { executePlan, PushPlan, PushReport, ReconcileReport } from '../engine/push-plan';
+import type { RouterDiff } from '../engine/chip-diff';
 import { diffRegisterImage, planRegisterPush, reconcileRegisterImage, triageControlNetworkInterrupts } from '../engine/register-images';
 import type { BglImage, BglNodeImage } from './bgl-routing-engine';
 import { nodeWrites } from './bgl-routing-engine';

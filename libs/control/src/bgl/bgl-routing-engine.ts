@@ -13,7 +13,7 @@ import { cablesNotFoundAsDesigned, KnownFabric } from '../discovery/known-fabric
 import type { ChipImages } from '../engine/image-delta';
 import type { EngineComputation, RoutingEngine, Unreachable } from '../engine/routing-engine';
 import type { FaultSet } from '../faults/fault-set';
-import type { VerificationReport, Violation } from '../blackwidow/verifier';
+import type { VerificationReport, Violation } from '../engine/verification';
 import { controlAddresses } from './bgl-discovery';
 import { computeHintRegisters, proveHintRegisters } from './hint-registers';
 import { proveByClasses } from './route-override-proof';

@@ -8,7 +8,7 @@ import type { RoutingEngine, Unreachable } from '../engine/routing-engine';
 import type { ConfigurationImage, LinkSettingsPolicy } from './blackwidow-engine';
 import { DEFAULT_LINK_SETTINGS } from './blackwidow-engine';
 import { BlackWidowConfigurator, ComputedConfiguration } from './incremental-configuration';
-import type { VerificationReport } from './verifier';
+import type { VerificationReport } from '../engine/verification';
 
 export class BlackWidowRoutingEngine implements RoutingEngine<ConfigurationImage, ComputedConfiguration> {
   readonly name = 'blackwidow';

@@ -13,7 +13,8 @@ import { applyFaultEntries } from './fault-entries';
 import * as yarc from '@weft/fabric-model/chips/yarc';
 import { FaultSet } from '../faults/fault-set';
 import { ranges } from './ranges';
-import { verifyConfiguration, VerificationInput, VerificationReport } from './verifier';
+import { verifyConfiguration, VerificationInput } from './verifier';
+import { VerificationReport } from '../engine/verification';
 
 export { ranges };
 

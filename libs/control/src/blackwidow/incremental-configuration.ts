@@ -35,7 +35,8 @@ import {
 import { BLACKWIDOW_DIAMETER, BlackWidowConfiguration, ConfigurationStages, computeStages, FaultSet, ProofBasis, proveImage } from './configure-blackwidow';
 import { applyFaultEntries } from './fault-entries';
 import { diffImages } from './push-image';
-import { verifyConfiguration, VerificationReport } from './verifier';
+import { verifyConfiguration } from './verifier';
+import { VerificationReport } from '../engine/verification';
 
 export interface Reconfiguration extends BlackWidowConfiguration {
   /** Routers whose registers differ from the previous configuration. */

@@ -1,7 +1,8 @@
 import { designAsDiscovered } from '../discovery/known-fabric';
 import { smallDesign } from '../testing/small-fabrics';
 import { configureBlackWidow, faultSet } from './configure-blackwidow';
-import { GenerationCircumstances, portsOutOfService, RecordedFault, whyNotConfigured } from './out-of-service';
+import { portsOutOfService } from './out-of-service';
+import { GenerationCircumstances, RecordedFault, whyNotConfigured } from '../engine/out-of-service';
 
 // A 128-processor R1.5 fabric, one slice: four R1 routers, each with 32 sidelinks to the others.
 const design = smallDesign('R1.5', 128, 3);

@@ -4,7 +4,8 @@
  */
 import type { MaintenanceTransport } from '../maintenance-transport';
 import type { ConfigurationImage, RouterImage } from './blackwidow-engine';
-import { executePlan, planPush, PushReport } from './push-plan';
+import { planPush } from './push-plan';
+import { executePlan, PushReport } from '../engine/push-plan';
 
 export function pushImage(transport: MaintenanceTransport, image: ConfigurationImage, concurrency = 256): Promise<PushReport> {
   return executePlan(transport, planPush(null, image), { concurrency });

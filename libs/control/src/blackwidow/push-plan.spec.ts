@@ -9,7 +9,8 @@ import { configureBlackWidow, faultSet } from './configure-blackwidow';
 import { designAsDiscovered } from '../discovery/known-fabric';
 import { routerCables, smallDesign } from '../testing/small-fabrics';
 import { BlackWidowConfigurator } from './incremental-configuration';
-import { executePlan, keyedChanges, planPush, planWrites, reconcileImage, routerRegisters, sameShape, shapedChanges, tableWriteOrder } from './push-plan';
+import { keyedChanges, planPush, reconcileImage, routerRegisters, sameShape, shapedChanges, tableWriteOrder } from './push-plan';
+import { executePlan, planWrites } from '../engine/push-plan';
 
 async function fabric288() {
   const installation = loadInstallationFile(join(__dirname, '../../../../fixtures/blackwidow/bw-r1.5-288.json'));

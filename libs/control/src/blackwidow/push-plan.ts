@@ -17,42 +17,9 @@
  * idempotent, so a phase interrupted by a crash can simply be run again.
  */
 import { LOCATION_MASK, locationMatches } from '@weft/fabric-model/chips/yarc';
-import type { MaintenanceTransport, SourceRoute } from '../maintenance-transport';
+import type { MaintenanceTransport } from '../maintenance-transport';
+import { PlannedWrite, PushFailure, PushPhase, PushPlan, ReconcileReport, RegisterWrite, runConcurrently, sendWrite } from '../engine/push-plan';
 import { ConfigurationImage, PORT_DOWNLINK, PORT_UNUSED, RouterImage, TABLE_ENTRIES, TableEntry, VirtualRouterConfig } from './blackwidow-engine';
-
-/** One register write as the chip takes it: one value to one or more indices. */
-export interface RegisterWrite {
-  readonly register: string;
-  readonly indices: readonly number[];
-  readonly value: readonly number[];
-}
-
-export interface PlannedWrite extends RegisterWrite {
-  readonly router: string;
-  readonly route: SourceRoute;
-}
-
-export interface PushPhase {
-  readonly name: string;
-  readonly writes: readonly PlannedWrite[];
-}
-
-export interface PushPlan {
-  readonly phases: readonly PushPhase[];
-}
-
-export interface PushFailure {
-  readonly router: string;
-  readonly register: string;
-  readonly detail: string;
-}
-
-export interface PushReport {
-  readonly writes: number;
-  /** Phases completed, in order. */
-  readonly phasesDone: number;
-  readonly failures: PushFailure[];
-}
 
 const ALL_PORTS = Array.from({ length: 64 }, (_, p) => p);
 const key = (w: RegisterWrite) => `${w.register}/${w.indices[0]}/${w.indices.length}`;
@@ -67,7 +34,7 @@ export function routerRegisters(router: RouterImage): RegisterWrite[] {
 
 /** The router-wide registers: port directions and link settings. */
 function linkRegisters(router: RouterImage): RegisterWrite[] {
-  const writes: RegisterWrite[] = [{ register: 'portDirections', indices: [0], value: [...router.portDirection] }];
+  const writes: RegisterWrite[] = [{ register: 'portDirections', indices: [0], value: [...router.portDirection], whole: true }];
   writes.push({ register: 'laneRetryThreshold', indices: ALL_PORTS, value: [router.link.laneRetryThreshold] });
   const leaf = ALL_PORTS.filter((p) => router.rank === 1 && router.portDirection[p] === PORT_DOWNLINK);
   const inner = ALL_PORTS.filter((p) => !leaf.includes(p));
@@ -348,56 +315,6 @@ function blocksMatched(word: readonly number[]): number[] {
 
 const tableKey = (tiles: readonly number[], e: number) => `routingTable/${tiles[0] * TABLE_ENTRIES + e}/${tiles.length}`;
 
-export function planWrites(plan: PushPlan): number {
-  return plan.phases.reduce((n, p) => n + p.writes.length, 0);
-}
-
-export interface ExecuteOptions {
-  /** Phases already done (a resumed plan starts after them). */
-  readonly fromPhase?: number;
-  readonly concurrency?: number;
-  /** Called after each phase completes, before the next starts (record progress here). */
-  readonly onPhaseDone?: (phase: number) => Promise<void> | void;
-}
-
-/** Runs a plan phase by phase; stops after the first phase with a failed write. */
-export async function executePlan(transport: MaintenanceTransport, plan: PushPlan, options: ExecuteOptions = {}): Promise<PushReport> {
-  let writes = 0;
-  const failures: PushFailure[] = [];
-  let phasesDone = options.fromPhase ?? 0;
-  for (let i = phasesDone; i < plan.phases.length; i++) {
-    await runConcurrently(plan.phases[i].writes, options.concurrency ?? 256, async (w) => {
-      writes++;
-      const result = await send(transport, w);
-      if (!result.ok) failures.push({ router: w.router, register: w.register, detail: `${result.reason}: ${result.detail}` });
-    });
-    if (failures.length > 0) break;
-    phasesDone = i + 1;
-    await options.onPhaseDone?.(phasesDone);
-  }
-  return { writes, phasesDone, failures };
-}
-
-function send(transport: MaintenanceTransport, w: PlannedWrite) {
-  return w.register === 'portDirections' ? transport.write(w.route, w.register, 0, w.value) : transport.writeMany(w.route, w.register, w.indices, w.value);
-}
-
-async function runConcurrently<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-}
-
-export interface ReconcileReport {
-  /** Registers read back. */
-  readonly checked: number;
-  /** Registers that differed from the image and were written again. */
-  readonly rewritten: number;
-  readonly failures: PushFailure[];
-}
-
 /**
  * Makes the fabric hold `image`, whatever it holds now: reads back every register the image
  * defines (one index per write: a write is one packet, all or nothing) and writes the ones that
@@ -419,7 +336,7 @@ export async function reconcileImage(transport: MaintenanceTransport, image: Con
     });
     await runConcurrently(stale, concurrency, async (w) => {
       rewritten++;
-      const result = await send(transport, w);
+      const result = await sendWrite(transport, w);
       if (!result.ok) failures.push({ router: w.router, register: w.register, detail: `${result.reason}: ${result.detail}` });
     });
   }

@@ -1,4 +1,4 @@
-import type { VerificationReport } from '../blackwidow/verifier';
+import type { VerificationReport } from './verification';
 import { FaultSet } from '../faults/fault-set';
 import { driveEngine } from './driver';
 import type { EngineComputation, RoutingEngine } from './routing-engine';

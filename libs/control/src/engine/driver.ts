@@ -7,7 +7,7 @@
  * proven is adopted as refused — stored, reported, never pushed.
  */
 import type { FaultSet } from '../faults/fault-set';
-import type { VerificationReport } from '../blackwidow/verifier';
+import type { VerificationReport } from './verification';
 import type { ChipImages } from './image-delta';
 import type { EngineComputation, RoutingEngine } from './routing-engine';
 

@@ -6,8 +6,8 @@
  */
 import type { InterruptRecord, MaintenanceTransport } from '@weft/fabric-model';
 import type { TriageContext, TriageDecision } from '../automation/fault-triage';
-import type { RegisterChange, RouterDiff } from '../blackwidow/describe';
-import type { PlannedWrite, PushPlan, ReconcileReport } from '../blackwidow/push-plan';
+import type { RegisterChange, RouterDiff } from './chip-diff';
+import type { PlannedWrite, PushPlan, ReconcileReport } from './push-plan';
 import { indexKnownFabric } from '../discovery/known-fabric';
 
 /** A chip image that is written register by register: its name and control-network route. */

@@ -8,7 +8,7 @@
  * reconciling a fabric, reading an image — is in the engine's registry row (routing-engines.ts).
  */
 import type { FaultSet } from '../faults/fault-set';
-import type { VerificationReport } from '../blackwidow/verifier';
+import type { VerificationReport } from './verification';
 import type { ChipImages } from './image-delta';
 
 /** A configuration computed and not yet proven. */

@@ -15,13 +15,16 @@ import type { ConfigurationImage, RouterImage } from '../blackwidow/blackwidow-e
 import { blackWidowForwarding } from '../blackwidow/blackwidow-forwarding';
 import { bglForwarding } from '../bgl/bgl-forwarding';
 import { BglNodeDescription, bglLinksOutOfService, describeBglNode } from '../bgl/bgl-describe';
-import { describeRouter, diffRouter, RouterDescription, RouterDiff } from '../blackwidow/describe';
-import { GenerationCircumstances, portsOutOfService, PortOutOfService } from '../blackwidow/out-of-service';
+import { describeRouter, diffRouter, RouterDescription } from '../blackwidow/describe';
+import { RouterDiff } from './chip-diff';
+import { portsOutOfService } from '../blackwidow/out-of-service';
+import { GenerationCircumstances, PortOutOfService } from './out-of-service';
 import { dumpImage, IMAGE_TEXT_FORMAT } from '../blackwidow/image-text';
 import type { InterruptRecord, MaintenanceTransport } from '../maintenance-transport';
 import { triageInterrupts, TriageContext, TriageDecision } from '../automation/fault-triage';
 import { BlackWidowRoutingEngine } from '../blackwidow/blackwidow-routing-engine';
-import { planPush, PushPlan, ReconcileReport, reconcileImage } from '../blackwidow/push-plan';
+import { planPush, reconcileImage } from '../blackwidow/push-plan';
+import { PushPlan, ReconcileReport } from './push-plan';
 import type { ChipImages } from './image-delta';
 import { discoverAnton2 } from '../anton2/anton2-discovery';
 import { anton2Forwarding } from '../anton2/anton2-forwarding';
@@ -112,7 +115,7 @@ export const ROUTING_ENGINES: Readonly<Partial<Record<FabricFamily, RoutingEngin
       });
       return { discovered, matched: matchDesign(discovered, design), design, attachment };
     },
-    create: (known) => new BlackWidowRoutingEngine(known) as unknown as RoutingEngine,
+    create: (known) => new BlackWidowRoutingEngine(known),
     triage: triageInterrupts,
     diffChip: (chip, before, after) => diffRouter(chip, before as RouterImage | undefined, after as RouterImage | undefined),
     decodeChip: (chip, design, circumstances) => ({
@@ -130,7 +133,7 @@ export const ROUTING_ENGINES: Readonly<Partial<Record<FabricFamily, RoutingEngin
     name: 'bgl',
     // Paper 002 §1: over the JTAG control network, every place of the packaging asked.
     discover: (transport, design) => discoverBgl(transport, design),
-    create: (known) => new BglRoutingEngine(known) as unknown as RoutingEngine,
+    create: (known) => new BglRoutingEngine(known),
     triage: triageBglInterrupts,
     diffChip: (chip, before, after) => diffBglNode(chip, before as BglNodeImage | undefined, after as BglNodeImage | undefined),
     plan: (held, next) => planBglPush(held as BglImage | null, next as BglImage),
@@ -148,7 +151,7 @@ export const ROUTING_ENGINES: Readonly<Partial<Record<FabricFamily, RoutingEngin
     name: 'anton2',
     // Over the control network, every nodecard of the packaging asked (anton2-discovery.ts).
     discover: (transport, design) => discoverAnton2(transport, design),
-    create: (known) => new Anton2RoutingEngine(known) as unknown as RoutingEngine,
+    create: (known) => new Anton2RoutingEngine(known),
     triage: triageAnton2Interrupts,
     diffChip: (chip, before, after) => diffAnton2Asic(chip, before as Anton2AsicImage | undefined, after as Anton2AsicImage | undefined),
     plan: (held, next) => planAnton2Push(held as Anton2EngineImage | null, next as Anton2EngineImage),
@@ -166,7 +169,7 @@ export const ROUTING_ENGINES: Readonly<Partial<Record<FabricFamily, RoutingEngin
     name: 'flattened-butterfly',
     // Over the service network, every router's place asked (flat-discovery.ts).
     discover: (transport, design) => discoverFlat(transport, design),
-    create: (known) => new FlatRoutingEngine(known) as unknown as RoutingEngine,
+    create: (known) => new FlatRoutingEngine(known),
     triage: triageFlatInterrupts,
     diffChip: (chip, before, after) => diffFlatRouter(chip, before as FlatRouterImage | undefined, after as FlatRouterImage | undefined),
     plan: (held, next) => planFlatPush(held as FlatEngineImage | null, next as FlatEngineImage),

@@ -203,8 +203,7 @@ export class FlatConfigurator {
       const c = design.cables[k];
       const a = `${c.a.chip}:${c.a.port}`;
       const b = `${c.b.chip}:${c.b.port}`;
-      const why =
-        dead.has(c.a.chip) || dead.has(c.b.chip) ? 'a dead router' : faults.has(c.a) || faults.has(c.b) ? 'declared faulty' : 'not found as designed';
+      const why = dead.has(c.a.chip) || dead.has(c.b.chip) ? 'a dead router' : faults.has(c.a) || faults.has(c.b) ? 'declared faulty' : 'not found as designed';
       masked.add(a);
       masked.add(b);
       maskedCables.push(`${a}–${b} (${why})`);

@@ -5,7 +5,7 @@
  */
 import type { FabricDesign } from '@weft/fabric-model';
 import { FLAT_ROUTINGS, flatCoordinates } from '@weft/fabric-model';
-import { cabledPortsOutOfService, GenerationCircumstances, PortOutOfService } from '../blackwidow/out-of-service';
+import { cabledPortsOutOfService, GenerationCircumstances, PortOutOfService } from '../engine/out-of-service';
 import { FlatRouterImage, flatWriteList } from './flat-configuration';
 
 export interface FlatRouterDescription {

@@ -4,19 +4,11 @@
  * registers (flat-configuration.ts), proven before the driver lets anything be pushed.
  */
 import * as model from '@weft/fabric-model';
-import type { VerificationReport, Violation } from '../blackwidow/verifier';
+import type { VerificationReport, Violation } from '../engine/verification';
 import type { KnownFabric } from '../discovery/known-fabric';
 import type { EngineComputation, RoutingEngine, Unreachable } from '../engine/routing-engine';
 import type { FaultSet } from '../faults/fault-set';
-import {
-  DEFAULT_FLAT_SETTINGS,
-  FlatConfigurator,
-  FlatImage,
-  FlatProven,
-  FlatRouterImage,
-  FlatRoutingSettings,
-  verifyFlatImage,
-} from './flat-configuration';
+import { DEFAULT_FLAT_SETTINGS, FlatConfigurator, FlatImage, FlatProven, FlatRouterImage, FlatRoutingSettings, verifyFlatImage } from './flat-configuration';
 import type { FlatReach } from './flat-reach';
 
 export type FlatEngineImage = FlatImage;

@@ -1,0 +1,94 @@
+/**
+ * A push as any family's engine plans it (issue 55: the engine layer's, not BlackWidow's): phases
+ * of register writes, run phase by phase through the maintenance transport — a phase only once
+ * the one before it is done — and, after a crash, what reading the fabric back found.
+ */
+import type { MaintenanceTransport, SourceRoute } from '../maintenance-transport';
+
+/** One register write as the chip takes it: one value to one or more indices. */
+export interface RegisterWrite {
+  readonly register: string;
+  readonly indices: readonly number[];
+  readonly value: readonly number[];
+  /** The register is written whole at index 0 (YARC's port directions), not its value to each index. */
+  readonly whole?: boolean;
+}
+
+export interface PlannedWrite extends RegisterWrite {
+  readonly router: string;
+  readonly route: SourceRoute;
+}
+
+export interface PushPhase {
+  readonly name: string;
+  readonly writes: readonly PlannedWrite[];
+}
+
+export interface PushPlan {
+  readonly phases: readonly PushPhase[];
+}
+
+export interface PushFailure {
+  readonly router: string;
+  readonly register: string;
+  readonly detail: string;
+}
+
+export interface PushReport {
+  readonly writes: number;
+  /** Phases completed, in order. */
+  readonly phasesDone: number;
+  readonly failures: PushFailure[];
+}
+
+export function planWrites(plan: PushPlan): number {
+  return plan.phases.reduce((n, p) => n + p.writes.length, 0);
+}
+
+export interface ExecuteOptions {
+  /** Phases already done (a resumed plan starts after them). */
+  readonly fromPhase?: number;
+  readonly concurrency?: number;
+  /** Called after each phase completes, before the next starts (record progress here). */
+  readonly onPhaseDone?: (phase: number) => Promise<void> | void;
+}
+
+/** Runs a plan phase by phase; stops after the first phase with a failed write. */
+export async function executePlan(transport: MaintenanceTransport, plan: PushPlan, options: ExecuteOptions = {}): Promise<PushReport> {
+  let writes = 0;
+  const failures: PushFailure[] = [];
+  let phasesDone = options.fromPhase ?? 0;
+  for (let i = phasesDone; i < plan.phases.length; i++) {
+    await runConcurrently(plan.phases[i].writes, options.concurrency ?? 256, async (w) => {
+      writes++;
+      const result = await sendWrite(transport, w);
+      if (!result.ok) failures.push({ router: w.router, register: w.register, detail: `${result.reason}: ${result.detail}` });
+    });
+    if (failures.length > 0) break;
+    phasesDone = i + 1;
+    await options.onPhaseDone?.(phasesDone);
+  }
+  return { writes, phasesDone, failures };
+}
+
+/** One planned write through the transport: a register written whole as one write, else its value to each of its indices. */
+export function sendWrite(transport: MaintenanceTransport, w: PlannedWrite) {
+  return w.whole ? transport.write(w.route, w.register, 0, w.value) : transport.writeMany(w.route, w.register, w.indices, w.value);
+}
+
+/** Runs `work` on every item, at most `concurrency` at once. */
+export async function runConcurrently<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+}
+
+export interface ReconcileReport {
+  /** Registers read back. */
+  readonly checked: number;
+  /** Registers that differed from the image and were written again. */
+  readonly rewritten: number;
+  readonly failures: PushFailure[];
+}

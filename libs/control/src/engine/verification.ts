@@ -1,0 +1,40 @@
+/**
+ * A proof's verdict, as every family's verifier gives it and the driver reads it (issue 55: the
+ * engine layer's, not BlackWidow's).
+ */
+export interface Violation {
+  readonly kind:
+    | 'unreachable'
+    | 'endpoint-left-out'
+    | 'uses-fault'
+    | 'up-after-down'
+    | 'too-many-hops'
+    | 'table-capacity'
+    | 'illegal-modulus'
+    | 'bad-down-route'
+    // BlueGene/L's (spec §1.4): hint registers (V1), the bubble's buffers and accounting (V4), a
+    // fabric beyond the proof's reach.
+    | 'hint-registers'
+    | 'bubble-configuration'
+    | 'not-proven'
+    // Anton 2's (spec §2.4): coordinate, size and dateline registers (A-V1, A-V2), a dependency
+    // cycle over the buffers (A-V3), a multicast tree (A-V4).
+    | 'registers'
+    | 'dependency-cycle'
+    | 'multicast';
+  readonly message: string;
+}
+
+export interface VerificationReport {
+  readonly ok: boolean;
+  readonly violations: Violation[];
+  /** How many (virtual router, block, phase) states were decided. */
+  readonly states: number;
+  /** (source R1, destination block) pairs proven, over all slices. */
+  readonly pairsProven: number;
+  /** Live endpoints (a processor in a slice) proven to reach every live destination of their
+   * slice; every other live endpoint is either named in a violation or was declared unreachable by
+   * the caller (cut off by a fault). */
+  readonly endpointsProven: number;
+  readonly maxHops: number;
+}
