@@ -2,9 +2,9 @@
  * BlueGene/L's control-plane computations at the full machine's size (issue 36): the route-override
  * tables that route around dead nodes in software, for every live node of the 64K machine.
  */
-import { BglImage, BglRoutingEngine, computeHintRegisters, discoverBgl, FaultSet, pushBglImage, RouteOverrideCompiler, TorusFaults } from '@weft/control';
+import { BglImage, BglRoutingEngine, computeHintRegisters, discoverBgl, FaultSet, pushBglImage } from '@weft/control';
 import { BglMaintenanceController, BglTorusSim, EmulatedFabric, runBglInThreads } from '@weft/emulator';
-import { generateBglDesign, mulberry32, Torus } from '@weft/fabric-model';
+import { generateBglDesign, mulberry32, RouteOverrideCompiler, Torus, TorusFaults } from '@weft/fabric-model';
 import { Benchmark, collectGarbage, timed } from './harness';
 
 const FULL_MACHINE = [64, 32, 32];

@@ -30,8 +30,6 @@ export * from './faults/fault-set';
 export * from './engine/routing-engine';
 export * from './engine/driver';
 export * from './blackwidow/blackwidow-routing-engine';
-export * from './bgl/torus-faults';
-export * from './bgl/route-overrides';
 export * from './bgl/route-override-verifier';
 export * from './bgl/hint-registers';
 export * from './bgl/bgl-discovery';

@@ -125,13 +125,26 @@ export class ControlService implements OnApplicationBootstrap {
   /** Runs `work` after every earlier operation on the same fabric has finished. */
   private exclusive<T>(fabricId: number, work: () => Promise<T>): Promise<T> {
     const previous = this.queues.get(fabricId) ?? Promise.resolve();
-    const next = previous.then(work, work);
+    this.waiting.set(fabricId, (this.waiting.get(fabricId) ?? 0) + 1);
+    const run = () => {
+      this.waiting.set(fabricId, this.waiting.get(fabricId)! - 1);
+      return work();
+    };
+    const next = previous.then(run, run);
     const tail = next.catch(() => undefined);
     this.queues.set(fabricId, tail);
     void tail.then(() => {
       if (this.queues.get(fabricId) === tail) this.queues.delete(fabricId);
     });
     return next;
+  }
+
+  /** Operations queued on each fabric that have not started. */
+  private readonly waiting = new Map<number, number>();
+
+  /** Resolves once every operation on the fabric queued so far — an optimisation generation after a reaction included — has finished. */
+  async settled(fabricId: number): Promise<void> {
+    for (let queue = this.queues.get(fabricId); queue; queue = this.queues.get(fabricId)) await queue;
   }
 
   discover(fabricId: number): Promise<DiscoveryOutcome> {
@@ -287,11 +300,13 @@ export class ControlService implements OnApplicationBootstrap {
     });
     // What the engine left for later (Anton 2's weights after its routes) follows as a generation
     // of its own, once this one is pushed, in the fabric's queue after it.
+    // A fault reaction queued meanwhile goes first: it defers the weights again, and its own optimisation follows it.
     const { deferred } = driven.computed;
     if (deferred && outcome.generation.state === 'pushed')
-      void this.exclusive(fabricId, () =>
-        this.configureNow(fabricId, { rediscover: false, optimise: true, knowsNs: knowsNs ?? undefined, trigger: `optimisation: ${deferred}` }),
-      ).catch((error: unknown) =>
+      void this.exclusive(fabricId, async () => {
+        if ((this.waiting.get(fabricId) ?? 0) > 0) return;
+        await this.configureNow(fabricId, { rediscover: false, optimise: true, knowsNs: knowsNs ?? undefined, trigger: `optimisation: ${deferred}` });
+      }).catch((error: unknown) =>
         this.logger.error(`fabric ${fabricId}: the optimisation after generation ${outcome.generation.number} failed: ${String(error)}`),
       );
     return outcome;

@@ -18,8 +18,8 @@ import { controlAddresses } from './bgl-discovery';
 import { computeHintRegisters, proveHintRegisters } from './hint-registers';
 import { proveByClasses } from './route-override-proof';
 import { provePairwise } from './route-override-verifier';
-import { RouteOverrideCompiler } from './route-overrides';
-import { TorusFaults, TorusLinkFault } from './torus-faults';
+import { RouteOverrideCompiler } from '@weft/fabric-model';
+import { TorusFaults, TorusLinkFault } from '@weft/fabric-model';
 
 /** A node's registers as the engine computes them (chips/bgl-node.ts names them). */
 export interface BglNodeImage {

@@ -1,8 +1,8 @@
 import { mulberry32, Torus } from '@weft/fabric-model';
 import { proveByClasses } from './route-override-proof';
 import { provePairwise } from './route-override-verifier';
-import { RouteOverrideCompiler } from './route-overrides';
-import { TorusFaults, TorusLinkFault } from './torus-faults';
+import { RouteOverrideCompiler } from '@weft/fabric-model';
+import { TorusFaults, TorusLinkFault } from '@weft/fabric-model';
 
 // Read once: under the test runner every global look-up goes through a proxy.
 const { floor } = Math;

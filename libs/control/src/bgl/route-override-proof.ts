@@ -15,7 +15,7 @@
  */
 import * as format from '@weft/fabric-model';
 import type { Torus } from '@weft/fabric-model';
-import type { TorusFaults } from './torus-faults';
+import type { TorusFaults } from '@weft/fabric-model';
 
 // The table's format, read once (an imported binding is a property load per use; a getter under
 // the test runner).

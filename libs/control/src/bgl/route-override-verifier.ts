@@ -10,9 +10,9 @@
  */
 import * as format from '@weft/fabric-model';
 import type { Torus } from '@weft/fabric-model';
-import type { CutPair } from './route-overrides';
+import type { CutPair } from '@weft/fabric-model';
 import { legFault } from './route-walk';
-import type { TorusFaults } from './torus-faults';
+import type { TorusFaults } from '@weft/fabric-model';
 
 // Read once: a module's imports are getters under the test runner's module system.
 const { chooseRoute, HARDWARE_LEG, NO_SECOND_LEG, relayNode, ROUTE_HARDWARE, ROUTE_UNREACHABLE } = format;

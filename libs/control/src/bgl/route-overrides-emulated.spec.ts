@@ -1,7 +1,7 @@
 import { BglTorusSim, EmulatedFabric } from '@weft/emulator';
 import { generateBglDesign, mulberry32, Torus } from '@weft/fabric-model';
-import { RouteOverrideCompiler } from './route-overrides';
-import { TorusFaults } from './torus-faults';
+import { RouteOverrideCompiler } from '@weft/fabric-model';
+import { TorusFaults } from '@weft/fabric-model';
 
 // Read once: under the test runner every global look-up goes through a proxy.
 const { floor } = Math;

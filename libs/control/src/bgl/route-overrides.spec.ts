@@ -1,8 +1,8 @@
 import { DIRECTION_MINIMAL, DIRECTION_MINUS, DIRECTION_PLUS, LEG_DYNAMIC, LEG_STATIC, legWord, mulberry32, Torus } from '@weft/fabric-model';
 import { provePairwise } from './route-override-verifier';
-import { CutPair, RouteOverrideCompiler } from './route-overrides';
+import { CutPair, RouteOverrideCompiler } from '@weft/fabric-model';
 import { legFault } from './route-walk';
-import { TorusFaults, TorusLinkFault } from './torus-faults';
+import { TorusFaults, TorusLinkFault } from '@weft/fabric-model';
 
 /** Every leg of the repertoire: dynamic or static, each dimension minimal, plus or minus. */
 const LEGS: number[] = [];

@@ -7,7 +7,7 @@
  */
 import * as format from '@weft/fabric-model';
 import type { Torus } from '@weft/fabric-model';
-import type { TorusFaults } from './torus-faults';
+import type { TorusFaults } from '@weft/fabric-model';
 
 // Read once: a module's imports are getters under the test runner's module system.
 const legKind = format.legKind;

@@ -22,8 +22,8 @@
  * cell decides it. Only cells inside some fault's shadow (the destinations whose hint box holds the
  * fault) are looked at, and equal neighbouring cells are merged into one table entry.
  */
-import * as format from '@weft/fabric-model';
-import type { Torus } from '@weft/fabric-model';
+import * as format from './route-override-table';
+import type { Torus } from '../torus/torus';
 import {
   BOX_DOWN,
   BOX_FLIP,

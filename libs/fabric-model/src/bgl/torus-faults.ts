@@ -4,7 +4,7 @@
  * directions with it. Kept as flags per node and per node × direction for walks, and as coordinate
  * lists for the compiler's arc tests.
  */
-import type { Torus } from '@weft/fabric-model';
+import type { Torus } from '../torus/torus';
 
 export interface TorusLinkFault {
   /** The node the link leaves. */

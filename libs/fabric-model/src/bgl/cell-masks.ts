@@ -7,7 +7,7 @@
  * only on the source's coordinate there and the destination interval's, so they are computed once
  * per interval, not per cell.
  */
-import type { Torus } from '@weft/fabric-model';
+import type { Torus } from '../torus/torus';
 import type { TorusFaults } from './torus-faults';
 
 /** Masks per destination interval: the arc from the source the minimal way or the other way (a hint
