@@ -7,12 +7,13 @@
 // Usage: node torus-net.mjs X Y Z out-directory
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { argv, exit, stderr } from 'node:process';
 
-const [X, Y, Z] = process.argv.slice(2, 5).map(Number);
-const out = process.argv[5];
+const [X, Y, Z] = argv.slice(2, 5).map(Number);
+const out = argv[5];
 if (![X, Y, Z].every((k) => Number.isInteger(k) && k >= 3) || !out) {
-  console.error('usage: node torus-net.mjs X Y Z out-directory (every dimension at least 3)');
-  process.exit(2);
+  stderr.write('usage: node torus-net.mjs X Y Z out-directory (every dimension at least 3)\n');
+  exit(2);
 }
 const shape = [X, Y, Z];
 const name = (c) => `S-${c.join('-')}`;
@@ -32,14 +33,17 @@ for (let z = 0; z < Z; z++)
       lines.push('');
     }
 for (let z = 0; z < Z; z++)
-  for (let y = 0; y < Y; y++)
-    for (let x = 0; x < X; x++) lines.push(`Hca 1 "H-${[x, y, z].join('-')}"`, `[1] "S-${[x, y, z].join('-')}"[7]`, '');
+  for (let y = 0; y < Y; y++) for (let x = 0; x < X; x++) lines.push(`Hca 1 "H-${[x, y, z].join('-')}"`, `[1] "S-${[x, y, z].join('-')}"[7]`, '');
 const guid = (x, y, z) => `0x${(0x100000 + x + X * (y + Y * z)).toString(16)}`;
 mkdirSync(out, { recursive: true });
 writeFileSync(join(out, 'torus.net'), `${lines.join('\n')}\n`);
 writeFileSync(
   join(out, 'torus-2QoS.conf'),
-  [`torus ${X} ${Y} ${Z}`, `xp_link ${guid(0, 0, 0)} ${guid(1, 0, 0)}`, `yp_link ${guid(0, 0, 0)} ${guid(0, 1, 0)}`, `zp_link ${guid(0, 0, 0)} ${guid(0, 0, 1)}`, ''].join(
-    '\n',
-  ),
+  [
+    `torus ${X} ${Y} ${Z}`,
+    `xp_link ${guid(0, 0, 0)} ${guid(1, 0, 0)}`,
+    `yp_link ${guid(0, 0, 0)} ${guid(0, 1, 0)}`,
+    `zp_link ${guid(0, 0, 0)} ${guid(0, 0, 1)}`,
+    '',
+  ].join('\n'),
 );
