@@ -20,6 +20,7 @@ export * from './chips/bgl-node';
 export * from './bgl/route-override-table';
 export * from './bgl/torus-faults';
 export * from './bgl/route-overrides';
+export * from './bgl/fault-set-register';
 export * from './bgl/bgl-design';
 export * from './chips/anton2-asic';
 export * from './anton2/anton2-design';

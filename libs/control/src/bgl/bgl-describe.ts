@@ -27,7 +27,7 @@ export interface BglNodeDescription {
   readonly raw: readonly { readonly register: string; readonly index: number; readonly value: readonly number[] }[];
 }
 
-export function describeBglNode(node: BglNodeImage, design: FabricDesign): BglNodeDescription {
+export function describeBglNode(node: BglNodeImage, design: FabricDesign, circumstances: GenerationCircumstances | null = null): BglNodeDescription {
   const torus = format.designTorus(design);
   const chip = design.chips.find((c) => c.name === node.name);
   const at = chip?.coordinates ?? [0, 0, 0];
@@ -59,7 +59,13 @@ export function describeBglNode(node: BglNodeImage, design: FabricDesign): BglNo
       accounting: node.bubble[0] === 1 ? 'by size' : 'full-size (BG/L’s correction)',
       escapeOrder: node.bubble[1] === 1 ? 'direction-ordered' : 'dimension-ordered',
     },
-    routeOverrides: format.describeOverrideTable(torus, node.routeOverrides),
+    routeOverrides: [
+      ...format.describeOverrideTable(torus, node.routeOverrides),
+      // Issue 55: where its table holds no entries, the node's software builds them from the fault set broadcast to every node.
+      ...(node.routeOverrides[1] === 0 && circumstances && (circumstances.faults.length > 0 || circumstances.findings.length > 0)
+        ? ['its software builds its entries from the fault set broadcast to every node (the faults and findings this generation routes around)']
+        : []),
+    ],
     raw: nodeWrites(node),
   };
 }

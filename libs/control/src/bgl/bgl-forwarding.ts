@@ -51,6 +51,18 @@ export function bglForwarding(known: KnownFabric, image: BglImage): Forwarding {
   const torus = designTorus(known.design);
   const index = indexKnownFabric(known);
   const nodes = new Map<string, BglNodeImage>(image.routers.map((r) => [r.name, r]));
+  // The table a node's software routes by: its own where it holds entries, else the one it builds
+  // from the fault set broadcast to it (the route-override rule, built here as the node does: lazily).
+  const broadcast = image.faultSet && image.faultSet.length > 0 ? format.parseBglFaultSet(torus, image.faultSet) : null;
+  const rule =
+    broadcast && !('problem' in broadcast) ? new format.RouteOverrideCompiler(torus, broadcast.faults, { relayPenaltyHops: broadcast.relayPenaltyHops }) : null;
+  const built = new Map<number, readonly number[]>();
+  const tableOf = (node: BglNodeImage, at: number): readonly number[] => {
+    if (!rule || (node.routeOverrides.length > 1 && node.routeOverrides[1] > 0)) return node.routeOverrides;
+    let table = built.get(at);
+    if (!table) built.set(at, (table = rule.table(at)));
+    return table;
+  };
   const nameAt = new Map<number, string>();
   const indexOf = new Map<string, number>();
   for (const chip of known.design.chips) {
@@ -109,7 +121,7 @@ export function bglForwarding(known: KnownFabric, image: BglImage): Forwarding {
 
   /** A node's software sends a packet from `at` towards `final` by its table (its source), or by a relayed route's second leg. */
   const send = (node: BglNodeImage, at: number, final: number): ForwardingDecision => {
-    const words = node.routeOverrides;
+    const words = tableOf(node, at);
     const entry = chooseRoute(torus, words, at, final);
     if (entry === ROUTE_UNREACHABLE) return { kind: 'drop', reason: `the route-override table of ${node.name} declares ${nameAt.get(final)} cut off` };
     let leg = HARDWARE_LEG;
@@ -158,7 +170,7 @@ export function bglForwarding(known: KnownFabric, image: BglImage): Forwarding {
   const countQuickly = (s: number, t: number, _plane: number, rate: number, load: Float64Array): number | undefined => {
     const node = nodeAt[s];
     if (!node || !nodeAt[t]) return undefined;
-    if (s !== t && chooseRoute(torus, node.routeOverrides, s, t) !== ROUTE_HARDWARE) return undefined;
+    if (s !== t && chooseRoute(torus, tableOf(node, s), s, t) !== ROUTE_HARDWARE) return undefined;
     const first = s === t ? 0 : legHints(node, s, t, HARDWARE_LEG);
     if (typeof first === 'string') return undefined;
     load[s * 7 + BGL_INJECTION_PORT] += rate;

@@ -4,7 +4,7 @@
  * triage of interrupts, a node's registers compared and shown in the node's terms, and the image
  * as text.
  */
-import { describeOverrideTable, InterruptRecord, MaintenanceTransport, Torus } from '@weft/fabric-model';
+import { BGL_BROADCAST_ROUTE, describeOverrideTable, InterruptRecord, MaintenanceTransport, Torus } from '@weft/fabric-model';
 import type { TriageContext, TriageDecision } from '../automation/fault-triage';
 import { executePlan, PushPlan, PushReport, ReconcileReport } from '../engine/push-plan';
 import type { RouterDiff } from '../engine/chip-diff';
@@ -17,19 +17,33 @@ export function planBglPush(held: BglImage | null, next: BglImage): PushPlan {
   // A node's registers are its own: no order among nodes keeps a packet off a fault. A packet
   // injected under a node's old table meets only elements live when it was computed, and a
   // fault's new tables are pushed after the fault, not before.
-  return planRegisterPush(held, next, nodeWrites, 'node registers and route-override tables');
+  const plan = planRegisterPush(held, next, nodeWrites, 'node registers and route-override tables');
+  // The fault set: one write to every node at once (issue 55), after their registers.
+  const faultSet = next.faultSet ?? [];
+  if (held && sameWords(held.faultSet ?? [], faultSet)) return plan;
+  if (!held && faultSet.length === 0) return plan;
+  const broadcast = { router: '(every node)', route: BGL_BROADCAST_ROUTE, register: 'faultSet', indices: [0], value: faultSet, whole: true };
+  return { phases: [...plan.phases, { name: 'the fault set, broadcast to every node', writes: [broadcast] }] };
 }
 
-/** Pushes `next` over the control network from what the nodes hold (`held`; null: unknown): the plan above, executed; and how many nodes it wrote. */
+function sameWords(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+/** Pushes `next` over the control network from what the nodes hold (`held`; null: unknown): the plan above, executed; and how many nodes it wrote one by one. */
 export async function pushBglImage(transport: MaintenanceTransport, held: BglImage | null, next: BglImage): Promise<PushReport & { nodes: number }> {
   const plan = planBglPush(held, next);
   const report = await executePlan(transport, plan);
-  return { ...report, nodes: new Set(plan.phases.flatMap((phase) => phase.writes.map((w) => w.router))).size };
+  // Nodes written one by one (a broadcast reaches every node, and is not counted among them).
+  const nodes = new Set(plan.phases.flatMap((phase) => phase.writes.filter((w) => w.route.length > 0).map((w) => w.router)));
+  return { ...report, nodes: nodes.size };
 }
 
 /** Makes the nodes hold `image` whatever they hold: reads every register block back and rewrites what differs. */
 export function reconcileBglImage(transport: MaintenanceTransport, image: BglImage): Promise<ReconcileReport> {
-  return reconcileRegisterImage(transport, image, nodeWrites);
+  // Each node's copy of the fault set is read back with its registers (and written to it alone where it differs).
+  const faultSet = image.faultSet ?? [];
+  return reconcileRegisterImage(transport, image, (node) => [...nodeWrites(node), { register: 'faultSet', index: 0, value: faultSet }]);
 }
 
 /** What a batch of interrupts means on BG/L's torus (engine/register-images.ts: the far end probed over JTAG). */
@@ -73,6 +87,7 @@ export function dumpBglImage(image: BglImage): string {
       for (const line of describeOverrideTable(torus, node.routeOverrides)) lines.push(`  ${line}`);
     }
   }
+  if (image.faultSet && image.faultSet.length > 0) lines.push(`fault set broadcast ${image.faultSet.join(',')}`);
   for (const cut of image.cut) lines.push(`cut ${cut.source} → ${cut.destinations.join(' ')}`);
   return `${lines.join('\n')}\n`;
 }

@@ -8,7 +8,7 @@
  * back (V1), every live pair's chosen route clear of the faults by classes of destinations, and on
  * small machines walked pair by pair (V2, V3), the bubble buffers and accounting (V4).
  */
-import { designTorus, TieRule, Torus } from '@weft/fabric-model';
+import { bglFaultSetWords, designTorus, parseBglFaultSet, TieRule, Torus } from '@weft/fabric-model';
 import { cablesNotFoundAsDesigned, KnownFabric } from '../discovery/known-fabric';
 import type { ChipImages } from '../engine/image-delta';
 import type { EngineComputation, RoutingEngine, Unreachable } from '../engine/routing-engine';
@@ -41,6 +41,12 @@ export interface BglImage extends ChipImages {
   readonly family: 'bgl';
   readonly shape: readonly number[];
   readonly routers: readonly BglNodeImage[];
+  /**
+   * The fault set broadcast to every node (fault-set-register.ts's words; empty: none), which the
+   * nodes' software routes around where their tables hold no entries — the policy's `faultRouting`
+   * 'broadcast' (issue 55). Absent in images made before it.
+   */
+  readonly faultSet?: readonly number[];
   /** Live pairs no route of the repertoire joins, by name (source → destinations). */
   readonly cut: readonly { readonly source: string; readonly destinations: readonly string[] }[];
 }
@@ -66,6 +72,13 @@ export interface BglPolicy {
    * double a reaction's time (some 100 ms of 150), and the classes proof is the proof.
    */
   readonly pairwiseProofNodes: number;
+  /**
+   * How the nodes learn the faults to route around (issue 55): 'broadcast' — the fault set in one
+   * write to every node, each node's software building its own route-override table from it as it
+   * sends (one fault, one write); 'tables' — each node's table computed here and written to it
+   * (a fault rewrites nearly every node's table).
+   */
+  readonly faultRouting: 'broadcast' | 'tables';
 }
 
 export const DEFAULT_BGL_POLICY: BglPolicy = {
@@ -78,10 +91,13 @@ export const DEFAULT_BGL_POLICY: BglPolicy = {
   variablePacketSizes: true,
   vcBufferBytes: 1024,
   pairwiseProofNodes: 64,
+  faultRouting: 'broadcast',
 };
 
 export interface BglComputation extends EngineComputation<BglImage> {
   readonly torusFaults: TorusFaults;
+  /** Every live node's route-override table under the rule (the tables written, or those the nodes will build from the fault set), for the proof. */
+  readonly tables: readonly (readonly number[] | null)[];
 }
 
 export class BglRoutingEngine implements RoutingEngine<BglImage, BglComputation> {
@@ -98,6 +114,7 @@ export class BglRoutingEngine implements RoutingEngine<BglImage, BglComputation>
     readonly policy: BglPolicy = DEFAULT_BGL_POLICY,
   ) {
     this.torus = designTorus(known.design, policy.tieRule);
+    this.emptyTable = [policy.relayPenaltyHops, 0];
     this.nodeName = new Array<string>(this.torus.size);
     const routes = controlAddresses(known.design);
     known.design.chips.forEach((chip, i) => this.routeOf.set(chip.name, routes[i]));
@@ -143,13 +160,15 @@ export class BglRoutingEngine implements RoutingEngine<BglImage, BglComputation>
     const torus = this.torus;
     const torusFaults = this.torusFaults(faults);
     const overrides = new RouteOverrideCompiler(torus, torusFaults, { relayPenaltyHops: this.policy.relayPenaltyHops }).compile();
+    const broadcast = this.policy.faultRouting === 'broadcast';
     const previous = new Map((this.adopted?.image.routers ?? []).map((r) => [r.name, r]));
     const routers: BglNodeImage[] = [];
     const changed: string[] = [];
     for (let i = 0; i < torus.size; i++) {
       if (torusFaults.deadNode[i]) continue;
       const name = this.nodeName[i];
-      const routeOverrides = overrides.tables[i] ?? [];
+      // Broadcast: every node's own table holds no entries (its software builds one from the fault set).
+      const routeOverrides = broadcast ? this.emptyTable : (overrides.tables[i] ?? []);
       // Faults change only the tables: a node keeps its image object when its table is the same
       // (image-delta.ts), and its registers' arrays otherwise.
       const old = previous.get(name);
@@ -171,9 +190,13 @@ export class BglRoutingEngine implements RoutingEngine<BglImage, BglComputation>
       shape: [...torus.shape],
       routers,
       cut: [...cutBySource].map(([source, destinations]) => ({ source, destinations })),
+      faultSet: broadcast ? bglFaultSetWords(this.policy.relayPenaltyHops, torusFaults) : [],
     };
-    return { faults, incremental: false, image, changedRouters: changed, torusFaults };
+    return { faults, incremental: false, image, changedRouters: changed, torusFaults, tables: overrides.tables };
   }
+
+  /** A table with no entries (the nodes' software routes by the fault set), one array for all. */
+  private emptyTable: readonly number[] = [];
 
   /** The registers faults do not change (neighbours, hint cutoffs, policy), made once per node. */
   private fixed: (Omit<BglNodeImage, 'routeOverrides'> | undefined)[] = [];
@@ -213,10 +236,18 @@ export class BglRoutingEngine implements RoutingEngine<BglImage, BglComputation>
     // arrays a clean V1 proof of an earlier image held (faults change only the tables, and a node's
     // image keeps its register arrays: compute()), so that a reaction proves only what it changed.
     const n = torus.size;
+    // The tables the nodes route by: those written to them, or — where theirs hold no entries — the
+    // ones their software builds from the fault set broadcast (the rule, for the same faults).
+    const broadcastFaults = computed.image.faultSet && computed.image.faultSet.length > 0 ? parseBglFaultSet(torus, computed.image.faultSet) : null;
+    if (broadcastFaults && 'problem' in broadcastFaults) note('not-proven', `the fault set broadcast cannot be read: ${broadcastFaults.problem}`);
+    else if (broadcastFaults && !sameFaults(broadcastFaults.faults, computed.torusFaults))
+      note('not-proven', 'the fault set broadcast is not the fault set the configuration routes around');
     const tables: (readonly number[] | null)[] = new Array(n).fill(null);
     let sameRegisters = this.provenRegisters !== null;
     for (const router of computed.image.routers) {
-      tables[this.indexOf.get(router.name)!] = router.routeOverrides;
+      const i = this.indexOf.get(router.name)!;
+      tables[i] =
+        router.routeOverrides.length > 1 && router.routeOverrides[1] > 0 ? router.routeOverrides : broadcastFaults ? computed.tables[i] : router.routeOverrides;
       const proven = this.provenRegisters?.get(router.name);
       if (!proven || proven[0] !== router.neighbourCoordinates || proven[1] !== router.hintCutoffPlus || proven[2] !== router.hintCutoffMinus)
         sameRegisters = false;
@@ -279,6 +310,16 @@ export class BglRoutingEngine implements RoutingEngine<BglImage, BglComputation>
   unreachable(computed: BglComputation): readonly Unreachable[] {
     return computed.image.cut.map((c) => ({ slice: 0, processors: `${c.source} → ${c.destinations.join(', ')}` }));
   }
+}
+
+/** Whether two fault sets name the same dead nodes and links. */
+function sameFaults(a: TorusFaults, b: TorusFaults): boolean {
+  const key = (f: TorusFaults) =>
+    `${f.nodes.join(',')}/${[...f.links]
+      .map((l) => l.node * 6 + l.direction)
+      .sort((x, y) => x - y)
+      .join(',')}`;
+  return key(a) === key(b);
 }
 
 function sameWords(x: readonly number[], y: readonly number[]): boolean {

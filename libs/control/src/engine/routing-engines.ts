@@ -141,7 +141,7 @@ export const ROUTING_ENGINES: Readonly<Partial<Record<FabricFamily, RoutingEngin
     forwarding: (known, image) => bglForwarding(known, image as BglImage),
     decodeChip: (chip, design, circumstances) => ({
       family: 'bgl',
-      node: describeBglNode(chip as BglNodeImage, design),
+      node: describeBglNode(chip as BglNodeImage, design, circumstances),
       outOfService: bglLinksOutOfService(chip as BglNodeImage, design, circumstances),
     }),
     dump: (image) => dumpBglImage(image as BglImage),

@@ -17,6 +17,9 @@ import { BglTorusSim } from './bgl-torus-sim';
 /** What one access over the control network takes (not in the paper: weft's setting, 2 µs). */
 export const JTAG_ACCESS_NS = 2000;
 
+/** What a broadcast to every node takes (not in the paper: weft's setting, 5 µs — the tree network's round trip on the full machine is a few µs). */
+export const TREE_BROADCAST_NS = 5000;
+
 type Failure = Extract<MaintenanceResult<never>, { ok: false }>;
 
 export class BglMaintenanceController extends ControlNetworkController {
@@ -88,6 +91,10 @@ export class BglMaintenanceController extends ControlNetworkController {
         const table = sim.routeTables[node];
         return ok(table ? Array.from(table) : []);
       }
+      case 'faultSet': {
+        const set = sim.faultSets[node];
+        return ok(set ? Array.from(set) : []);
+      }
       case 'routingRegisters':
         return ok([
           ...sim.neighbourRegister.subarray(18 * node, 18 * node + 18),
@@ -103,6 +110,29 @@ export class BglMaintenanceController extends ControlNetworkController {
     }
   }
 
+  /** A fault set's words as a node takes them, or what is wrong with them. */
+  private faultSetWords(value: RegisterValue): Int32Array | null | string {
+    if (value.length === 0) return null;
+    const parsed = model.parseBglFaultSet(this.sim.torus, value);
+    return 'problem' in parsed ? parsed.problem : Int32Array.from(value);
+  }
+
+  /**
+   * A write to the broadcast address (chips/bgl-node.ts BGL_BROADCAST_ROUTE): every live node takes
+   * it at once — BG/L's tree network reaches every node in one pass (§1); weft's setting for what
+   * it takes, TREE_BROADCAST_NS. Only the fault set is broadcast.
+   */
+  private broadcast(register: string, value: RegisterValue): MaintenanceResult<void> {
+    const latencyNs = TREE_BROADCAST_NS;
+    if (register !== 'faultSet')
+      return { ok: false, reason: 'rejected', detail: `${register}: only the fault set is written to every node at once (the broadcast address)`, latencyNs };
+    const words = this.faultSetWords(value);
+    if (typeof words === 'string') return { ok: false, reason: 'rejected', detail: `faultSet: ${words}`, latencyNs };
+    const sim = this.sim;
+    for (let node = 0; node < sim.nodes; node++) if (!sim.dead[node]) sim.setFaultSet(node, words);
+    return { ok: true, value: undefined, latencyNs };
+  }
+
   /** Link training exchanges identities: a live link knows the serial and port at its far end. */
   private linkState(node: number, direction: number): number[] {
     const sim = this.sim;
@@ -113,6 +143,7 @@ export class BglMaintenanceController extends ControlNetworkController {
   }
 
   protected writeNow(route: SourceRoute, register: string, indices: readonly number[], value: RegisterValue): MaintenanceResult<void> {
+    if (route.length === 0) return this.broadcast(register, value);
     const node = this.node(route);
     if (typeof node !== 'number') return node;
     const sim = this.sim;
@@ -155,6 +186,12 @@ export class BglMaintenanceController extends ControlNetworkController {
         const problem = model.checkOverrideTable(sim.torus, value);
         if (problem) return rejected(problem);
         sim.routeTables[node] = value.length === 0 ? null : Int32Array.from(value);
+        return { ok: true, value: undefined, latencyNs: this.jtagAccessNs * Math.max(1, Math.ceil(value.length / 64)) };
+      }
+      case 'faultSet': {
+        const words = this.faultSetWords(value);
+        if (typeof words === 'string') return rejected(words);
+        sim.setFaultSet(node, words);
         return { ok: true, value: undefined, latencyNs: this.jtagAccessNs * Math.max(1, Math.ceil(value.length / 64)) };
       }
       case 'routingRegisters': {

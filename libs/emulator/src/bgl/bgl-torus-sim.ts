@@ -140,6 +140,15 @@ export class BglTorusSim {
   readonly cutoffPlus: Int32Array;
   readonly cutoffMinus: Int32Array;
   readonly routeTables: (Int32Array | null)[];
+  /**
+   * The fault set broadcast to each node (fault-set-register.ts; one array shared by the nodes a
+   * broadcast reached), and the table each node's software built from it, as it first sent
+   * (issue 55): the route-override rule for its own packets, kept until the next broadcast.
+   */
+  readonly faultSets: (Int32Array | null)[];
+  private readonly ownTables: (Int32Array | null)[];
+  /** The rule for the last fault set broadcast (every node that holds it asks the same). */
+  private ruleFor: { words: Int32Array; compiler: model.RouteOverrideCompiler } | null = null;
   /** The arbitration and bubble registers, per node (§2: "programmable"), from the settings until written. */
   private readonly slqPermille: Int32Array;
   private readonly inNetworkPermille: Int32Array;
@@ -289,6 +298,8 @@ export class BglTorusSim {
     this.cutoffPlus = new Int32Array(3 * n).fill(NONE);
     this.cutoffMinus = new Int32Array(3 * n).fill(NONE);
     this.routeTables = new Array<Int32Array | null>(n).fill(null);
+    this.faultSets = new Array<Int32Array | null>(n).fill(null);
+    this.ownTables = new Array<Int32Array | null>(n).fill(null);
     const st = this.settings;
     this.slqPermille = new Int32Array(n).fill(Math.round(st.slqFraction * 1000));
     this.inNetworkPermille = new Int32Array(n).fill(Math.round(st.inNetworkPriorityFraction * 1000));
@@ -493,6 +504,35 @@ export class BglTorusSim {
     return this.pSerial[p];
   }
 
+  /**
+   * The table node `source`'s software routes by: the one written to it where it holds entries,
+   * else the one it builds from the fault set broadcast to it (built at its first send after the
+   * broadcast: the route-override rule for its own source, libs/fabric-model route-overrides.ts).
+   */
+  private tableOf(source: number): Int32Array | null {
+    const written = this.routeTables[source];
+    if (written !== null && written[1] > 0) return written;
+    const set = this.faultSets[source];
+    if (set === null) return written;
+    let own = this.ownTables[source];
+    if (own === null) {
+      if (this.ruleFor?.words !== set) {
+        const parsed = model.parseBglFaultSet(this.torus, set);
+        if ('problem' in parsed) throw new Error(`node ${source} holds a fault set it cannot read: ${parsed.problem}`);
+        this.ruleFor = { words: set, compiler: new model.RouteOverrideCompiler(this.torus, parsed.faults, { relayPenaltyHops: parsed.relayPenaltyHops }) };
+      }
+      own = Int32Array.from(this.ruleFor.compiler.table(this.torusIndex(source)));
+      this.ownTables[source] = own;
+    }
+    return own;
+  }
+
+  /** Node `node` takes a fault set (null: none): its software's table is built afresh from it. */
+  setFaultSet(node: number, words: Int32Array | null): void {
+    this.faultSets[node] = words;
+    this.ownTables[node] = null;
+  }
+
   // ------------------------------------------------------------------ the node's software: sending
   /**
    * Node `source`'s software sends `chunks` chunks (1–8: 32 to 256 bytes) to node `destination`:
@@ -541,7 +581,7 @@ export class BglTorusSim {
       leg = model.legWord(LEG_STATIC, dirs);
       this.pFlags[p] |= BROADCAST;
     } else if (routing === 'table') {
-      const table = this.routeTables[source];
+      const table = this.tableOf(source);
       const at = table ? chooseRoute(this.torus, table, this.torusIndex(source), this.torusIndex(destination)) : ROUTE_HARDWARE;
       if (at === ROUTE_UNREACHABLE) {
         this.discard(p, 'unreachable', source, NONE);
@@ -1490,6 +1530,8 @@ export class BglTorusSim {
     this.cutoffPlus.fill(NONE, 3 * n, 3 * n + 3);
     this.cutoffMinus.fill(NONE, 3 * n, 3 * n + 3);
     this.routeTables[n] = null;
+    this.faultSets[n] = null;
+    this.ownTables[n] = null;
     const st = this.settings;
     this.setArbitrationRegister(n, [
       Math.round(st.slqFraction * 1000),

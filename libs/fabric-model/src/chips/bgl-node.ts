@@ -106,7 +106,10 @@ export function hintBits(signs: readonly number[]): number {
  * - `hintCutoffPlus[d]`, `hintCutoffMinus[d]`: [coordinate], see hardwareHintSign.
  * - `arbitration`: [slqPermille, inNetworkPriorityPermille, packetArbitration (0 JSQ, 1 random)].
  * - `bubble`: [accounting (0 full-size, 1 by-size), escapeOrder (0 dimension, 1 direction)].
- * - `routeOverrides`: the node software's route-override table (route-override-table.ts).
+ * - `routeOverrides`: the node software's route-override table (route-override-table.ts); where it
+ *   holds entries the software routes by it.
+ * - `faultSet`: the fault set the node's software routes around where its table holds no entries
+ *   (fault-set-register.ts), written to every node at once by a write to BGL_BROADCAST_ROUTE.
  * - `routingRegisters`: the neighbour coordinates (18 words, x+ first) and the hint cutoffs (plus
  *   x, y, z, then minus x, y, z) as one block — a JTAG scan writes a node's block at once;
  *   `policyRegisters`: arbitration (3 words) then bubble (2) as one block.
@@ -125,7 +128,15 @@ export const BGL_REGISTERS = [
   'arbitration',
   'bubble',
   'routeOverrides',
+  'faultSet',
   'routingRegisters',
   'policyRegisters',
 ] as const;
 export type BglRegister = (typeof BGL_REGISTERS)[number];
+
+/**
+ * The control network's broadcast address: a write to it reaches every live node at once (BG/L's
+ * tree network, §1, "a collective network"; the emulator carries it over the control network).
+ * Only `faultSet` is written so.
+ */
+export const BGL_BROADCAST_ROUTE: readonly number[] = [];
