@@ -86,9 +86,7 @@ export const ANTON2_ALL_ROUTES = 0xfff;
 /** The `routePolicy` register's words for a table of masks by destination place (null: no restriction). */
 export function anton2RoutePolicyWords(table: ArrayLike<number> | null): number[] {
   const words: number[] = [];
-  if (table)
-    for (let t = 0; t < table.length; t++)
-      if (table[t] !== ANTON2_ALL_ROUTES) words.push(t, table[t]);
+  if (table) for (let t = 0; t < table.length; t++) if (table[t] !== ANTON2_ALL_ROUTES) words.push(t, table[t]);
   return words;
 }
 
@@ -97,9 +95,11 @@ export function anton2RoutePolicyProblem(words: readonly number[], places: numbe
   if (words.length % 2 !== 0) return `[destination, mask] pairs, got ${words.length} words`;
   for (let i = 0; i < words.length; i += 2) {
     const [t, mask] = [words[i], words[i + 1]];
-    if (!Number.isInteger(t) || t < 0 || t >= places) return `pair ${i / 2}: destination ${t} is not one of the ${places} places this ASIC's torus-size register counts`;
+    if (!Number.isInteger(t) || t < 0 || t >= places)
+      return `pair ${i / 2}: destination ${t} is not one of the ${places} places this ASIC's torus-size register counts`;
     if (i > 0 && t <= words[i - 2]) return `pair ${i / 2}: destinations must ascend, ${t} follows ${words[i - 2]}`;
-    if (!Number.isInteger(mask) || mask < 0 || mask >= ANTON2_ALL_ROUTES) return `pair ${i / 2}: a mask below 0xfff (all 12 is said by leaving the destination out), got ${mask}`;
+    if (!Number.isInteger(mask) || mask < 0 || mask >= ANTON2_ALL_ROUTES)
+      return `pair ${i / 2}: a mask below 0xfff (all 12 is said by leaving the destination out), got ${mask}`;
   }
   return null;
 }
