@@ -1,6 +1,6 @@
 /**
  * What differs between two images of a chip, register by register, in the chip's terms: any
- * family's diff (issue 55: the engine layer's, not BlackWidow's).
+ * family's diff (issue 55: the engine layer's, not one family's).
  */
 export interface RegisterChange {
   readonly register: string;

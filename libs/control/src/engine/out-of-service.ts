@@ -1,8 +1,7 @@
 /**
  * Why a chip's cabled port carries no traffic in a generation, or a chip has no image: the fault or
  * discovery finding behind it, from what the generation was computed from (its circumstances) —
- * any family's (issue 55: the engine layer's, not BlackWidow's; blackwidow/out-of-service.ts reads
- * a YARC image's ports with it).
+ * any family's (issue 55: the engine layer's, not one family's).
  */
 import type { FabricDesign, PortRole } from '@weft/fabric-model';
 import type { Finding } from '../discovery/match-design';

@@ -1,5 +1,5 @@
 /**
- * A push as any family's engine plans it (issue 55: the engine layer's, not BlackWidow's): phases
+ * A push as any family's engine plans it (issue 55: the engine layer's, not one family's): phases
  * of register writes, run phase by phase through the maintenance transport — a phase only once
  * the one before it is done — and, after a crash, what reading the fabric back found.
  */
@@ -10,7 +10,7 @@ export interface RegisterWrite {
   readonly register: string;
   readonly indices: readonly number[];
   readonly value: readonly number[];
-  /** The register is written whole at index 0 (YARC's port directions), not its value to each index. */
+  /** The register is written whole at index 0 (a register the chip takes only whole), not its value to each index. */
   readonly whole?: boolean;
 }
 

@@ -1,6 +1,6 @@
 /**
  * A proof's verdict, as every family's verifier gives it and the driver reads it (issue 55: the
- * engine layer's, not BlackWidow's).
+ * engine layer's, not one family's).
  */
 export interface Violation {
   readonly kind:
@@ -30,11 +30,11 @@ export interface VerificationReport {
   readonly violations: Violation[];
   /** How many (virtual router, block, phase) states were decided. */
   readonly states: number;
-  /** (source R1, destination block) pairs proven, over all slices. */
+  /** Pairs proven, in the family's own unit (source and destination chips, or a source router and a block of destinations). */
   readonly pairsProven: number;
-  /** Live endpoints (a processor in a slice) proven to reach every live destination of their
-   * slice; every other live endpoint is either named in a violation or was declared unreachable by
-   * the caller (cut off by a fault). */
+  /** Live endpoints proven to reach every live destination they can be routed to; every other live
+   * endpoint is either named in a violation or was declared unreachable by the caller (cut off by a
+   * fault). */
   readonly endpointsProven: number;
   readonly maxHops: number;
 }
