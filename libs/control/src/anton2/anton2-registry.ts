@@ -31,6 +31,7 @@ export function triageAnton2Interrupts(
 ): Promise<TriageDecision[]> {
   return triageControlNetworkInterrupts(interrupts, transport, context, {
     identityRegister: 'asicIdentity',
+    linkStatesRegister: 'channelStates',
     called: 'ASIC',
     portName: (port) => model.anton2ChannelName(port),
   });

@@ -54,6 +54,7 @@ export function triageBglInterrupts(
 ): Promise<TriageDecision[]> {
   return triageControlNetworkInterrupts(interrupts, transport, context, {
     identityRegister: 'nodeIdentity',
+    linkStatesRegister: 'linkStates',
     called: 'node',
     portName: (port) => `${['x+', 'x-', 'y+', 'y-', 'z+', 'z-'][port]}`,
   });

@@ -99,7 +99,13 @@ export async function triageControlNetworkInterrupts(
   interrupts: readonly InterruptRecord[],
   transport: MaintenanceTransport,
   context: TriageContext,
-  chips: { readonly identityRegister: string; readonly called: string; readonly portName: (port: number) => string },
+  chips: {
+    readonly identityRegister: string;
+    /** The register that reads every link's state, three words a port, the first 1 where it is up. */
+    readonly linkStatesRegister: string;
+    readonly called: string;
+    readonly portName: (port: number) => string;
+  },
 ): Promise<TriageDecision[]> {
   const index = indexKnownFabric(context.known);
   const nameOf = new Map<number, string>();
@@ -120,6 +126,12 @@ export async function triageControlNetworkInterrupts(
       answers.set(chip, known);
     }
     return known;
+  };
+  const linkUpNow = async (chip: string, port: number): Promise<boolean> => {
+    const route = index.sweptRoute.get(chip);
+    if (!route) return false;
+    const states = await transport.read(route, chips.linkStatesRegister);
+    return states.ok && states.value[3 * port] === 1;
   };
   for (const interrupt of interrupts) {
     const chip = nameOf.get(interrupt.serial) ?? null;
@@ -147,6 +159,12 @@ export async function triageControlNetworkInterrupts(
           }
           decided.add(`router:${far.chip}`);
         } else if (!decided.has(`link:${chip}:${port}`) && !decided.has(`link:${far.chip}:${far.port}`) && !context.faults.hasPort(chip, port)) {
+          // A link down and up again before this was handled (a chip that died and was replaced at
+          // once) is no cable fault: its link-up is handled on its own.
+          if (await linkUpNow(chip, port)) {
+            decisions.push({ action: 'none', chip, port, reason: `${chip}:${port} went down and is up again` });
+            break;
+          }
           decisions.push({
             action: 'declare',
             kind: 'link',

@@ -30,6 +30,7 @@ export function triageFlatInterrupts(
 ): Promise<TriageDecision[]> {
   return triageControlNetworkInterrupts(interrupts, transport, context, {
     identityRegister: 'routerIdentity',
+    linkStatesRegister: 'channelStates',
     called: 'router',
     portName: (port) => `port ${port}`,
   });
