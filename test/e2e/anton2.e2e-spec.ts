@@ -153,9 +153,11 @@ describe('Anton 2 through the service', () => {
     });
 
     // The generations so far (the dead ASIC's routes, and its weights after them, may still be on their way).
-    const before = await service.gql<{ generations: { number: number }[] }>('query($input: FabricIdInput!) { generations(input: $input) { number } }', {
-      input: { fabricId },
-    });
+    const before = await service.gql<{ generations: { number: number }[] }>(
+      'query($input: FabricIdInput!) { generations(input: $input) { number } }',
+      { input: { fabricId } },
+      operator,
+    );
     const latest = Math.max(...before.data!.generations.map((g) => g.number));
     // Eight ASICs of the plane z = 0, two endpoints each, from x0.y0.z0.
     const destinations = [1, 2, 3, 4].flatMap((x) => [0, 5].map((y) => ({ chip: `x${x}.y${y}.z0`, endpoints: [0, 7] })));
