@@ -87,7 +87,9 @@ describe.each([
     await service.app.get(EmulatorService).injectFault(Number(fabricId), { action: 'kill-router', chip: dead });
     await waitForAutomation(service, Number(fabricId));
     const proof = await latest();
-    expect(proof).toMatchObject({ generation: 2, verified: true });
+    // The reaction's generation, and where the family follows it with an optimisation (Anton 2's weights) that one: the same routes.
+    expect(proof.verified).toBe(true);
+    expect(proof.generation).toBeGreaterThanOrEqual(2);
     // "a → b, c": the chips whose pairs the proof gives up on, each chip's endpoints to each other's.
     const pairsGivenUp = proof.unreachable
       .filter((u) => u.processors.includes(' → '))

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as PgClient } from 'pg';
 import WebSocket from 'ws';
+import { ControlService } from '../../../apps/fabric-manager/src/control/control.service';
 import { AutomationService } from '../../../apps/fabric-manager/src/automation/automation.service';
 import { StartedService, startService } from '../../../apps/fabric-manager/src/bootstrap';
 import { InterruptRecorder } from '../../../apps/fabric-manager/src/events/interrupt-recorder.service';
@@ -172,6 +173,8 @@ export async function waitForAutomation(service: TestService, fabricId: number):
   // operator's declaration is queued before the mutation answers.
   await service.app.get(InterruptRecorder).recorded();
   await service.app.get(AutomationService).settled(fabricId);
+  // And what the reaction left to follow it (an optimisation generation: Anton 2's weights).
+  await service.app.get(ControlService).settled(fabricId);
 }
 
 export interface StreamedEvent {
