@@ -307,15 +307,7 @@ export function anton2AsicImage(image: Anton2Image, p: number, name: string, rou
 
 /** An ASIC image's registers as the writes that put them in place (each whole, index 0). */
 export function anton2WriteList(image: Anton2AsicImage): { register: string; index: number; value: readonly number[] }[] {
-  return [
-    { register: 'nodeCoordinates', index: 0, value: image.nodeCoordinates },
-    { register: 'torusSize', index: 0, value: image.torusSize },
-    { register: 'datelines', index: 0, value: image.datelines },
-    { register: 'routePolicy', index: 0, value: image.routePolicy },
-    { register: 'arbiterWeights', index: 0, value: image.arbiterWeights },
-    { register: 'arbiterModes', index: 0, value: image.arbiterModes },
-    { register: 'multicastTable', index: 0, value: image.multicastTable },
-  ];
+  return ANTON2_IMAGE_REGISTERS.map((register) => ({ register, index: 0, value: image[register] }));
 }
 
 /** Writes every live ASIC's registers over the control network; the first refusal stops the push and is returned. */

@@ -29,6 +29,7 @@ import {
   verifyAnton2Image,
 } from './anton2-configuration';
 import { anton2ControlAddresses } from './anton2-discovery';
+import { keepUnchanged } from '../engine/register-images';
 import type { Anton2DependencyReport } from './anton2-dependencies';
 import type { DeadChannel } from './anton2-route-policy';
 import { Anton2MulticastGroup, MulticastError, multicastTables, planAnton2Multicast } from './anton2-multicast';
@@ -182,15 +183,9 @@ export class Anton2RoutingEngine implements RoutingEngine<Anton2EngineImage, Ant
       }
       // An ASIC whose registers did not change keeps its image object, and a register that did not
       // change its array (image-delta.ts takes what changed by identity).
-      let next: Record<string, unknown> | null = null;
-      for (const register of madeAgain) {
-        const words = ANTON2_ASIC_REGISTER_WORDS[register](configuration, p);
-        if (sameWords(old[register], words)) continue;
-        next ??= { ...old };
-        next[register] = words;
-      }
-      routers.push(next ? (next as unknown as Anton2AsicImage) : old);
-      if (next) changed.push(name);
+      const next = keepUnchanged(old, madeAgain, (register) => ANTON2_ASIC_REGISTER_WORDS[register](configuration, p));
+      routers.push(next);
+      if (next !== old) changed.push(name);
     }
     const cutBySource = new Map<string, string[]>();
     for (const [s, t] of configuration.policy.unreachable) {
@@ -368,13 +363,6 @@ export class Anton2RoutingEngine implements RoutingEngine<Anton2EngineImage, Ant
     this.settingsChanged = true;
     return [];
   }
-}
-
-function sameWords(x: readonly number[], y: readonly number[]): boolean {
-  if (x === y) return true;
-  if (x.length !== y.length) return false;
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
-  return true;
 }
 
 /** The faults as the torus sees them, as one key (the route policy, and the weights under it, are theirs). */

@@ -8,7 +8,7 @@ import { BGL_BROADCAST_ROUTE, describeOverrideTable, InterruptRecord, Maintenanc
 import type { TriageContext, TriageDecision } from '../automation/fault-triage';
 import { executePlan, PushPlan, PushReport, ReconcileReport } from '../engine/push-plan';
 import type { RouterDiff } from '../engine/chip-diff';
-import { diffRegisterImage, planRegisterPush, reconcileRegisterImage, triageControlNetworkInterrupts } from '../engine/register-images';
+import { diffRegisterImage, planRegisterPush, reconcileRegisterImage, sameWords, triageControlNetworkInterrupts } from '../engine/register-images';
 import type { BglImage, BglNodeImage } from './bgl-routing-engine';
 import { nodeWrites } from './bgl-routing-engine';
 
@@ -24,10 +24,6 @@ export function planBglPush(held: BglImage | null, next: BglImage): PushPlan {
   if (!held && faultSet.length === 0) return plan;
   const broadcast = { router: '(every node)', route: BGL_BROADCAST_ROUTE, register: 'faultSet', indices: [0], value: faultSet, whole: true };
   return { phases: [...plan.phases, { name: 'the fault set, broadcast to every node', writes: [broadcast] }] };
-}
-
-function sameWords(a: readonly number[], b: readonly number[]): boolean {
-  return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
 /** Pushes `next` over the control network from what the nodes hold (`held`; null: unknown): the plan above, executed; and how many nodes it wrote one by one. */

@@ -18,6 +18,7 @@ import { controlAddresses } from './bgl-discovery';
 import { computeHintRegisters, proveHintRegisters } from './hint-registers';
 import { proveByClasses } from './route-override-proof';
 import { provePairwise } from './route-override-verifier';
+import { sameWords } from '../engine/register-images';
 import { RouteOverrideCompiler } from '@weft/fabric-model';
 import { TorusFaults, TorusLinkFault } from '@weft/fabric-model';
 
@@ -320,12 +321,6 @@ function sameFaults(a: TorusFaults, b: TorusFaults): boolean {
       .sort((x, y) => x - y)
       .join(',')}`;
   return key(a) === key(b);
-}
-
-function sameWords(x: readonly number[], y: readonly number[]): boolean {
-  if (x.length !== y.length) return false;
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
-  return true;
 }
 
 /**

@@ -19,7 +19,30 @@ export interface RegisterChip {
 /** A chip image's registers as the writes that put them in place, always in the same order. */
 export type WritesOf<C> = (chip: C) => readonly { readonly register: string; readonly index: number; readonly value: readonly number[] }[];
 
-const same = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+/** Whether two registers hold the same words (the very array first). */
+export function sameWords(a: readonly number[], b: readonly number[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * A chip's image after a computation, from its image before (issue 55: what did not change is
+ * taken by identity downstream): `old` itself where none of `registers` changed, else a copy of it
+ * with each changed register's new words — the unchanged ones keep their arrays. `wordsOf` gives a
+ * register's words as computed now.
+ */
+export function keepUnchanged<C extends object, R extends keyof C & string>(old: C, registers: readonly R[], wordsOf: (register: R) => readonly number[]): C {
+  let next: C | null = null;
+  for (const register of registers) {
+    const words = wordsOf(register);
+    if (sameWords(old[register] as readonly number[], words)) continue;
+    next ??= { ...old };
+    (next as Record<string, unknown>)[register] = words;
+  }
+  return next ?? old;
+}
 
 /** The writes that make the chips hold `next` from `held` (null: unknown, every register): one phase named `phase`, only what differs. */
 export function planRegisterPush<C extends RegisterChip>(
@@ -35,7 +58,7 @@ export function planRegisterPush<C extends RegisterChip>(
     if (old === node) continue;
     const oldWrites = old ? writesOf(old) : null;
     writesOf(node).forEach((w, k) => {
-      if (oldWrites && same(oldWrites[k].value, w.value)) return;
+      if (oldWrites && sameWords(oldWrites[k].value, w.value)) return;
       writes.push({ router: node.name, route: node.route, register: w.register, indices: [w.index], value: w.value });
     });
   }
@@ -59,7 +82,7 @@ export async function reconcileRegisterImage<C extends RegisterChip>(
         failures.push({ router: node.name, register: w.register, detail: `${held.reason}: ${held.detail}` });
         continue;
       }
-      if (same(held.value, w.value)) continue;
+      if (sameWords(held.value, w.value)) continue;
       rewritten++;
       const written = await transport.write(node.route, w.register, w.index, [...w.value]);
       if (!written.ok) failures.push({ router: node.name, register: w.register, detail: `${written.reason}: ${written.detail}` });
@@ -83,7 +106,7 @@ export function diffRegisterImage<C extends RegisterChip>(
   registers.forEach((register, k) => {
     const a = was?.[k]?.value ?? null;
     const b = now?.[k]?.value ?? null;
-    if (a && b && same(a, b)) return;
+    if (a && b && sameWords(a, b)) return;
     changes.push({ register, target: 'node', before: a, after: b, meaning: meaningOf(register, a, b) });
   });
   return changes.length > 0 ? { chip, changes } : undefined;

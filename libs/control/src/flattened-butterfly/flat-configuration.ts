@@ -66,19 +66,22 @@ export interface FlatImage {
 }
 
 /** The registers a router image writes, in the datasheet's order (each checks itself against the ones before). */
+export const FLAT_IMAGE_REGISTERS = [
+  'gridShape',
+  'coordinates',
+  'portMap',
+  'redundantMap',
+  'vcMap',
+  'bufferSplit',
+  'portMask',
+  'detourVia',
+  'excludedIntermediates',
+  'routingMode',
+] as const satisfies readonly (keyof FlatRouterImage)[];
+
+/** A router image's registers as the writes that put them in place (each whole, index 0). */
 export function flatWriteList(r: FlatRouterImage): { register: string; index: number; value: readonly number[] }[] {
-  return [
-    { register: 'gridShape', index: 0, value: r.gridShape },
-    { register: 'coordinates', index: 0, value: r.coordinates },
-    { register: 'portMap', index: 0, value: r.portMap },
-    { register: 'redundantMap', index: 0, value: r.redundantMap },
-    { register: 'vcMap', index: 0, value: r.vcMap },
-    { register: 'bufferSplit', index: 0, value: r.bufferSplit },
-    { register: 'portMask', index: 0, value: r.portMask },
-    { register: 'detourVia', index: 0, value: r.detourVia },
-    { register: 'excludedIntermediates', index: 0, value: r.excludedIntermediates },
-    { register: 'routingMode', index: 0, value: r.routingMode },
-  ];
+  return FLAT_IMAGE_REGISTERS.map((register) => ({ register, index: 0, value: r[register] }));
 }
 
 const designGrid = model.flatGridOf;

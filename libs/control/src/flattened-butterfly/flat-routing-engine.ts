@@ -8,8 +8,18 @@ import type { VerificationReport, Violation } from '../engine/verification';
 import type { KnownFabric } from '../discovery/known-fabric';
 import type { EngineComputation, RoutingEngine, Unreachable } from '../engine/routing-engine';
 import type { FaultSet } from '../faults/fault-set';
-import { DEFAULT_FLAT_SETTINGS, FlatConfigurator, FlatImage, FlatProven, FlatRouterImage, FlatRoutingSettings, verifyFlatImage } from './flat-configuration';
+import {
+  DEFAULT_FLAT_SETTINGS,
+  FLAT_IMAGE_REGISTERS,
+  FlatConfigurator,
+  FlatImage,
+  FlatProven,
+  FlatRouterImage,
+  FlatRoutingSettings,
+  verifyFlatImage,
+} from './flat-configuration';
 import type { FlatReach } from './flat-reach';
+import { keepUnchanged } from '../engine/register-images';
 
 export type FlatEngineImage = FlatImage;
 
@@ -43,15 +53,9 @@ export class FlatRoutingEngine implements RoutingEngine<FlatEngineImage, FlatCom
         changed.push(next.name);
         return next;
       }
-      let kept: Record<string, unknown> | null = null;
-      for (const register of FLAT_IMAGE_REGISTERS) {
-        if (sameWords(old[register], next[register])) continue;
-        kept ??= { ...old };
-        kept[register] = next[register];
-      }
-      if (!kept) return old;
-      changed.push(next.name);
-      return kept as unknown as FlatRouterImage;
+      const kept = keepUnchanged(old, FLAT_IMAGE_REGISTERS, (register) => next[register]);
+      if (kept !== old) changed.push(next.name);
+      return kept;
     });
     return { faults, incremental: before !== null, image: { ...image, routers }, changedRouters: changed, reach };
   }
@@ -128,25 +132,4 @@ export class FlatRoutingEngine implements RoutingEngine<FlatEngineImage, FlatCom
     this.options = { routing: s.routing!, ...(s.allocator ? { allocator: s.allocator } : {}) };
     return [];
   }
-}
-
-/** A router image's registers (flatWriteList's), each kept by identity where unchanged. */
-const FLAT_IMAGE_REGISTERS = [
-  'gridShape',
-  'coordinates',
-  'portMap',
-  'redundantMap',
-  'vcMap',
-  'bufferSplit',
-  'portMask',
-  'detourVia',
-  'excludedIntermediates',
-  'routingMode',
-] as const;
-
-function sameWords(x: readonly number[], y: readonly number[]): boolean {
-  if (x === y) return true;
-  if (x.length !== y.length) return false;
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
-  return true;
 }
