@@ -2,7 +2,7 @@ import { EmulatorService } from '../../apps/fabric-manager/src/emulator/emulator
 import { TrafficService } from '../../apps/fabric-manager/src/traffic/traffic.service';
 import { loadInstallationFile } from '@weft/fabric-model';
 import { join } from 'node:path';
-import { createKey, loadFixture, StreamedEvent, TestService, watchFabricEvents } from './support/test-service';
+import { createKey, loadFixture, StreamedEvent, TestService, waitForAutomation, watchFabricEvents } from './support/test-service';
 
 /**
  * The 512-ASIC Anton 2 machine paper 004 measures, through the service: loaded, discovered over its
@@ -54,6 +54,9 @@ describe('Anton 2 through the service', () => {
     await streamed((e) => e.kind === 'GENERATION_PUSHED' && (e.details as { generation?: number }).generation === 2, 'generation 2 pushed');
     const computed = events.stream.find((e) => e.kind === 'GENERATION_COMPUTED' && (e.details as { generation?: number }).generation === 2)!;
     expect(computed.details).toMatchObject({ verified: true, engine: 'anton2' });
+    // The routes went first; the inverse weights around the dead ASIC follow as generation 3.
+    await waitForAutomation(service, Number(fabricId));
+    await streamed((e) => e.kind === 'GENERATION_PUSHED' && (e.details as { generation?: number }).generation === 3, 'the weights pushed as generation 3');
   });
 
   it('traces a route and counts channel loads of the configuration in force, none through the dead ASIC', async () => {
@@ -66,7 +69,7 @@ describe('Anton 2 through the service', () => {
     );
     expect(trace.errors).toBeUndefined();
     const t = trace.data!.routeTrace;
-    expect(t).toMatchObject({ generation: 2, outcome: 'delivered', injection: 'x1.y3.z3:13' });
+    expect(t).toMatchObject({ generation: 3, outcome: 'delivered', injection: 'x1.y3.z3:13' });
     // Two hops in x and two in z, minimal, in the order the policy let the source draw.
     expect(t.hops).toHaveLength(4);
     expect(t.hops[0].how).toMatch(/^order [XYZ]{3} of the \d+ the route policy allows in slice 1$/);
