@@ -10,6 +10,7 @@ import { RoutingSettings1764316800000 } from './1764316800000-routing-settings';
 import { ManagerLease1764489600000 } from './1764489600000-manager-lease';
 import { Studies1764576000000 } from './1764576000000-studies';
 import { DrillRunFabric1764662400000 } from './1764662400000-drill-run-fabric';
+import { UnreachableRecords1764748800000 } from './1764748800000-unreachable-records';
 
 /** Every migration in order. Listed by hand (no glob) so the same list works from TypeScript in
  * tests and from the compiled service. */
@@ -27,4 +28,5 @@ export const MIGRATIONS: Function[] = [
   ManagerLease1764489600000,
   Studies1764576000000,
   DrillRunFabric1764662400000,
+  UnreachableRecords1764748800000,
 ];

@@ -26,14 +26,15 @@ describe('migrations', () => {
   });
 
   it('upgrade a store at the previous schema and keep its rows', async () => {
-    const old = await open('previous.sqlite', MIGRATIONS.slice(0, -7));
+    const old = await open('previous.sqlite', MIGRATIONS.slice(0, -8));
     await old.runMigrations();
     await old.query(`INSERT INTO "fabric_event" ("kind", "details") VALUES ('FABRIC_LOADED', '{}')`);
     await old.query(
       `INSERT INTO "fabric" ("name", "family", "installation", "source", "summary", "chipCount", "portCount", "linkCount") VALUES ('lab', 'blackwidow', '{}', '/srv/weft/fixtures/blackwidow/bw-r1-32.json', '{}', 0, 0, 0)`,
     );
     await old.query(
-      `INSERT INTO "config_generation" ("fabricId", "number", "engine", "image", "diff", "state") VALUES (1, 1, 'blackwidow', '{}', '{}', 'pushed')`,
+      `INSERT INTO "config_generation" ("fabricId", "number", "engine", "image", "diff", "state", "verification") VALUES (1, 1, 'blackwidow', '{}', '{}', 'pushed', ?)`,
+      [JSON.stringify({ ok: true, unreachable: [{ slice: 1, processors: '96–98, 101' }] })],
     );
     await old.query(
       `INSERT INTO "chip" ("fabricId", "name", "kind", "model", "slice", "rank", "processor", "portCount") VALUES (1, 's2.r1.0', 'router', 'YARC', 2, 1, -1, 64)`,
@@ -42,13 +43,16 @@ describe('migrations', () => {
 
     const ds = await open('previous.sqlite');
     const ran = await ds.runMigrations();
-    expect(ran.map((m) => m.name)).toEqual(MIGRATIONS.slice(-7).map((m) => m.name));
+    expect(ran.map((m) => m.name)).toEqual(MIGRATIONS.slice(-8).map((m) => m.name));
     expect(await ds.query(`SELECT "kind", "acknowledgedBy" FROM "fabric_event"`)).toEqual([{ kind: 'FABRIC_LOADED', acknowledgedBy: null }]);
     // A generation stored before its circumstances were kept has none.
     // …and its image is whole (no parent to patch).
     expect(await ds.query(`SELECT "number", "state", "circumstances", "parentNumber" FROM "config_generation"`)).toEqual([
       { number: 1, state: 'pushed', circumstances: '', parentNumber: null },
     ]);
+    // What a generation could not reach is records, not text.
+    const [stored] = (await ds.query(`SELECT "verification" FROM "config_generation"`)) as { verification: string }[];
+    expect(JSON.parse(stored.verification)).toEqual({ ok: true, unreachable: [{ kind: 'processors', slice: 1, processors: [96, 97, 98, 101] }] });
     // A chip's slice and rank are its BlackWidow placement now.
     expect(await ds.query(`SELECT "name", "placement" FROM "chip"`)).toEqual([{ name: 's2.r1.0', placement: '{"slice":2,"rank":1}' }]);
     // A fabric loaded from a fixture is named by the fixture, not by the server's path to it.

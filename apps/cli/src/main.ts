@@ -244,10 +244,10 @@ export function buildProgram(): Command {
           writes: number;
           unchanged: boolean;
           findings: { kind: string; message: string }[];
-          unreachable: { slice: number; processors: string }[];
+          unreachable: { kind: string; slice: number; processors: string }[];
         };
       }>(
-        'mutation($input: FabricIdInput!) { configureFabric(input: $input) { generation { number state } verified violations problems writes unchanged findings { kind message } unreachable { slice processors } } }',
+        'mutation($input: FabricIdInput!) { configureFabric(input: $input) { generation { number state } verified violations problems writes unchanged findings { kind message } unreachable { kind slice processors } } }',
         { input: { fabricId: String(fabricId) } },
       );
       const c = data.configureFabric;
@@ -255,7 +255,8 @@ export function buildProgram(): Command {
       else
         out(`generation ${c.generation.number}: ${c.generation.state}${c.verified ? ', verified' : ', REJECTED by the verifier'}; ${c.writes} register writes`);
       for (const f of c.findings) out(`  finding ${f.kind}: ${f.message}`);
-      for (const u of c.unreachable) out(`  unreachable in slice ${u.slice}: processors ${u.processors}`);
+      for (const u of c.unreachable)
+        out(u.kind === 'processors' ? `  unreachable in slice ${u.slice}: processors ${u.processors}` : `  unreachable: ${u.processors}`);
       for (const v of c.violations) out(`  violation: ${v}`);
       for (const p of c.problems.slice(0, 20)) out(`  note: ${p}`);
       if (c.problems.length > 20) out(`  … and ${c.problems.length - 20} more notes`);

@@ -1,5 +1,5 @@
 /** `weft routes show`: a router's configuration as the service decodes it, printed as text. */
-import { ranges } from '@weft/control/blackwidow/ranges';
+import { ranges } from '@weft/control/engine/ranges';
 
 export const ROUTER_CONFIGURATION = `query($input: RouterConfigurationInput!) { routerConfiguration(input: $input) {
   chip generation family outOfService { port designedAs farEnd reason } raw { register target value }

@@ -3,6 +3,7 @@ import { Args, Mutation, Resolver } from '@nestjs/graphql';
 import { Role } from '../auth/api-key.entity';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { RequiresRole } from '../auth/roles.decorator';
+import { describeUnreachable } from '@weft/control';
 import { ConfigurationOutcome, ControlService } from './control.service';
 import { ConfigurationResultModel, DiscoveryReportModel } from './dto/control.model';
 import { FabricIdInput } from './dto/fabric-id.input';
@@ -46,7 +47,7 @@ export function configurationResult(outcome: ConfigurationOutcome): Configuratio
     violations: outcome.verification.violations.map((v) => v.message),
     problems: outcome.problems,
     findings: outcome.findings.map((f) => ({ kind: f.kind, message: f.message, ends: [...f.ends] })),
-    unreachable: [...outcome.unreachable],
+    unreachable: outcome.unreachable.map(describeUnreachable),
     endpointsProven: outcome.verification.endpointsProven,
     writes: outcome.writes,
     unchanged: outcome.unchanged ?? false,

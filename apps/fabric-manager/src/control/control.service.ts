@@ -17,6 +17,7 @@ import {
   driveOptimisation,
   indexKnownFabric,
   RoutingEngine,
+  Unreachable,
   routingEngineNamed,
   routingEngineOf,
   Finding,
@@ -53,7 +54,7 @@ export interface ConfigurationOutcome {
   verification: VerificationReport;
   problems: string[];
   findings: Finding[];
-  unreachable: readonly { slice: number; processors: string }[];
+  unreachable: readonly Unreachable[];
   writes: number;
   /** Nothing differed from the generation in force: none was stored or pushed, `generation` is that one. */
   unchanged?: boolean;
@@ -329,7 +330,7 @@ export class ControlService implements OnApplicationBootstrap {
     context: {
       findings: Finding[];
       faults: readonly Fault[];
-      unreachable: readonly { slice: number; processors: string }[];
+      unreachable: readonly Unreachable[];
       trigger: string;
       /** In a drill, the emulated time of the latest fault it knew of (ConfigureOptions.knowsNs). */
       knowsNs?: number | null;

@@ -67,8 +67,8 @@ export interface Anton2Image {
   readonly groups: ReadonlyMap<number, Anton2MulticastGroup>;
   readonly plans: ReadonlyMap<number, Anton2MulticastPlan>;
   readonly tables: ReadonlyMap<number, ReadonlyMap<number, model.Anton2MulticastEntry>>;
-  /** What the faults took from the groups, one line each. */
-  readonly unserved: readonly string[];
+  /** What the faults took from the groups: the group, and what and why. */
+  readonly unserved: readonly { readonly group: number; readonly reason: string }[];
 }
 
 export interface Anton2Verdict {
@@ -155,7 +155,7 @@ export function anton2Routes(
   // fault's reaction must not fail for want of a multicast tree.
   const plans = new Map<number, Anton2MulticastPlan>();
   const served = new Map<number, Anton2MulticastGroup>();
-  const unserved: string[] = [];
+  const unserved: { group: number; reason: string }[] = [];
   const dead = new Set(faults.deadNodes);
   const nameAt: string[] = [];
   design.chips.forEach((c, i) => (nameAt[place[i]] = c.name));
@@ -163,9 +163,9 @@ export function anton2Routes(
   for (const [id, group] of groups) {
     const lost = group.destinations.filter((d) => dead.has(d.node));
     const live = { source: group.source, destinations: group.destinations.filter((d) => !dead.has(d.node)) };
-    if (lost.length > 0) unserved.push(`group ${id}: ${[...new Set(lost.map((d) => name(d.node)))].join(', ')} dead, left out of its trees`);
+    if (lost.length > 0) unserved.push({ group: id, reason: `${[...new Set(lost.map((d) => name(d.node)))].join(', ')} dead, left out of its trees` });
     if (dead.has(group.source) || live.destinations.length === 0) {
-      unserved.push(`group ${id}: ${dead.has(group.source) ? `its source ${name(group.source)} is dead` : 'every destination is dead'}; no trees`);
+      unserved.push({ group: id, reason: `${dead.has(group.source) ? `its source ${name(group.source)} is dead` : 'every destination is dead'}; no trees` });
       continue;
     }
     try {
@@ -173,7 +173,7 @@ export function anton2Routes(
       served.set(id, live);
     } catch (error) {
       if (!(error instanceof MulticastError)) throw error;
-      unserved.push(`group ${id}: ${error.message}; no trees`);
+      unserved.push({ group: id, reason: `${error.message}; no trees` });
     }
   }
   const tables = multicastTables(torus, plans);

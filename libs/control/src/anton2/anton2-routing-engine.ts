@@ -244,8 +244,8 @@ export class Anton2RoutingEngine implements RoutingEngine<Anton2EngineImage, Ant
 
   unreachable(computed: Anton2Computation): readonly Unreachable[] {
     return [
-      ...computed.image.cut.map((c) => ({ slice: 0, processors: `${c.source} → ${c.destinations.join(', ')}` })),
-      ...computed.configuration.unserved.map((line) => ({ slice: 0, processors: `multicast ${line}` })),
+      ...computed.image.cut.map((c) => ({ kind: 'destinations' as const, source: c.source, destinations: c.destinations })),
+      ...computed.configuration.unserved.map(({ group, reason }) => ({ kind: 'multicast' as const, group, reason })),
     ];
   }
 
@@ -259,7 +259,7 @@ export class Anton2RoutingEngine implements RoutingEngine<Anton2EngineImage, Ant
         trees: plan.trees.map((t) => ({ order: model.ANTON2_ORDERS[t.order].map((d) => 'XYZ'[d]).join(''), slice: t.slice, torusHops: t.channels.length })),
         unicastHops: plan.unicastHops,
       })),
-      unserved: [...(configuration?.unserved ?? [])],
+      unserved: (configuration?.unserved ?? []).map(({ group, reason }) => `group ${group}: ${reason}`),
       tableEntriesMax: fullest,
       tableCapacity: model.ANTON2_MULTICAST_ENTRIES,
     };

@@ -248,7 +248,7 @@ describe('automatic reaction to faults (paper 000 §7.7)', () => {
     fabric.sim.killRouter(fabric.sim.fabric.chipId('s1.r1.3'));
     await fabric.react();
     expect(fabric.faults).toEqual([{ kind: 'router', chip: 's1.r1.3', port: null }]);
-    expect(fabric.current.unreachable).toEqual([{ slice: 1, processors: '96–127' }]);
+    expect(fabric.current.unreachable).toEqual([{ kind: 'processors', slice: 1, processors: Array.from({ length: 32 }, (_, i) => 96 + i) }]);
     expect(fabric.current.verification.ok).toBe(true);
     const cutOff = (p: number) => p >= 96 && p < 128;
     expect(fabric.allPairs(1, (p) => !cutOff(p))).toEqual({ sent: 992 * 991, delivered: 992 * 991, discarded: {} });

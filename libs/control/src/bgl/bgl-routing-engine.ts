@@ -309,7 +309,7 @@ export class BglRoutingEngine implements RoutingEngine<BglImage, BglComputation>
   }
 
   unreachable(computed: BglComputation): readonly Unreachable[] {
-    return computed.image.cut.map((c) => ({ slice: 0, processors: `${c.source} → ${c.destinations.join(', ')}` }));
+    return computed.image.cut.map((c) => ({ kind: 'destinations', source: c.source, destinations: c.destinations }));
   }
 }
 

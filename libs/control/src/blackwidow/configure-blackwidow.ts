@@ -12,11 +12,9 @@ import { computeBlackWidowImage, ConfigurationImage, DEFAULT_LINK_SETTINGS, Link
 import { applyFaultEntries } from './fault-entries';
 import * as yarc from '@weft/fabric-model/chips/yarc';
 import { FaultSet } from '../faults/fault-set';
-import { ranges } from './ranges';
+import type { CutOffProcessors } from '../engine/routing-engine';
 import { verifyConfiguration, VerificationInput } from './verifier';
 import { VerificationReport } from '../engine/verification';
-
-export { ranges };
 
 export { FaultSet };
 
@@ -30,9 +28,9 @@ export interface BlackWidowConfiguration {
   readonly verification: VerificationReport;
   /** Processors the sweep found (the live destinations). */
   readonly processors: readonly number[];
-  /** Live processors cut off from a slice (their R1 or their cable to it is gone), per slice, as
-   * ranges: reported, and left out of the proof for that slice. */
-  readonly unreachable: readonly { slice: number; processors: string }[];
+  /** Live processors cut off from a slice (their R1 or their cable to it is gone), per slice:
+   * reported, and left out of the proof for that slice. */
+  readonly unreachable: readonly CutOffProcessors[];
 }
 
 /** Builds a fault set from fault records: a router fault takes every one of its ports (a YARC's 64) with it. */
@@ -124,7 +122,7 @@ export function computeStages(known: KnownFabric, faults: FaultSet, settings: Li
     cables: matched.cables,
     processors,
     slices,
-    unreachable: new Set(cutOff.flatMap(({ slice, processors: list }) => list.map((p) => `${slice}:${p}`))),
+    unreachable: cutOff,
     diameter: BLACKWIDOW_DIAMETER[String(design.summary.network)] ?? 7,
   };
   return {
@@ -132,7 +130,7 @@ export function computeStages(known: KnownFabric, faults: FaultSet, settings: Li
     routed,
     blocks,
     proofBasis,
-    result: { image, processors, unreachable: cutOff.map(({ slice, processors: list }) => ({ slice, processors: ranges(list) })) },
+    result: { image, processors, unreachable: cutOff },
   };
 }
 
@@ -143,7 +141,7 @@ function unreachableProcessors(
   faults: FaultSet,
   processors: readonly number[],
   slices: readonly number[],
-): { slice: number; processors: number[] }[] {
+): CutOffProcessors[] {
   const { chips } = indexKnownFabric(known);
   const attached = new Set<string>();
   for (const cable of usable) {
@@ -157,10 +155,10 @@ function unreachableProcessors(
       if (endpoint?.kind === 'endpoint' && router?.kind === 'router' && !faults.routers.has(router.name)) attached.add(`${router.slice}:${endpoint.processor}`);
     }
   }
-  const out: { slice: number; processors: number[] }[] = [];
+  const out: CutOffProcessors[] = [];
   for (const slice of slices) {
     const list = processors.filter((p) => !attached.has(`${slice}:${p}`)).sort((x, y) => x - y);
-    if (list.length > 0) out.push({ slice, processors: list });
+    if (list.length > 0) out.push({ kind: 'processors', slice, processors: list });
   }
   return out;
 }

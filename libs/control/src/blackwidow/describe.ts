@@ -4,7 +4,7 @@
  * by register difference between two generations.
  */
 import { ConfigurationImage, PORT_DOWNLINK, PORT_SIDELINK, PORT_UNUSED, PORT_UPLINK, RouterImage } from './blackwidow-engine';
-import { ranges } from './ranges';
+import { ranges } from '../engine/ranges';
 import { routerRegisters } from './push-plan';
 import { RegisterWrite } from '../engine/push-plan';
 import { RegisterChange, RouterDiff, routerPairs } from '../engine/chip-diff';

@@ -450,7 +450,7 @@ export class BlackWidowConfigurator {
       cables: known.matched.cables,
       processors: last.result.processors,
       slices,
-      unreachable: new Set(last.result.unreachable.flatMap(({ slice, processors }) => expandRanges(processors).map((p) => `${slice}:${p}`))),
+      unreachable: last.result.unreachable,
       diameter: BLACKWIDOW_DIAMETER[String(known.design.summary.network)] ?? 7,
       blocks: reprove,
       sourceSlices: slicesTouched,
@@ -463,7 +463,7 @@ export class BlackWidowConfigurator {
     let endpointsProven = report.endpointsProven;
     for (const slice of slices) {
       if (slicesTouched.has(slice)) continue;
-      const cut = last.result.unreachable.filter((u) => u.slice === slice).reduce((n, u) => n + expandRanges(u.processors).length, 0);
+      const cut = last.result.unreachable.filter((u) => u.slice === slice).reduce((n, u) => n + u.processors.length, 0);
       endpointsProven += last.result.processors.length - cut;
     }
     return { ...report, pairsProven: previous.pairsProven, endpointsProven, maxHops: Math.max(previous.maxHops, report.maxHops) };
@@ -545,15 +545,4 @@ function narrower(old: TableEntry, now: TableEntry, before: RouterImage, after: 
   if (now.ports.length === 0) return false;
   const had = new Set(old.ports);
   return now.ports.every((p) => had.has(p) && before.portDirection[p] === after.portDirection[p] && !dead?.has(p));
-}
-
-/** "3–5, 9" → 3, 4, 5, 9. */
-function expandRanges(text: string): number[] {
-  const out: number[] = [];
-  for (const part of text.split(', ')) {
-    if (part === '') continue;
-    const [from, to] = part.split('–').map(Number);
-    for (let p = from; p <= (to ?? from); p++) out.push(p);
-  }
-  return out;
 }

@@ -15,7 +15,8 @@ import { locationMatches } from '@weft/fabric-model/chips/yarc';
 import type { ConfigurationImage, RouterImage, VirtualRouterConfig } from './blackwidow-engine';
 import { isLegalModulus, PORT_DOWNLINK, PORT_SIDELINK, PORT_UPLINK, TABLE_ENTRIES } from './blackwidow-engine';
 import { portGraph, usablePorts, vrLayout } from './port-graph';
-import { ranges } from './ranges';
+import { ranges } from '../engine/ranges';
+import type { CutOffProcessors } from '../engine/routing-engine';
 import type { VerificationReport, Violation } from '../engine/verification';
 
 export interface VerifierCable {
@@ -31,9 +32,9 @@ export interface VerificationInput {
   /** Processors that should be reachable: the live ones. */
   readonly processors: readonly number[];
   readonly slices: readonly number[];
-  /** Live processors known to be cut off in one slice (their R1 or its cable is gone), as
-   * `slice:processor`: reported to the operator, not proven reachable there. */
-  readonly unreachable?: ReadonlySet<string>;
+  /** Live processors known to be cut off in one slice (their R1 or its cable is gone): reported to
+   * the operator, not proven reachable there. */
+  readonly unreachable?: readonly CutOffProcessors[];
   /** Cable ends and routers that must not be used (declared faults). */
   readonly faults?: FaultSet;
   /** Largest number of routers a packet may cross. */
@@ -109,10 +110,8 @@ export function verifyConfiguration(input: VerificationInput): VerificationRepor
   const span = maxProcessor + 1;
   const liveMask = new Uint8Array(sliceCount * span);
   for (let s = 0; s < sliceCount; s++) for (const p of input.processors) liveMask[s * span + p] = 1;
-  for (const cut of input.unreachable ?? []) {
-    const [s, p] = cut.split(':').map(Number);
-    if (s < sliceCount && p <= maxProcessor) liveMask[s * span + p] = 0;
-  }
+  for (const { slice, processors } of input.unreachable ?? [])
+    for (const p of processors) if (slice < sliceCount && p <= maxProcessor) liveMask[slice * span + p] = 0;
   const vrSlice = Int32Array.from(vrs.map((v) => v.router.slice));
 
   const decide = (v: number, block: number, phase: number): boolean => {

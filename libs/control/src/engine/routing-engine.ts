@@ -10,6 +10,7 @@
 import type { FaultSet } from '../faults/fault-set';
 import type { VerificationReport } from './verification';
 import type { ChipImages } from './image-delta';
+import { ranges } from './ranges';
 
 /** A configuration computed and not yet proven. */
 export interface EngineComputation<I extends ChipImages = ChipImages> {
@@ -26,10 +27,46 @@ export interface EngineComputation<I extends ChipImages = ChipImages> {
   readonly deferred?: string;
 }
 
-/** Endpoints a configuration cannot reach in a plane (a dead first router, a cut injection cable). */
-export interface Unreachable {
+/** Live processors cut off from one slice (BlackWidow: their R1 router or its cable out of service), ascending. */
+export interface CutOffProcessors {
+  readonly kind: 'processors';
   readonly slice: number;
-  readonly processors: string;
+  readonly processors: readonly number[];
+}
+
+/**
+ * What a configuration cannot reach, as records (issue 55: never text parsed back): the verifier
+ * leaves them out of its proof, the generation stores them, and the API says them
+ * (describeUnreachable).
+ */
+export type Unreachable =
+  | CutOffProcessors
+  /** Live destinations no route of the configuration reaches from a live source (the tori, the flattened butterfly). */
+  | { readonly kind: 'destinations'; readonly source: string; readonly destinations: readonly string[] }
+  /** The terminals of a dead router (the flattened butterfly: they have no other). */
+  | { readonly kind: 'terminals'; readonly router: string }
+  /** A multicast group's destinations its trees leave out, and why (Anton 2). */
+  | { readonly kind: 'multicast'; readonly group: number; readonly reason: string };
+
+/** An unreachable record as the API says it: the slice it is cut off in (0 where a family has one), and what. */
+export function describeUnreachable(u: Unreachable): {
+  kind: Unreachable['kind'];
+  slice: number;
+  processors: string;
+  source: string | null;
+  destinations: string[] | null;
+} {
+  const said = { slice: 0, source: null, destinations: null };
+  switch (u.kind) {
+    case 'processors':
+      return { ...said, kind: u.kind, slice: u.slice, processors: ranges(u.processors) };
+    case 'destinations':
+      return { kind: u.kind, slice: 0, processors: `${u.source} → ${u.destinations.join(', ')}`, source: u.source, destinations: [...u.destinations] };
+    case 'terminals':
+      return { ...said, kind: u.kind, processors: `the terminals of ${u.router} (a dead router)` };
+    case 'multicast':
+      return { ...said, kind: u.kind, processors: `multicast group ${u.group}: ${u.reason}` };
+  }
 }
 
 export interface RoutingEngine<I extends ChipImages = ChipImages, C extends EngineComputation<I> = EngineComputation<I>> {

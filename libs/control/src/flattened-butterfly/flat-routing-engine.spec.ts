@@ -70,7 +70,7 @@ describe('the flattened butterfly routing engine (spec §3.4)', () => {
     expect(computed.image.deadRouters).toEqual(['r3']);
     expect(computed.image.routers.every((r) => r.excludedIntermediates.join() === '3')).toBe(true);
     expect(engine.verify(computed)).toMatchObject({ ok: true, violations: [] });
-    expect(engine.unreachable(computed)).toEqual([{ slice: 0, processors: 'the terminals of r3 (a dead router)' }]);
+    expect(engine.unreachable(computed)).toEqual([{ kind: 'terminals', router: 'r3' }]);
     // MIN AD round masks is not proven yet: refused, saying so.
     expect(engine.applySettings({ routing: 'min-ad' })).toEqual([]);
     expect(engine.verify(engine.compute(faults))).toMatchObject({ ok: false, violations: [{ kind: 'not-proven' }] });

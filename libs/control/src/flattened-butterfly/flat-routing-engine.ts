@@ -111,8 +111,8 @@ export class FlatRoutingEngine implements RoutingEngine<FlatEngineImage, FlatCom
 
   unreachable(computed: FlatComputation): readonly Unreachable[] {
     return [
-      ...computed.image.deadRouters.map((r) => ({ slice: 0, processors: `the terminals of ${r} (a dead router)` })),
-      ...computed.image.cut.map((c) => ({ slice: 0, processors: `${c.source} → ${c.destinations.join(', ')}` })),
+      ...computed.image.deadRouters.map((router) => ({ kind: 'terminals' as const, router })),
+      ...computed.image.cut.map((c) => ({ kind: 'destinations' as const, source: c.source, destinations: c.destinations })),
     ];
   }
 

@@ -52,13 +52,25 @@ export class ConfigGenerationModel {
   pushedAt!: Date | null;
 }
 
-@ObjectType('UnreachableProcessors', { description: 'Live processors cut off from one slice (their R1 router or its cable is out of service).' })
+@ObjectType('UnreachableProcessors', {
+  description:
+    'What a configuration cannot reach: live processors cut off from one slice (their R1 router or its cable is out of service), live destinations no route reaches from a source, a dead router’s terminals, a multicast group’s destinations left out.',
+})
 export class UnreachableProcessorsModel {
-  @Field(() => Int)
+  @Field({ description: 'processors, destinations, terminals or multicast.' })
+  kind!: string;
+
+  @Field(() => Int, { description: 'The slice (plane) they are cut off in; 0 in a family with one.' })
   slice!: number;
 
-  @Field({ description: 'Processor numbers as ranges, e.g. "96–127".' })
+  @Field({ description: 'What, said: processor numbers as ranges, e.g. "96–127"; "source → destinations"; the dead router’s terminals; the group and why.' })
   processors!: string;
+
+  @Field(() => String, { nullable: true, description: 'destinations: the live source no route leaves for them.' })
+  source!: string | null;
+
+  @Field(() => [String], { nullable: true, description: 'destinations: the live destinations its routes do not reach.' })
+  destinations!: string[] | null;
 }
 
 @ObjectType('ConfigurationResult')
