@@ -17,7 +17,8 @@
  * process's peak resident memory rose above where it stood before the fault.
  */
 import { Client, createClient } from 'graphql-ws';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -145,7 +146,14 @@ async function up(fixture: string): Promise<void> {
     client.on('connected', () => resolve());
     client.subscribe(
       { query: 'subscription($f: ID) { fabricEvents(fabricId: $f) { kind chip details } }', variables: { f: String(fabricId) } },
-      { next: (m) => stream.push({ ...(m.data!.fabricEvents as Omit<StreamedEvent, 'at'>), at: performance.now() }), error: reject, complete: () => undefined },
+      {
+        next: (m) => {
+          stream.push({ ...(m.data!.fabricEvents as Omit<StreamedEvent, 'at'>), at: performance.now() });
+          arrived();
+        },
+        error: reject,
+        complete: () => undefined,
+      },
     );
   });
   // In process: interrupts as the emulator service hands them on (stored), events as published.
@@ -153,11 +161,16 @@ async function up(fixture: string): Promise<void> {
   const unsubscribe = service.app
     .get(FabricTransports)
     .transport(fabricId)
-    .onInterrupt((interrupt) => published.push({ kind: `interrupt ${interrupt.kind}`, chip: null, details: {}, at: performance.now() }));
+    .onInterrupt((interrupt) => {
+      published.push({ kind: `interrupt ${interrupt.kind}`, chip: null, details: {}, at: performance.now() });
+      arrived();
+    });
   const events = service.app.get(EventsService).subscribe({ fabricId, kinds: [FabricEventKind.GENERATION_COMPUTED, FabricEventKind.GENERATION_PUSHED] });
   void (async () => {
-    for await (const event of events)
+    for await (const event of events) {
       published.push({ kind: event.kind, chip: event.chip, details: event.details as Record<string, unknown>, at: performance.now(), cpu: threadCpuMs() });
+      arrived();
+    }
   })();
   const stopListening = () => {
     unsubscribe();
@@ -175,14 +188,31 @@ async function down(): Promise<void> {
   setup = undefined;
 }
 
+/** Those waiting for an event, told when one arrives (rather than polling: a poll on the service's thread would be charged to its CPU time). */
+let arrivals: (() => void)[] = [];
+
+/** An event arrived on one of the streams: every waiter looks again. */
+function arrived(): void {
+  const waiting = arrivals;
+  arrivals = [];
+  for (const wake of waiting) wake();
+}
+
 /** Waits for `events` to hold an event after `from` matching `predicate`. */
 async function seen(events: StreamedEvent[], from: number, predicate: (e: StreamedEvent) => boolean, what: string): Promise<StreamedEvent> {
-  for (let waited = 0; waited < 120_000; waited += 2) {
-    const found = events.slice(from).find(predicate);
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 2));
+  const deadline = performance.now() + 120_000;
+  let looked = from;
+  for (;;) {
+    for (; looked < events.length; looked++) if (predicate(events[looked])) return events[looked];
+    const left = deadline - performance.now();
+    if (left <= 0) throw new Error(`the event stream never carried ${what}`);
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      arrivals.push(resolve);
+      timer = setTimeout(resolve, left);
+    });
+    clearTimeout(timer);
   }
-  throw new Error(`the event stream never carried ${what}`);
 }
 
 /** Injects `fault` and measures until the generation it causes is pushed. */
@@ -194,6 +224,7 @@ async function reactTo(fault: PhysicalFault, interruptKinds: readonly string[]):
   resetPeakMemory();
   const injectedCpu = threadCpuMs();
   const injected = performance.now();
+  reactionWindow.from = Number(process.hrtime.bigint() / 1000n);
   await service.app.get(EmulatorService).injectFault(fabricId, fault);
   const what = `after ${fault.action} ${fault.chip}`;
   const firstInterrupt = await seen(published, fromPublished, (e) => e.kind.startsWith('interrupt '), `an interrupt ${what}`);
@@ -204,6 +235,7 @@ async function reactTo(fault: PhysicalFault, interruptKinds: readonly string[]):
     (e) => e.kind === 'GENERATION_PUSHED' && e.details.generation === computedHere.details.generation,
     'its push',
   );
+  reactionWindow.to = Number(process.hrtime.bigint() / 1000n);
   // CPU to the push as it was published (what follows — an optimisation generation — is not the reaction's).
   const cpuMs = pushedHere.cpu! - injectedCpu;
   const growthMiB = residentMiB().peak - before;
@@ -239,6 +271,33 @@ async function reactTo(fault: PhysicalFault, interruptKinds: readonly string[]):
   };
 }
 
+/** The last reaction's span on the monotonic clock, in µs (the profiler's clock): injection to the push seen. */
+const reactionWindow = { from: 0, to: 0 };
+
+/**
+ * Runs `work` under the V8 profiler when WEFT_BENCH_PROFILE names a directory, writing
+ * `<name>.cpuprofile` there (open it in Chrome's DevTools or speedscope) and beside it
+ * `<name>.window.json`, the reaction's span on the profile's clock: where a reaction's CPU goes.
+ */
+async function profiled<T>(name: string, work: () => Promise<T>): Promise<T> {
+  const dir = process.env.WEFT_BENCH_PROFILE;
+  if (!dir) return work();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    writeFileSync(join(dir, `${name}.window.json`), JSON.stringify(reactionWindow));
+    session.disconnect();
+  }
+}
+
 /** A fault and its repair, each measured to the push of the generation it causes; run k takes the k-th fault. */
 function faultAndRepair(what: string, fixture: string, runs: number, faults: (s: Setup, run: number) => [PhysicalFault, PhysicalFault]): Benchmark {
   // What the stream says of the fault (a dead chip's neighbours see their links go down) and of its repair.
@@ -256,7 +315,7 @@ function faultAndRepair(what: string, fixture: string, runs: number, faults: (s:
     run: async () => {
       collectGarbage();
       const [fault, repair] = faults(setup!, run++);
-      const broken = await reactTo(fault, breaking);
+      const broken = await profiled(`${fixture.replace('/', '-')}-${what.replace(/\W+/g, '-')}-${run}`, () => reactTo(fault, breaking));
       const repaired = await reactTo(repair, repairing);
       const { configureMs, configureCpuMs } = setup!;
       return {

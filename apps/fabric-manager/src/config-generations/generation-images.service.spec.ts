@@ -79,4 +79,20 @@ describe('GenerationImages (store-backed)', () => {
     const renumbered = { ...first, routers: first.routers.map((r) => ({ ...r, table: [r.table[0] + 1, 0, 0] })) };
     expect(sut.encode(fabricId, 2, renumbered).parentNumber).toBeNull();
   });
+
+  it('stores a delta where every chip changed one small register of many (a route policy around a dead channel), and says which chips changed', async () => {
+    const sut = new GenerationImages(rows, noDeletes);
+    const wide = {
+      family: 'test',
+      problems: [],
+      routers: Array.from({ length: 100 }, (_, i) => ({ name: `r${i}`, table: Array.from({ length: 64 }, (_, w) => i + w) })),
+    };
+    await save(sut, 1, wide);
+    const policy = { ...wide, routers: wide.routers.map((r) => ({ ...r, table: [...r.table.slice(0, 63), -1] })) };
+    const encoded = sut.encode(fabricId, 2, policy);
+    expect(encoded.parentNumber).toBe(1);
+    expect(encoded.delta!.patched).toHaveLength(100);
+    await save(sut, 2, policy);
+    expect(await new GenerationImages(rows, noDeletes).read(fabricId, 2)).toEqual(policy);
+  });
 });

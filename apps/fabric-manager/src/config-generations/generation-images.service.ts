@@ -19,6 +19,8 @@ interface HeldImage {
   readonly image: ChipImages;
   /** Deltas between this generation and the nearest one stored whole (0: it is whole). */
   readonly depth: number;
+  /** Characters of the image stored whole: its own where it was, else that of the whole one its chain starts from. */
+  readonly wholeChars: number;
 }
 
 /**
@@ -44,13 +46,19 @@ export class GenerationImages {
 
   /**
    * The image column of generation `number`, to be stored: a delta on the latest generation when
-   * that one is in memory and the delta names fewer than half of the image's chips; else whole.
+   * that one is in memory and the delta takes less than half the characters of the image whole
+   * (issue 55: a fault that changes one register of every chip — Anton 2's route policies around a
+   * dead channel — is still a small delta); else whole. `delta` is the change from the latest
+   * generation whichever is stored (null where it is not in memory): what changed is read from it.
    */
   encode(fabricId: number, number: number, image: ChipImages): { image: string; parentNumber: number | null; delta: ImageDelta | null } {
     const parent = this.latest.get(fabricId);
     if (parent && parent.number === number - 1) {
       const { delta, chips } = imageDelta(parent.image, image);
       if (chips * 2 < Math.max(1, image.routers.length)) return { image: JSON.stringify(delta), parentNumber: parent.number, delta };
+      const text = JSON.stringify(delta);
+      if (text.length * 2 < parent.wholeChars) return { image: text, parentNumber: parent.number, delta };
+      return { image: JSON.stringify(image), parentNumber: null, delta };
     }
     return { image: JSON.stringify(image), parentNumber: null, delta: null };
   }
@@ -58,7 +66,13 @@ export class GenerationImages {
   /** Generation `row` was stored with `image` (encoded by `encode`). */
   stored(row: ConfigGeneration, image: ChipImages): void {
     const parent = row.parentNumber === null ? null : this.latest.get(row.fabricId);
-    this.latest.set(row.fabricId, { fabricId: row.fabricId, number: row.number, image, depth: parent ? parent.depth + 1 : 0 });
+    this.latest.set(row.fabricId, {
+      fabricId: row.fabricId,
+      number: row.number,
+      image,
+      depth: parent ? parent.depth + 1 : 0,
+      wholeChars: parent ? parent.wholeChars : row.image.length,
+    });
   }
 
   /**
@@ -78,7 +92,13 @@ export class GenerationImages {
   /** The fabric now holds generation `number`'s image. */
   markPushed(fabricId: number, number: number, image: ChipImages): void {
     const latest = this.latest.get(fabricId);
-    this.pushed.set(fabricId, { fabricId, number, image, depth: latest?.number === number ? latest.depth : DELTAS_BEFORE_WHOLE });
+    this.pushed.set(fabricId, {
+      fabricId,
+      number,
+      image,
+      depth: latest?.number === number ? latest.depth : DELTAS_BEFORE_WHOLE,
+      wholeChars: latest?.number === number ? latest.wholeChars : 0,
+    });
   }
 
   /** The image of generation `number` of the fabric: from memory, else read back from the store. */
@@ -92,10 +112,16 @@ export class GenerationImages {
     const row = await this.rows.findOne({ where: { fabricId, number }, select: { id: true, image: true, parentNumber: true } });
     if (!row) throw new Error(`fabric ${fabricId} has no generation ${number}`);
     let held: HeldImage;
-    if (row.parentNumber === null) held = { fabricId, number, image: JSON.parse(row.image) as ChipImages, depth: 0 };
+    if (row.parentNumber === null) held = { fabricId, number, image: JSON.parse(row.image) as ChipImages, depth: 0, wholeChars: row.image.length };
     else {
       const parent = await this.held(fabricId, row.parentNumber);
-      held = { fabricId, number, image: applyImageDelta(parent.image, JSON.parse(row.image) as ImageDelta), depth: parent.depth + 1 };
+      held = {
+        fabricId,
+        number,
+        image: applyImageDelta(parent.image, JSON.parse(row.image) as ImageDelta),
+        depth: parent.depth + 1,
+        wholeChars: parent.wholeChars,
+      };
     }
     this.recent.unshift(held);
     this.recent.length = Math.min(this.recent.length, RECENT_IMAGES);
@@ -117,8 +143,9 @@ export class GenerationImages {
   async compact(fabricId: number): Promise<void> {
     const latest = this.latest.get(fabricId);
     if (!latest || latest.depth < DELTAS_BEFORE_WHOLE) return;
-    await this.rows.update({ fabricId, number: latest.number }, { image: JSON.stringify(latest.image), parentNumber: null });
-    const whole = { ...latest, depth: 0 };
+    const text = JSON.stringify(latest.image);
+    await this.rows.update({ fabricId, number: latest.number }, { image: text, parentNumber: null });
+    const whole = { ...latest, depth: 0, wholeChars: text.length };
     this.latest.set(fabricId, whole);
     if (this.pushed.get(fabricId)?.number === latest.number) this.pushed.set(fabricId, whole);
   }
