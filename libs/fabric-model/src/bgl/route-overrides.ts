@@ -140,6 +140,16 @@ export class RouteOverrideCompiler {
   private readonly signs = [0, 0, 0];
   private readonly t = [0, 0, 0];
   private readonly r = [0, 0, 0];
+  /** Scratch of candidates() and firstOf(), per destination. */
+  private readonly at = [0, 0, 0];
+  private readonly box = [0, 0, 0];
+  private readonly seg = [0, 0, 0];
+  private readonly dirs = [0, 0, 0];
+  private readonly bx = [0, 0, 0];
+  private readonly sx = [0, 0, 0];
+  private readonly best = [0, 0, 0, 0, 0];
+  private readonly boxMasks: Int32Array[] = [];
+  private readonly segMasks: Int32Array[] = [];
   private entries = 0;
   private hardCells = 0;
   private searched = 0;
@@ -332,20 +342,24 @@ export class RouteOverrideCompiler {
     const m = this.masks;
     const sm = this.sourceMasks;
     const so = this.sourceAt;
-    const at = [this.maskAt[0] + t[0] * stride, this.maskAt[1] + t[1] * stride, this.maskAt[2] + t[2] * stride];
+    // Scratch kept on the compiler (STYLE.md: no allocation per destination in a hot loop).
+    const at = this.at;
+    at[0] = this.maskAt[0] + t[0] * stride;
+    at[1] = this.maskAt[1] + t[1] * stride;
+    at[2] = this.maskAt[2] + t[2] * stride;
     const out: number[] = [];
     // Direct routes with software-chosen directions: flip any moving dimension to the long way.
-    const box = [BOX_MIN, BOX_MIN, BOX_MIN];
-    const seg = [SEG_MIN, SEG_MIN, SEG_MIN];
+    const box = this.box;
+    const seg = this.seg;
+    const dirs = this.dirs;
     for (let flips = 1; flips < 8; flips++) {
       let moves = true;
-      const dirs = [DIRECTION_MINIMAL, DIRECTION_MINIMAL, DIRECTION_MINIMAL];
       for (let d = 0; d < 3; d++) {
         const flip = (flips & (1 << d)) !== 0;
         if (flip && t[d] === sc[d]) moves = false;
         box[d] = flip ? BOX_FLIP : BOX_MIN;
         seg[d] = flip ? SEG_FLIP : SEG_MIN;
-        if (flip) dirs[d] = torus.minimalSign(d, sc[d], t[d]) > 0 ? DIRECTION_MINUS : DIRECTION_PLUS;
+        dirs[d] = !flip ? DIRECTION_MINIMAL : torus.minimalSign(d, sc[d], t[d]) > 0 ? DIRECTION_MINUS : DIRECTION_PLUS;
       }
       if (!moves) continue;
       if (!meets3(W, m[0], at[0] + box[0] * W, m[1], at[1] + box[1] * W, m[2], at[2] + box[2] * W))
@@ -372,35 +386,41 @@ export class RouteOverrideCompiler {
         out.push(legWord(LEG_STATIC, dirs), NO_SECOND_LEG, 0, 0, 0);
     }
     // Relays of fixed shapes with minimal legs; the cheapest valid one (the node compares it with
-    // the direct routes above per destination).
-    let best: number[] | undefined;
+    // the direct routes above per destination): its two legs and relay words, kept in `best`.
+    const best = this.best;
+    let found = false;
     let bestCost = Infinity;
     const minimal = this.minimalHops(sc, t);
     // A corner: the destination's coordinates in the dimensions of `subset`, the source's in the
     // others (the route then takes the dimensions in another order).
-    const bx = [0, 0, 0];
-    const ba = [0, 0, 0];
-    const sx = [0, 0, 0];
-    const sa = [0, 0, 0];
     for (let subset = 1; subset < 7; subset++) {
-      let relayLive = true;
-      const rc = [0, 1, 2].map((d) => (subset & (1 << d) ? t[d] : sc[d]));
-      if (this.faults.deadNode[torus.index(rc[0], rc[1], rc[2])]) relayLive = false;
-      if (!relayLive || minimal >= bestCost) continue;
+      if (minimal >= bestCost) break;
+      const rx = subset & 1 ? t[0] : sc[0];
+      const ry = subset & 2 ? t[1] : sc[1];
+      const rz = subset & 4 ? t[2] : sc[2];
+      if (this.faults.deadNode[torus.index(rx, ry, rz)]) continue;
       // First leg s → r: moving in the subset's dimensions (minimal box), at s's coordinate elsewhere.
-      const first = this.firstOf(subset, at, m, sm, bx, ba, sx, sa, true);
+      const first = this.firstOf(subset, at, m, sm, true);
       if (first < 0) continue;
-      const second = this.firstOf(subset, at, m, sm, bx, ba, sx, sa, false);
+      const second = this.firstOf(subset, at, m, sm, false);
       if (second < 0) continue;
       bestCost = minimal;
-      best = [first, second, ...[0, 1, 2].map((d) => relayWord(subset & (1 << d) ? RELAY_FROM_DESTINATION : RELAY_FROM_SOURCE, 0))];
+      found = true;
+      best[0] = first;
+      best[1] = second;
+      for (let d = 0; d < 3; d++) best[2 + d] = relayWord(subset & (1 << d) ? RELAY_FROM_DESTINATION : RELAY_FROM_SOURCE, 0);
     }
     // A neighbour of the source: one hop, then a minimal leg from there.
+    const rc = this.r;
+    const bx = this.bx;
+    const sx = this.sx;
     for (let dir = 0; dir < 6; dir++) {
       const d = dir >> 1;
       const up = (dir & 1) === 0;
       if (!this.faults.linkUsable(s, dir)) continue;
-      const rc = [...sc];
+      rc[0] = sc[0];
+      rc[1] = sc[1];
+      rc[2] = sc[2];
       rc[d] = (sc[d] + (up ? 1 : -1) + torus.shape[d]) % torus.shape[d];
       if (rc[0] === t[0] && rc[1] === t[1] && rc[2] === t[2]) continue;
       const cost = 1 + this.minimalHops(rc, t);
@@ -434,61 +454,62 @@ export class RouteOverrideCompiler {
       }
       if (second < 0) continue;
       bestCost = cost;
+      found = true;
       // The hop goes the way it was checked: on a ring of two, minimal would take the tie's way.
-      const hop = legWord(
-        LEG_DYNAMIC,
-        [0, 1, 2].map((e) => (e !== d ? DIRECTION_MINIMAL : up ? DIRECTION_PLUS : DIRECTION_MINUS)),
-      );
-      best = [hop, second, ...[0, 1, 2].map((e) => relayWord(RELAY_FROM_SOURCE, e === d ? (up ? 1 : -1) : 0))];
+      for (let e = 0; e < 3; e++) dirs[e] = e !== d ? DIRECTION_MINIMAL : up ? DIRECTION_PLUS : DIRECTION_MINUS;
+      best[0] = legWord(LEG_DYNAMIC, dirs);
+      best[1] = second;
+      for (let e = 0; e < 3; e++) best[2 + e] = relayWord(RELAY_FROM_SOURCE, e === d ? (up ? 1 : -1) : 0);
     }
-    if (best) out.push(...best);
+    if (found) out.push(best[0], best[1], best[2], best[3], best[4]);
     return out;
   }
 
   /**
    * A corner relay's leg, dynamic if it can be, else static, else −1: the first leg (s to the
    * corner: the subset's dimensions move minimally, the others stay at s) or the second (the corner
-   * to t: the other dimensions move minimally, the subset's stay at t).
+   * to t: the other dimensions move minimally, the subset's stay at t). Per dimension a mask is
+   * read from the interval masks (m) or the source masks (sm) at an offset.
    */
-  private firstOf(
-    subset: number,
-    at: number[],
-    m: Int32Array[],
-    sm: Int32Array[],
-    bx: number[],
-    ba: number[],
-    sx: number[],
-    sa: number[],
-    firstLeg: boolean,
-  ): number {
+  private firstOf(subset: number, at: number[], m: Int32Array[], sm: Int32Array[], firstLeg: boolean): number {
     const W = this.W;
-    // Per dimension, the box mask (array 0: interval masks, 1: source masks) and its offset.
+    const so = this.sourceAt;
+    const box = this.boxMasks;
+    const boxAt = this.bx;
+    const seg = this.segMasks;
+    const segAt = this.sx;
     for (let d = 0; d < 3; d++) {
-      const moving = ((subset & (1 << d)) !== 0) === firstLeg;
       const atT = (subset & (1 << d)) !== 0;
+      const moving = atT === firstLeg;
       // Box: moving → the minimal arc; staying → the point (at s for the first leg's staying
       // dimensions, at t for the second's).
-      ba[d] = moving ? 0 : atT ? 0 : 1;
-      bx[d] = moving ? at[d] + BOX_MIN * W : atT ? at[d] + EQ_T * W : this.sourceAt[d] + EQ_S * W;
-      sa[d] = moving ? 0 : atT ? 0 : 1;
-      sx[d] = moving ? at[d] + SEG_MIN * W : atT ? at[d] + EQ_T_NODES * W : this.sourceAt[d] + EQ_S_NODES * W;
+      const source = !moving && !atT;
+      box[d] = source ? sm[d] : m[d];
+      boxAt[d] = moving ? at[d] + BOX_MIN * W : atT ? at[d] + EQ_T * W : so[d] + EQ_S * W;
+      seg[d] = source ? sm[d] : m[d];
+      segAt[d] = moving ? at[d] + SEG_MIN * W : atT ? at[d] + EQ_T_NODES * W : so[d] + EQ_S_NODES * W;
     }
-    const arr = (d: number, which: number) => (which === 0 ? m[d] : sm[d]);
-    if (!meets3(W, arr(0, ba[0]), bx[0], arr(1, ba[1]), bx[1], arr(2, ba[2]), bx[2])) return DYNAMIC_MINIMAL;
+    if (!meets3(W, box[0], boxAt[0], box[1], boxAt[1], box[2], boxAt[2])) return DYNAMIC_MINIMAL;
     // Static: the leg's start A is s (first leg) or the corner (second); its end B the corner or t.
-    const aAt = (d: number): [Int32Array, number] => {
-      const atT = (subset & (1 << d)) !== 0;
-      return firstLeg || !atT ? [sm[d], this.sourceAt[d] + EQ_S * W] : [m[d], at[d] + EQ_T * W];
-    };
-    const bAt = (d: number): [Int32Array, number] => {
-      const atT = (subset & (1 << d)) !== 0;
-      return !firstLeg || atT ? [m[d], at[d] + EQ_T * W] : [sm[d], this.sourceAt[d] + EQ_S * W];
-    };
-    const [aY, ay] = aAt(1);
-    const [aZ, az] = aAt(2);
-    const [bX, bxo] = bAt(0);
-    const [bY, byo] = bAt(1);
-    const blocked = meetsStatic(W, arr(0, sa[0]), sx[0], arr(1, sa[1]), sx[1], arr(2, sa[2]), sx[2], aY, ay, aZ, az, bX, bxo, bY, byo);
+    const aFromSource = (d: number) => firstLeg || (subset & (1 << d)) === 0;
+    const bFromT = (d: number) => !firstLeg || (subset & (1 << d)) !== 0;
+    const blocked = meetsStatic(
+      W,
+      seg[0],
+      segAt[0],
+      seg[1],
+      segAt[1],
+      seg[2],
+      segAt[2],
+      aFromSource(1) ? sm[1] : m[1],
+      aFromSource(1) ? so[1] + EQ_S * W : at[1] + EQ_T * W,
+      aFromSource(2) ? sm[2] : m[2],
+      aFromSource(2) ? so[2] + EQ_S * W : at[2] + EQ_T * W,
+      bFromT(0) ? m[0] : sm[0],
+      bFromT(0) ? at[0] + EQ_T * W : so[0] + EQ_S * W,
+      bFromT(1) ? m[1] : sm[1],
+      bFromT(1) ? at[1] + EQ_T * W : so[1] + EQ_S * W,
+    );
     return blocked ? -1 : STATIC_MINIMAL;
   }
 
