@@ -63,15 +63,21 @@ export function indexKnownFabric(known: KnownFabric): KnownFabricIndex {
  * routes around these and proves against the cabling found, not the cabling designed.
  */
 export function cablesNotFoundAsDesigned(known: KnownFabric): readonly (readonly [CableEnd, CableEnd])[] {
+  // Found once per fabric as known (issue 55: every reaction asked, and BG/L's 64K has 196,608 cables).
+  let out = notFound.get(known);
+  if (out) return out;
   const { peer } = indexKnownFabric(known);
-  const out: (readonly [CableEnd, CableEnd])[] = [];
+  out = [];
   for (const cable of known.design.cables) {
     const far = peer.get(endKey(cable.a));
     if (far && far.chip === cable.b.chip && far.port === cable.b.port) continue;
     out.push([cable.a, cable.b]);
   }
+  notFound.set(known, out);
   return out;
 }
+
+const notFound = new WeakMap<KnownFabric, (readonly [CableEnd, CableEnd])[]>();
 
 /**
  * The fabric as if a sweep had found exactly the design (serial numbers in design order, each chip
