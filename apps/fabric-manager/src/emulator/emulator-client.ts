@@ -1,7 +1,7 @@
 import type { InterruptRecord, MaintenanceResult, MaintenanceTransport, RegisterValue, SourceRoute } from '@weft/control';
 import { packRoutes, transferables, unpackResults } from '@weft/emulator';
 import type { FabricStatus, HostCommand, HostReply, PhysicalFault, TrafficReport, TrafficRequest } from '@weft/emulator';
-import type { FabricDesign } from '@weft/fabric-model';
+import type { BatchedWrite, FabricDesign } from '@weft/fabric-model';
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -230,6 +230,13 @@ export class EmulatorClient {
         call<void>((id) => ({ type: 'write', id, fabricId, route, register, index, value })),
       writeMany: (route: SourceRoute, register: string, indices: readonly number[], value: RegisterValue) =>
         call<void>((id) => ({ type: 'write-many', id, fabricId, route, register, indices, value })),
+      writeBatch: async (writes: readonly BatchedWrite[], concurrency: number) => {
+        const reply = await this.request((id) => ({ type: 'write-batch', id, fabricId, writes, concurrency }));
+        if (reply.type === 'results')
+          return unpackResults(reply.results).map((r) => (r.ok ? { ok: true as const, value: undefined, latencyNs: r.latencyNs } : r));
+        const detail = reply.type === 'error' ? reply.message : 'unexpected reply';
+        return writes.map(() => ({ ok: false as const, reason: 'rejected' as const, detail, latencyNs: 0 }));
+      },
       onInterrupt: (listener) => this.onInterrupt((id, interrupt) => id === fabricId && listener(interrupt)),
     };
   }

@@ -51,7 +51,8 @@ export function anton2RoutePolicy(
   deadNodes: readonly number[],
   tieRule: 'random' | 'plus' | 'source-parity',
 ): Anton2RoutePolicy {
-  const masks = new Map<number, Uint16Array>();
+  // Per source, its combinations per destination (made where a fault first restricts it), by torus index.
+  const tables: (Uint16Array | undefined)[] = new Array(torus.size);
   const dead = new Set(deadNodes);
   const channels = new Map<string, DeadChannel>();
   const addChannel = (c: DeadChannel) => channels.set(`${c.node}:${c.port}`, c);
@@ -67,11 +68,8 @@ export function anton2RoutePolicy(
         }
     }
   const size = torus.size;
-  const remove = (s: number, t: number, combo: number) => {
-    let table = masks.get(s);
-    if (!table) masks.set(s, (table = new Uint16Array(size).fill(0xfff)));
-    table[t] &= ~(1 << combo);
-  };
+  // A torus index is x + X·(y + Y·z): each dimension's stride.
+  const stride = [1, torus.shape[0], torus.shape[0] * torus.shape[1]];
   for (const { node, port } of channels.values()) {
     const d = port >> 2;
     const sign = port & 2 ? -1 : 1;
@@ -97,28 +95,36 @@ export function anton2RoutePolicy(
       const freeT = after.map((e) => torus.shape[e]);
       const countS = freeS.reduce((a, b) => a * b, 1);
       const countT = freeT.reduce((a, b) => a * b, 1);
-      for (let i = 0; i < countS; i++)
+      const keep = ~(1 << (2 * o + slice));
+      // The source's index but for dimension d (its free dimensions and n's), and the destination's likewise.
+      let hereBase = 0;
+      for (let e = 0; e < 3; e++) if (e !== d) hereBase += here[e] * stride[e];
+      for (let i = 0; i < countS; i++) {
+        let sBase = hereBase;
+        let rest = i;
+        for (const e of before) {
+          sBase += ((rest % torus.shape[e]) - here[e]) * stride[e];
+          rest = Math.floor(rest / torus.shape[e]);
+        }
         for (let j = 0; j < countT; j++) {
-          const sc = [...here];
-          const tc = [...here];
-          let rest = i;
-          for (const e of before) {
-            sc[e] = rest % torus.shape[e];
-            rest = Math.floor(rest / torus.shape[e]);
-          }
+          let tBase = hereBase;
           rest = j;
           for (const e of after) {
-            tc[e] = rest % torus.shape[e];
+            tBase += ((rest % torus.shape[e]) - here[e]) * stride[e];
             rest = Math.floor(rest / torus.shape[e]);
           }
-          for (const [s, t] of along) {
-            sc[d] = s;
-            tc[d] = t;
-            remove(torus.index(sc[0], sc[1], sc[2]), torus.index(tc[0], tc[1], tc[2]), 2 * o + slice);
+          for (let p = 0; p < along.length; p++) {
+            const source = sBase + along[p][0] * stride[d];
+            let table = tables[source];
+            if (!table) tables[source] = table = new Uint16Array(size).fill(0xfff);
+            table[tBase + along[p][1] * stride[d]] &= keep;
           }
         }
+      }
     });
   }
+  const masks = new Map<number, Uint16Array>();
+  for (let s = 0; s < size; s++) if (tables[s]) masks.set(s, tables[s]!);
   const unreachable: [number, number][] = [];
   for (const [s, table] of masks) {
     if (dead.has(s)) continue;

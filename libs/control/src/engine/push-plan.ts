@@ -53,17 +53,34 @@ export interface ExecuteOptions {
   readonly onPhaseDone?: (phase: number) => Promise<void> | void;
 }
 
+/** Writes a push sends in one request where the transport takes batches (a phase of 8,196 writes goes as 5). */
+const WRITES_PER_BATCH = 2048;
+
 /** Runs a plan phase by phase; stops after the first phase with a failed write. */
 export async function executePlan(transport: MaintenanceTransport, plan: PushPlan, options: ExecuteOptions = {}): Promise<PushReport> {
   let writes = 0;
   const failures: PushFailure[] = [];
   let phasesDone = options.fromPhase ?? 0;
+  const concurrency = options.concurrency ?? 256;
   for (let i = phasesDone; i < plan.phases.length; i++) {
-    await runConcurrently(plan.phases[i].writes, options.concurrency ?? 256, async (w) => {
-      writes++;
-      const result = await sendWrite(transport, w);
-      if (!result.ok) failures.push({ router: w.router, register: w.register, detail: `${result.reason}: ${result.detail}` });
-    });
+    const phase = plan.phases[i].writes;
+    if (transport.writeBatch) {
+      // As batches (issue 55): one request for many chips' writes rather than one each, one batch
+      // after another, each keeping `concurrency` writes in flight on the maintenance network.
+      for (let from = 0; from < phase.length; from += WRITES_PER_BATCH) {
+        const part = phase.slice(from, from + WRITES_PER_BATCH);
+        const results = await transport.writeBatch(part, concurrency);
+        results.forEach((result, k) => {
+          writes++;
+          if (!result.ok) failures.push({ router: part[k].router, register: part[k].register, detail: `${result.reason}: ${result.detail}` });
+        });
+      }
+    } else
+      await runConcurrently(phase, concurrency, async (w) => {
+        writes++;
+        const result = await sendWrite(transport, w);
+        if (!result.ok) failures.push({ router: w.router, register: w.register, detail: `${result.reason}: ${result.detail}` });
+      });
     if (failures.length > 0) break;
     phasesDone = i + 1;
     await options.onPhaseDone?.(phasesDone);

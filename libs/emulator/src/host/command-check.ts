@@ -41,6 +41,17 @@ const COMMAND = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('write'), id, fabricId, route, register, index, value }),
   z.object({ type: z.literal('write-many'), id, fabricId, route, register, indices: z.array(index).max(1 << 16), value }),
+  z.object({
+    type: z.literal('write-batch'),
+    id,
+    fabricId,
+    writes: z.array(z.object({ route, register, indices: z.array(index).max(1 << 16), value, whole: z.boolean().optional() })).max(1 << 16),
+    concurrency: z
+      .number()
+      .int()
+      .min(1)
+      .max(1 << 20),
+  }),
   z.object({ type: z.literal('status'), id }),
   z.object({ type: z.literal('fault'), id, fabricId, fault: whole }),
   z.object({ type: z.literal('traffic'), id, fabricId, request: whole }),

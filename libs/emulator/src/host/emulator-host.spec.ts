@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { configureR15ByHand } from '../yarc/blackwidow-test-config';
 import type { YarcFabricSim } from '../yarc/yarc-fabric-sim';
 import { EmulatorHost } from './emulator-host';
-import type { HostCommand, HostReply } from './protocol';
+import { HostCommand, HostReply, unpackResults } from './protocol';
 
 /** The worker's host in-process: commands in, replies collected. */
 function host() {
@@ -79,5 +79,31 @@ describe('the emulator host: what a drill needs', () => {
     const answer = await send((id) => ({ type: 'read', id, fabricId: 1, route: [0], register: 'identity', index: 0 }));
     expect(answer).toMatchObject({ type: 'result', result: { ok: true } });
     expect(replies.some((r) => 'id' in r && r.id === heldId)).toBe(false);
+  });
+
+  it('makes a batch of writes to several chips in one request, each outcome in order: written, refused, not answered', async () => {
+    const { h, send } = host();
+    // s0.r1.0's sidelink to s0.r1.1 (its port 32) is cut: a write beyond it is never answered.
+    await send((id) => ({ type: 'fault', id, fabricId: 1, fault: { action: 'cut-link', chip: 's0.r1.0', port: 32 } }));
+    const reply = await send((id) => ({
+      type: 'write-batch',
+      id,
+      fabricId: 1,
+      concurrency: 2,
+      writes: [
+        { route: [0], register: 'rootDetect', indices: [17, 18], value: [0x60, 0x1f] },
+        { route: [0], register: 'hashSelect', indices: [0], value: [0b111], whole: true },
+        { route: [0, 32], register: 'rootDetect', indices: [3], value: [0x20, 0x1f] },
+      ],
+    }));
+    expect(reply.type).toBe('results');
+    if (reply.type !== 'results') return;
+    expect(unpackResults(reply.results).map((r) => (r.ok ? 'ok' : r.reason))).toEqual(['ok', 'rejected', 'timeout']);
+    const sim = h.fabric(1)!.sim.traffic as YarcFabricSim;
+    const r = sim.chipRouter[sim.fabric.chipId('s0.r1.0')];
+    expect([17, 18].map((i) => [sim.regs.rootLocation[r * 64 + i], sim.regs.rootMask[r * 64 + i]])).toEqual([
+      [0x60, 0x1f],
+      [0x60, 0x1f],
+    ]);
   });
 });

@@ -6,7 +6,7 @@
 import type { FabricDesign } from '@weft/fabric-model';
 import type { MaintenanceResult, MaintenanceTransport, RegisterValue } from '@weft/fabric-model';
 import { EmulatedFabric } from '../emulated-fabric';
-import { FABRIC_FAMILY_MODELS } from '@weft/fabric-model';
+import { FABRIC_FAMILY_MODELS, writeEach } from '@weft/fabric-model';
 import { chipModelOf } from '../chip-models';
 import type { HostedEngine } from '../engine/fabric-engine';
 import { FabricStatus, HostCommand, HostReply, packResults, unpackRoutes } from './protocol';
@@ -76,12 +76,15 @@ export class EmulatorHost {
         case 'read':
         case 'read-many':
         case 'write':
-        case 'write-many': {
+        case 'write-many':
+        case 'write-batch': {
           const hosted = this.fabrics.get(command.fabricId);
           if (!hosted) {
             const result = { ok: false as const, reason: 'rejected' as const, detail: `no emulated fabric ${command.fabricId}`, latencyNs: 0 };
             if (command.type === 'read-many') {
               this.reply({ type: 'results', id: command.id, results: packResults(Array.from({ length: command.routes.offsets.length - 1 }, () => result)) });
+            } else if (command.type === 'write-batch') {
+              this.reply({ type: 'results', id: command.id, results: packResults(command.writes.map(() => result)) });
             } else this.reply({ type: 'result', id: command.id, result });
             return;
           }
@@ -97,6 +100,13 @@ export class EmulatorHost {
               : undefined;
             hosted.controller.readMany(unpackRoutes(command.routes), command.register, command.concurrency, onPart).then(
               (results) => this.reply({ type: 'results', id: command.id, results: packResults(command.parts ? [] : results) }),
+              (error: unknown) => this.fail(command.id, error),
+            );
+            break;
+          }
+          if (command.type === 'write-batch') {
+            writeEach(hosted.controller, command.writes, command.concurrency).then(
+              (results) => this.reply({ type: 'results', id: command.id, results: packResults(results.map((r) => (r.ok ? { ...r, value: [] } : r))) }),
               (error: unknown) => this.fail(command.id, error),
             );
             break;

@@ -173,9 +173,14 @@ export async function serveFabric(address: string, options: FabricServeOptions):
         const checked = checkHostCommand(message);
         if (!('command' in checked)) return void sendFrame(socket, { type: 'error', id: checked.id, message: checked.problem } satisfies HostReply);
         const command = checked.command;
-        if (command.type === 'write' || command.type === 'write-many') {
+        if (command.type === 'write' || command.type === 'write-many' || command.type === 'write-batch') {
           const now = Date.now();
-          session!.writes += command.type === 'write' ? 1 : command.indices.length;
+          session!.writes +=
+            command.type === 'write'
+              ? 1
+              : command.type === 'write-many'
+                ? command.indices.length
+                : command.writes.reduce((n, w) => n + (w.whole ? 1 : w.indices.length), 0);
           session!.firstWriteAt ??= now;
           session!.lastWriteAt = now;
         }

@@ -4,7 +4,7 @@
  * only maintenance answers, interrupts and statistics.
  */
 import type { FabricDesign } from '@weft/fabric-model';
-import type { InterruptRecord, MaintenanceFailure, MaintenanceResult, RegisterValue, SourceRoute } from '@weft/fabric-model';
+import type { BatchedWrite, InterruptRecord, MaintenanceFailure, MaintenanceResult, RegisterValue, SourceRoute } from '@weft/fabric-model';
 import type { BackgroundReport, TrafficReport } from '../traffic/traffic-run';
 import type { TrafficRequest } from '../traffic/traffic-request';
 
@@ -20,6 +20,8 @@ export type HostCommand =
   | { type: 'read-many'; id: number; fabricId: number; routes: PackedRoutes; register: string; concurrency: number; parts?: boolean }
   | { type: 'write'; id: number; fabricId: number; route: SourceRoute; register: string; index: number; value: RegisterValue }
   | { type: 'write-many'; id: number; fabricId: number; route: SourceRoute; register: string; indices: readonly number[]; value: RegisterValue }
+  /** Writes to any chips, each as 'write' (whole) or 'write-many' would make it, `concurrency` at a time; one 'results' reply, in order. */
+  | { type: 'write-batch'; id: number; fabricId: number; writes: readonly BatchedWrite[]; concurrency: number }
   | { type: 'status'; id: number }
   | { type: 'fault'; id: number; fabricId: number; fault: PhysicalFault }
   | { type: 'traffic'; id: number; fabricId: number; request: TrafficRequest }

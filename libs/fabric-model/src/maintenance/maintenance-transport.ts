@@ -42,6 +42,31 @@ export interface InterruptRecord {
   readonly details?: Readonly<Record<string, unknown>>;
 }
 
+/** One write of a batch (MaintenanceTransport.writeBatch). */
+export interface BatchedWrite {
+  readonly route: SourceRoute;
+  readonly register: string;
+  readonly indices: readonly number[];
+  readonly value: RegisterValue;
+  /** Written whole at index 0, as `write` does, rather than to each of `indices`. */
+  readonly whole?: boolean;
+}
+
+/** Makes a batch's writes one at a time through `transport`, `concurrency` outstanding (what writeBatch does where a transport has no batches). */
+export async function writeEach(transport: MaintenanceTransport, writes: readonly BatchedWrite[], concurrency: number): Promise<MaintenanceResult<void>[]> {
+  const results = new Array<MaintenanceResult<void>>(writes.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < writes.length) {
+      const k = next++;
+      const w = writes[k];
+      results[k] = await (w.whole ? transport.write(w.route, w.register, 0, w.value) : transport.writeMany(w.route, w.register, w.indices, w.value));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, writes.length) }, worker));
+  return results;
+}
+
 export interface MaintenanceTransport {
   /** Reads register `register[index]` of the chip at the end of `route`; times out when no chip answers. */
   read(route: SourceRoute, register: string, index?: number): Promise<MaintenanceResult<RegisterValue>>;
@@ -65,6 +90,13 @@ export interface MaintenanceTransport {
   /** Writes one value to several indices of a register in a single packet (e.g. the same routing
    * register in every tile of a virtual router). */
   writeMany(route: SourceRoute, register: string, indices: readonly number[], value: RegisterValue): Promise<MaintenanceResult<void>>;
+  /**
+   * Register writes to any chips as one request (issue 55: a reaction's push writes every ASIC of a
+   * 4,096-ASIC torus): each made as `write` (whole: `register[0]`) or `writeMany` would make it, up
+   * to `concurrency` outstanding on the maintenance network, the results in order. Optional: where a
+   * transport has none, the writes go one call each.
+   */
+  writeBatch?(writes: readonly BatchedWrite[], concurrency: number): Promise<MaintenanceResult<void>[]>;
   /** Delivers interrupts raised by chips to the maintenance controller. */
   onInterrupt(listener: (interrupt: InterruptRecord) => void): () => void;
 }
