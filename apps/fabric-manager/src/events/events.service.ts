@@ -1,6 +1,7 @@
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, FindOptionsWhere, In, IsNull, MoreThan, Not, Repository } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Connection, decodeCursor, encodeCursor, toConnection } from '../graphql/pagination';
 import { dialectOf, placeholder } from '../database/dialect';
 import { EventBus } from './event-bus';
@@ -106,6 +107,29 @@ export class EventsService implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
+   * Stores events that arrived together in one statement, in order, and publishes them (issue 55:
+   * a dead ASIC's twelve link-down interrupts were twelve inserts and twelve looks of the feed on a
+   * reaction's path).
+   */
+  async recordMany(events: readonly NewFabricEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    await this.onModuleInit();
+    const insert = async (manager: EntityManager) => {
+      if (dialectOf(manager) === 'postgres') await manager.query(`SELECT pg_advisory_xact_lock(${EVENT_ORDER_LOCK})`);
+      await manager
+        .createQueryBuilder()
+        .insert()
+        .into(FabricEvent)
+        // A JSON column's value is its object (TypeORM's partial-entity type cannot say so).
+        .values(events.map((event) => this.row(event)) as QueryDeepPartialEntity<FabricEvent>[])
+        .updateEntity(false)
+        .execute();
+    };
+    await (dialectOf(this.events.manager) === 'postgres' ? this.events.manager.transaction(insert) : insert(this.events.manager));
+    await this.pump();
+  }
+
+  /**
    * Stores an event without publishing it, in the caller's transaction when one is given: the
    * caller calls `committed` once the transaction has committed, so that no subscriber hears of
    * what a failed operation did not do. On PostgreSQL the event holds the store's event-order lock
@@ -122,21 +146,24 @@ export class EventsService implements OnModuleInit, OnModuleDestroy {
   private async insert(event: NewFabricEvent, manager: EntityManager): Promise<FabricEvent> {
     if (dialectOf(manager) === 'postgres') await manager.query(`SELECT pg_advisory_xact_lock(${EVENT_ORDER_LOCK})`);
     const repository = manager.getRepository(FabricEvent);
-    return repository.save(
-      repository.create({
-        fabricId: event.fabricId,
-        kind: event.kind,
-        emulatedTimeNs: event.emulatedTimeNs ?? null,
-        chip: event.chip ?? null,
-        port: event.port ?? null,
-        vc: event.vc ?? null,
-        lane: event.lane ?? null,
-        details: event.details ?? {},
-        acknowledgedBy: null,
-        acknowledgedAt: null,
-        acknowledgementNote: null,
-      }),
-    );
+    return repository.save(repository.create(this.row(event)));
+  }
+
+  /** A new event as its row holds it. */
+  private row(event: NewFabricEvent) {
+    return {
+      fabricId: event.fabricId,
+      kind: event.kind,
+      emulatedTimeNs: event.emulatedTimeNs ?? null,
+      chip: event.chip ?? null,
+      port: event.port ?? null,
+      vc: event.vc ?? null,
+      lane: event.lane ?? null,
+      details: event.details ?? {},
+      acknowledgedBy: null,
+      acknowledgedAt: null,
+      acknowledgementNote: null,
+    };
   }
 
   /** Says that a transaction which stored events has committed: resolves once they are published. */

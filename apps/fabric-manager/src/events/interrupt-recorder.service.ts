@@ -3,7 +3,7 @@ import type { InterruptRecord } from '@weft/control';
 import type { InterruptKind } from '@weft/fabric-model';
 import { ChipNamesService } from '../chip-names/chip-names.service';
 import { FabricTransports } from '../transport/fabric-transports';
-import { EventsService } from './events.service';
+import { EventsService, NewFabricEvent } from './events.service';
 import { FabricEventKind } from './fabric-event-kind';
 
 /** The event each kind of interrupt is stored as: every kind has one (a new kind does not compile until it does). */
@@ -32,10 +32,22 @@ export class InterruptRecorder implements OnModuleInit, OnModuleDestroy {
     private readonly chipNames: ChipNamesService,
   ) {}
 
+  /** Interrupts heard and not yet stored, in the order heard: stored together at the next turn of the event loop. */
+  private pending: NewFabricEvent[] = [];
+
   onModuleInit(): void {
     this.stopListening = this.transports.onAttached((fabricId, transport) =>
       transport.onInterrupt((interrupt) => {
-        const recording = this.record(fabricId, interrupt).finally(() => this.recording.delete(recording));
+        this.pending.push(this.eventOf(fabricId, interrupt));
+        if (this.pending.length > 1) return;
+        // Interrupts that arrive together (a dead chip's neighbours) are stored in one statement.
+        const recording = new Promise<void>((resolve) => setImmediate(resolve))
+          .then(() => {
+            const batch = this.pending;
+            this.pending = [];
+            return this.events.recordMany(batch);
+          })
+          .finally(() => this.recording.delete(recording));
         this.recording.add(recording);
       }),
     );
@@ -50,9 +62,9 @@ export class InterruptRecorder implements OnModuleInit, OnModuleDestroy {
     while (this.recording.size > 0) await Promise.allSettled([...this.recording]);
   }
 
-  private async record(fabricId: number, interrupt: InterruptRecord): Promise<void> {
+  private eventOf(fabricId: number, interrupt: InterruptRecord): NewFabricEvent {
     const lane = interrupt.lane ?? (typeof interrupt.details?.lane === 'number' ? interrupt.details.lane : undefined);
-    await this.events.record({
+    return {
       fabricId,
       kind: INTERRUPT_EVENTS[interrupt.kind],
       emulatedTimeNs: interrupt.emulatedTimeNs,
@@ -61,6 +73,6 @@ export class InterruptRecorder implements OnModuleInit, OnModuleDestroy {
       vc: interrupt.vc !== undefined && interrupt.vc >= 0 ? interrupt.vc : null,
       lane: lane ?? null,
       details: { serial: interrupt.serial, ...(interrupt.details ?? {}) },
-    });
+    };
   }
 }
