@@ -36,6 +36,19 @@ describe('EventsService (store-backed)', () => {
     expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
+  it('stores events that arrived together in one go, in their order, with their details, and publishes each once', async () => {
+    const stream = sut.subscribe({ fabricId: 1 });
+    await sut.recordMany(
+      [0, 1, 2].map((n) => ({ fabricId: 1, kind: FabricEventKind.LINK_DOWN, chip: `s0.r1.${n}`, port: n, details: { n, serial: 100 + n } })),
+    );
+    const seen: FabricEvent[] = [];
+    for (let i = 0; i < 3; i++) seen.push((await stream.next()).value as FabricEvent);
+    await stream.return!();
+    expect(seen.map((e) => [e.chip, e.port, e.details])).toEqual([0, 1, 2].map((n) => [`s0.r1.${n}`, n, { n, serial: 100 + n }]));
+    expect(seen[0].id).toBeLessThan(seen[1].id);
+    expect((await sut.page({ fabricId: 1 }, 10)).totalCount).toBe(3);
+  });
+
   it('filters by kind and chip', async () => {
     await sut.record({ fabricId: 1, kind: FabricEventKind.LANE_DECOMMISSIONED, chip: 's1.r1.0', lane: 2 });
     await record(1, 0);
