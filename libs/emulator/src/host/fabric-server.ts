@@ -195,13 +195,19 @@ export async function serveFabric(address: string, options: FabricServeOptions):
       },
     );
     sendFrame(socket, { type: 'challenge', challenge } satisfies HostReply);
-    socket.on('let-go', () => session && (session.ended = 'let go'));
+    // A manager let go stops serving at once, as its successor takes over (before the successor is
+    // told it is ready): its session ends then, whenever its socket gets round to closing.
+    socket.on('let-go', () => {
+      if (!session) return;
+      session.ended = 'let go';
+      session.endedAt = Date.now();
+    });
     // Journalled once the socket is closed, after any frames still parsed from its last chunk.
     socket.on('close', () => {
       connections.delete(socket);
       clearTimeout(helloTimer);
       if (session) {
-        session.endedAt = Date.now();
+        if (session.endedAt === 0) session.endedAt = Date.now();
         journal(session);
       }
       if (manager !== socket) return;
