@@ -65,19 +65,8 @@ export interface FlatImage {
   readonly cut: readonly { readonly source: string; readonly destinations: readonly string[] }[];
 }
 
-/** The registers a router image writes, in the datasheet's order (each checks itself against the ones before). */
-export const FLAT_IMAGE_REGISTERS = [
-  'gridShape',
-  'coordinates',
-  'portMap',
-  'redundantMap',
-  'vcMap',
-  'bufferSplit',
-  'portMask',
-  'detourVia',
-  'excludedIntermediates',
-  'routingMode',
-] as const satisfies readonly (keyof FlatRouterImage)[];
+/** The registers a router image writes: the datasheet's configuration registers, in its order (each checks itself against the ones before). */
+export const FLAT_IMAGE_REGISTERS = model.FLAT_CONFIGURATION_REGISTERS satisfies readonly (keyof FlatRouterImage)[];
 
 /** A router image's registers as the writes that put them in place (each whole, index 0). */
 export function flatWriteList(r: FlatRouterImage): { register: string; index: number; value: readonly number[] }[] {

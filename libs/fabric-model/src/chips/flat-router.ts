@@ -70,9 +70,7 @@ export const MODEL_FLAT_ROUTER = 5;
  *   last: the router routes from then on.
  * Written in this order (each checks itself against the ones before).
  */
-export const FLAT_REGISTERS = [
-  'routerIdentity',
-  'channelStates',
+export const FLAT_CONFIGURATION_REGISTERS = [
   'gridShape',
   'coordinates',
   'portMap',
@@ -84,6 +82,8 @@ export const FLAT_REGISTERS = [
   'excludedIntermediates',
   'routingMode',
 ] as const;
+/** Every register: the two read-only ones, then those a configuration writes. */
+export const FLAT_REGISTERS = ['routerIdentity', 'channelStates', ...FLAT_CONFIGURATION_REGISTERS] as const;
 export type FlatRegister = (typeof FLAT_REGISTERS)[number];
 
 /** VCs a router port has (weft's chip: the paper's algorithms need 2, MIN AD n′). */
