@@ -18,7 +18,7 @@
  */
 import { LOCATION_MASK, locationMatches } from '@weft/fabric-model/chips/yarc';
 import type { MaintenanceTransport } from '../maintenance-transport';
-import { PlannedWrite, PushFailure, PushPhase, PushPlan, ReconcileReport, RegisterWrite, runConcurrently, sendWrite } from '../engine/push-plan';
+import { PlannedWrite, PushFailure, PushPhase, PushPlan, ReconcileReport, RegisterWrite, runConcurrently, writeAll } from '../engine/push-plan';
 import { ConfigurationImage, PORT_DOWNLINK, PORT_UNUSED, RouterImage, TABLE_ENTRIES, TableEntry, VirtualRouterConfig } from './blackwidow-engine';
 
 const ALL_PORTS = Array.from({ length: 64 }, (_, p) => p);
@@ -334,11 +334,8 @@ export async function reconcileImage(transport: MaintenanceTransport, image: Con
       if (!held.ok) failures.push({ router: w.router, register: w.register, detail: `${held.reason}: ${held.detail}` });
       else if (!same(held.value, w.value)) stale.push(w);
     });
-    await runConcurrently(stale, concurrency, async (w) => {
-      rewritten++;
-      const result = await sendWrite(transport, w);
-      if (!result.ok) failures.push({ router: w.router, register: w.register, detail: `${result.reason}: ${result.detail}` });
-    });
+    rewritten += stale.length;
+    failures.push(...(await writeAll(transport, stale, concurrency)));
   }
   return { checked, rewritten, failures };
 }

@@ -3,6 +3,7 @@
  * of register writes, run phase by phase through the maintenance transport — a phase only once
  * the one before it is done — and, after a crash, what reading the fabric back found.
  */
+import { writeEach } from '@weft/fabric-model';
 import type { MaintenanceTransport, SourceRoute } from '../maintenance-transport';
 
 /** One register write as the chip takes it: one value to one or more indices. */
@@ -61,26 +62,10 @@ export async function executePlan(transport: MaintenanceTransport, plan: PushPla
   let writes = 0;
   const failures: PushFailure[] = [];
   let phasesDone = options.fromPhase ?? 0;
-  const concurrency = options.concurrency ?? 256;
   for (let i = phasesDone; i < plan.phases.length; i++) {
     const phase = plan.phases[i].writes;
-    if (transport.writeBatch) {
-      // As batches (issue 55): one request for many chips' writes rather than one each, one batch
-      // after another, each keeping `concurrency` writes in flight on the maintenance network.
-      for (let from = 0; from < phase.length; from += WRITES_PER_BATCH) {
-        const part = phase.slice(from, from + WRITES_PER_BATCH);
-        const results = await transport.writeBatch(part, concurrency);
-        results.forEach((result, k) => {
-          writes++;
-          if (!result.ok) failures.push({ router: part[k].router, register: part[k].register, detail: `${result.reason}: ${result.detail}` });
-        });
-      }
-    } else
-      await runConcurrently(phase, concurrency, async (w) => {
-        writes++;
-        const result = await sendWrite(transport, w);
-        if (!result.ok) failures.push({ router: w.router, register: w.register, detail: `${result.reason}: ${result.detail}` });
-      });
+    writes += phase.length;
+    failures.push(...(await writeAll(transport, phase, options.concurrency ?? 256)));
     if (failures.length > 0) break;
     phasesDone = i + 1;
     await options.onPhaseDone?.(phasesDone);
@@ -88,9 +73,22 @@ export async function executePlan(transport: MaintenanceTransport, plan: PushPla
   return { writes, phasesDone, failures };
 }
 
-/** One planned write through the transport: a register written whole as one write, else its value to each of its indices. */
-export function sendWrite(transport: MaintenanceTransport, w: PlannedWrite) {
-  return w.whole ? transport.write(w.route, w.register, 0, w.value) : transport.writeMany(w.route, w.register, w.indices, w.value);
+/**
+ * Writes `writes` through the transport, `concurrency` in flight on the maintenance network, and
+ * says which failed, in plan order: in batches where the transport takes them (issue 55: one request
+ * for many chips' writes rather than one each), one batch after another; else one call each.
+ */
+export async function writeAll(transport: MaintenanceTransport, writes: readonly PlannedWrite[], concurrency: number): Promise<PushFailure[]> {
+  const failures: PushFailure[] = [];
+  const step = transport.writeBatch ? WRITES_PER_BATCH : writes.length;
+  for (let from = 0; from < writes.length; from += step) {
+    const part = writes.slice(from, from + step);
+    const results = await (transport.writeBatch ? transport.writeBatch(part, concurrency) : writeEach(transport, part, concurrency));
+    results.forEach((result, k) => {
+      if (!result.ok) failures.push({ router: part[k].router, register: part[k].register, detail: `${result.reason}: ${result.detail}` });
+    });
+  }
+  return failures;
 }
 
 /** Runs `work` on every item, at most `concurrency` at once. */
