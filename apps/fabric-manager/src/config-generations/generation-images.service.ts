@@ -55,9 +55,9 @@ export class GenerationImages {
     const parent = this.latest.get(fabricId);
     if (parent && parent.number === number - 1) {
       const { delta, chips } = imageDelta(parent.image, image);
-      if (chips * 2 < Math.max(1, image.routers.length)) return { image: JSON.stringify(delta), parentNumber: parent.number, delta };
       const text = JSON.stringify(delta);
-      if (text.length * 2 < parent.wholeChars) return { image: text, parentNumber: parent.number, delta };
+      // Few chips changed, or many a little.
+      if (chips * 2 < Math.max(1, image.routers.length) || text.length * 2 < parent.wholeChars) return { image: text, parentNumber: parent.number, delta };
       return { image: JSON.stringify(image), parentNumber: null, delta };
     }
     return { image: JSON.stringify(image), parentNumber: null, delta: null };
