@@ -1,4 +1,4 @@
-import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { InterruptRecord } from '@weft/control';
 import type { InterruptKind } from '@weft/fabric-model';
 import { ChipNamesService } from '../chip-names/chip-names.service';
@@ -34,6 +34,7 @@ export class InterruptRecorder implements OnModuleInit, OnModuleDestroy {
 
   /** Interrupts heard and not yet stored, in the order heard: stored together at the next turn of the event loop. */
   private pending: NewFabricEvent[] = [];
+  private readonly logger = new Logger(InterruptRecorder.name);
 
   onModuleInit(): void {
     this.stopListening = this.transports.onAttached((fabricId, transport) =>
@@ -45,7 +46,10 @@ export class InterruptRecorder implements OnModuleInit, OnModuleDestroy {
           .then(() => {
             const batch = this.pending;
             this.pending = [];
-            return this.events.recordMany(batch);
+            // A store that cannot take them now must not take the service down with an unhandled rejection: said, not thrown.
+            return this.events
+              .recordMany(batch)
+              .catch((error: unknown) => this.logger.error(`${batch.length} interrupts could not be stored: ${String(error)}`));
           })
           .finally(() => this.recording.delete(recording));
         this.recording.add(recording);
