@@ -78,6 +78,31 @@ describe('the flattened butterfly router (paper 003 §3.2)', () => {
     expect([sim.created, sim.delivered, sim.discarded, sim.inFlight]).toEqual([3, 1, 2, 0]);
   });
 
+  it('loses once, with its reason, what a dying router held or its terminals had queued: each packet delivered or discarded exactly once, the books balanced', () => {
+    // Issue 56's digests found the dead router's terminals left on the injection list, sending
+    // nothing into the dead router every cycle: discards counted twice, the books negative.
+    const sim = FlatSim.study({ k: 8, sizes: [8] }, { routing: 'min', seed: 2 });
+    const outcomes = new Map<number, string[]>();
+    const note = (p: number, what: string) => outcomes.set(p, [...(outcomes.get(p) ?? []), what]);
+    sim.onDeliver = (p) => note(p, 'delivered');
+    sim.onDiscard = (p, reason) => note(p, reason);
+    const sent: number[] = [];
+    // Sent before any is released, so every id is a packet of its own.
+    for (let round = 0; round < 20; round++) for (let t = 0; t < sim.terminals; t++) sent.push(sim.send(t, (t + 9 + round) % sim.terminals));
+    sim.run(3);
+    sim.setRouterDead(3, true);
+    sim.run(400);
+    expect(sent.filter((p) => outcomes.get(p)?.length !== 1)).toEqual([]);
+    expect(outcomes.size).toBe(sent.length);
+    expect([...outcomes.values()].filter(([o]) => o === 'router-dead').length).toBeGreaterThan(8 * 19);
+    expect({ created: sim.created, delivered: sim.delivered, discarded: sim.discarded, held: sim.heldPackets() }).toEqual({
+      created: sent.length,
+      delivered: sent.length - sim.discarded,
+      discarded: sim.discarded,
+      held: 0,
+    });
+  });
+
   it('refuses at the terminal a packet a wrong register sent to another terminal (issue 54): a misdelivery is a discard, not a delivery', () => {
     const sim = FlatSim.study({ k: 4, sizes: [4] }, { routing: 'min', seed: 1 });
     const reasons: string[] = [];

@@ -760,6 +760,11 @@ export class FlatSim {
     let kept = 0;
     for (let i = 0; i < this.activeCount; i++) {
       const t = this.activeTerminals[i];
+      // Emptied by its router's death (setRouterDead discards what it queued): off the list.
+      if (this.sqCount[t] === 0) {
+        this.active[t] = 0;
+        continue;
+      }
       const r = floor(t / k);
       // Packets enter on VC 0: the first of every algorithm's path.
       const slot = (r * ports + (t - r * k)) * V;
