@@ -12,6 +12,13 @@
  *   random traffic on every slice, drained: the same digest, so that a change to discovery, the
  *   engine, the push or the emulator that moves one packet by one cycle shows.
  *
+ * - A fixture per size of BlueGene/L, Anton 2 and the flattened butterfly (family-digests.ts):
+ *   configured and pushed by the family's routing engine, then a seeded batch of traffic through
+ *   noise, a cable cut, a router's death and the cable's repair (issue 56: held before each
+ *   family moves onto the shared engine).
+ *
+ * `npm run digests -- <name fragment>` runs only the digests whose name holds it.
+ *
  * Compared with test/digest/baseline.json (exit status 1 on any difference); `--write` records the
  * baseline anew.
  */
@@ -23,6 +30,7 @@ import { soak } from '@weft/emulator/testing/soak';
 import { loadInstallationFile, mulberry32 } from '@weft/fabric-model';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { FAMILY_FIXTURES, familyFixtureDigest } from './family-digests';
 
 const ROOT = join(__dirname, '../../..').replace(/[\\/]dist$/, '');
 const BASELINE = join(ROOT, 'test/digest/baseline.json');
@@ -69,14 +77,18 @@ async function fixtureDigest(name: string): Promise<{ digest: string; packets: n
 
 async function main(): Promise<void> {
   const write = process.argv.includes('--write');
+  const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
+  const wanted = (name: string) => only === undefined || name.includes(only);
   const digests: Record<string, string> = {};
   for (const seed of SOAK_SEEDS) {
+    if (!wanted(`soak seed ${seed}`)) continue;
     const outcome = await soak({ seed, rounds: 8, errors: true });
     if (outcome.problems.length > 0) throw new Error(`soak seed ${seed}: ${outcome.problems.join('; ')}`);
     digests[`soak seed ${seed}`] = outcome.digest;
     process.stderr.write(`soak seed ${seed}: ${outcome.digest}\n`);
   }
   for (const name of FIXTURES) {
+    if (!wanted(`fixture ${name}`)) continue;
     const started = performance.now();
     const { digest, packets, cycles } = await fixtureDigest(name);
     digests[`fixture ${name}`] = digest;
@@ -84,13 +96,24 @@ async function main(): Promise<void> {
       `fixture ${name}: ${digest} (${packets} packets, drained at cycle ${cycles}, ${((performance.now() - started) / 1000).toFixed(1)} s)\n`,
     );
   }
-  if (write || !existsSync(BASELINE)) {
-    writeFileSync(BASELINE, JSON.stringify(digests, null, 2) + '\n');
+  for (const fixture of FAMILY_FIXTURES) {
+    const name = `fixture ${fixture.file.replace(/^.*\//, '').replace(/\.json$/, '')}`;
+    if (!wanted(name)) continue;
+    const started = performance.now();
+    const { digest, packets, cycles } = await familyFixtureDigest(ROOT, fixture);
+    digests[name] = digest;
+    process.stderr.write(
+      `${name}: ${digest} (${packets} packets delivered, ended at cycle ${cycles}, ${((performance.now() - started) / 1000).toFixed(1)} s)\n`,
+    );
+  }
+  const baseline = existsSync(BASELINE) ? (JSON.parse(readFileSync(BASELINE, 'utf8')) as Record<string, string>) : {};
+  if (write) {
+    // Those not run keep their recorded digests.
+    writeFileSync(BASELINE, JSON.stringify({ ...baseline, ...digests }, null, 2) + '\n');
     process.stdout.write(`wrote ${BASELINE}\n`);
     return;
   }
-  const baseline = JSON.parse(readFileSync(BASELINE, 'utf8')) as Record<string, string>;
-  const differing = Object.keys({ ...baseline, ...digests }).filter((k) => baseline[k] !== digests[k]);
+  const differing = Object.keys(only === undefined ? { ...baseline, ...digests } : digests).filter((k) => baseline[k] !== digests[k]);
   for (const k of differing) process.stdout.write(`DIFFERS  ${k}: ${digests[k] ?? '(not run)'} against the baseline's ${baseline[k] ?? '(none)'}\n`);
   process.stdout.write(differing.length === 0 ? `all ${Object.keys(digests).length} digests equal the baseline\n` : '');
   if (differing.length > 0) process.exitCode = 1;

@@ -1,0 +1,175 @@
+/**
+ * Digests of the torus and flattened-butterfly families (issue 56: before a family moves onto the
+ * shared engine, what it does is recorded, so that the move can be held to "nothing changed").
+ *
+ * Each fixture runs as the emulator's host runs it — the chip model's hosted engine and its
+ * maintenance controller (chip-models.ts) — discovered, computed, proven and pushed by its family's
+ * routing engine (ROUTING_ENGINES), then a seeded batch of uniform random traffic through the
+ * hosted engine's traffic runner while the physical faults a drill does land at fixed cycles: a
+ * noisy cable from the start (go-back-N resends), a cable cut, a router killed, the cable mended.
+ * No reaction follows: what was routed through a fault is discarded where the fault is.
+ *
+ * The digest is of every packet's delivery (source, destination, cycle sent, cycle delivered), every
+ * interrupt with its emulated time, and the run's report — the books, the discards by place and
+ * reason, latencies, hops, link use.
+ */
+import { driveEngine, executePlan, FaultSet, ROUTING_ENGINES } from '@weft/control';
+import { chipModelOf, EmulatedFabric } from '@weft/emulator';
+import type { HostedEngine, PhysicalFault, TrafficSession } from '@weft/emulator';
+import { FABRIC_FAMILY_MODELS, loadInstallationFile } from '@weft/fabric-model';
+import type { FabricFamily, MaintenanceTransport } from '@weft/fabric-model';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+
+/** A packet as a digest names it, through the family's own simulator (until it runs on the shared engine). */
+interface PacketView {
+  source(p: number): number;
+  destination(p: number): number;
+  sentAt(p: number): number;
+}
+
+interface Watched {
+  onDeliver: (p: number, cycle: number, ...rest: never[]) => void;
+}
+
+/** How each family's simulator names a packet and hears of its delivery. */
+const VIEWS: Record<string, (hosted: HostedEngine) => { sim: Watched; view: PacketView }> = {
+  bgl: (hosted) => {
+    const sim = (hosted as unknown as { sim: Watched & BglLike }).sim;
+    return { sim, view: { source: (p) => sim.packetSource(p), destination: (p) => sim.packetFinalDestination(p), sentAt: (p) => sim.packetSentAt(p) } };
+  },
+  anton2: (hosted) => {
+    const sim = (hosted as unknown as { sim: Watched & Anton2Like }).sim;
+    return { sim, view: { source: (p) => sim.packetSource(p), destination: (p) => sim.packetDestination(p), sentAt: (p) => sim.packetSentAt(p) } };
+  },
+  'flattened-butterfly': (hosted) => {
+    const sim = (hosted as unknown as { sim: Watched & FlatLike }).sim;
+    return { sim, view: { source: (p) => sim.packetSource(p), destination: (p) => sim.packetDestination(p), sentAt: (p) => sim.packetBorn(p) } };
+  },
+};
+
+interface BglLike {
+  packetSource(p: number): number;
+  packetFinalDestination(p: number): number;
+  packetSentAt(p: number): number;
+}
+interface Anton2Like {
+  packetSource(p: number): number;
+  packetDestination(p: number): number;
+  packetSentAt(p: number): number;
+}
+interface FlatLike {
+  packetSource(p: number): number;
+  packetDestination(p: number): number;
+  packetBorn(p: number): number;
+}
+
+export interface FamilyFixture {
+  /** Path under fixtures/. */
+  readonly file: string;
+  /** Packets per source in the batch. */
+  readonly packets: number;
+  /** Phits per packet (BG/L: bytes, a multiple of 32; Anton 2: flits; the flattened butterfly: 1). */
+  readonly packetPhits: number;
+  /** Whether the fabric's links have a link layer to corrupt (the flattened butterfly's idealised routers do not). */
+  readonly noisy: boolean;
+  /** Cycles into the batch the cable is cut, the router killed and the cable mended. */
+  readonly faultsAt: readonly [number, number, number];
+}
+
+/** The faults' cycles where packets take thousands of cycles to drain. */
+const SLOW: FamilyFixture['faultsAt'] = [200, 500, 1_000];
+/** The flattened butterfly's single-flit packets drain in tens of cycles. */
+const FAST: FamilyFixture['faultsAt'] = [10, 25, 45];
+
+export const FAMILY_FIXTURES: readonly FamilyFixture[] = [
+  { file: 'bgl/bgl-midplane-512.json', packets: 24, packetPhits: 256, noisy: true, faultsAt: SLOW },
+  { file: 'bgl/bgl-4k.json', packets: 6, packetPhits: 256, noisy: true, faultsAt: SLOW },
+  { file: 'bgl/bgl-8k.json', packets: 4, packetPhits: 256, noisy: true, faultsAt: SLOW },
+  { file: 'bgl/bgl-32k.json', packets: 2, packetPhits: 256, noisy: true, faultsAt: SLOW },
+  { file: 'anton2/anton2-4x4x1-16.json', packets: 200, packetPhits: 2, noisy: true, faultsAt: SLOW },
+  { file: 'anton2/anton2-8x8x8-512.json', packets: 80, packetPhits: 2, noisy: true, faultsAt: SLOW },
+  { file: 'anton2/anton2-16x16x16-4096.json', packets: 40, packetPhits: 2, noisy: true, faultsAt: SLOW },
+  { file: 'flattened-butterfly/fb-32ary-2flat-1024.json', packets: 80, packetPhits: 1, noisy: false, faultsAt: FAST },
+  { file: 'flattened-butterfly/fb-32ary-2flat-1024-redundant.json', packets: 80, packetPhits: 1, noisy: false, faultsAt: FAST },
+  { file: 'flattened-butterfly/fb-16ary-4flat-65536.json', packets: 40, packetPhits: 1, noisy: false, faultsAt: FAST },
+];
+
+/** Steps the hosted engine until `promise` settles (the maintenance network runs in emulated time). */
+async function settle<T>(hosted: HostedEngine, promise: Promise<T>, limit = 50_000_000): Promise<T> {
+  let settled = false;
+  const tracked = promise.finally(() => (settled = true));
+  const start = hosted.cycle;
+  while (!settled && hosted.cycle - start < limit) {
+    for (let i = 0; i < 200; i++) hosted.step();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return tracked;
+}
+
+/** Runs a session up to emulated cycle `until` (or its end). */
+function advanceTo(hosted: HostedEngine, session: TrafficSession, until: number): void {
+  while (!session.finished && hosted.cycle < until) session.advance(Math.min(1_000, until - hosted.cycle));
+}
+
+export async function familyFixtureDigest(root: string, fixture: FamilyFixture): Promise<{ digest: string; packets: number; cycles: number }> {
+  const installation = loadInstallationFile(join(root, 'fixtures', fixture.file));
+  const family = installation.physical.family as FabricFamily;
+  const fabric = new EmulatedFabric(installation.physical);
+  const model = chipModelOf(fabric);
+  const hosted = model.build(fabric, 1);
+  const attachment = installation.file.maintenanceAttachment;
+  const controller: MaintenanceTransport = model.controller(hosted, attachment);
+  const interrupts: string[] = [];
+  controller.onInterrupt((i) => interrupts.push(`${i.kind} ${i.emulatedTimeNs} ${i.serial}:${i.port ?? '-'}:${i.vc ?? '-'}:${i.lane ?? '-'}`));
+
+  const entry = ROUTING_ENGINES[family];
+  if (!entry) throw new Error(`${fixture.file}: no routing engine for ${family}`);
+  const known = await settle(hosted, entry.discover(controller, installation.expected, attachment));
+  const outcome = driveEngine(entry.create(known), FaultSet.NONE);
+  if (!outcome.pushable) throw new Error(`${fixture.file}: the configuration was not proven: ${outcome.verification.violations[0]?.message}`);
+  const pushed = await settle(hosted, executePlan(controller, entry.plan(null, outcome.computed.image)));
+  if (pushed.failures.length > 0) throw new Error(`${fixture.file}: the push failed: ${JSON.stringify(pushed.failures[0])}`);
+
+  const shape = FABRIC_FAMILY_MODELS[family].trafficShape(installation.physical.summary);
+  const session = hosted.startTraffic(
+    { mode: 'batch', pattern: { kind: 'uniform-random' }, packetPhits: fixture.packetPhits, slices: [0], seed: 56, packets: fixture.packets, limit: 5_000_000 },
+    shape,
+  );
+  const { sim, view } = VIEWS[family](hosted);
+  const deliveries: string[] = [];
+  const inner = sim.onDeliver;
+  sim.onDeliver = (p, cycle, ...rest) => {
+    deliveries.push(`${view.source(p)}>${view.destination(p)}@${view.sentAt(p)}:${cycle}`);
+    inner(p, cycle, ...rest);
+  };
+
+  // The faults: routers of the design in the middle of its numbering, away from the attachment.
+  const routers = fabric.design.chips.filter((c) => c.kind === 'router').map((c) => c.name);
+  const cutChip = fabric.chipId(routers[Math.floor(routers.length / 3)]);
+  let cutPort = fabric.portBase[cutChip];
+  while (!(fabric.peer[cutPort] >= 0 && fabric.design.chips[fabric.portOwner(fabric.peer[cutPort])].kind === 'router')) cutPort++;
+  const cutAt = { chip: fabric.chipNames[cutChip], port: cutPort - fabric.portBase[cutChip] };
+  const victim = routers[Math.floor(routers.length / 2)];
+  const start = hosted.cycle;
+  const timeline: { at: number; fault: PhysicalFault }[] = [
+    ...(fixture.noisy ? [{ at: 0, fault: { action: 'lane-bit-error-rate', chip: routers[1], port: 1, lane: 0, rate: 2e-4 } as PhysicalFault }] : []),
+    { at: fixture.faultsAt[0], fault: { action: 'cut-link', ...cutAt } },
+    { at: fixture.faultsAt[1], fault: { action: 'kill-router', chip: victim } },
+    { at: fixture.faultsAt[2], fault: { action: 'restore-link', ...cutAt } },
+  ];
+  for (const { at, fault } of timeline) {
+    advanceTo(hosted, session, start + at);
+    if (session.finished) throw new Error(`${fixture.file}: the batch ended at cycle ${hosted.cycle - start}, before its faults (more packets)`);
+    hosted.applyFault(fault);
+  }
+  while (!session.finished) session.advance(10_000);
+  const report = session.report();
+  const books = hosted.books();
+  if (!books.balanced || books.inFlight !== 0) throw new Error(`${fixture.file}: the books after the batch are ${JSON.stringify(books)}`);
+
+  const hash = createHash('sha256');
+  for (const d of deliveries.sort()) hash.update(`${d};`);
+  hash.update(`|${interrupts.join(';')}|${JSON.stringify(report)}|${JSON.stringify(books)}`);
+  return { digest: hash.digest('hex').slice(0, 32), packets: deliveries.length, cycles: hosted.cycle };
+}
