@@ -42,9 +42,8 @@ import { chipSerial } from './maintenance-message';
 const { ceil, clz32, max, min, pow } = Math;
 const NEVER = Infinity;
 
-/** VCs per port. A buffer's index per VC is (its index << VC_SHIFT) | v. */
-const NVC = 2;
-const VC_SHIFT = 1;
+/** VCs per port where a chip's LinkSpec gives none (YARC's two: requests and responses). */
+const DEFAULT_VCS = 2;
 const SEG_SHIFT = SEGMENT_WORD_SHIFT;
 const SEG_SENT_IN = SEGMENT_SENT_IN;
 const SEG_DELAY = SEGMENT_DELAY;
@@ -92,53 +91,63 @@ const TX_BAD_SHIFT = 8;
 const DRAIN_COUNT_BITS = 6;
 const DRAIN_COUNT_MASK = (1 << DRAIN_COUNT_BITS) - 1;
 
-/**
- * The sender side of each global port in one 64-byte record (portF64 / portI32 over the same
- * bytes), since a packet leaving by a port touches all of it: float64 slots P_RATE (phits per
- * cycle), P_PHITS + v (phits sent on VC v, for utilisation reports) and P_BLOCKED + v (since when
- * VC v has had a packet it could not send; -1: not blocked); int32 slots P_LATENCY (cycles),
- * P_CREDITS + v, P_CREDIT_WAIT + v (1 while VC v waits for credits: their return wakes the
- * sender) and P_ERROR_PRONE (a lane has a bit-error rate). As separate arrays they cost a cache
- * miss each per hop on a fabric far larger than the cache.
- */
-const PORT_RECORD_BYTES = 64;
-const P_F64_SHIFT = 31 - clz32(PORT_RECORD_BYTES / 8);
-const P_I32_SHIFT = 31 - clz32(PORT_RECORD_BYTES / 4);
+/** The port record's first float64 slot: the link's rate (phits per cycle). */
 const P_RATE = 0;
-const P_PHITS = 1;
-const P_BLOCKED = 3;
-const P_LATENCY = 10;
-const P_CREDITS = 11;
-const P_CREDIT_WAIT = 13;
-const P_ERROR_PRONE = 15;
-/** Slot in portI32 of VC v's field `field` (P_CREDITS, P_CREDIT_WAIT) for key = ((g << VC_SHIFT) | v)
- * (NVC is 2: the key's low bit is the VC). */
-const portVcI32 = (key: number, field: number): number => ((key >> 1) << P_I32_SHIFT) | (field + (key & 1));
 
-/** The record layouts, for a chip model's stages that read a link's state (copied into its own module constants). */
-export const LINK_RECORDS = {
-  NVC,
-  VC_SHIFT,
-  TX_F64_SHIFT,
-  TX_I32_SHIFT,
-  TX_BUSY,
-  TX_DRAIN_FIRST,
-  TX_DRAIN_LAST,
-  TX_PACKET,
-  TX_DOWN,
-  DOWN_CUT,
-  TX_SOURCE,
-  TX_DRAIN_BUFFER,
-  TX_DRAIN,
-  DRAIN_COUNT_BITS,
-  DRAIN_COUNT_MASK,
-  P_F64_SHIFT,
-  P_I32_SHIFT,
-  P_BLOCKED,
-  P_LATENCY,
-  P_CREDITS,
-  P_CREDIT_WAIT,
-} as const;
+/**
+ * The record layouts for a chip of `vcs` VCs a port (issue 56: any number, where YARC's link
+ * layer had two), for the engine and for a chip model's stages that read a link's state (copied
+ * into its own module constants).
+ *
+ * A buffer's index per VC is (its index << VC_SHIFT) | v, VC_SHIFT the bits that hold `vcs`.
+ *
+ * The sender side of each global port is one record (portF64 / portI32 over the same bytes), since a
+ * packet leaving by a port touches all of it: float64 slots P_RATE (phits per cycle), P_PHITS + v
+ * (phits sent on VC v, for utilisation reports) and P_BLOCKED + v (since when VC v has had a packet
+ * it could not send; -1: not blocked); int32 slots P_LATENCY (cycles), P_CREDITS + v,
+ * P_CREDIT_WAIT + v (1 while VC v waits for credits: their return wakes the sender) and
+ * P_ERROR_PRONE (a lane has a bit-error rate). As separate arrays they cost a cache miss each per
+ * hop on a fabric far larger than the cache. The record is the power of two of bytes that holds
+ * them: 64 bytes for two VCs, 128 for four, 256 for eight.
+ */
+export function linkRecords(vcs: number) {
+  if (!(Number.isInteger(vcs) && vcs >= 1 && vcs <= 16)) throw new RangeError(`a port has 1 to 16 VCs, got ${vcs}`);
+  const VC_SHIFT = vcs === 1 ? 0 : 32 - clz32(vcs - 1);
+  const P_PHITS = 1;
+  const P_BLOCKED = P_PHITS + vcs;
+  const P_LATENCY = 2 * (P_BLOCKED + vcs);
+  const P_CREDITS = P_LATENCY + 1;
+  const P_CREDIT_WAIT = P_CREDITS + vcs;
+  const P_ERROR_PRONE = P_CREDIT_WAIT + vcs;
+  const PORT_RECORD_BYTES = 1 << (32 - clz32(4 * (P_ERROR_PRONE + 1) - 1));
+  return {
+    NVC: vcs,
+    VC_SHIFT,
+    VC_MASK: (1 << VC_SHIFT) - 1,
+    PORT_RECORD_BYTES,
+    P_F64_SHIFT: 31 - clz32(PORT_RECORD_BYTES / 8),
+    P_I32_SHIFT: 31 - clz32(PORT_RECORD_BYTES / 4),
+    P_PHITS,
+    P_BLOCKED,
+    P_LATENCY,
+    P_CREDITS,
+    P_CREDIT_WAIT,
+    P_ERROR_PRONE,
+    TX_F64_SHIFT,
+    TX_I32_SHIFT,
+    TX_BUSY,
+    TX_DRAIN_FIRST,
+    TX_DRAIN_LAST,
+    TX_PACKET,
+    TX_DOWN,
+    DOWN_CUT,
+    TX_SOURCE,
+    TX_DRAIN_BUFFER,
+    TX_DRAIN,
+    DRAIN_COUNT_BITS,
+    DRAIN_COUNT_MASK,
+  } as const;
+}
 
 /** A chip's link layer in numbers (the chip's datasheet; YARC's in yarc/yarc-constants.ts). */
 export interface LinkSpec {
@@ -154,6 +163,8 @@ export interface LinkSpec {
   /** Credits (phits) per VC of a router port's input buffer, and of an endpoint's receive buffer. */
   readonly inputCreditsPerVc: number;
   readonly endpointReceivePhits: number;
+  /** VCs a port has (2 where absent: YARC's requests and responses). */
+  readonly vcs?: number;
   /** Cycles an endpoint's interface takes to start a packet on its link. */
   readonly endpointInjectCycles: number;
   /** Cycles from a copy's head arriving in an input buffer to its being routable (the input stages). */
@@ -178,8 +189,22 @@ function horizonOf(fabric: EmulatedFabric, link: LinkSpec): number {
 }
 
 export abstract class LinkEngine extends PartedEngine implements FabricEngine {
-  /** VCs per port (YARC's two: requests and responses). */
-  readonly vcs = NVC;
+  /** VCs per port (the LinkSpec's; YARC's two: requests and responses). */
+  readonly vcs: number;
+  /**
+   * The record layout for `vcs` (linkRecords), in fields the hot code reads: a buffer's index per
+   * VC is (its index << vcShift) | v, and a port record's fields are at these slots.
+   */
+  protected readonly vcShift: number;
+  protected readonly vcMask: number;
+  protected readonly pF64Shift: number;
+  protected readonly pI32Shift: number;
+  protected readonly pPhits: number;
+  protected readonly pBlocked: number;
+  protected readonly pLatency: number;
+  protected readonly pCredits: number;
+  protected readonly pCreditWait: number;
+  protected readonly pErrorProne: number;
   /** The fabric's clock: emulated ns per cycle. */
   readonly nsPerCycle: number;
   /**
@@ -303,6 +328,18 @@ export abstract class LinkEngine extends PartedEngine implements FabricEngine {
     readonly link: LinkSpec,
   ) {
     super(fabric, seed, horizonOf(fabric, link));
+    const records = linkRecords(link.vcs ?? DEFAULT_VCS);
+    this.vcs = records.NVC;
+    this.vcShift = records.VC_SHIFT;
+    this.vcMask = records.VC_MASK;
+    this.pF64Shift = records.P_F64_SHIFT;
+    this.pI32Shift = records.P_I32_SHIFT;
+    this.pPhits = records.P_PHITS;
+    this.pBlocked = records.P_BLOCKED;
+    this.pLatency = records.P_LATENCY;
+    this.pCredits = records.P_CREDITS;
+    this.pCreditWait = records.P_CREDIT_WAIT;
+    this.pErrorProne = records.P_ERROR_PRONE;
     this.nsPerCycle = link.nsPerCycle;
     this.lanes = link.lanes;
     this.inputStages = link.inputStages;
@@ -339,25 +376,25 @@ export abstract class LinkEngine extends PartedEngine implements FabricEngine {
     }
 
     const { pool } = this.worlds[0];
-    this.inputs = new BufferQueues(routerPorts * NVC, pool);
+    this.inputs = new BufferQueues(routerPorts << this.vcShift, pool);
     this.outputs = new BufferQueues(routerPorts * link.outputBuffersPerPort, pool);
-    this.receive = new BufferQueues(ports * NVC, pool);
-    this.sources = new PacketQueues(ports * NVC, this.worlds[0].packets);
+    this.receive = new BufferQueues(ports << this.vcShift, pool);
+    this.sources = new PacketQueues(ports << this.vcShift, this.worlds[0].packets);
     this.boundQueues.push(this.inputs, this.outputs, this.receive);
     this.boundSources.push(this.sources);
 
     // Rates wait for the chip's registers (linksReady); latencies and credits are the cables' and the chips'.
-    const portRecords = new SharedArrayBuffer(ports * PORT_RECORD_BYTES);
+    const portRecords = new SharedArrayBuffer(ports * records.PORT_RECORD_BYTES);
     this.portF64 = new Float64Array(portRecords);
     this.portI32 = new Int32Array(portRecords);
-    for (let g = 0; g < ports; g++) for (let v = 0; v < NVC; v++) this.portF64[(g << P_F64_SHIFT) | (P_BLOCKED + v)] = -1;
+    for (let g = 0; g < ports; g++) for (let v = 0; v < this.vcs; v++) this.portF64[(g << this.pF64Shift) | (this.pBlocked + v)] = -1;
     for (let g = 0; g < ports; g++) {
       const peer = fabric.peer[g];
       if (peer < 0) continue;
-      this.portI32[(g << P_I32_SHIFT) | P_LATENCY] = linkLatencyCycles(link, fabric.lengthMeters[g]);
+      this.portI32[(g << this.pI32Shift) | this.pLatency] = linkLatencyCycles(link, fabric.lengthMeters[g]);
       const downstreamIsEndpoint = this.globalRouterPort[peer] < 0;
-      for (let v = 0; v < NVC; v++)
-        this.portI32[(g << P_I32_SHIFT) | (P_CREDITS + v)] = downstreamIsEndpoint ? link.endpointReceivePhits : link.inputCreditsPerVc;
+      for (let v = 0; v < this.vcs; v++)
+        this.portI32[(g << this.pI32Shift) | (this.pCredits + v)] = downstreamIsEndpoint ? link.endpointReceivePhits : link.inputCreditsPerVc;
     }
     this.discarding = shared(Uint8Array, ports);
     this.discardReason = shared(Uint8Array, ports);
@@ -369,9 +406,9 @@ export abstract class LinkEngine extends PartedEngine implements FabricEngine {
       Uint32Array,
       chips.map((c) => chipSerial(c.name)),
     );
-    const linkRecords = new SharedArrayBuffer(ports * TX_RECORD_BYTES);
-    this.txF64 = new Float64Array(linkRecords);
-    this.txI32 = new Int32Array(linkRecords);
+    const txRecords = new SharedArrayBuffer(ports * TX_RECORD_BYTES);
+    this.txF64 = new Float64Array(txRecords);
+    this.txI32 = new Int32Array(txRecords);
     for (let g = 0; g < ports; g++) {
       this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] = -1;
       this.txI32[(g << TX_I32_SHIFT) | TX_DOWN] = -1;
@@ -459,24 +496,25 @@ export abstract class LinkEngine extends PartedEngine implements FabricEngine {
 
   /** Recomputes a port's serialization after a lane change (§7.7: a port runs 2- or 1-bit wide). */
   refreshLink(g: number): void {
-    this.portF64[(g << P_F64_SHIFT) | P_RATE] = this.rateFor(g);
+    this.portF64[(g << this.pF64Shift) | P_RATE] = this.rateFor(g);
   }
 
   /** Port g's serialization rate: phits per cycle (0 on a dead link). */
   linkRateOf(g: number): number {
-    return this.portF64[(g << P_F64_SHIFT) | P_RATE];
+    return this.portF64[(g << this.pF64Shift) | P_RATE];
   }
 
   /** Port g's link latency in cycles. */
   linkLatencyOf(g: number): number {
-    return this.portI32[(g << P_I32_SHIFT) | P_LATENCY];
+    return this.portI32[(g << this.pI32Shift) | this.pLatency];
   }
 
-  /** Phits sent so far on each port and VC (index ((g << VC_SHIFT) | v)), for utilisation reports: a copy. */
+  /** Phits sent so far on each port and VC (index g * vcs + v), for utilisation reports: a copy. */
   portPhits(): Float64Array {
-    const ports = this.portF64.length >> P_F64_SHIFT;
-    const out = new Float64Array(ports * NVC);
-    for (let g = 0; g < ports; g++) for (let v = 0; v < NVC; v++) out[(g << VC_SHIFT) | v] = this.portF64[(g << P_F64_SHIFT) | (P_PHITS + v)];
+    const ports = this.portF64.length >> this.pF64Shift;
+    const V = this.vcs;
+    const out = new Float64Array(ports * V);
+    for (let g = 0; g < ports; g++) for (let v = 0; v < V; v++) out[g * V + v] = this.portF64[(g << this.pF64Shift) | (this.pPhits + v)];
     return out;
   }
 
@@ -496,7 +534,7 @@ export abstract class LinkEngine extends PartedEngine implements FabricEngine {
       this.store.discard(id, DiscardReason.Unreachable, g, this.cycle);
       return this.handleOf(id);
     }
-    this.sources.push((g << VC_SHIFT) | vc, id);
+    this.sources.push((g << this.vcShift) | vc, id);
     // The sender takes it up when it is free. While the tail of the last copy is still being
     // serialized, a visit now could only arm a wake-up for when it is done: wake it for then.
     const busy = this.txF64[(g << TX_F64_SHIFT) | TX_BUSY];
@@ -529,18 +567,18 @@ export abstract class LinkEngine extends PartedEngine implements FabricEngine {
    * = (g << VC_SHIFT) | v. */
   protected readonly returnedCredits = (key: number, phits: number): void => {
     // The VC ack in the LCB sideband (§4.3).
-    this.portI32[portVcI32(key, P_CREDITS)] += phits;
+    this.portI32[this.portVcI32(key, this.pCredits)] += phits;
     // Only a sender that found too few credits waits for them; any other is awake for its own
     // reasons, and waking it here would cost a visit per packet per hop.
-    if (this.portI32[portVcI32(key, P_CREDIT_WAIT)]) {
-      this.portI32[portVcI32(key, P_CREDIT_WAIT)] = 0;
-      this.wakeLink(key >> VC_SHIFT, this.cycle);
+    if (this.portI32[this.portVcI32(key, this.pCreditWait)]) {
+      this.portI32[this.portVcI32(key, this.pCreditWait)] = 0;
+      this.wakeLink(key >> this.vcShift, this.cycle);
     }
   };
 
   /** Returns `phits` credits of VC v to the sender at port g, arriving at cycle `at`. */
   protected returnCredits(g: number, v: number, phits: number, at: number): void {
-    this.wheels[this.linkPart[g]].schedule(this.cycle, at, (g << VC_SHIFT) | v, phits);
+    this.wheels[this.linkPart[g]].schedule(this.cycle, at, (g << this.vcShift) | v, phits);
   }
 
   /** Wakes port g's sender (router output or endpoint) at cycle `at`. */
@@ -579,14 +617,14 @@ export abstract class LinkEngine extends PartedEngine implements FabricEngine {
     else {
       if (this.recvHeld[g]) {
         this.recvHeld[g] = 0;
-        for (let v = 0; v < NVC; v++) {
-          const s = this.receive.headOf((g << VC_SHIFT) | v);
+        for (let v = 0; v < this.vcs; v++) {
+          const s = this.receive.headOf((g << this.vcShift) | v);
           if (s >= 0 && pool.sentOutOf(s) === this.store.length[pool.packetOf(s)]) this.finishReceive(g, v, this.recvLast[g], now);
         }
       }
       if (this.accepting[g]) {
-        for (let v = 0; v < NVC; v++) {
-          const buffer = (g << VC_SHIFT) | v;
+        for (let v = 0; v < this.vcs; v++) {
+          const buffer = (g << this.vcShift) | v;
           const s = this.receive.headOf(buffer);
           if (s < 0 || pool.routeOf(s) === -2) continue;
           const taken = pool.sentOutOf(s);
@@ -599,7 +637,7 @@ export abstract class LinkEngine extends PartedEngine implements FabricEngine {
           }
           const n = pool.usableRun(s, taken, sent, now);
           pool.setSentOut(s, taken + n);
-          this.returnCredits(this.fabric.peer[g], v, n, now + n - 1 + this.portI32[(g << P_I32_SHIFT) | P_LATENCY]);
+          this.returnCredits(this.fabric.peer[g], v, n, now + n - 1 + this.portI32[(g << this.pI32Shift) | this.pLatency]);
           this.recvBusy[g] = now + n;
           this.recvLast[g] = now + n - 1;
           // The packet is delivered with the cycle its tail is taken. A maintenance packet is
@@ -624,16 +662,16 @@ export abstract class LinkEngine extends PartedEngine implements FabricEngine {
         // The last copy's tail is still being serialized.
         if (this.hasSources(g) && busy < wake) wake = busy;
       } else {
-        for (let v = 0; v < NVC; v++) {
-          const q = (g << VC_SHIFT) | v;
+        for (let v = 0; v < this.vcs; v++) {
+          const q = (g << this.vcShift) | v;
           if (this.sources.size[q] === 0) continue;
           const head = this.sources.head[q];
-          if (this.portI32[portVcI32(q, P_CREDITS)] < this.store.length[head]) {
-            this.portI32[portVcI32(q, P_CREDIT_WAIT)] = 1; // the credit return wakes it
+          if (this.portI32[this.portVcI32(q, this.pCredits)] < this.store.length[head]) {
+            this.portI32[this.portVcI32(q, this.pCreditWait)] = 1; // the credit return wakes it
             continue;
           }
           this.sources.shift(q);
-          this.portI32[portVcI32(q, P_CREDITS)] -= this.store.length[head];
+          this.portI32[this.portVcI32(q, this.pCredits)] -= this.store.length[head];
           this.store.state[head] = STATE_IN_NETWORK;
           this.store.enteredAt[head] = now;
           this.txI32[(g << TX_I32_SHIFT) | TX_PACKET] = head;
@@ -651,15 +689,23 @@ export abstract class LinkEngine extends PartedEngine implements FabricEngine {
     if (wake !== NEVER) this.wakeLink(g, wake);
   }
 
-  /** Whether endpoint port g has a packet waiting to be sent on either VC. */
+  /** Whether endpoint port g has a packet waiting to be sent on any VC. */
   protected hasSources(g: number): boolean {
-    return this.sources.size[g << VC_SHIFT] > 0 || this.sources.size[(g << VC_SHIFT) | 1] > 0;
+    const size = this.sources.size;
+    const first = g << this.vcShift;
+    for (let q = first, end = first + this.vcs; q < end; q++) if (size[q] > 0) return true;
+    return false;
+  }
+
+  /** Slot in portI32 of VC v's field `field` (pCredits, pCreditWait) for key = ((g << vcShift) | v). */
+  protected portVcI32(key: number, field: number): number {
+    return ((key >> this.vcShift) << this.pI32Shift) | (field + (key & this.vcMask));
   }
 
   /** Endpoint port g's own link is down: what waits to be sent cannot be (§7.7). */
   protected discardSources(g: number): void {
-    for (let v = 0; v < NVC; v++) {
-      const q = (g << VC_SHIFT) | v;
+    for (let v = 0; v < this.vcs; v++) {
+      const q = (g << this.vcShift) | v;
       while (this.sources.size[q] > 0) {
         const p = this.sources.shift(q);
         this.store.state[p] = STATE_IN_NETWORK;
@@ -673,8 +719,8 @@ export abstract class LinkEngine extends PartedEngine implements FabricEngine {
   protected receiveNextWake(g: number, after: number): number {
     const pool = this.pool;
     let at = NEVER;
-    for (let v = 0; v < NVC; v++) {
-      const s = this.receive.headOf((g << VC_SHIFT) | v);
+    for (let v = 0; v < this.vcs; v++) {
+      const s = this.receive.headOf((g << this.vcShift) | v);
       if (s < 0 || pool.routeOf(s) === -2) continue;
       const taken = pool.sentOutOf(s);
       let t = NEVER;
@@ -687,8 +733,8 @@ export abstract class LinkEngine extends PartedEngine implements FabricEngine {
 
   /** The processor has taken the last phit of the packet at the head of VC v (at `cycle`). */
   protected finishReceive(g: number, v: number, cycle: number, now: number): void {
-    const packet = this.pool.packetOf(this.receive.headOf((g << VC_SHIFT) | v));
-    this.receive.shift((g << VC_SHIFT) | v);
+    const packet = this.pool.packetOf(this.receive.headOf((g << this.vcShift) | v));
+    this.receive.shift((g << this.vcShift) | v);
     const flags = this.store.flags[packet];
     if (flags & (FLAG_SOFT_ERROR | FLAG_LINK_LOST)) {
       // §4.3: the destination's interface discards a packet marked bad.
@@ -721,12 +767,12 @@ export abstract class LinkEngine extends PartedEngine implements FabricEngine {
     const v = this.store.vc[packet];
     const peer = this.fabric.peer[g];
     const peerTile = this.globalRouterPort[peer];
-    const down = this.pool.allocate(packet, now, stages + this.portI32[(g << P_I32_SHIFT) | P_LATENCY]);
-    const errorProne = this.portI32[(g << P_I32_SHIFT) | P_ERROR_PRONE] !== 0;
+    const down = this.pool.allocate(packet, now, stages + this.portI32[(g << this.pI32Shift) | this.pLatency]);
+    const errorProne = this.portI32[(g << this.pI32Shift) | this.pErrorProne] !== 0;
     const bad = errorProne && keyedDraw(this.seed, DRAW_BAD_COPY, g, now) < this.copyErrorProbability(g, this.store.length[packet]) ? 1 : 0;
     if (bad) this.pool.setRoute(down, -2); // held at the receiver until its bad CRC is seen
-    if (peerTile >= 0) this.inputs.push((peerTile << VC_SHIFT) | v, down);
-    else this.receive.push((peer << VC_SHIFT) | v, down);
+    if (peerTile >= 0) this.inputs.push((peerTile << this.vcShift) | v, down);
+    else this.receive.push((peer << this.vcShift) | v, down);
     this.txI32[(g << TX_I32_SHIFT) | TX_DOWN] = down;
     this.txI32[(g << TX_I32_SHIFT) | TX_SENT] = bad << TX_BAD_SHIFT;
     this.txF64[(g << TX_F64_SHIFT) | TX_ACC] = 0;
@@ -800,7 +846,7 @@ export abstract class LinkEngine extends PartedEngine implements FabricEngine {
     const source = txI32[ti | TX_SOURCE];
     const s = source >= 0 ? this.outputs.headOf(source) : -1;
     const limit = s >= 0 ? pool.sentInOf(s) : length;
-    const rate = this.portF64[(g << P_F64_SHIFT) | P_RATE];
+    const rate = this.portF64[(g << this.pF64Shift) | P_RATE];
     // The serialization accumulator fills over the cycles the link had nothing to send.
     let accumulator = txF64[tf | TX_ACC];
     const idle = now - 1 - txF64[tf | TX_ACC_TIME];
@@ -890,11 +936,11 @@ export abstract class LinkEngine extends PartedEngine implements FabricEngine {
     txI32[ti | TX_SENT] = (sentWord & ~TX_SENT_BITS) | k;
     this.world.phitHops += n;
     const v = this.store.vc[packet];
-    this.portF64[(g << P_F64_SHIFT) | (P_PHITS + v)] += n;
+    this.portF64[(g << this.pF64Shift) | (this.pPhits + v)] += n;
     const peer = this.fabric.peer[g];
     const peerTile = this.globalRouterPort[peer];
     if (peerTile >= 0) {
-      this.inputs.fill((peerTile << VC_SHIFT) | v, n);
+      this.inputs.fill((peerTile << this.vcShift) | v, n);
       // The receiving row bus routes the head once it has been through the input stages.
       this.wakeInput(peerTile, first === 0 ? pool.headTimeOf(down) + this.inputStages : firstAt + pool.delayOf(down));
     } else this.wakeLink(peer, firstAt + pool.delayOf(down));
@@ -987,7 +1033,7 @@ export abstract class LinkEngine extends PartedEngine implements FabricEngine {
       this.store.discard(packet, DiscardReason.LinkDown, g, now);
       return;
     }
-    this.txResumeAt[g] = last + 2 * this.portI32[(g << P_I32_SHIFT) | P_LATENCY] + 8;
+    this.txResumeAt[g] = last + 2 * this.portI32[(g << this.pI32Shift) | this.pLatency] + 8;
     this.wakeLink(g, this.txResumeAt[g]);
   }
 
@@ -1018,7 +1064,7 @@ export abstract class LinkEngine extends PartedEngine implements FabricEngine {
           pool.send(down, now, missing);
           const peerTile = this.globalRouterPort[this.fabric.peer[g]];
           if (peerTile >= 0) {
-            this.inputs.fill((peerTile << VC_SHIFT) | this.store.vc[packet], missing);
+            this.inputs.fill((peerTile << this.vcShift) | this.store.vc[packet], missing);
             this.wakeInput(peerTile, now + pool.delayOf(down));
           } else this.wakeLink(this.fabric.peer[g], now + pool.delayOf(down));
         }
@@ -1056,10 +1102,10 @@ export abstract class LinkEngine extends PartedEngine implements FabricEngine {
     const peerTile = this.globalRouterPort[peer];
     const phits = this.pool.sentInOf(down);
     if (peerTile >= 0) {
-      const buffer = (peerTile << VC_SHIFT) | v;
+      const buffer = (peerTile << this.vcShift) | v;
       this.inputs.popTail(buffer);
       this.inputs.drain(buffer, phits);
-    } else this.receive.popTail((peer << VC_SHIFT) | v);
+    } else this.receive.popTail((peer << this.vcShift) | v);
     this.txI32[(g << TX_I32_SHIFT) | TX_DOWN] = -1;
   }
 
@@ -1123,7 +1169,7 @@ export abstract class LinkEngine extends PartedEngine implements FabricEngine {
     this.laneBitErrorRate[g * this.lanes + lane] = ber;
     let any = 0;
     for (let l = 0; l < this.lanes; l++) if (this.laneBitErrorRate[g * this.lanes + l] > 0) any = 1;
-    this.portI32[(g << P_I32_SHIFT) | P_ERROR_PRONE] = any;
+    this.portI32[(g << this.pI32Shift) | this.pErrorProne] = any;
   }
 
   /** Cuts the cable at port g (both directions go down at once). */
@@ -1200,7 +1246,7 @@ export abstract class LinkEngine extends PartedEngine implements FabricEngine {
     const g = this.routerPortGlobal[tile];
     const upstream = this.fabric.peer[g];
     const local = (this.store.flags[packet] & FLAG_LOCAL) !== 0;
-    if (upstream >= 0 && !local) this.returnCredits(upstream, v, this.store.length[packet], at + this.portI32[(g << P_I32_SHIFT) | P_LATENCY]);
+    if (upstream >= 0 && !local) this.returnCredits(upstream, v, this.store.length[packet], at + this.portI32[(g << this.pI32Shift) | this.pLatency]);
     // Only the input buffer the chip put it in was free of credits; every later one is not.
     if (local) this.store.flags[packet] &= ~FLAG_LOCAL;
     if (discarded) this.store.discard(packet, this.pendingReason(packet), g, at);
@@ -1252,7 +1298,7 @@ export abstract class LinkEngine extends PartedEngine implements FabricEngine {
       this.store.discard(id, DiscardReason.Unreachable, g, this.cycle);
       return this.handleOf(id);
     }
-    this.sources.push(g * NVC, id);
+    this.sources.push(g << this.vcShift, id);
     this.wakeLink(g, this.cycle);
     return this.handleOf(id);
   }
@@ -1313,8 +1359,8 @@ export abstract class LinkEngine extends PartedEngine implements FabricEngine {
       this.chipAnswers[tile]--;
       const seg = this.pool.allocate(id, now, 0);
       this.pool.send(seg, now, this.store.length[id]);
-      this.inputs.push((tile << VC_SHIFT) | 1, seg);
-      this.inputs.fill((tile << VC_SHIFT) | 1, this.store.length[id]);
+      this.inputs.push((tile << this.vcShift) | 1, seg);
+      this.inputs.fill((tile << this.vcShift) | 1, this.store.length[id]);
       // Its head is routed once it has been through the input stages, as any arrival's is.
       this.wakeInput(tile, now + this.inputStages);
     }
@@ -1352,7 +1398,7 @@ export abstract class LinkEngine extends PartedEngine implements FabricEngine {
     const id = this.store.allocate(0, g, this.maintenancePhits(response), 1, FLAG_SOURCE_ROUTED, 0, now, -1);
     this.keepMessage(id, response);
     this.store.setReturnRoute(id, packet);
-    this.sources.push((g << VC_SHIFT) | 1, id);
+    this.sources.push((g << this.vcShift) | 1, id);
     this.wakeLink(g, now);
   }
 }

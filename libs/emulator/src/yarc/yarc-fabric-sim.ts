@@ -15,7 +15,7 @@
  */
 import { keyedDraw } from '@weft/fabric-model';
 import { EmulatedFabric } from '../emulated-fabric';
-import { DRAW_CHIP, LINK_RECORDS, LinkEngine, LinkSpec, PHASE_LINKS as LINK_LAYER_PHASE } from '../engine/link-engine';
+import { DRAW_CHIP, LinkEngine, linkRecords, LinkSpec, PHASE_LINKS as LINK_LAYER_PHASE } from '../engine/link-engine';
 import type { MaintenanceMessage } from '../engine/maintenance-message';
 import { answerTo } from '../engine/maintenance-message';
 import { DiscardReason, FLAG_ADAPTIVE, FLAG_HASH, FLAG_SOFT_ERROR, FLAG_SOURCE_ROUTED, FLAG_TRACE } from '../engine/packet-store';
@@ -79,7 +79,7 @@ const {
   P_BLOCKED,
   P_CREDITS,
   P_CREDIT_WAIT,
-} = LINK_RECORDS;
+} = linkRecords(VCS);
 
 // Module-level copies of the chip constants: the hot loops read locals, not another module's exports.
 const NVC = VCS;
@@ -101,6 +101,7 @@ export const MAINTENANCE_PROCESS_CYCLES = 16;
 const YARC_LINK: LinkSpec = {
   clockGHz: YARC_CLOCK_GHZ,
   nsPerCycle: NS_PER_CYCLE,
+  vcs: VCS,
   phitBits: PHIT_BITS,
   lanes: LANES,
   linkFixedNs: LINK_FIXED_NS,
