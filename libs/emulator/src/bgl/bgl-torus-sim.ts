@@ -1171,6 +1171,13 @@ export class BglTorusSim {
       return false;
     const escapeDir = this.escapeDirection(n, hints);
     const priority = (this.pFlags[p] & PRIORITY) !== 0;
+    // A static or high-priority packet's one move is the escape direction: with its link down it
+    // can never move (issue 56's soak found such packets waiting behind a dead neighbour for ever,
+    // and every packet behind them in the FIFO with them).
+    if ((this.pFlags[p] & STATIC || priority) && this.linkDown[sb + escapeDir]) {
+      this.dropAtHead(n, p, from);
+      return false;
+    }
     const bubbleVc = priority ? BGL_VC_PRIORITY : BGL_VC_BUBBLE;
     if (!(this.pFlags[p] & STATIC) && !priority) {
       // Dynamic: JSQ over the possible and available dynamic direction/VC pairs.
