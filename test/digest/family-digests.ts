@@ -13,11 +13,9 @@
  * interrupt with its emulated time, and the run's report — the books, the discards by place and
  * reason, latencies, hops, link use.
  */
-import { driveEngine, executePlan, FaultSet, ROUTING_ENGINES } from '@weft/control';
-import { chipModelOf, EmulatedFabric } from '@weft/emulator';
 import type { HostedEngine, PhysicalFault, TrafficSession } from '@weft/emulator';
-import { FABRIC_FAMILY_MODELS, loadInstallationFile } from '@weft/fabric-model';
-import type { FabricFamily, MaintenanceTransport } from '@weft/fabric-model';
+import { hostedFabric } from '@weft/control/testing/hosted-fabric';
+import { FABRIC_FAMILY_MODELS } from '@weft/fabric-model';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 
@@ -95,42 +93,13 @@ export const FAMILY_FIXTURES: readonly FamilyFixture[] = [
   { file: 'flattened-butterfly/fb-16ary-4flat-65536.json', packets: 40, packetPhits: 1, noisy: false, faultsAt: FAST },
 ];
 
-/** Steps the hosted engine until `promise` settles (the maintenance network runs in emulated time). */
-async function settle<T>(hosted: HostedEngine, promise: Promise<T>, limit = 50_000_000): Promise<T> {
-  let settled = false;
-  const tracked = promise.finally(() => (settled = true));
-  const start = hosted.cycle;
-  while (!settled && hosted.cycle - start < limit) {
-    for (let i = 0; i < 200; i++) hosted.step();
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-  return tracked;
-}
-
 /** Runs a session up to emulated cycle `until` (or its end). */
 function advanceTo(hosted: HostedEngine, session: TrafficSession, until: number): void {
   while (!session.finished && hosted.cycle < until) session.advance(Math.min(1_000, until - hosted.cycle));
 }
 
 export async function familyFixtureDigest(root: string, fixture: FamilyFixture): Promise<{ digest: string; packets: number; cycles: number }> {
-  const installation = loadInstallationFile(join(root, 'fixtures', fixture.file));
-  const family = installation.physical.family as FabricFamily;
-  const fabric = new EmulatedFabric(installation.physical);
-  const model = chipModelOf(fabric);
-  const hosted = model.build(fabric, 1);
-  const attachment = installation.file.maintenanceAttachment;
-  const controller: MaintenanceTransport = model.controller(hosted, attachment);
-  const interrupts: string[] = [];
-  controller.onInterrupt((i) => interrupts.push(`${i.kind} ${i.emulatedTimeNs} ${i.serial}:${i.port ?? '-'}:${i.vc ?? '-'}:${i.lane ?? '-'}`));
-
-  const entry = ROUTING_ENGINES[family];
-  if (!entry) throw new Error(`${fixture.file}: no routing engine for ${family}`);
-  const known = await settle(hosted, entry.discover(controller, installation.expected, attachment));
-  const outcome = driveEngine(entry.create(known), FaultSet.NONE);
-  if (!outcome.pushable) throw new Error(`${fixture.file}: the configuration was not proven: ${outcome.verification.violations[0]?.message}`);
-  const pushed = await settle(hosted, executePlan(controller, entry.plan(null, outcome.computed.image)));
-  if (pushed.failures.length > 0) throw new Error(`${fixture.file}: the push failed: ${JSON.stringify(pushed.failures[0])}`);
-
+  const { installation, family, fabric, hosted, interrupts } = await hostedFabric(join(root, 'fixtures', fixture.file), 1);
   const shape = FABRIC_FAMILY_MODELS[family].trafficShape(installation.physical.summary);
   const session = hosted.startTraffic(
     { mode: 'batch', pattern: { kind: 'uniform-random' }, packetPhits: fixture.packetPhits, slices: [0], seed: 56, packets: fixture.packets, limit: 5_000_000 },

@@ -3,9 +3,17 @@
  * of seeds. Each seed runs random traffic through random faults and repairs in several ways that
  * must agree; a line per seed says what it did and whether every check held, and the exit status
  * is 1 if any did not. About a minute for the default 20 seeds; the specs run four.
+ *
+ * `--family bgl|anton2|flattened-butterfly` runs the other families' soak instead
+ * (libs/control/src/testing/family-soak.ts): each seed configured as the service would, through
+ * random faults and repairs, run twice.
  */
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { soak, SoakOutcome } from '@weft/emulator/testing/soak';
+import { familySoak, FamilySoakOutcome, SOAKED_FAMILIES, SoakedFamily } from '@weft/control/testing/family-soak';
+import { join } from 'node:path';
+
+const FIXTURES = join(join(__dirname, '../../..').replace(/[\\/]dist$/, ''), 'fixtures');
 
 const MAX_SEEDS = 10_000;
 
@@ -44,6 +52,16 @@ function describe(o: SoakOutcome): string {
   );
 }
 
+function describeFamily(o: FamilySoakOutcome): string {
+  const discarded = Object.entries(o.books.discarded);
+  const discards = discarded.length === 0 ? '' : ` (${discarded.map(([reason, n]) => `${reason} ${n}`).join(', ')})`;
+  const total = discarded.reduce((sum, [, n]) => sum + n, 0);
+  return (
+    `seed ${o.seed}: ${o.fixture}, ${o.cycles} cycles, ${o.faults.length} faults and repairs; ` +
+    `${o.books.created} packets, ${o.books.delivered} delivered, ${total} discarded${discards}; ${o.interrupts} interrupts`
+  );
+}
+
 async function main(): Promise<void> {
   // A bad argument: Commander says which and what is wrong with it, and exits with status 1.
   const program = new Command('npm run soak --')
@@ -57,9 +75,21 @@ async function main(): Promise<void> {
       'processors of every fabric, a multiple of 32 up to 288 (default: 32, 64 or 96 by seed)',
       wholeNumber('--processors', 32, 288, 32),
     )
+    .addOption(new Option('--family <family>', "another family's soak: its fixtures through random faults and repairs").choices(SOAKED_FAMILIES))
     .parse(process.argv);
-  const options = program.opts<{ seeds: number[]; rounds: number; errors?: boolean; processors?: number }>();
+  const options = program.opts<{ seeds: number[]; rounds: number; errors?: boolean; processors?: number; family?: SoakedFamily }>();
   let failed = 0;
+  if (options.family !== undefined) {
+    for (const seed of options.seeds) {
+      const outcome = await familySoak({ family: options.family, seed, rounds: options.rounds, fixtures: FIXTURES });
+      process.stdout.write(`${describeFamily(outcome)} — ${outcome.problems.length === 0 ? 'ok' : 'FAILED'}\n`);
+      for (const problem of outcome.problems) process.stdout.write(`    ${problem}\n`);
+      if (outcome.problems.length > 0) failed++;
+    }
+    process.stdout.write(`soak (${options.family}): ${options.seeds.length} seeds, ${failed} failed\n`);
+    if (failed > 0) process.exitCode = 1;
+    return;
+  }
   for (const seed of options.seeds) {
     const outcome = await soak({ seed, rounds: options.rounds, errors: options.errors ?? seed % 2 === 1, processors: options.processors });
     process.stdout.write(`${describe(outcome)} — ${outcome.problems.length === 0 ? 'ok' : 'FAILED'}\n`);

@@ -1,0 +1,62 @@
+/**
+ * A fixture as the emulator's host runs it, configured as the service would (digests, the family
+ * soak; issue 56): the chip model's hosted engine and its maintenance controller
+ * (@weft/emulator chip-models.ts), discovered, computed, proven and pushed by the family's routing
+ * engine (ROUTING_ENGINES), every interrupt recorded with its emulated time.
+ */
+import { chipModelOf, EmulatedFabric } from '@weft/emulator';
+import type { HostedEngine } from '@weft/emulator';
+import { loadInstallationFile } from '@weft/fabric-model';
+import type { FabricFamily, Installation, MaintenanceTransport } from '@weft/fabric-model';
+import { driveEngine } from '../engine/driver';
+import type { ChipImages } from '../engine/image-delta';
+import { executePlan } from '../engine/push-plan';
+import { ROUTING_ENGINES, RoutingEngineEntry } from '../engine/routing-engines';
+import { FaultSet } from '../faults/fault-set';
+
+export interface HostedFabric {
+  readonly installation: Installation;
+  readonly family: FabricFamily;
+  readonly fabric: EmulatedFabric;
+  readonly hosted: HostedEngine;
+  readonly controller: MaintenanceTransport;
+  readonly entry: RoutingEngineEntry;
+  /** The configuration pushed: the routing engine's around no faults. */
+  readonly image: ChipImages;
+  /** Every interrupt so far, as `kind time serial:port:vc:lane`. */
+  readonly interrupts: string[];
+}
+
+/** Steps the hosted engine until `promise` settles (the maintenance network runs in emulated time). */
+export async function settle<T>(hosted: HostedEngine, promise: Promise<T>, limit = 50_000_000): Promise<T> {
+  let settled = false;
+  const tracked = promise.finally(() => (settled = true));
+  const start = hosted.cycle;
+  while (!settled && hosted.cycle - start < limit) {
+    for (let i = 0; i < 200; i++) hosted.step();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return tracked;
+}
+
+/** Loads the installation file at `path`, powers its fabric up with `seed` and configures it. */
+export async function hostedFabric(path: string, seed: number): Promise<HostedFabric> {
+  const installation = loadInstallationFile(path);
+  const family = installation.physical.family;
+  const fabric = new EmulatedFabric(installation.physical);
+  const model = chipModelOf(fabric);
+  const hosted = model.build(fabric, seed);
+  const attachment = installation.file.maintenanceAttachment;
+  const controller = model.controller(hosted, attachment);
+  const interrupts: string[] = [];
+  controller.onInterrupt((i) => interrupts.push(`${i.kind} ${i.emulatedTimeNs} ${i.serial}:${i.port ?? '-'}:${i.vc ?? '-'}:${i.lane ?? '-'}`));
+  const entry = ROUTING_ENGINES[family];
+  if (!entry) throw new Error(`${path}: no routing engine for ${family}`);
+  const known = await settle(hosted, entry.discover(controller, installation.expected, attachment));
+  const outcome = driveEngine(entry.create(known), FaultSet.NONE);
+  if (!outcome.pushable) throw new Error(`${path}: the configuration was not proven: ${outcome.verification.violations[0]?.message}`);
+  const image = outcome.computed.image;
+  const pushed = await settle(hosted, executePlan(controller, entry.plan(null, image)));
+  if (pushed.failures.length > 0) throw new Error(`${path}: the push failed: ${JSON.stringify(pushed.failures[0])}`);
+  return { installation, family, fabric, hosted, controller, entry, image, interrupts };
+}
