@@ -23,7 +23,7 @@ import type { HostedEngine, PhysicalFault } from '@weft/emulator';
 import { FABRIC_FAMILY_MODELS, mulberry32 } from '@weft/fabric-model';
 import type { FabricFamily, PatternSpec } from '@weft/fabric-model';
 import { createHash } from 'node:crypto';
-import { hostedFabric, HostedFabric, settle } from './hosted-fabric';
+import { hostedFabric, settle } from './hosted-fabric';
 
 /** The families this soak runs (BlackWidow has its own: @weft/emulator testing/soak.ts). */
 export const SOAKED_FAMILIES = ['bgl', 'anton2', 'flattened-butterfly'] as const;
