@@ -73,46 +73,56 @@ const EV_DELIVER = 4;
 /** An endpoint's next open-loop send (startSteady). */
 const EV_SOURCE = 5;
 
-/** Packet record: integers. */
-const P_SRC = 0;
-const P_SRC_EP = 1;
-const P_DST = 2;
-const P_DST_EP = 3;
-const P_ORDER = 4;
-const P_SLICE = 5;
-const P_VC = 6;
-const P_CLASS = 7;
-const P_PATTERN = 8;
-const P_FLITS = 9;
-/** Index into the order of the dimension being routed (3 once all are done). */
-const P_DIM = 10;
-const P_CROSSED = 11;
-const P_EXIT = 12;
-const P_THROUGH = 13;
+/**
+ * Packet record: 128 bytes, one record a packet in one buffer (`ints` and `times` view it), aligned
+ * to cache lines — what a hop reads of a packet in its first 64 bytes (its output and VCs, its
+ * queue link, when it is eligible and when its tail arrives), its route's state in the second. As
+ * an array per field, and the times apart, a hop cost a cache miss per field on a machine far
+ * larger than the cache (issue 56). Integer slots:
+ */
 /** The output (local number) RC chose at the packet's present input, and the VC it will hold beyond it. */
-const P_OUT = 14;
-const P_NEXT_VC = 15;
-const P_TAG = 16;
-const P_HOPS = 17;
-const P_NEXT = 18;
-/** Bit d: an offset of exactly k/2 in dimension d goes −. */
-const P_TIES = 19;
-const P_SERIAL = 20;
-const P_CHIP = 21;
-/** 1 from the channel adapter where the packet finished a dimension without crossing its dateline to the router output that takes it out of the T group: the VC it rises to there. */
-const P_PROMOTE = 22;
+const P_OUT = 0;
+const P_NEXT_VC = 1;
+const P_CLASS = 2;
+const P_FLITS = 3;
+const P_VC = 4;
+const P_NEXT = 5;
 /** A multicast copy on its way to the next table (group × 2 + tree), −1 for unicast. */
-const P_MCAST = 23;
+const P_MCAST = 6;
 /** 1 for a multicast copy made at an input whose room another copy gives back. */
-const P_SHARED = 24;
+const P_SHARED = 7;
+const P_PATTERN = 8;
+const P_CHIP = 9;
+const P_HOPS = 10;
 /** 1 while the packet is in the machine (its record not free). */
-const P_LIVE = 25;
-const P_INTS = 26;
-/** Packet record: times. */
-const T_SENT = 0;
-const T_ELIGIBLE = 1;
-const T_TAIL = 2;
-const P_TIMES = 3;
+const P_LIVE = 11;
+// Integer slots 12–15 are the float64 slots T_ELIGIBLE and T_TAIL.
+const P_SRC = 16;
+const P_SRC_EP = 17;
+const P_DST = 18;
+const P_DST_EP = 19;
+const P_ORDER = 20;
+const P_SLICE = 21;
+/** Index into the order of the dimension being routed (3 once all are done). */
+const P_DIM = 22;
+const P_CROSSED = 23;
+const P_EXIT = 24;
+const P_THROUGH = 25;
+const P_TAG = 26;
+/** Bit d: an offset of exactly k/2 in dimension d goes −. */
+const P_TIES = 27;
+const P_SERIAL = 28;
+/** 1 from the channel adapter where the packet finished a dimension without crossing its dateline to the router output that takes it out of the T group: the VC it rises to there. */
+const P_PROMOTE = 29;
+// Integer slots 30–31 are the float64 slot T_SENT.
+/** Int32 slots a record. */
+const P_INTS = 32;
+/** Float64 slots: when the head may first request, when the tail reaches the packet's buffer, when it was sent. */
+const T_ELIGIBLE = 6;
+const T_TAIL = 7;
+const T_SENT = 15;
+/** Float64 slots a record. */
+const P_TIMES = P_INTS / 2;
 
 const DRAW_ROUTE = 1;
 const DRAW_TIE = 2;
@@ -380,10 +390,10 @@ export class Anton2Sim {
   // ------------------------------------------------------------------ packets
 
   private grow(capacity: number): void {
-    const ints = new Int32Array(capacity * P_INTS);
+    const records = new ArrayBuffer(capacity * P_INTS * 4);
+    const ints = new Int32Array(records);
     ints.set(this.ints);
-    const times = new Float64Array(capacity * P_TIMES);
-    times.set(this.times);
+    const times = new Float64Array(records);
     for (let p = capacity - 1; p >= this.capacity; p--) {
       ints[p * P_INTS + P_NEXT] = this.free;
       this.free = p;
@@ -737,7 +747,6 @@ export class Anton2Sim {
     for (let k = 1; k < outputs; k++) {
       const q = this.allocate();
       this.ints.copyWithin(q * P_INTS, p * P_INTS, (p + 1) * P_INTS);
-      this.times.copyWithin(q * P_TIMES, p * P_TIMES, (p + 1) * P_TIMES);
       this.inFlight++;
       this.copies++;
       ids[k] = q;
