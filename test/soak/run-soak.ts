@@ -58,7 +58,7 @@ function describeFamily(o: FamilySoakOutcome): string {
   const total = discarded.reduce((sum, [, n]) => sum + n, 0);
   return (
     `seed ${o.seed}: ${o.fixture}, ${o.cycles} cycles, ${o.faults.length} faults and repairs; ` +
-    `${o.books.created} packets, ${o.books.delivered} delivered, ${total} discarded${discards}; ${o.interrupts} interrupts`
+    `${o.books.created} packets${o.copies > 0 ? ` (${o.copies} of them multicast copies)` : ''}, ${o.books.delivered} delivered, ${total} discarded${discards}; ${o.interrupts} interrupts`
   );
 }
 

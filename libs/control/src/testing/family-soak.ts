@@ -4,7 +4,9 @@
  * interface to each (its hosted engine, its maintenance controller, its traffic runner), so that it
  * holds the families to the emulator's promises before and after they move onto the shared engine.
  *
- * A fixture of the family is configured as the service would (hosted-fabric.ts); then rounds of
+ * A fixture of the family is configured as the service would (hosted-fabric.ts) — on Anton 2 with
+ * a few random multicast groups, to which their sources send half their packets (§2.3: a copy to
+ * every destination endpoint, made in the adapters) — then rounds of
  * seeded traffic batches — random patterns, sizes and packet counts — each with a fault or repair
  * landing at a random cycle while the batch runs: a router killed or revived, a cable cut or
  * mended, noise on a cable or taken off (not on the flattened butterfly's idealised channels). A
@@ -12,15 +14,15 @@
  * fault is repaired, the image reconciled and one more batch sent, which must arrive whole.
  *
  * What must hold, whatever happens:
- * - every packet made is delivered or discarded exactly once, and nothing else is (each packet's
- *   outcome is followed by its id from the send that made it);
+ * - every packet made — and every multicast copy — is delivered or discarded exactly once, and
+ *   nothing else is (each packet's outcome is followed by its id from the send or copy that made it);
  * - the books balance after every round, with nothing in flight once a batch has finished;
  * - nothing is discarded before the first fault, nor in the final batch on the repaired fabric;
  * - each batch finishes (no packet is stuck);
  * - the same seed run again is the same run, packet for packet (its digest).
  */
 import type { HostedEngine, PhysicalFault } from '@weft/emulator';
-import { FABRIC_FAMILY_MODELS, mulberry32 } from '@weft/fabric-model';
+import { FABRIC_FAMILY_MODELS, loadInstallationFile, mulberry32 } from '@weft/fabric-model';
 import type { FabricFamily, PatternSpec } from '@weft/fabric-model';
 import { createHash } from 'node:crypto';
 import { hostedFabric, settle } from './hosted-fabric';
@@ -66,6 +68,8 @@ export interface FamilySoakOutcome {
   readonly fixture: string;
   readonly books: ReturnType<HostedEngine['books']>;
   readonly interrupts: number;
+  /** Multicast copies made (Anton 2). */
+  readonly copies: number;
   readonly faults: readonly string[];
   readonly cycles: number;
   /** Every check that failed, each line naming it; empty when all held. */
@@ -88,6 +92,8 @@ interface FollowedSim {
   send: (...args: never[]) => number;
   onDeliver: ((p: number, cycle: number, ...rest: never[]) => void) | undefined;
   onDiscard: ((p: number, reason: string, chip: number, port: number) => void) | undefined;
+  /** Anton 2: a multicast copy made of a packet (the copy's id). */
+  onCopy?: (p: number) => void;
 }
 
 /**
@@ -102,7 +108,11 @@ class PacketFollower {
   readonly discards = new Map<string, number>();
   readonly problems: string[] = [];
 
-  constructor(private readonly sim: FollowedSim) {
+  constructor(
+    private readonly sim: FollowedSim,
+    cycle: () => number,
+  ) {
+    this.follow(cycle);
     const send = sim.send.bind(sim) as (...args: unknown[]) => number;
     sim.send = ((...args: unknown[]) => {
       const outer = this.resolvedInSend;
@@ -119,22 +129,47 @@ class PacketFollower {
     return this.alive.size;
   }
 
-  /** Wraps the outcome hooks a traffic session has just set. */
-  follow(cycle: () => number): void {
-    const sim = this.sim;
-    const delivered = sim.onDeliver;
-    const discarded = sim.onDiscard;
-    sim.onDeliver = (p, at, ...rest) => {
-      this.outcome(p, 'delivered', cycle());
-      this.deliveries.push(`${p}@${at}`);
-      delivered?.(p, at, ...rest);
+  /**
+   * Stands in front of the simulator's outcome hooks for good: whatever a traffic session sets them
+   * to is called after the follower has seen the outcome (a batch sends, and a multicast copies,
+   * while its session is being made, before the caller could wrap what it set).
+   */
+  private follow(cycle: () => number): void {
+    const sim = this.sim as unknown as Record<'onDeliver' | 'onDiscard' | 'onCopy', unknown>;
+    const hooks: Record<'onDeliver' | 'onDiscard' | 'onCopy', ((...args: never[]) => void) | undefined> = {
+      onDeliver: this.sim.onDeliver,
+      onDiscard: this.sim.onDiscard,
+      onCopy: this.sim.onCopy,
     };
-    sim.onDiscard = (p, reason, chip, port) => {
-      this.outcome(p, `discarded (${reason})`, cycle());
-      this.discards.set(reason, (this.discards.get(reason) ?? 0) + 1);
-      discarded?.(p, reason, chip, port);
+    const front = {
+      onDeliver: (p: number, at: number, ...rest: never[]) => {
+        this.outcome(p, 'delivered', cycle());
+        this.deliveries.push(`${p}@${at}`);
+        hooks.onDeliver?.(p as never, at as never, ...rest);
+      },
+      onDiscard: (p: number, reason: string, chip: number, port: number) => {
+        this.outcome(p, `discarded (${reason})`, cycle());
+        this.discards.set(reason, (this.discards.get(reason) ?? 0) + 1);
+        hooks.onDiscard?.(p as never, reason as never, chip as never, port as never);
+      },
+      onCopy: (p: number) => {
+        if (this.alive.has(p) && this.problems.length < 20)
+          this.problems.push(`cycle ${cycle()}: a multicast copy took the id of packet ${p}, still in flight`);
+        this.alive.add(p);
+        this.copies++;
+        hooks.onCopy?.(p as never);
+      },
     };
+    for (const name of ['onDeliver', 'onDiscard', 'onCopy'] as const)
+      Object.defineProperty(sim, name, {
+        configurable: true,
+        get: () => front[name],
+        set: (hook: ((...args: never[]) => void) | undefined) => (hooks[name] = hook),
+      });
   }
+
+  /** Multicast copies made. */
+  copies = 0;
 
   private outcome(p: number, what: string, cycle: number): void {
     if (this.alive.delete(p)) return;
@@ -146,11 +181,19 @@ class PacketFollower {
 
 async function soakRun(c: FamilySoakCase, fixture: string): Promise<Omit<FamilySoakOutcome, 'problems'> & { problems: string[] }> {
   const settings = FAMILY_SETTINGS[c.family];
-  const setup = await hostedFabric(`${c.fixtures}/${fixture}`, c.seed);
+  const path = `${c.fixtures}/${fixture}`;
+  const groups =
+    c.family === 'anton2'
+      ? multicastGroups(
+          loadInstallationFile(path).expected.chips.map((chip) => chip.name),
+          c.seed,
+        )
+      : undefined;
+  const setup = await hostedFabric(path, c.seed, groups && { multicastGroups: groups });
   if (setup.family !== (c.family as FabricFamily)) throw new Error(`${fixture} is a ${setup.family} fabric, not ${c.family}`);
   const { hosted, fabric, installation } = setup;
   const sim = (hosted as unknown as { sim: FollowedSim }).sim;
-  const follower = new PacketFollower(sim);
+  const follower = new PacketFollower(sim, () => hosted.cycle);
   const problems: string[] = [];
   const random = mulberry32(c.seed * 7919 + 17);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
@@ -226,9 +269,9 @@ async function soakRun(c: FamilySoakCase, fixture: string): Promise<Omit<FamilyS
       seed: c.seed * 1000 + round + 1,
       packets: 1 + Math.floor(random() * 4),
       limit: BATCH_LIMIT,
+      ...(groups && { multicast: { fraction: 0.5, groups: groups.map((g) => ({ group: g.group, source: fabric.chipId(g.source) })) } }),
     };
     const session = hosted.startTraffic(request, shape);
-    follower.follow(() => hosted.cycle);
     const start = hosted.cycle;
     const discardedBefore = total(hosted.books().discarded);
     if (fault) {
@@ -277,11 +320,32 @@ async function soakRun(c: FamilySoakCase, fixture: string): Promise<Omit<FamilyS
     fixture,
     books,
     interrupts: setup.interrupts.length,
+    copies: follower.copies,
     faults,
     cycles: hosted.cycle,
     problems,
     digest: hash.digest('hex').slice(0, 32),
   };
+}
+
+/** A few multicast groups of an Anton 2 machine's ASICs (by name), drawn from the seed: small enough for every table. */
+function multicastGroups(asics: readonly string[], seed: number): { group: number; source: string; destinations: { chip: string; endpoints: number[] }[] }[] {
+  const random = mulberry32(seed * 31 + 5);
+  const pick = () => asics[Math.floor(random() * asics.length)];
+  return [1, 2, 3].map((group) => {
+    const source = pick();
+    const chips = new Set<string>();
+    const wanted = Math.min(asics.length - 1, 2 + Math.floor(random() * 4));
+    while (chips.size < wanted) {
+      const chip = pick();
+      if (chip !== source) chips.add(chip);
+    }
+    return {
+      group,
+      source,
+      destinations: [...chips].map((chip) => ({ chip, endpoints: [...new Set([Math.floor(random() * 23), Math.floor(random() * 23)])].sort((a, b) => a - b) })),
+    };
+  });
 }
 
 function total(discarded: Readonly<Record<string, number>>): number {

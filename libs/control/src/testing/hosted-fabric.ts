@@ -39,8 +39,12 @@ export async function settle<T>(hosted: HostedEngine, promise: Promise<T>, limit
   return tracked;
 }
 
-/** Loads the installation file at `path`, powers its fabric up with `seed` and configures it. */
-export async function hostedFabric(path: string, seed: number): Promise<HostedFabric> {
+/**
+ * Loads the installation file at `path`, powers its fabric up with `seed` and configures it —
+ * with the family's routing settings (`settings`, as an operator gives them: Anton 2's multicast
+ * groups) where given; their problems are an error.
+ */
+export async function hostedFabric(path: string, seed: number, settings?: unknown): Promise<HostedFabric> {
   const installation = loadInstallationFile(path);
   const family = installation.physical.family;
   const fabric = new EmulatedFabric(installation.physical);
@@ -53,7 +57,12 @@ export async function hostedFabric(path: string, seed: number): Promise<HostedFa
   const entry = ROUTING_ENGINES[family];
   if (!entry) throw new Error(`${path}: no routing engine for ${family}`);
   const known = await settle(hosted, entry.discover(controller, installation.expected, attachment));
-  const outcome = driveEngine(entry.create(known), FaultSet.NONE);
+  const engine = entry.create(known);
+  if (settings !== undefined) {
+    const problems = engine.applySettings?.(settings) ?? [`${family}'s routing engine takes no settings`];
+    if (problems.length > 0) throw new Error(`${path}: the routing settings were refused: ${problems.join('; ')}`);
+  }
+  const outcome = driveEngine(engine, FaultSet.NONE);
   if (!outcome.pushable) throw new Error(`${path}: the configuration was not proven: ${outcome.verification.violations[0]?.message}`);
   const image = outcome.computed.image;
   const pushed = await settle(hosted, executePlan(controller, entry.plan(null, image)));
