@@ -36,6 +36,8 @@ const WHY: Record<string, string> = {
   'libs/control/src/engine/routing-engines.ts': 'the registry of routing engines',
   'libs/control/src/index.ts': "the library's index exports the BlackWidow engine's modules",
   'libs/control/src/policy/link-policy.ts': `link settings in YARC's terms; moving them into the BlackWidow engine's folder is ${NOT_YET}`,
+  'libs/control/src/testing/family-soak.ts':
+    "the other families' soak: it points at BlackWidow's own, and a traffic request names its injection ports `slices` (traffic-request.ts)",
   'libs/control/src/testing/small-fabrics.ts': 'a test helper that generates small BlackWidow designs',
   'libs/emulator/src/drill/drill-file.ts': `drill files offer traffic in BlackWidow slices; drills over the chip-model registry are ${NOT_YET}`,
   'libs/emulator/src/chip-models.ts': 'the registry of chip models',
