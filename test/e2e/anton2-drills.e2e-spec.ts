@@ -26,8 +26,9 @@ describe('Anton 2 drills', () => {
     // Every pair keeps at least one (order, slice) that avoids the channel: none is declared cut.
     expect(r.declaredCut).toBe(0);
     expect(r.traffic.books).toMatchObject({ balanced: true, inFlight: 0 });
-    // Traffic reached the channel before the push (the light load still sends it some), and each loss is explained.
-    expect(lost(r)).toBeGreaterThan(0);
+    // What reached the channel before the push is lost there, and each loss is explained. How much
+    // does depends on how long the reaction's CPU took (charged to emulated time): at this light
+    // load an idle machine's quick reaction may lose none (the dead ASIC's drill always loses some).
     expect(r.discards).toMatchObject({ total: lost(r), explained: lost(r), unexplained: 0 });
     for (const cause of r.discards.causes) expect(Object.keys(cause.byReason)).toEqual(['link-down']);
   });
