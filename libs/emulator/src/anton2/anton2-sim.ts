@@ -46,7 +46,7 @@ const ENDPOINTS = model.ANTON2_ENDPOINT_ADAPTERS;
 const VCS_PER_CLASS = model.ANTON2_VCS_PER_CLASS;
 const NS_PER_CYCLE = model.ANTON2_NS_PER_CYCLE;
 const { keyedDraw, ANTON2_ORDERS } = model;
-const { ceil, floor, max } = Math;
+const { ceil, clz32, floor, max, min } = Math;
 
 /** One ASIC's inside as numbers (fabric-model anton2/chip-wiring.ts). */
 const ROUTERS = model.A2_ROUTERS;
@@ -65,6 +65,16 @@ const UNITS = ROUTERS + (IN_EA_RECEIVE - IN_CA_FROM_ROUTER);
 /** VCs an input keeps: four per class, two classes. */
 const VCS = VCS_PER_CLASS * model.ANTON2_TRAFFIC_CLASSES;
 const NONE = -1;
+
+/**
+ * ASICs a block: the machine's events are kept a calendar per block, and without per-cycle traffic
+ * callbacks the blocks run one after another a window at a time (issue 56), each ASIC's state then
+ * staying in the cache for the window. An emulator setting, not the machine's: the results are the
+ * same for any.
+ */
+const BLOCK_ASICS = 8;
+/** Cycles each block's calendar holds in its buckets; events beyond wait in its list of far events. */
+const BLOCK_HORIZON = 128;
 
 const EV_ARRIVE = 1;
 const EV_CREDIT = 2;
@@ -128,6 +138,8 @@ const DRAW_ROUTE = 1;
 const DRAW_TIE = 2;
 const DRAW_BIT_ERROR = 3;
 const DRAW_GAP = 4;
+/** A packet's serial number, from its source and how many that source had sent before it. */
+const DRAW_SERIAL = 5;
 
 export const ANTON2_DISCARD_REASONS = ['unreachable', 'link-down', 'node-died', 'misrouted', 'unconfigured', 'no-multicast-entry'] as const;
 
@@ -235,8 +247,29 @@ export class Anton2Sim {
   private times = new Float64Array(0);
   private capacity = 0;
   private free = NONE;
-  private serial = 0;
-  private readonly wheel = new EventWheel(1024);
+  /**
+   * Packets each endpoint adapter (node × 23 + endpoint) has sent. A packet's serial number — the
+   * key of its random draws — is drawn from its endpoint and this count, a multicast copy's from
+   * its parent's and where it was made: so it does not depend on the order in which ASICs, or one
+   * ASIC's endpoints, are worked on within a cycle (issue 56: the ASICs run apart, in windows).
+   */
+  private readonly sentBy: Float64Array;
+  /** Each block's calendar (see BLOCK_ASICS), the block of each ASIC, and where the window being run starts. */
+  private readonly wheels: EventWheel[];
+  private readonly blockOf: Int32Array;
+  /**
+   * Per cycle slot of the calendars, a bit per block with events there (bucketed, not far): run
+   * cycle by cycle, a cycle visits only the blocks with something to do, and finds the next busy
+   * cycle in one look. `blockWords` 32-bit words a slot.
+   */
+  private readonly busyBlocks: Uint32Array;
+  private readonly blockWords: number;
+  private windowFrom = 0;
+  /**
+   * The torus's lookahead: fewer cycles than anything an ASIC does takes to reach another (a
+   * packet's head, or credits, across the fastest torus channel); the longest window blocks run apart.
+   */
+  readonly lookahead: number;
   now = 0;
 
   // The books.
@@ -354,8 +387,21 @@ export class Anton2Sim {
     this.armedAt = new Float64Array(n * UNITS).fill(-1);
     this.arbitratedAt = new Float64Array(n * UNITS).fill(-1);
     this.batchLeft = new Int32Array(n * ENDPOINTS);
+    this.sentBy = new Float64Array(n * ENDPOINTS);
     this.steadyDraws = new Int32Array(n * ENDPOINTS);
-    this.chipCounts = new Int32Array(n + 1);
+    this.blockOf = new Int32Array(n);
+    for (let chip = 0; chip < n; chip++) this.blockOf[chip] = (chip / BLOCK_ASICS) | 0;
+    const blocks = ceil(n / BLOCK_ASICS);
+    this.wheels = Array.from({ length: blocks }, () => new EventWheel(BLOCK_HORIZON));
+    this.blockWords = ceil(blocks / 32);
+    this.busyBlocks = new Uint32Array(BLOCK_HORIZON * this.blockWords);
+    let fastest = Infinity;
+    for (let chip = 0; chip < n; chip++)
+      for (let c = 0; c < CHANNELS; c++)
+        if (this.downstream[chip * OUTPUTS + IN_CA_FROM_ROUTER + c] !== NONE)
+          fastest = Math.min(fastest, this.outLatency[chip * OUTPUTS + IN_CA_FROM_ROUTER + c]);
+    // A head arrives ceil(start + a flit + latency) after its grant, credits ceil(tail) + ceil(latency): at least floor(latency) + 1 on.
+    this.lookahead = fastest === Infinity ? BLOCK_HORIZON / 2 : Math.max(1, Math.min(BLOCK_HORIZON / 2, floor(fastest)));
     this.grow(4096);
   }
 
@@ -466,7 +512,7 @@ export class Anton2Sim {
     this.injected++;
     const I = p * P_INTS;
     const ints = this.ints;
-    const serial = this.serial++;
+    const serial = (keyedDraw(this.seed, DRAW_SERIAL, source * ENDPOINTS + endpoint, this.sentBy[source * ENDPOINTS + endpoint]++) * 4294967296) | 0;
     ints[I + P_SRC] = source;
     ints[I + P_SRC_EP] = endpoint;
     ints[I + P_DST] = destination;
@@ -539,12 +585,13 @@ export class Anton2Sim {
   /**
    * Every endpoint adapter listed sends `count` packets, one as soon as the last has left it — a
    * batch (§4.1: "all cores sent a given number of packets") — each to `destination(node,
-   * endpoint, serial)`, a node × 23 + endpoint.
+   * endpoint, key)`, a node × 23 + endpoint; `key` is a number of its own for every packet, whatever
+   * order the endpoints send in (sendKey).
    */
   startBatch(
     endpoints: readonly (readonly [number, number])[],
     count: number,
-    destination: (node: number, endpoint: number, serial: number) => number,
+    destination: (node: number, endpoint: number, key: number) => number,
     options: Anton2SendOptions = {},
   ): void {
     this.batchDestination = destination;
@@ -555,18 +602,24 @@ export class Anton2Sim {
     }
   }
 
+  /** A number of its own for the next packet endpoint `e` of `node` sends: its count × endpoints + its index. */
+  private sendKey(node: number, e: number): number {
+    const source = node * ENDPOINTS + e;
+    return this.sentBy[source] * this.nodes * ENDPOINTS + source;
+  }
+
   private nextOfBatch(node: number, e: number): void {
     const k = node * ENDPOINTS + e;
     if (this.batchLeft[k] === 0 || this.batchDestination === null) return;
     this.batchLeft[k]--;
-    const target = this.batchDestination(node, e, this.serial);
+    const target = this.batchDestination(node, e, this.sendKey(node, e));
     this.send(node, e, (target / ENDPOINTS) | 0, target % ENDPOINTS, 1, this.batchOptions);
   }
 
   /**
    * Open-loop traffic: every endpoint adapter listed sends packets at `rate` a cycle on average
    * (exponential gaps, keyed draws) until cycle `until`, each to `destination(node, endpoint,
-   * serial)`, a node × 23 + endpoint.
+   * key)`, a node × 23 + endpoint (`key` as startBatch's).
    */
   startSteady(
     endpoints: readonly (readonly [number, number])[],
@@ -586,14 +639,13 @@ export class Anton2Sim {
   private nextSteady(source: number, t: number): void {
     const u = keyedDraw(this.seed, DRAW_GAP, source, this.steadyDraws[source]++);
     const at = t + 1 + floor(-Math.log(1 - u) / this.steadyRate);
-    if (at < this.steadyUntil && at - this.now < 1024) this.wheel.add(this.now, at, EV_SOURCE, source, 0, 0);
-    else if (at < this.steadyUntil) this.wheel.add(this.now, this.now + 1023, EV_SOURCE, source, 1, at);
+    if (at < this.steadyUntil) this.schedule((source / ENDPOINTS) | 0, at, EV_SOURCE, source, 0, 0);
   }
 
   private steadySend(source: number, t: number): void {
     const node = (source / ENDPOINTS) | 0;
     const e = source - node * ENDPOINTS;
-    const target = this.steadyDestination!(node, e, this.serial);
+    const target = this.steadyDestination!(node, e, this.sendKey(node, e));
     this.send(node, e, (target / ENDPOINTS) | 0, target % ENDPOINTS, 1, this.steadyOptions);
     this.nextSteady(source, t);
   }
@@ -756,7 +808,7 @@ export class Anton2Sim {
       const q = ids[k];
       const ints = this.ints;
       const Q = q * P_INTS;
-      ints[Q + P_SERIAL] = this.serial++;
+      ints[Q + P_SERIAL] = k === 0 ? ints[Q + P_SERIAL] : (keyedDraw(this.seed, DRAW_SERIAL, ints[p * P_INTS + P_SERIAL], chip * 64 + k) * 4294967296) | 0;
       ints[Q + P_SHARED] = k < outputs - 1 ? 1 : 0;
       const toEndpoint = k < entry!.endpoints.length;
       const exit = toEndpoint ? EXIT_ENDPOINT + entry!.endpoints[k] : entry!.channels[k - entry!.endpoints.length];
@@ -827,7 +879,7 @@ export class Anton2Sim {
     const armed = this.armedAt[unit];
     if (armed >= this.now && armed <= when) return;
     this.armedAt[unit] = when;
-    this.wheel.add(this.now, when, EV_ARBITRATE, unit, 0, 0);
+    this.schedule((unit / UNITS) | 0, when, EV_ARBITRATE, unit, 0, 0);
   }
 
   private discard(p: number, reason: Anton2DiscardReason, node: number, port = NONE): void {
@@ -844,89 +896,193 @@ export class Anton2Sim {
    * lightly loaded machine costs its events, not its cycles.
    */
   run(cycles: number, beforeCycle?: (cycle: number) => void, nextArrival?: (from: number, until: number) => number): void {
+    if (beforeCycle === undefined) {
+      this.runWindowed(cycles);
+      return;
+    }
     const end = this.now + cycles;
-    const wheel = this.wheel;
     while (this.now < end) {
       let t = this.now;
-      if (nextArrival !== undefined && wheel.count(t) === 0) {
+      if (nextArrival !== undefined && this.nothingAt(t)) {
         const until = this.nextScan <= t ? t : this.nextScan < end ? this.nextScan : end;
-        const next = wheel.nextBusy(t, nextArrival(t, until));
+        const next = this.nextBusy(t, nextArrival(t, until));
         if (next > t) {
           this.now = t = next;
           if (t >= end) break;
         }
       }
-      if (beforeCycle) beforeCycle(t);
-      if (wheel.pending === 0 && !beforeCycle) {
+      beforeCycle(t);
+      this.runCycle(t);
+      this.endOfCycle(t);
+      this.now = t + 1;
+    }
+  }
+
+  /** Cycle t on every block whose calendar has something then (every calendar is at t). */
+  private runCycle(t: number): void {
+    const wheels = this.wheels;
+    this.windowFrom = t;
+    this.now = t;
+    if (this.farFloor <= t) {
+      // Far events come due: the blocks with one take them in (they are rare).
+      let floor = Infinity;
+      for (let b = 0; b < wheels.length; b++) {
+        if (wheels[b].firstFar <= t && wheels[b].count(t) > 0) this.busyBlocks[(t & (BLOCK_HORIZON - 1)) * this.blockWords + (b >> 5)] |= 1 << (b & 31);
+        if (wheels[b].firstFar < floor) floor = wheels[b].firstFar;
+      }
+      this.farFloor = floor;
+    }
+    const base = (t & (BLOCK_HORIZON - 1)) * this.blockWords;
+    for (let w = 0; w < this.blockWords; w++) {
+      for (let bits = this.busyBlocks[base + w]; bits !== 0; bits &= bits - 1) {
+        const wheel = wheels[(w << 5) | (31 - clz32(bits & -bits))];
+        this.runEvents(wheel, t);
+        this.scheduled -= wheel.count(t) / 4;
+        wheel.clear(t);
+      }
+      this.busyBlocks[base + w] = 0;
+    }
+  }
+
+  /**
+   * Runs `cycles` with nothing sent from outside (the machine's own sources: startSteady,
+   * startBatch): block by block, each a window of up to `lookahead` cycles on end — the same as
+   * cycle by cycle, since nothing a block does within a window reaches another before the window
+   * is over, and within a cycle an ASIC's events are handled in an order of their own (runEvents).
+   * A window ends where the watchdog looks, so that it sees what it would have.
+   */
+  private runWindowed(cycles: number): void {
+    const end = this.now + cycles;
+    const wheels = this.wheels;
+    while (this.now < end) {
+      const from = this.now;
+      if (this.quiet) {
         // Nothing will ever move again: what waits is stuck; the watchdog sees it when its time comes.
         if (this.inFlight > 0) this.watchdogScan(end - 1);
         this.now = end;
         break;
       }
-      if (wheel.count(t) > 256) this.sortByChip(t);
-      for (let i = 0; i < wheel.count(t); i += 4) {
+      let until = min(end, from + this.lookahead);
+      // The watchdog looks at the end of the first cycle from its time on.
+      if (this.nextScan < until) until = max(from, this.nextScan) + 1;
+      let last = -1;
+      if (until === from + 1) {
+        // One cycle (the host stepping): the blocks with something then, as cycle by cycle.
+        this.runCycle(from);
+        last = from;
+      } else {
+        this.windowFrom = from;
+        for (let b = 0; b < wheels.length; b++) {
+          const wheel = wheels[b];
+          for (let t = from; t < until; t++) {
+            if (wheel.pending === 0) break;
+            if (wheel.count(t) === 0) continue;
+            this.now = t;
+            this.runEvents(wheel, t);
+            this.scheduled -= wheel.count(t) / 4;
+            wheel.clear(t);
+            this.blockDone(b, t);
+            if (t > last) last = t;
+          }
+        }
+        this.farFloor = this.firstFar();
+      }
+      // Gone quiet within the window: cycle by cycle, the run would have stopped at the first cycle
+      // with nothing left, before the window's last (the next window's start says what then).
+      this.now = until - 1;
+      if (last === until - 1 || !this.quiet) this.endOfCycle(until - 1);
+      this.now = until;
+    }
+  }
+
+  /** What closes cycle t for the whole machine: the watchdog, every so often. */
+  private endOfCycle(t: number): void {
+    if (t >= this.nextScan) {
+      this.nextScan = t + (this.settings.watchdogCycles >> 2);
+      if (this.inFlight > 0) this.watchdogScan(t);
+    }
+  }
+
+  /** Schedules an event for ASIC `chip`'s block. */
+  private schedule(chip: number, at: number, kind: number, a: number, b: number, c: number): void {
+    const block = this.blockOf[chip];
+    this.wheels[block].add(this.windowFrom, at, kind, a, b, c);
+    this.scheduled++;
+    // Beyond the horizon it waits among the wheel's far events (see farFloor).
+    if (at - this.windowFrom < BLOCK_HORIZON) this.busyBlocks[(at & (BLOCK_HORIZON - 1)) * this.blockWords + (block >> 5)] |= 1 << (block & 31);
+    else if (at < this.farFloor) this.farFloor = at;
+  }
+
+  /** Events scheduled and not yet handled, in every block. */
+  private scheduled = 0;
+  /** No far event of any block is due before this cycle (firstFar, kept as far events come and go). */
+  private farFloor = Infinity;
+
+  /** Block b has done cycle t: its bit for t's slot goes. */
+  private blockDone(b: number, t: number): void {
+    this.busyBlocks[(t & (BLOCK_HORIZON - 1)) * this.blockWords + (b >> 5)] &= ~(1 << (b & 31));
+  }
+
+  /** Whether some block has bucketed events at cycle t's slot (run cycle by cycle: every block's calendar is at t). */
+  private busyAt(t: number): boolean {
+    const base = (t & (BLOCK_HORIZON - 1)) * this.blockWords;
+    for (let w = 0; w < this.blockWords; w++) if (this.busyBlocks[base + w] !== 0) return true;
+    return false;
+  }
+
+  /** Whether no block has anything at cycle t. */
+  private nothingAt(t: number): boolean {
+    return !this.busyAt(t) && this.farFloor > t;
+  }
+
+  /** The first cycle from `from` before `until` at which some block has an event, or `until` (as nothingAt). */
+  private nextBusy(from: number, until: number): number {
+    const far = this.farFloor;
+    const end = until < far ? until : far < from ? from : far;
+    const last = end < from + BLOCK_HORIZON ? end : from + BLOCK_HORIZON;
+    for (let c = from; c < last; c++) if (this.busyAt(c)) return c;
+    return end;
+  }
+
+  /** The first far event of any block (Infinity: none). */
+  private firstFar(): number {
+    let far = Infinity;
+    for (const wheel of this.wheels) if (wheel.firstFar < far) far = wheel.firstFar;
+    return far;
+  }
+
+  /**
+   * Cycle t's events on `wheel`: first every arrival, credit, delivery and send, then the arbiters
+   * they (or earlier cycles) woke — within a cycle an ASIC's buffers and credits are up to date
+   * before its arbiters decide, whatever order the events were made in (issue 56: so that ASICs can
+   * be run apart, their events of a cycle made in another order, with the same result). Arbiters of
+   * one ASIC share no buffer or credit, so their order among themselves does not matter; what they
+   * make for the same cycle (a batch's next packet) is handled as it comes.
+   */
+  private runEvents(wheel: EventWheel, t: number): void {
+    const arbiters = this.arbiters;
+    let i = 0;
+    for (;;) {
+      for (; i < wheel.count(t); i += 4) {
         const data = wheel.bucket(t);
         const kind = data[i];
         const a = data[i + 1];
-        if (kind === EV_ARBITRATE) this.arbitrate(a, t);
+        if (kind === EV_ARBITRATE) arbiters.push(a);
         else if (kind === EV_ARRIVE) this.arrive(a, data[i + 2], t);
         else if (kind === EV_CREDIT) this.credit(a, data[i + 2], data[i + 3], t);
         else if (kind === EV_DELIVER) this.deliver(a, t);
-        else if (kind === EV_SOURCE) {
-          // A far send waits at the horizon's edge and is put back nearer.
-          if (data[i + 2] === 1) {
-            const at = data[i + 3];
-            if (at - t < 1024) wheel.add(t, at, EV_SOURCE, a, 0, 0);
-            else wheel.add(t, t + 1023, EV_SOURCE, a, 1, at);
-          } else this.steadySend(a, t);
-        }
+        else if (kind === EV_SOURCE) this.steadySend(a, t);
       }
-      wheel.clear(t);
-      if (t >= this.nextScan) {
-        this.nextScan = t + (this.settings.watchdogCycles >> 2);
-        if (this.inFlight > 0) this.watchdogScan(t);
-      }
-      this.now = t + 1;
+      if (arbiters.length === 0) return;
+      for (let k = 0; k < arbiters.length; k++) this.arbitrate(arbiters[k], t);
+      arbiters.length = 0;
     }
   }
-
-  private sortScratch = new Int32Array(0);
-  private readonly chipCounts: Int32Array = new Int32Array(0);
-  /**
-   * Orders a cycle's events by the ASIC they touch (a counting sort, stable), so that one ASIC's
-   * state is worked on while it is in the cache; events of the same ASIC keep their order.
-   */
-  private sortByChip(t: number): void {
-    const data = this.wheel.bucket(t);
-    const length = this.wheel.count(t);
-    if (this.sortScratch.length < length) this.sortScratch = new Int32Array(data.length);
-    const scratch = this.sortScratch;
-    const counts = this.chipCounts;
-    counts.fill(0);
-    for (let i = 0; i < length; i += 4) counts[this.eventChip(data, i) + 1]++;
-    for (let c = 1; c < counts.length; c++) counts[c] += counts[c - 1];
-    for (let i = 0; i < length; i += 4) {
-      const at = counts[this.eventChip(data, i)]++ * 4;
-      scratch[at] = data[i];
-      scratch[at + 1] = data[i + 1];
-      scratch[at + 2] = data[i + 2];
-      scratch[at + 3] = data[i + 3];
-    }
-    data.set(scratch.subarray(0, length));
-  }
-
-  private eventChip(data: Int32Array, i: number): number {
-    const kind = data[i];
-    const a = data[i + 1];
-    if (kind === EV_ARBITRATE) return (a / UNITS) | 0;
-    if (kind === EV_ARRIVE || kind === EV_DELIVER) return (data[i + 2] / INPUTS) | 0;
-    if (kind === EV_CREDIT) return (a / OUTPUTS) | 0;
-    return (a / ENDPOINTS) | 0;
-  }
+  private readonly arbiters: number[] = [];
 
   /** Whether nothing is left to happen. */
   get quiet(): boolean {
-    return this.wheel.pending === 0;
+    return this.scheduled === 0;
   }
 
   /** Moves a quiet machine's time on to `cycle`. */
@@ -946,7 +1102,7 @@ export class Anton2Sim {
       return;
     }
     if (local >= IN_EA_RECEIVE) {
-      this.wheel.add(t, max(t, ceil(this.times[p * P_TIMES + T_TAIL])), EV_DELIVER, p, input, 0);
+      this.schedule((input / INPUTS) | 0, max(t, ceil(this.times[p * P_TIMES + T_TAIL])), EV_DELIVER, p, input, 0);
       return;
     }
     if (this.ints[p * P_INTS + P_MCAST] !== NONE && local >= IN_CA_FROM_TORUS && local < IN_EA_INJECT) {
@@ -967,7 +1123,14 @@ export class Anton2Sim {
     const up = this.upstream[input];
     if (up === NONE) return;
     const I = p * P_INTS;
-    this.wheel.add(t, t + ceil(this.outLatency[up]), EV_CREDIT, up, this.ints[I + P_CLASS] * VCS_PER_CLASS + this.ints[I + P_VC], this.ints[I + P_FLITS]);
+    this.schedule(
+      (up / OUTPUTS) | 0,
+      t + ceil(this.outLatency[up]),
+      EV_CREDIT,
+      up,
+      this.ints[I + P_CLASS] * VCS_PER_CLASS + this.ints[I + P_VC],
+      this.ints[I + P_FLITS],
+    );
   }
 
   private credit(output: number, vcIndex: number, flits: number, t: number): void {
@@ -1159,7 +1322,7 @@ export class Anton2Sim {
     this.inBusy[input] = tailLeaves;
     const up = this.upstream[input];
     // A multicast copy's room is given back by the last copy made at this input; beyond it, each copy has its own.
-    if (up !== NONE && ints[I + P_SHARED] === 0) this.wheel.add(t, ceil(tailLeaves) + ceil(this.outLatency[up]), EV_CREDIT, up, vcIndex, flits);
+    if (up !== NONE && ints[I + P_SHARED] === 0) this.schedule((up / OUTPUTS) | 0, ceil(tailLeaves) + ceil(this.outLatency[up]), EV_CREDIT, up, vcIndex, flits);
     ints[I + P_SHARED] = 0;
     const nextVc = ints[I + P_NEXT_VC];
     this.credits[out * VCS + ints[I + P_CLASS] * VCS_PER_CLASS + nextVc] -= flits;
@@ -1167,7 +1330,8 @@ export class Anton2Sim {
     this.linkFlits[out] += flits;
     ints[I + P_VC] = nextVc;
     this.times[T + T_TAIL] = tailLeaves + latency;
-    this.wheel.add(t, ceil(start + perFlit + latency), EV_ARRIVE, p, this.downstream[out], 0);
+    const down = this.downstream[out];
+    this.schedule((down / INPUTS) | 0, ceil(start + perFlit + latency), EV_ARRIVE, p, down, 0);
     // A batch's next packet is made as soon as the last has left the endpoint adapter.
     if (local >= IN_EA_INJECT) {
       const e = local - IN_EA_INJECT;

@@ -85,6 +85,11 @@ export class EventWheel {
     return this.data[at & this.mask];
   }
 
+  /** The cycle of the first far event (Infinity: none). */
+  get firstFar(): number {
+    return this.farNext;
+  }
+
   /** Records in cycle `at`'s bucket (×EVENT_INTS); far events due then join it on the first count. */
   count(at: number): number {
     if (at >= this.farNext) this.bringNear(at);
