@@ -12,10 +12,14 @@
  * The digest is of every packet's delivery (source, destination, cycle sent, cycle delivered), every
  * interrupt with its emulated time, and the run's report — the books, the discards by place and
  * reason, latencies, hops, link use.
+ *
+ * Anton 2 also runs its own open-loop sources on 8×8×8 (`anton2SteadyDigest`): the path on which
+ * its ASICs run apart in lookahead windows (the bench's), through a dead ASIC and a cut channel.
  */
+import { Anton2Sim, EmulatedFabric } from '@weft/emulator';
 import type { HostedEngine, PhysicalFault, TrafficSession } from '@weft/emulator';
 import { hostedFabric } from '@weft/control/testing/hosted-fabric';
-import { FABRIC_FAMILY_MODELS } from '@weft/fabric-model';
+import { FABRIC_FAMILY_MODELS, generateAnton2Design, keyedDraw, shippedAnton2Floorplan } from '@weft/fabric-model';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 
@@ -141,4 +145,34 @@ export async function familyFixtureDigest(root: string, fixture: FamilyFixture):
   for (const d of deliveries.sort()) hash.update(`${d};`);
   hash.update(`|${interrupts.join(';')}|${JSON.stringify(report)}|${JSON.stringify(books)}`);
   return { digest: hash.digest('hex').slice(0, 32), packets: deliveries.length, cycles: hosted.cycle };
+}
+
+/** Anton 2 8×8×8 under its own sources (the windowed path), through a dead ASIC and a cut channel; drained. */
+export function anton2SteadyDigest(): { digest: string; packets: number; cycles: number } {
+  const sim = new Anton2Sim(
+    new EmulatedFabric(generateAnton2Design({ shape: [8, 8, 8], backplaneChannelNs: 2, cableChannelNs: 10 })),
+    shippedAnton2Floorplan(),
+    5,
+  );
+  sim.programDefaults();
+  const deliveries: string[] = [];
+  const interrupts: string[] = [];
+  sim.onDeliver = (p, t) => deliveries.push(`${sim.packetSource(p)}.${sim.packetSourceEndpoint(p)}>${sim.packetDestination(p)}@${sim.packetSentAt(p)}:${t}`);
+  sim.onDiscard = (p, reason, node, port) =>
+    deliveries.push(`${sim.packetSource(p)}>${sim.packetDestination(p)}@${sim.packetSentAt(p)} ${reason} at ${node}:${port}`);
+  sim.onInterrupt = (kind, t, node, port, vc) => interrupts.push(`${kind} ${t} ${node}:${port}:${vc}`);
+  const cores = [0, 2, 3, 4, 6, 9, 11, 13];
+  const sources = Array.from({ length: sim.nodes * cores.length }, (_, i) => [Math.floor(i / cores.length), cores[i % cores.length]] as const);
+  sim.startSteady(sources, 0.01, 2_500, (_node, _e, key) => Math.floor(keyedDraw(11, 1, key, 0) * sim.nodes) * 23 + cores[key % cores.length]);
+  sim.run(800);
+  sim.killNode(300);
+  sim.setChannelDown(77, 5, true);
+  sim.run(1_200);
+  sim.setChannelDown(77, 5, false);
+  sim.run(30_000);
+  if (sim.inFlight !== 0) throw new Error(`anton2 steady: ${sim.inFlight} packets still in flight after the drain`);
+  const hash = createHash('sha256');
+  for (const d of deliveries.sort()) hash.update(`${d};`);
+  hash.update(`|${interrupts.join(';')}|${sim.injected}|${sim.delivered}|${JSON.stringify([...sim.discarded].sort())}`);
+  return { digest: hash.digest('hex').slice(0, 32), packets: deliveries.length, cycles: sim.now };
 }

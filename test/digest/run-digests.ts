@@ -15,7 +15,8 @@
  * - A fixture per size of BlueGene/L, Anton 2 and the flattened butterfly (family-digests.ts):
  *   configured and pushed by the family's routing engine, then a seeded batch of traffic through
  *   noise, a cable cut, a router's death and the cable's repair (issue 56: held before each
- *   family moves onto the shared engine).
+ *   family moves onto the shared engine); and Anton 2's own sources on 8×8×8, the path its ASICs
+ *   run apart in lookahead windows on.
  *
  * `npm run digests -- <name fragment>` runs only the digests whose name holds it.
  *
@@ -30,7 +31,7 @@ import { soak } from '@weft/emulator/testing/soak';
 import { loadInstallationFile, mulberry32 } from '@weft/fabric-model';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FAMILY_FIXTURES, familyFixtureDigest } from './family-digests';
+import { anton2SteadyDigest, FAMILY_FIXTURES, familyFixtureDigest } from './family-digests';
 
 const ROOT = join(__dirname, '../../..').replace(/[\\/]dist$/, '');
 const BASELINE = join(ROOT, 'test/digest/baseline.json');
@@ -104,6 +105,14 @@ async function main(): Promise<void> {
     digests[name] = digest;
     process.stderr.write(
       `${name}: ${digest} (${packets} packets delivered, ended at cycle ${cycles}, ${((performance.now() - started) / 1000).toFixed(1)} s)\n`,
+    );
+  }
+  if (wanted('anton2 steady 8x8x8')) {
+    const started = performance.now();
+    const { digest, packets, cycles } = anton2SteadyDigest();
+    digests['anton2 steady 8x8x8'] = digest;
+    process.stderr.write(
+      `anton2 steady 8x8x8: ${digest} (${packets} packets, ended at cycle ${cycles}, ${((performance.now() - started) / 1000).toFixed(1)} s)\n`,
     );
   }
   const baseline = existsSync(BASELINE) ? (JSON.parse(readFileSync(BASELINE, 'utf8')) as Record<string, string>) : {};
