@@ -21,11 +21,12 @@
  * - each batch finishes (no packet is stuck);
  * - the same seed run again is the same run, packet for packet (its digest).
  */
+import { runUntilSettled } from '@weft/emulator';
 import type { HostedEngine, PhysicalFault } from '@weft/emulator';
-import { FABRIC_FAMILY_MODELS, loadInstallationFile, mulberry32 } from '@weft/fabric-model';
+import { ANTON2_ENDPOINT_ADAPTERS, FABRIC_FAMILY_MODELS, loadInstallationFile, mulberry32 } from '@weft/fabric-model';
 import type { FabricFamily, PatternSpec } from '@weft/fabric-model';
 import { createHash } from 'node:crypto';
-import { hostedFabric, settle } from './hosted-fabric';
+import { hostedFabric, SETTLE_CYCLES } from './hosted-fabric';
 
 /** The families this soak runs (BlackWidow has its own: @weft/emulator testing/soak.ts). */
 export const SOAKED_FAMILIES = ['bgl', 'anton2', 'flattened-butterfly'] as const;
@@ -281,7 +282,7 @@ async function soakRun(c: FamilySoakCase, fixture: string): Promise<Omit<FamilyS
       faulted = true;
       // A revived router answers unconfigured: the service reconciles it, with its traffic running on.
       if (fault.action === 'revive-router') {
-        const report = await settle(hosted, setup.entry.reconcile(setup.controller, setup.image));
+        const report = await runUntilSettled(hosted, setup.entry.reconcile(setup.controller, setup.image), SETTLE_CYCLES);
         // Routers still dead do not answer: only the living must take the image.
         const failures = report.failures.filter((f) => !dead.has(f.router));
         if (failures.length > 0) problems.push(`round ${round}: reconciling after ${describeFault(fault)} failed: ${JSON.stringify(failures[0])}`);
@@ -305,7 +306,7 @@ async function soakRun(c: FamilySoakCase, fixture: string): Promise<Omit<FamilyS
   for (const chip of dead) hosted.applyFault({ action: 'revive-router', chip });
   for (const k of cut) hosted.applyFault({ action: 'restore-link', ...cables[k] });
   for (const k of noisy) hosted.applyFault({ action: 'lane-bit-error-rate', ...cables[k], lane: 0, rate: 0 });
-  const report = await settle(hosted, setup.entry.reconcile(setup.controller, setup.image));
+  const report = await runUntilSettled(hosted, setup.entry.reconcile(setup.controller, setup.image), SETTLE_CYCLES);
   if (report.failures.length > 0) problems.push(`reconciling the repaired fabric failed: ${JSON.stringify(report.failures[0])}`);
   await batch(-1, null, 0);
   problems.push(...follower.problems);
@@ -343,7 +344,10 @@ function multicastGroups(asics: readonly string[], seed: number): { group: numbe
     return {
       group,
       source,
-      destinations: [...chips].map((chip) => ({ chip, endpoints: [...new Set([Math.floor(random() * 23), Math.floor(random() * 23)])].sort((a, b) => a - b) })),
+      destinations: [...chips].map((chip) => ({
+        chip,
+        endpoints: [...new Set([Math.floor(random() * ANTON2_ENDPOINT_ADAPTERS), Math.floor(random() * ANTON2_ENDPOINT_ADAPTERS)])].sort((a, b) => a - b),
+      })),
     };
   });
 }

@@ -4,7 +4,7 @@
  * (@weft/emulator chip-models.ts), discovered, computed, proven and pushed by the family's routing
  * engine (ROUTING_ENGINES), every interrupt recorded with its emulated time.
  */
-import { chipModelOf, EmulatedFabric } from '@weft/emulator';
+import { chipModelOf, EmulatedFabric, runUntilSettled } from '@weft/emulator';
 import type { HostedEngine } from '@weft/emulator';
 import { loadInstallationFile } from '@weft/fabric-model';
 import type { FabricFamily, Installation, MaintenanceTransport } from '@weft/fabric-model';
@@ -27,17 +27,8 @@ export interface HostedFabric {
   readonly interrupts: string[];
 }
 
-/** Steps the hosted engine until `promise` settles (the maintenance network runs in emulated time). */
-export async function settle<T>(hosted: HostedEngine, promise: Promise<T>, limit = 50_000_000): Promise<T> {
-  let settled = false;
-  const tracked = promise.finally(() => (settled = true));
-  const start = hosted.cycle;
-  while (!settled && hosted.cycle - start < limit) {
-    for (let i = 0; i < 200; i++) hosted.step();
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-  return tracked;
-}
+/** Cycles a maintenance operation on a hosted fabric may take (a 32K BG/L's discovery over JTAG is the longest). */
+export const SETTLE_CYCLES = 50_000_000;
 
 /**
  * Loads the installation file at `path`, powers its fabric up with `seed` and configures it —
@@ -56,7 +47,7 @@ export async function hostedFabric(path: string, seed: number, settings?: unknow
   controller.onInterrupt((i) => interrupts.push(`${i.kind} ${i.emulatedTimeNs} ${i.serial}:${i.port ?? '-'}:${i.vc ?? '-'}:${i.lane ?? '-'}`));
   const entry = ROUTING_ENGINES[family];
   if (!entry) throw new Error(`${path}: no routing engine for ${family}`);
-  const known = await settle(hosted, entry.discover(controller, installation.expected, attachment));
+  const known = await runUntilSettled(hosted, entry.discover(controller, installation.expected, attachment), SETTLE_CYCLES);
   const engine = entry.create(known);
   if (settings !== undefined) {
     const problems = engine.applySettings?.(settings) ?? [`${family}'s routing engine takes no settings`];
@@ -65,7 +56,7 @@ export async function hostedFabric(path: string, seed: number, settings?: unknow
   const outcome = driveEngine(engine, FaultSet.NONE);
   if (!outcome.pushable) throw new Error(`${path}: the configuration was not proven: ${outcome.verification.violations[0]?.message}`);
   const image = outcome.computed.image;
-  const pushed = await settle(hosted, executePlan(controller, entry.plan(null, image)));
+  const pushed = await runUntilSettled(hosted, executePlan(controller, entry.plan(null, image)), SETTLE_CYCLES);
   if (pushed.failures.length > 0) throw new Error(`${path}: the push failed: ${JSON.stringify(pushed.failures[0])}`);
   return { installation, family, fabric, hosted, controller, entry, image, interrupts };
 }

@@ -109,3 +109,25 @@ export interface HostedEngine {
    */
   startTraffic(request: TrafficRequest, shape: TrafficFabricShape, threads?: PartThreads): TrafficSession;
 }
+
+/**
+ * Steps a fabric — any engine or hosted engine — until `promise` settles (or `limit` cycles pass).
+ * Between batches of cycles the event loop turns once, so the caller's whole chain of
+ * continuations runs (answers handled, new requests sent) before emulated time moves on.
+ */
+export async function runUntilSettled<T>(sim: { readonly cycle: number; step(): void }, promise: Promise<T>, limit = 10_000_000, batch = 200): Promise<T> {
+  let settled = false;
+  const tracked = promise.then(
+    (v) => ((settled = true), v),
+    (e) => {
+      settled = true;
+      throw e;
+    },
+  );
+  const start = sim.cycle;
+  while (!settled && sim.cycle - start < limit) {
+    for (let i = 0; i < batch; i++) sim.step();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return tracked;
+}

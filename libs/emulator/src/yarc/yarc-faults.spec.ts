@@ -4,7 +4,8 @@ import { FLAG_ADAPTIVE, FLAG_HASH, FLAG_TRACE } from '../engine/packet-store';
 import { differencesFromReference, runSleepingAndReference } from '../testing/reference-runs';
 import { configureR15ByHand, handConfiguredR15 } from './blackwidow-test-config';
 import type { YarcFabricSim } from './yarc-fabric-sim';
-import { runUntilSettled, YarcMaintenanceController } from './yarc-maintenance';
+import { YarcMaintenanceController } from './yarc-maintenance';
+import { runUntilSettled } from '../engine/fabric-engine';
 
 const r15 = (processors: number) => handConfiguredR15(processors, { seed: 5 });
 

@@ -4,7 +4,8 @@ import { configureR15ByHand } from './blackwidow-test-config';
 import { chipSerial } from '../engine/maintenance-message';
 import { maintenancePacketPhits, YarcFabricSim } from './yarc-fabric-sim';
 import type { MaintenanceResult, RegisterValue } from '@weft/fabric-model';
-import { READ_PART, runUntilSettled, YarcMaintenanceController } from './yarc-maintenance';
+import { READ_PART, YarcMaintenanceController } from './yarc-maintenance';
+import { runUntilSettled } from '../engine/fabric-engine';
 import { MODEL_PROCESSOR, MODEL_YARC } from './yarc-register-map';
 
 function fabric(portSeed = 3) {

@@ -292,23 +292,3 @@ export class YarcMaintenanceController implements MaintenanceTransport {
     if (expired) this.updateTick();
   };
 }
-
-/** Steps the fabric until `promise` settles (or `limit` cycles pass). Between batches of cycles
- * the event loop turns once, so the caller's whole chain of continuations runs (answers handled,
- * new requests sent) before emulated time moves on. */
-export async function runUntilSettled<T>(sim: YarcFabricSim, promise: Promise<T>, limit = 10_000_000, batch = 200): Promise<T> {
-  let settled = false;
-  const tracked = promise.then(
-    (v) => ((settled = true), v),
-    (e) => {
-      settled = true;
-      throw e;
-    },
-  );
-  const start = sim.cycle;
-  while (!settled && sim.cycle - start < limit) {
-    sim.run(batch);
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-  return tracked;
-}
