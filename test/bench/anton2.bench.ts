@@ -18,12 +18,8 @@ import {
 } from '@weft/control';
 import { Anton2MaintenanceController, Anton2Sim, EmulatedFabric } from '@weft/emulator';
 import { anton2ChipWiring, generateAnton2Design, keyedDraw, shippedAnton2Floorplan, Torus } from '@weft/fabric-model';
+import { anton2AtLoad, CORES, TORUS_CYCLES_PER_FLIT } from './anton2-load';
 import { Benchmark, collectGarbage, timed } from './harness';
-
-/** One sending core per router of the floorplan's endpoint adapters, then round again: 16 a node. */
-const CORES = [0, 2, 3, 4, 6, 9, 11, 13, 16, 19, 21, 1, 5, 7, 10, 12];
-/** Torus cycles a flit: 24 bytes at 89.6 Gb/s in 1.5 GHz cycles. */
-const TORUS_CYCLES_PER_FLIT = (24 * 8 * 1.5) / 89.6;
 
 /**
  * 8×8×8 at half of saturation, uniform random one-flit packets from 16 cores a node: saturation is
@@ -36,8 +32,6 @@ function halfSaturation(shape: [number, number, number] = [8, 8, 8]): Benchmark 
   const nodes = shape[0] * shape[1] * shape[2];
   // The same work (some 2.5 million flit-hops) whatever the machine's size.
   const cycles = Math.round((2000 * 512) / nodes);
-  // The most loaded channel's load under uniform traffic grows with the longest ring (8 units at k = 8).
-  const unit = Math.max(...shape);
   return {
     name: `anton2 emulator: ${shape.join('×')} at half of saturation (uniform random, one-flit packets), flit-hops a second`,
     parameters: { shape: shape.join('x'), load: 0.5, coresPerNode: CORES.length, warmupCycles: 1500, cycles },
@@ -45,17 +39,7 @@ function halfSaturation(shape: [number, number, number] = [8, 8, 8]): Benchmark 
     warmup: 0,
     runs: 3,
     setup: () => {
-      sim = new Anton2Sim(new EmulatedFabric(generateAnton2Design({ shape, backplaneChannelNs: 2, cableChannelNs: 10 })), shippedAnton2Floorplan(), 3);
-      sim.programDefaults();
-      const sources = [];
-      for (let n = 0; n < sim.nodes; n++) for (const e of CORES) sources.push([n, e] as const);
-      const nodes = sim.nodes;
-      sim.startSteady(
-        sources,
-        0.5 / (TORUS_CYCLES_PER_FLIT * unit),
-        1e9,
-        (_n, _e, serial) => Math.floor(keyedDraw(5, 1, serial, 0) * nodes) * 23 + CORES[serial % 16],
-      );
+      sim = anton2AtLoad(shape, 0.5);
       sim.run(1500);
     },
     run: async () => {

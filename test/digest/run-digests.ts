@@ -116,6 +116,7 @@ async function main(): Promise<void> {
     );
   }
   const baseline = existsSync(BASELINE) ? (JSON.parse(readFileSync(BASELINE, 'utf8')) as Record<string, string>) : {};
+  if (Object.keys(digests).length === 0) throw new Error(`no digest's name holds "${only}" (the names: ${Object.keys(baseline).join(', ')})`);
   if (write) {
     // Those not run keep their recorded digests.
     writeFileSync(BASELINE, JSON.stringify({ ...baseline, ...digests }, null, 2) + '\n');
