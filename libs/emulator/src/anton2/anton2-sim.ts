@@ -36,7 +36,8 @@
 import * as model from '@weft/fabric-model';
 import type { Anton2Floorplan, InterruptKind, Torus as TorusType } from '@weft/fabric-model';
 import type { EmulatedFabric } from '../emulated-fabric';
-import { EventWheel } from '../engine/event-wheel';
+import type { EventWheel } from '../engine/event-wheel';
+import { BlockCalendar } from '../engine/block-calendar';
 import { Anton2Settings, anton2Settings } from './anton2-settings';
 
 // The datasheet's figures, read once into module constants (an imported binding is a property load
@@ -46,7 +47,7 @@ const ENDPOINTS = model.ANTON2_ENDPOINT_ADAPTERS;
 const VCS_PER_CLASS = model.ANTON2_VCS_PER_CLASS;
 const NS_PER_CYCLE = model.ANTON2_NS_PER_CYCLE;
 const { keyedDraw, ANTON2_ORDERS } = model;
-const { ceil, clz32, floor, max, min } = Math;
+const { ceil, floor, max, min } = Math;
 
 /** One ASIC's inside as numbers (fabric-model anton2/chip-wiring.ts). */
 const ROUTERS = model.A2_ROUTERS;
@@ -255,17 +256,8 @@ export class Anton2Sim {
    * ASIC's endpoints, are worked on within a cycle (issue 56: the ASICs run apart, in windows).
    */
   private readonly sentBy: Float64Array;
-  /** Each block's calendar (see BLOCK_ASICS), the block of each ASIC, and where the window being run starts. */
-  private readonly wheels: EventWheel[];
-  private readonly blockOf: Int32Array;
-  /**
-   * Per cycle slot of the calendars, a bit per block with events there (bucketed, not far): run
-   * cycle by cycle, a cycle visits only the blocks with something to do, and finds the next busy
-   * cycle in one look. `blockWords` 32-bit words a slot.
-   */
-  private readonly busyBlocks: Uint32Array;
-  private readonly blockWords: number;
-  private windowFrom = 0;
+  /** The ASICs' events, a calendar per block of BLOCK_ASICS (engine/block-calendar.ts). */
+  private readonly calendar: BlockCalendar;
   /**
    * The torus's lookahead: fewer cycles than anything an ASIC does takes to reach another (a
    * packet's head, or credits, across the fastest torus channel); the longest window blocks run apart.
@@ -390,12 +382,7 @@ export class Anton2Sim {
     this.batchLeft = new Int32Array(n * ENDPOINTS);
     this.sentBy = new Float64Array(n * ENDPOINTS);
     this.steadyDraws = new Int32Array(n * ENDPOINTS);
-    this.blockOf = new Int32Array(n);
-    for (let chip = 0; chip < n; chip++) this.blockOf[chip] = (chip / BLOCK_ASICS) | 0;
-    const blocks = ceil(n / BLOCK_ASICS);
-    this.wheels = Array.from({ length: blocks }, () => new EventWheel(BLOCK_HORIZON));
-    this.blockWords = ceil(blocks / 32);
-    this.busyBlocks = new Uint32Array(BLOCK_HORIZON * this.blockWords);
+    this.calendar = new BlockCalendar(n, BLOCK_HORIZON, ceil(n / BLOCK_ASICS), (chip) => (chip / BLOCK_ASICS) | 0);
     let fastest = Infinity;
     for (let chip = 0; chip < n; chip++)
       for (let c = 0; c < CHANNELS; c++)
@@ -904,9 +891,9 @@ export class Anton2Sim {
     const end = this.now + cycles;
     while (this.now < end) {
       let t = this.now;
-      if (nextArrival !== undefined && this.nothingAt(t)) {
+      if (nextArrival !== undefined && this.calendar.nothingAt(t)) {
         const until = this.nextScan <= t ? t : this.nextScan < end ? this.nextScan : end;
-        const next = this.nextBusy(t, nextArrival(t, until));
+        const next = this.calendar.nextBusy(t, nextArrival(t, until));
         if (next > t) {
           this.now = t = next;
           if (t >= end) break;
@@ -921,28 +908,14 @@ export class Anton2Sim {
 
   /** Cycle t on every block whose calendar has something then (every calendar is at t). */
   private runCycle(t: number): void {
-    const wheels = this.wheels;
-    this.windowFrom = t;
+    const calendar = this.calendar;
+    calendar.now = t;
     this.now = t;
-    if (this.farFloor <= t) {
-      // Far events come due: the blocks with one take them in (they are rare).
-      let floor = Infinity;
-      for (let b = 0; b < wheels.length; b++) {
-        if (wheels[b].firstFar <= t && wheels[b].count(t) > 0) this.busyBlocks[(t & (BLOCK_HORIZON - 1)) * this.blockWords + (b >> 5)] |= 1 << (b & 31);
-        if (wheels[b].firstFar < floor) floor = wheels[b].firstFar;
-      }
-      this.farFloor = floor;
-    }
-    const base = (t & (BLOCK_HORIZON - 1)) * this.blockWords;
-    for (let w = 0; w < this.blockWords; w++) {
-      for (let bits = this.busyBlocks[base + w]; bits !== 0; bits &= bits - 1) {
-        const b = (w << 5) | (31 - clz32(bits & -bits));
-        const wheel = wheels[b];
-        this.runEvents(wheel, t, b, true);
-        this.scheduled -= wheel.count(t) / 4;
-        wheel.clear(t);
-      }
-      this.busyBlocks[base + w] = 0;
+    const due = calendar.due;
+    for (let k = 0, n = calendar.takeDue(t); k < n; k++) {
+      const b = due[k];
+      this.runEvents(calendar.wheels[b], t, b, true);
+      calendar.finish(b, t);
     }
   }
 
@@ -955,7 +928,8 @@ export class Anton2Sim {
    */
   private runWindowed(cycles: number): void {
     const end = this.now + cycles;
-    const wheels = this.wheels;
+    const calendar = this.calendar;
+    const wheels = calendar.wheels;
     while (this.now < end) {
       const from = this.now;
       if (this.quiet) {
@@ -973,7 +947,7 @@ export class Anton2Sim {
         this.runCycle(from);
         last = from;
       } else {
-        this.windowFrom = from;
+        calendar.now = from;
         for (let b = 0; b < wheels.length; b++) {
           const wheel = wheels[b];
           for (let t = from; t < until; t++) {
@@ -981,13 +955,11 @@ export class Anton2Sim {
             if (wheel.count(t) === 0) continue;
             this.now = t;
             this.runEvents(wheel, t, b, false);
-            this.scheduled -= wheel.count(t) / 4;
-            wheel.clear(t);
-            this.blockDone(b, t);
+            calendar.finish(b, t);
             if (t > last) last = t;
           }
         }
-        this.farFloor = this.firstFar();
+        calendar.windowDone();
       }
       // Gone quiet within the window: cycle by cycle, the run would have stopped at the first cycle
       // with nothing left, before the window's last (the next window's start says what then).
@@ -1007,50 +979,7 @@ export class Anton2Sim {
 
   /** Schedules an event for ASIC `chip`'s block. */
   private schedule(chip: number, at: number, kind: number, a: number, b: number, c: number): void {
-    const block = this.blockOf[chip];
-    this.wheels[block].add(this.windowFrom, at, kind, a, b, c);
-    this.scheduled++;
-    // Beyond the horizon it waits among the wheel's far events (see farFloor).
-    if (at - this.windowFrom < BLOCK_HORIZON) this.busyBlocks[(at & (BLOCK_HORIZON - 1)) * this.blockWords + (block >> 5)] |= 1 << (block & 31);
-    else if (at < this.farFloor) this.farFloor = at;
-  }
-
-  /** Events scheduled and not yet handled, in every block. */
-  private scheduled = 0;
-  /** No far event of any block is due before this cycle (firstFar, kept as far events come and go). */
-  private farFloor = Infinity;
-
-  /** Block b has done cycle t: its bit for t's slot goes. */
-  private blockDone(b: number, t: number): void {
-    this.busyBlocks[(t & (BLOCK_HORIZON - 1)) * this.blockWords + (b >> 5)] &= ~(1 << (b & 31));
-  }
-
-  /** Whether some block has bucketed events at cycle t's slot (run cycle by cycle: every block's calendar is at t). */
-  private busyAt(t: number): boolean {
-    const base = (t & (BLOCK_HORIZON - 1)) * this.blockWords;
-    for (let w = 0; w < this.blockWords; w++) if (this.busyBlocks[base + w] !== 0) return true;
-    return false;
-  }
-
-  /** Whether no block has anything at cycle t. */
-  private nothingAt(t: number): boolean {
-    return !this.busyAt(t) && this.farFloor > t;
-  }
-
-  /** The first cycle from `from` before `until` at which some block has an event, or `until` (as nothingAt). */
-  private nextBusy(from: number, until: number): number {
-    const far = this.farFloor;
-    const end = until < far ? until : far < from ? from : far;
-    const last = end < from + BLOCK_HORIZON ? end : from + BLOCK_HORIZON;
-    for (let c = from; c < last; c++) if (this.busyAt(c)) return c;
-    return end;
-  }
-
-  /** The first far event of any block (Infinity: none). */
-  private firstFar(): number {
-    let far = Infinity;
-    for (const wheel of this.wheels) if (wheel.firstFar < far) far = wheel.firstFar;
-    return far;
+    this.calendar.add(chip, at, kind, a, b, c);
   }
 
   /**
@@ -1111,7 +1040,7 @@ export class Anton2Sim {
 
   /** Whether nothing is left to happen. */
   get quiet(): boolean {
-    return this.scheduled === 0;
+    return this.calendar.quiet;
   }
 
   /** Moves a quiet machine's time on to `cycle`. */

@@ -17,7 +17,7 @@ import * as model from '@weft/fabric-model';
 import type { InterruptKind, Torus as TorusType } from '@weft/fabric-model';
 import type { EmulatedFabric } from '../emulated-fabric';
 import { BglSettings, bglSettings } from './bgl-settings';
-import { EventWheel } from '../engine/event-wheel';
+import { BlockCalendar } from '../engine/block-calendar';
 
 // The datasheet's figures and the table's format, read once into module constants: an imported
 // binding is a property load on every use (a getter under the test runner), and these are read
@@ -83,6 +83,8 @@ const RECEPTION_FIFOS = 7;
 const TO_RECEPTION = 6;
 
 const NONE = -1;
+/** Cycles ahead the calendar buckets events (a go-back-N resend on a noisy link may fall later: see EventWheel). */
+const CALENDAR_HORIZON = 8192;
 
 /** Numbers in a packet's record when it moves to another thread (see toNode). */
 export const PACKET_RECORD = 15;
@@ -232,10 +234,7 @@ export class BglTorusSim {
    * block has its own calendar of events. `owned` are the blocks this instance runs; an event for a
    * node of another block (a packet's head, a token-ack) goes to `outbox` (bgl-threads.ts).
    */
-  readonly blockOf: Int32Array;
-  blocks = 1;
-  private readonly owned: Uint8Array;
-  private wheels: EventWheel[] = [new EventWheel(8192)];
+  private readonly calendar: BlockCalendar;
   /** Where events for blocks this instance does not run go: a packet's head (its record with it), or tokens. */
   outbox: ((at: number, kind: number, a: number, b: number, c: number, record: Float64Array | null) => void) | null = null;
 
@@ -343,8 +342,7 @@ export class BglTorusSim {
     this.readNext = new Uint8Array(n * this.cores);
     this.lastWake = new Float64Array(n).fill(-1);
     this.sentBy = new Int32Array(n);
-    this.blockOf = new Int32Array(n);
-    this.owned = new Uint8Array(256).fill(1);
+    this.calendar = new BlockCalendar(n, CALENDAR_HORIZON);
     this.arbitrated = new Float64Array(n).fill(-1);
     this.grow(1024);
   }
@@ -690,12 +688,14 @@ export class BglTorusSim {
 
   // ------------------------------------------------------------------ running
   private wake(node: number, at: number): void {
-    this.wheels[this.blockOf[node]].add(this.cycle, at, EV_WAKE, node, 0, 0);
+    const calendar = this.calendar;
+    calendar.addTo(calendar.blockOf[node], at, EV_WAKE, node, 0, 0);
   }
 
   /** Schedules an event at node `node`'s block. */
   private schedule(node: number, at: number, kind: number, a: number, b: number, c: number): void {
-    this.wheels[this.blockOf[node]].add(this.cycle, at, kind, a, b, c);
+    const calendar = this.calendar;
+    calendar.addTo(calendar.blockOf[node], at, kind, a, b, c);
   }
 
   /**
@@ -706,15 +706,20 @@ export class BglTorusSim {
    */
   setBlocks(blocks: number, owned?: readonly number[]): number {
     const kz = this.torus.kz;
-    if (!Number.isInteger(blocks) || blocks < 1 || blocks > Math.min(kz, this.owned.length))
-      throw new RangeError(`a ${this.torus.shape.join('×')} torus is cut into 1 to ${Math.min(kz, this.owned.length)} blocks of z, got ${blocks}`);
+    if (!Number.isInteger(blocks) || blocks < 1 || blocks > kz)
+      throw new RangeError(`a ${this.torus.shape.join('×')} torus is cut into 1 to ${kz} blocks of z, got ${blocks}`);
     if (this.cycle !== 0 || this.injected !== 0) throw new Error('blocks are set before the fabric runs');
-    this.blocks = blocks;
-    for (let node = 0; node < this.nodes; node++) this.blockOf[node] = Math.floor((this.coords[3 * node + 2] * blocks) / kz);
-    this.wheels = Array.from({ length: blocks }, () => new EventWheel(8192));
-    this.owned.fill(owned ? 0 : 1);
-    for (const b of owned ?? []) this.owned[b] = 1;
+    this.calendar.cut(blocks, (node) => Math.floor((this.coords[3 * node + 2] * blocks) / kz), owned);
     return this.lookahead();
+  }
+
+  /** The block of each node, and how many (see setBlocks). */
+  get blockOf(): Int32Array {
+    return this.calendar.blockOf;
+  }
+
+  get blocks(): number {
+    return this.calendar.blocks;
   }
 
   lookahead(): number {
@@ -744,7 +749,9 @@ export class BglTorusSim {
     while (this.cycle < end) {
       const t = this.cycle;
       beforeCycle?.(t);
-      for (let b = 0; b < this.blocks; b++) if (this.owned[b]) this.runCycle(b, t);
+      const calendar = this.calendar;
+      calendar.now = t;
+      for (let b = 0; b < calendar.blocks; b++) if (calendar.owned[b]) this.runCycle(b, t);
       this.cycle = t;
       if (this.inNetwork > 0 && t - this.lastProgress > this.settings.watchdogCycles && this.deadlock === null) this.watchdog(t);
       this.cycle = t + 1;
@@ -764,33 +771,30 @@ export class BglTorusSim {
     while (this.cycle < end) {
       const from = this.cycle;
       const until = Math.min(end, from + window);
-      this.windowUntil = until;
-      for (let b = 0; b < this.blocks; b++) {
-        if (!this.owned[b]) continue;
-        this.runningBlock = b;
+      const calendar = this.calendar;
+      calendar.now = from;
+      calendar.windowUntil = until;
+      for (let b = 0; b < calendar.blocks; b++) {
+        if (!calendar.owned[b]) continue;
+        calendar.runningBlock = b;
         for (let t = from; t < until; t++) {
           this.cycle = t;
           beforeCycle(b, t);
           this.runCycle(b, t);
         }
       }
-      this.runningBlock = NONE;
+      calendar.windowDone();
       this.cycle = until;
       windowEnd?.(until);
       if (this.outbox === null && this.inNetwork > 0 && until - 1 - this.lastProgress > this.settings.watchdogCycles && this.deadlock === null)
         this.watchdog(until - 1);
     }
-    this.windowUntil = 0;
   }
-
-  /** The block runWindowed is running, and the end of its window (an event for another block must not fall within it). */
-  private runningBlock = NONE;
-  private windowUntil = 0;
 
   /** Block b's cycle t: its events, then its woken nodes' arbitration. */
   private runCycle(b: number, t: number): void {
     this.cycle = t;
-    const wheel = this.wheels[b];
+    const wheel = this.calendar.wheels[b];
     const woken = this.woken;
     let i = 0;
     for (;;) {
@@ -811,21 +815,12 @@ export class BglTorusSim {
       }
       woken.length = 0;
     }
-    wheel.clear(t);
+    this.calendar.finish(b, t);
   }
 
   /** An event at another node, perhaps of another block or thread: a packet's head (`p`), or tokens. */
   private toNode(target: number, at: number, kind: number, a: number, b: number, c: number, p: number): void {
-    const block = this.blockOf[target];
-    if (this.runningBlock !== NONE && block !== this.runningBlock && at < this.windowUntil) {
-      throw new Error(
-        `an event for block ${block} at cycle ${at} falls inside the window ending at ${this.windowUntil}: the window is longer than the lookahead`,
-      );
-    }
-    if (this.owned[block]) {
-      this.schedule(target, at, kind, a, b, c);
-      return;
-    }
+    if (this.calendar.add(target, at, kind, a, b, c)) return;
     if (p === NONE) {
       this.outbox!(at, kind, a, b, c, null);
       return;
@@ -887,14 +882,13 @@ export class BglTorusSim {
 
   /** Nothing is scheduled in any block this instance runs: until something is sent, cycles pass empty. */
   get quiet(): boolean {
-    for (let b = 0; b < this.blocks; b++) if (this.owned[b] && this.wheels[b].pending > 0) return false;
-    return true;
+    return this.calendar.quiet;
   }
 
   /** Moves the clock on to `cycle` over empty cycles (quiet: no event falls in them). */
   skipTo(cycle: number): void {
     if (!this.quiet) throw new Error(`cycles ${this.cycle} to ${cycle} are not empty: events are pending`);
-    if (cycle > this.cycle) this.cycle = cycle;
+    if (cycle > this.cycle) this.cycle = this.calendar.now = cycle;
   }
 
   /** Runs until every packet is delivered or discarded, or `limit` cycles pass; returns the cycles run. */
