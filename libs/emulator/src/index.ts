@@ -34,6 +34,7 @@ export * from './bgl/bgl-maintenance';
 export * from './bgl/bgl-hosted-engine';
 export * from './host/hosted-fabric-engine';
 export * from './anton2/anton2-sim';
+export * from './anton2/anton2-threads';
 export * from './anton2/anton2-settings';
 export * from './anton2/inverse-weighted-arbiter';
 export * from './anton2/anton2-maintenance';

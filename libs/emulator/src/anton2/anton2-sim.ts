@@ -38,6 +38,7 @@ import type { Anton2Floorplan, InterruptKind, Torus as TorusType } from '@weft/f
 import type { EmulatedFabric } from '../emulated-fabric';
 import type { EventWheel } from '../engine/event-wheel';
 import { BlockCalendar } from '../engine/block-calendar';
+import type { BlockEngine, BlockMail } from '../parallel/block-threads';
 import { Anton2Settings, anton2Settings } from './anton2-settings';
 
 // The datasheet's figures, read once into module constants (an imported binding is a property load
@@ -135,6 +136,8 @@ const T_TAIL = 7;
 const T_SENT = 15;
 /** Float64 slots a record. */
 const P_TIMES = P_INTS / 2;
+/** A packet's record as doubles, as it travels to another thread (anton2-threads.ts). */
+export const ANTON2_PACKET_RECORD_DOUBLES = P_TIMES;
 
 const DRAW_ROUTE = 1;
 const DRAW_TIE = 2;
@@ -160,7 +163,7 @@ export interface Anton2SendOptions {
   readonly slice?: number;
 }
 
-export class Anton2Sim {
+export class Anton2Sim implements BlockEngine {
   readonly settings: Anton2Settings;
   readonly nodes: number;
   readonly nsPerCycle = NS_PER_CYCLE;
@@ -256,8 +259,15 @@ export class Anton2Sim {
    * ASIC's endpoints, are worked on within a cycle (issue 56: the ASICs run apart, in windows).
    */
   private readonly sentBy: Float64Array;
-  /** The ASICs' events, a calendar per block of BLOCK_ASICS (engine/block-calendar.ts). */
+  /** The ASICs' events, a calendar per block (engine/block-calendar.ts): BLOCK_ASICS of them by index, or slabs of z (setBlocks). */
   private readonly calendar: BlockCalendar;
+  /** Each ASIC's place among its block's (sortByChip). */
+  private readonly rankInBlock: Int32Array;
+  /** Where events for blocks this instance does not run go: a packet's arrival (its record with it), or credits (parallel/block-threads.ts). */
+  mail: BlockMail | null = null;
+  /** Packets handed to another thread, and taken from one. */
+  migratedOut = 0;
+  migratedIn = 0;
   /**
    * The torus's lookahead: fewer cycles than anything an ASIC does takes to reach another (a
    * packet's head, or credits, across the fastest torus channel); the longest window blocks run apart.
@@ -383,6 +393,8 @@ export class Anton2Sim {
     this.sentBy = new Float64Array(n * ENDPOINTS);
     this.steadyDraws = new Int32Array(n * ENDPOINTS);
     this.calendar = new BlockCalendar(n, BLOCK_HORIZON, ceil(n / BLOCK_ASICS), (chip) => (chip / BLOCK_ASICS) | 0);
+    this.rankInBlock = new Int32Array(n);
+    for (let chip = 0; chip < n; chip++) this.rankInBlock[chip] = chip % BLOCK_ASICS;
     let fastest = Infinity;
     for (let chip = 0; chip < n; chip++)
       for (let c = 0; c < CHANNELS; c++)
@@ -450,6 +462,11 @@ export class Anton2Sim {
     this.ints[p * P_INTS + P_NEXT] = this.free;
     this.free = p;
     this.inFlight--;
+  }
+
+  /** The packet's serial number: the key of its draws (see sentBy). */
+  packetSerial(p: number): number {
+    return this.ints[p * P_INTS + P_SERIAL];
   }
 
   packetSource(p: number): number {
@@ -621,7 +638,9 @@ export class Anton2Sim {
     this.steadyUntil = until;
     this.steadyDestination = destination;
     this.steadyOptions = options;
-    for (const [node, e] of endpoints) this.nextSteady(node * ENDPOINTS + e, this.now);
+    // A thread running some blocks sends only from their ASICs (parallel/block-threads.ts).
+    const calendar = this.calendar;
+    for (const [node, e] of endpoints) if (calendar.owned[calendar.blockOf[node]]) this.nextSteady(node * ENDPOINTS + e, this.now);
   }
 
   private nextSteady(source: number, t: number): void {
@@ -885,7 +904,7 @@ export class Anton2Sim {
    */
   run(cycles: number, beforeCycle?: (cycle: number) => void, nextArrival?: (from: number, until: number) => number): void {
     if (beforeCycle === undefined) {
-      this.runWindowed(cycles);
+      this.runAhead(cycles);
       return;
     }
     const end = this.now + cycles;
@@ -914,7 +933,7 @@ export class Anton2Sim {
     const due = calendar.due;
     for (let k = 0, n = calendar.takeDue(t); k < n; k++) {
       const b = due[k];
-      this.runEvents(calendar.wheels[b], t, b, true);
+      this.runEvents(calendar.wheels[b], t, true);
       calendar.finish(b, t);
     }
   }
@@ -926,7 +945,7 @@ export class Anton2Sim {
    * is over, and within a cycle an ASIC's events are handled in an order of their own (runEvents).
    * A window ends where the watchdog looks, so that it sees what it would have.
    */
-  private runWindowed(cycles: number): void {
+  private runAhead(cycles: number): void {
     const end = this.now + cycles;
     const calendar = this.calendar;
     const wheels = calendar.wheels;
@@ -954,7 +973,7 @@ export class Anton2Sim {
             if (wheel.pending === 0) break;
             if (wheel.count(t) === 0) continue;
             this.now = t;
-            this.runEvents(wheel, t, b, false);
+            this.runEvents(wheel, t, false);
             calendar.finish(b, t);
             if (t > last) last = t;
           }
@@ -969,6 +988,89 @@ export class Anton2Sim {
     }
   }
 
+  /**
+   * Cuts the torus into `blocks` slabs of z (paper 002 §3's cut, as BG/L's), of which this instance
+   * runs `owned` (all by default), for runs on several threads (parallel/block-threads.ts). Returns
+   * the lookahead: fewer cycles than a head or credits take across the fastest channel between
+   * blocks — the longest window runWindowed may take.
+   */
+  setBlocks(blocks: number, owned?: readonly number[]): number {
+    const kz = this.torus.shape[2];
+    if (!(Number.isInteger(blocks) && blocks >= 1 && blocks <= kz))
+      throw new RangeError(`a ${this.torus.shape.join('×')} torus is cut into 1 to ${kz} blocks of z, got ${blocks}`);
+    if (this.now !== 0 || this.injected !== 0 || !this.quiet) throw new Error('blocks are set before the machine runs');
+    const calendar = this.calendar;
+    calendar.cut(blocks, (chip) => floor((this.coords[3 * chip + 2] * blocks) / kz), owned);
+    const sizes = new Int32Array(blocks);
+    for (let chip = 0; chip < this.nodes; chip++) this.rankInBlock[chip] = sizes[calendar.blockOf[chip]]++;
+    this.chipCounts = new Int32Array(Math.max(...sizes) + 1);
+    let fastest = Infinity;
+    for (let chip = 0; chip < this.nodes; chip++)
+      for (let c = 0; c < CHANNELS; c++) {
+        const out = chip * OUTPUTS + IN_CA_FROM_ROUTER + c;
+        const down = this.downstream[out];
+        if (down !== NONE && calendar.blockOf[(down / INPUTS) | 0] !== calendar.blockOf[chip]) fastest = Math.min(fastest, this.outLatency[out]);
+      }
+    return fastest === Infinity ? BLOCK_HORIZON / 2 : Math.max(1, Math.min(BLOCK_HORIZON / 2, floor(fastest)));
+  }
+
+  /**
+   * Runs `cycles` cycles a window at a time, each block this instance runs the whole window on its
+   * own, then the next; `beforeCycle(block, cycle)` (null: none — the machine's own sources) is
+   * called at the start of each of a block's cycles, `windowEnd` at each window's end (the threads
+   * exchange their mail there). Windows end at the same cycles on every instance, whatever each has
+   * pending: at most `window` apart, and where the watchdog looks.
+   */
+  runWindowed(cycles: number, window: number, beforeCycle: ((block: number, cycle: number) => void) | null, windowEnd?: (cycle: number) => void): void {
+    if (!(Number.isInteger(window) && window >= 1 && window <= BLOCK_HORIZON / 2))
+      throw new RangeError(`a window is 1 to ${BLOCK_HORIZON / 2} cycles, got ${window}`);
+    const end = this.now + cycles;
+    const calendar = this.calendar;
+    const wheels = calendar.wheels;
+    while (this.now < end) {
+      const from = this.now;
+      let until = min(end, from + window);
+      if (this.nextScan < until) until = max(from, this.nextScan) + 1;
+      calendar.now = from;
+      calendar.windowUntil = until;
+      for (let b = 0; b < wheels.length; b++) {
+        if (calendar.owned[b] === 0) continue;
+        calendar.runningBlock = b;
+        const wheel = wheels[b];
+        for (let t = from; t < until; t++) {
+          this.now = t;
+          if (beforeCycle !== null) beforeCycle(b, t);
+          else if (wheel.pending === 0) break;
+          if (wheel.count(t) === 0) continue;
+          this.runEvents(wheel, t, false);
+          calendar.finish(b, t);
+        }
+      }
+      calendar.windowDone();
+      this.now = until - 1;
+      this.endOfCycle(until - 1);
+      this.now = until;
+      windowEnd?.(until);
+    }
+  }
+
+  /** An event another thread posted for this one: an arrival brings its packet's record (see schedule). */
+  importEvent(at: number, kind: number, a: number, b: number, c: number, _f64: Float64Array, i32: Int32Array, offset: number): void {
+    let p = a;
+    if (kind === EV_ARRIVE) {
+      p = this.allocate();
+      const ints = this.ints;
+      const I = p * P_INTS;
+      const from = 2 * offset;
+      for (let k = 0; k < P_INTS; k++) ints[I + k] = i32[from + k];
+      ints[I + P_LIVE] = 1;
+      this.inFlight++;
+      this.migratedIn++;
+    }
+    const chip = kind === EV_ARRIVE ? (b / INPUTS) | 0 : (a / OUTPUTS) | 0;
+    this.calendar.add(chip, at, kind, p, b, c);
+  }
+
   /** What closes cycle t for the whole machine: the watchdog, every so often. */
   private endOfCycle(t: number): void {
     if (t >= this.nextScan) {
@@ -979,7 +1081,30 @@ export class Anton2Sim {
 
   /** Schedules an event for ASIC `chip`'s block. */
   private schedule(chip: number, at: number, kind: number, a: number, b: number, c: number): void {
-    this.calendar.add(chip, at, kind, a, b, c);
+    if (!this.calendar.add(chip, at, kind, a, b, c)) this.sendAway(chip, at, kind, a, b, c);
+  }
+
+  /**
+   * An event for an ASIC of a block another thread runs — a packet's arrival, or credits (nothing
+   * else crosses an ASIC's edge) — goes by the mail; an arriving packet's record goes with it, its
+   * 32 int32s copied exactly, and its slot here is freed.
+   */
+  private sendAway(chip: number, at: number, kind: number, a: number, b: number, c: number): void {
+    const mail = this.mail;
+    if (mail === null) throw new Error(`ASIC ${chip}'s block is run elsewhere, and no mail goes there`);
+    const block = this.calendar.blockOf[chip];
+    if (kind !== EV_ARRIVE) {
+      if (kind !== EV_CREDIT) throw new Error(`only arrivals and credits cross to another thread, got event ${kind}`);
+      mail.post(block, at, kind, a, b, c);
+      return;
+    }
+    const to = 2 * mail.post(block, at, kind, NONE, b, c);
+    const i32 = mail.i32;
+    const ints = this.ints;
+    const I = a * P_INTS;
+    for (let k = 0; k < P_INTS; k++) i32[to + k] = ints[I + k];
+    this.migratedOut++;
+    this.release(a);
   }
 
   /**
@@ -990,12 +1115,12 @@ export class Anton2Sim {
    * one ASIC share no buffer or credit, so their order among themselves does not matter; what they
    * make for the same cycle (a batch's next packet) is handled as it comes.
    */
-  private runEvents(wheel: EventWheel, t: number, block: number, sort: boolean): void {
+  private runEvents(wheel: EventWheel, t: number, sort: boolean): void {
     const arbiters = this.arbiters;
     // The order is free (see above): cycle by cycle, an ASIC at a time while its state is in the
     // cache (it measured as fast as before the blocks; in windows, where a block's state stays in
     // the cache anyway, sorting cost more than it gave: 1.8 M against 1.6 M flit-hops a CPU second).
-    if (sort && wheel.count(t) > 256) this.sortByChip(wheel, t, block);
+    if (sort && wheel.count(t) > 256) this.sortByChip(wheel, t);
     let i = 0;
     for (;;) {
       for (; i < wheel.count(t); i += 4) {
@@ -1016,20 +1141,20 @@ export class Anton2Sim {
   private readonly arbiters: number[] = [];
 
   private sortScratch = new Int32Array(0);
-  private readonly chipCounts = new Int32Array(BLOCK_ASICS + 1);
+  private chipCounts = new Int32Array(BLOCK_ASICS + 1);
   /** Orders block `block`'s events of cycle t by the ASIC they touch (a counting sort, stable). */
-  private sortByChip(wheel: EventWheel, t: number, block: number): void {
+  private sortByChip(wheel: EventWheel, t: number): void {
     const data = wheel.bucket(t);
     const length = wheel.count(t);
     if (this.sortScratch.length < length) this.sortScratch = new Int32Array(data.length);
     const scratch = this.sortScratch;
     const counts = this.chipCounts;
-    const first = block * BLOCK_ASICS;
+    const rank = this.rankInBlock;
     counts.fill(0);
-    for (let i = 0; i < length; i += 4) counts[eventChip(data, i) - first + 1]++;
+    for (let i = 0; i < length; i += 4) counts[rank[eventChip(data, i)] + 1]++;
     for (let c = 1; c < counts.length; c++) counts[c] += counts[c - 1];
     for (let i = 0; i < length; i += 4) {
-      const at = counts[eventChip(data, i) - first]++ * 4;
+      const at = counts[rank[eventChip(data, i)]]++ * 4;
       scratch[at] = data[i];
       scratch[at + 1] = data[i + 1];
       scratch[at + 2] = data[i + 2];

@@ -18,6 +18,7 @@ import type { InterruptKind, Torus as TorusType } from '@weft/fabric-model';
 import type { EmulatedFabric } from '../emulated-fabric';
 import { BglSettings, bglSettings } from './bgl-settings';
 import { BlockCalendar } from '../engine/block-calendar';
+import type { BlockEngine, BlockMail } from '../parallel/block-threads';
 
 // The datasheet's figures and the table's format, read once into module constants: an imported
 // binding is a property load on every use (a getter under the test runner), and these are read
@@ -121,7 +122,7 @@ export interface WaitingVc {
   readonly upstreamTokens: number;
 }
 
-export class BglTorusSim {
+export class BglTorusSim implements BlockEngine {
   readonly settings: BglSettings;
   readonly nodes: number;
   readonly nsPerCycle = BGL_NS_PER_CYCLE;
@@ -232,11 +233,11 @@ export class BglTorusSim {
    * The torus cut into blocks (slabs of z) for parallel runs (§3: the paper's simulator ran blocks
    * of the torus on processors, in windows no longer than the shortest link between them): each
    * block has its own calendar of events. `owned` are the blocks this instance runs; an event for a
-   * node of another block (a packet's head, a token-ack) goes to `outbox` (bgl-threads.ts).
+   * node of another block (a packet's head, a token-ack) goes by `mail` (parallel/block-threads.ts).
    */
   private readonly calendar: BlockCalendar;
-  /** Where events for blocks this instance does not run go: a packet's head (its record with it), or tokens. */
-  outbox: ((at: number, kind: number, a: number, b: number, c: number, record: Float64Array | null) => void) | null = null;
+  /** Where events for blocks this instance does not run go: a packet's head (its record with it), or tokens (parallel/block-threads.ts). */
+  mail: BlockMail | null = null;
 
   // The books.
   injected = 0;
@@ -762,9 +763,9 @@ export class BglTorusSim {
    * Runs `cycles` cycles a window at a time: each owned block runs the whole window on its own,
    * then the next — the same as cycle by cycle, since nothing a block does reaches another within
    * the lookahead. `beforeCycle(block, cycle)` sends a block's traffic for a cycle; `windowEnd` is
-   * called at each window's end (the threads exchange their outboxes there).
+   * called at each window's end (the threads exchange their mail there).
    */
-  runWindowed(cycles: number, window: number, beforeCycle: (block: number, cycle: number) => void, windowEnd?: (cycle: number) => void): void {
+  runWindowed(cycles: number, window: number, beforeCycle: ((block: number, cycle: number) => void) | null, windowEnd?: (cycle: number) => void): void {
     if (!(Number.isInteger(window) && window >= 1 && window <= this.lookahead()))
       throw new RangeError(`a window is 1 to ${this.lookahead()} cycles (the lookahead between blocks), got ${window}`);
     const end = this.cycle + cycles;
@@ -779,14 +780,14 @@ export class BglTorusSim {
         calendar.runningBlock = b;
         for (let t = from; t < until; t++) {
           this.cycle = t;
-          beforeCycle(b, t);
+          beforeCycle?.(b, t);
           this.runCycle(b, t);
         }
       }
       calendar.windowDone();
       this.cycle = until;
       windowEnd?.(until);
-      if (this.outbox === null && this.inNetwork > 0 && until - 1 - this.lastProgress > this.settings.watchdogCycles && this.deadlock === null)
+      if (this.mail === null && this.inNetwork > 0 && until - 1 - this.lastProgress > this.settings.watchdogCycles && this.deadlock === null)
         this.watchdog(until - 1);
     }
   }
@@ -820,41 +821,42 @@ export class BglTorusSim {
 
   /** An event at another node, perhaps of another block or thread: a packet's head (`p`), or tokens. */
   private toNode(target: number, at: number, kind: number, a: number, b: number, c: number, p: number): void {
-    if (this.calendar.add(target, at, kind, a, b, c)) return;
+    const calendar = this.calendar;
+    if (calendar.add(target, at, kind, a, b, c)) return;
+    const mail = this.mail!;
     if (p === NONE) {
-      this.outbox!(at, kind, a, b, c, null);
+      mail.post(calendar.blockOf[target], at, kind, a, b, c);
       return;
     }
-    const record = this.record;
-    record[0] = this.pDst[p];
-    record[1] = this.pSrc[p];
-    record[2] = this.pSize[p];
-    record[3] = this.pHints[p];
-    record[4] = this.pVc[p];
-    record[5] = this.pFlags[p];
-    record[6] = this.pLastDir[p];
-    record[7] = this.pCharge[p];
-    record[8] = this.pFinal[p];
-    record[9] = this.pLeg2[p];
-    record[10] = this.pTag[p];
-    record[11] = this.pHops[p];
-    record[12] = this.pTailAt[p];
-    record[13] = this.pSentAt[p];
-    record[14] = this.pSerial[p];
-    this.outbox!(at, kind, NONE, b, c, record);
+    const offset = mail.post(calendar.blockOf[target], at, kind, NONE, b, c);
+    const record = mail.f64;
+    record[offset] = this.pDst[p];
+    record[offset + 1] = this.pSrc[p];
+    record[offset + 2] = this.pSize[p];
+    record[offset + 3] = this.pHints[p];
+    record[offset + 4] = this.pVc[p];
+    record[offset + 5] = this.pFlags[p];
+    record[offset + 6] = this.pLastDir[p];
+    record[offset + 7] = this.pCharge[p];
+    record[offset + 8] = this.pFinal[p];
+    record[offset + 9] = this.pLeg2[p];
+    record[offset + 10] = this.pTag[p];
+    record[offset + 11] = this.pHops[p];
+    record[offset + 12] = this.pTailAt[p];
+    record[offset + 13] = this.pSentAt[p];
+    record[offset + 14] = this.pSerial[p];
     this.inNetwork--;
     this.migratedOut++;
     this.release(p);
   }
 
-  private readonly record = new Float64Array(PACKET_RECORD);
   /** Packets handed to another thread, and taken from one: the books of a thread count them. */
   migratedOut = 0;
   migratedIn = 0;
 
-  /** An event another thread's outbox holds for this one (see toNode). */
-  importEvent(at: number, kind: number, a: number, b: number, c: number, record: Float64Array | null, offset = 0): void {
-    if (kind !== EV_HEAD || record === null) {
+  /** An event another thread posted for this one (see toNode). */
+  importEvent(at: number, kind: number, a: number, b: number, c: number, record: Float64Array, _i32: Int32Array, offset: number): void {
+    if (kind !== EV_HEAD) {
       this.schedule((a / 6) | 0, at, kind, a, b, c);
       return;
     }
