@@ -16,9 +16,9 @@ import {
   pushAnton2Image,
   verifyAnton2Image,
 } from '@weft/control';
-import { Anton2MaintenanceController, Anton2Sim, EmulatedFabric } from '@weft/emulator';
+import { Anton2MaintenanceController, Anton2Sim, EmulatedFabric, runAnton2InThreads } from '@weft/emulator';
 import { anton2ChipWiring, generateAnton2Design, keyedDraw, shippedAnton2Floorplan, Torus } from '@weft/fabric-model';
-import { anton2AtLoad, CORES, TORUS_CYCLES_PER_FLIT } from './anton2-load';
+import { anton2AtLoad, anton2BenchDesign, CORES, LOAD_SEED, TORUS_CYCLES_PER_FLIT } from './anton2-load';
 import { Benchmark, collectGarbage, timed } from './harness';
 
 /**
@@ -62,10 +62,39 @@ function halfSaturation(shape: [number, number, number] = [8, 8, 8]): Benchmark 
   };
 }
 
+/**
+ * The same load on every core (issue 56: the block threads, parallel/block-threads.ts): the torus
+ * cut into two slabs of z, on one and on two threads — the same packets either way, timed after the
+ * network has filled, in flit-hops a wall second of the caller's thread.
+ */
+function halfSaturationThreads(shape: [number, number, number], threads: number, cycles: number, measureFrom: number): Benchmark {
+  const design = anton2BenchDesign(shape);
+  return {
+    name: `anton2 emulator: ${shape.join('×')} at half of saturation, 2 blocks of z on ${threads} thread${threads === 1 ? '' : 's'}`,
+    parameters: { shape: shape.join('x'), load: 0.5, blocks: 2, threads, cycles, measuredFrom: measureFrom },
+    isolated: true,
+    warmup: 0,
+    runs: 3,
+    run: async () => {
+      collectGarbage();
+      const result = runAnton2InThreads(
+        { design, seed: 3, settings: {}, traffic: { load: 0.5, seed: LOAD_SEED, sendUntil: 1e12 }, cycles, blocks: 2, measureFrom },
+        threads,
+      );
+      return { ms: result.measuredMs, flitHopsPerSecond: result.measuredFlitHops / (result.measuredMs / 1000), delivered: result.delivered, hash: result.hash };
+    },
+  };
+}
+
 export const benchmarks: Benchmark[] = [
   halfSaturation(),
   // The same on 32 ASICs, whose state stays in the caches: the ceiling of the event-per-hop design on one thread.
   halfSaturation([4, 4, 2]),
+  halfSaturationThreads([8, 8, 8], 1, 3000, 1500),
+  halfSaturationThreads([8, 8, 8], 2, 3000, 1500),
+  // The largest machine the family's fixtures hold.
+  halfSaturationThreads([16, 16, 16], 1, 1000, 600),
+  halfSaturationThreads([16, 16, 16], 2, 1000, 600),
   {
     name: 'anton2: inverse weights of every arbiter, every ASIC its own, from a traffic matrix and the uniform pattern, 8×8×8',
     parameters: { shape: '8x8x8', patterns: 'matrix (seeded random, 512×512),uniform', weightBits: 5 },

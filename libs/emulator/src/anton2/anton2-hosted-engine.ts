@@ -8,6 +8,7 @@ import type { EmulatedFabric } from '../emulated-fabric';
 import type { HostedEngine } from '../engine/fabric-engine';
 import { booksFrom, PacketBooks } from '../engine/fabric-packets';
 import type { PhysicalFault } from '../host/protocol';
+import { applyPhysicalFault, FaultTarget } from '../engine/fault-injection';
 import type { TrafficSession } from '../traffic/traffic-run';
 import type { TrafficFabricShape, TrafficRequest } from '../traffic/traffic-request';
 import { startAnton2Traffic } from './anton2-traffic';
@@ -52,32 +53,21 @@ export class Anton2HostedEngine implements HostedEngine {
   }
 
   applyFault(fault: PhysicalFault): void {
-    const sim = this.sim;
-    const node = this.fabric.chipId(fault.chip);
-    const port = 'port' in fault ? fault.port : 0;
-    if ('port' in fault && !(Number.isInteger(port) && port >= 0 && port < 12))
-      throw new RangeError(`an Anton 2 ASIC has channel ports 0 to 11 (X0+, X1+, X0−, X1−, then Y and Z), got ${port}`);
-    switch (fault.action) {
-      case 'kill-router':
-        sim.killNode(node);
-        return;
-      case 'revive-router':
-        sim.reviveNode(node);
-        return;
-      case 'cut-link':
-      case 'restore-link':
-        sim.setChannelDown(node, port, fault.action === 'cut-link');
-        return;
-      case 'lane-bit-error-rate': {
-        if (!(Number.isInteger(fault.lane) && fault.lane >= 0 && fault.lane < 8))
-          throw new RangeError(`an Anton 2 channel has eight SerDes lanes (§2.2), 0 to 7, got ${fault.lane}`);
-        // Noise on a channel: both directions, whichever lane (go-back-N resends the flit).
-        sim.setBitErrorRate(node, port, fault.rate);
-        return;
-      }
-      case 'stop-accepting':
-      case 'resume-accepting':
-        throw new RangeError("an Anton 2 endpoint's software reads what arrives at once in this emulator: it cannot be stopped");
-    }
+    applyPhysicalFault(this.faults, fault);
   }
+
+  /** An ASIC's twelve torus channels, eight SerDes lanes a channel (§2.2; go-back-N resends a corrupted flit, whichever lane). */
+  private readonly faults: FaultTarget = {
+    fabric: this.fabric,
+    whyNotKillable: () => null,
+    portsOf: () => ({ count: 12, described: 'is an Anton 2 ASIC: channel ports 0 to 11 (X0+, X1+, X0−, X1−, then Y and Z)' }),
+    lanes: { count: 8, described: 'an Anton 2 channel has eight SerDes lanes (§2.2), 0 to 7' },
+    whyNotAccepting: () => "an Anton 2 endpoint's software reads what arrives at once in this emulator: it cannot be stopped",
+    killChip: (node) => this.sim.killNode(node),
+    reviveChip: (node) => this.sim.reviveNode(node),
+    setLinkDown: (node, port, down) => this.sim.setChannelDown(node, port, down),
+    // Noise on a channel: both directions.
+    setLaneBitErrorRate: (node, port, _lane, rate) => this.sim.setBitErrorRate(node, port, rate),
+    setAccepting: () => undefined,
+  };
 }

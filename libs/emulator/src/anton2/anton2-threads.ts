@@ -61,6 +61,8 @@ export interface Anton2ParallelResult {
   readonly discarded: Readonly<Record<string, number>>;
   readonly flitHops: number;
   readonly torusFlitHops: number;
+  /** Flit-hops from `measureFrom` on. */
+  readonly measuredFlitHops: number;
   readonly threads: number;
   readonly window: number;
   readonly measuredMs: number;
@@ -93,8 +95,8 @@ export class Anton2DeliveryDigest {
   }
 }
 
-/** Per thread: delivered, latency, hash, injected, flit-hops, torus flit-hops, then the discard reasons. */
-const RESULT_WORDS = 6 + ANTON2_DISCARD_REASONS.length;
+/** Per thread: delivered, latency, hash, injected, flit-hops, torus flit-hops, flit-hops while timed, then the discard reasons. */
+const RESULT_WORDS = 7 + ANTON2_DISCARD_REASONS.length;
 
 /** Anton 2 under uniform load, cut into slabs of z. */
 export const ANTON2_BLOCK_PROGRAM: BlockProgram<Anton2ParallelRun> = {
@@ -114,6 +116,7 @@ export const ANTON2_BLOCK_PROGRAM: BlockProgram<Anton2ParallelRun> = {
     const window = sim.setBlocks(run.blocks, owned);
     startAnton2UniformLoad(sim, run.traffic);
     const digest = new Anton2DeliveryDigest(sim);
+    let hopsBefore = 0;
     return {
       engine: sim,
       window,
@@ -125,7 +128,11 @@ export const ANTON2_BLOCK_PROGRAM: BlockProgram<Anton2ParallelRun> = {
         into[offset + 3] = sim.injected;
         into[offset + 4] = sim.flitHops;
         into[offset + 5] = sim.torusFlitHops;
-        ANTON2_DISCARD_REASONS.forEach((reason, i) => (into[offset + 6 + i] = sim.discarded.get(reason) ?? 0));
+        into[offset + 6] = sim.flitHops - hopsBefore;
+        ANTON2_DISCARD_REASONS.forEach((reason, i) => (into[offset + 7 + i] = sim.discarded.get(reason) ?? 0));
+      },
+      startMeasuring() {
+        hopsBefore = sim.flitHops;
       },
     };
   },
@@ -134,7 +141,7 @@ export const ANTON2_BLOCK_PROGRAM: BlockProgram<Anton2ParallelRun> = {
 /** Runs `run` on `threads` threads (this one and threads − 1 workers); the same as on one. */
 export function runAnton2InThreads(run: Anton2ParallelRun, threads: number): Anton2ParallelResult {
   const result = runInBlockThreads(ANTON2_BLOCK_PROGRAM, run, threads);
-  const total = { delivered: 0, latencyCycles: 0, hash: 0, injected: 0, flitHops: 0, torusFlitHops: 0 };
+  const total = { delivered: 0, latencyCycles: 0, hash: 0, injected: 0, flitHops: 0, torusFlitHops: 0, measuredFlitHops: 0 };
   const discarded: Record<string, number> = {};
   for (const figures of result.perThread) {
     total.delivered += figures[0];
@@ -143,8 +150,9 @@ export function runAnton2InThreads(run: Anton2ParallelRun, threads: number): Ant
     total.injected += figures[3];
     total.flitHops += figures[4];
     total.torusFlitHops += figures[5];
+    total.measuredFlitHops += figures[6];
     ANTON2_DISCARD_REASONS.forEach((reason, i) => {
-      if (figures[6 + i] > 0) discarded[reason] = (discarded[reason] ?? 0) + figures[6 + i];
+      if (figures[7 + i] > 0) discarded[reason] = (discarded[reason] ?? 0) + figures[7 + i];
     });
   }
   total.latencyCycles /= 1024;

@@ -9,6 +9,7 @@ import type { EmulatedFabric } from '../emulated-fabric';
 import type { HostedEngine } from '../engine/fabric-engine';
 import { booksFrom, PacketBooks } from '../engine/fabric-packets';
 import type { PhysicalFault } from '../host/protocol';
+import { applyPhysicalFault, FaultTarget } from '../engine/fault-injection';
 import { BglTorusSim } from './bgl-torus-sim';
 import { startBglTraffic } from './bgl-traffic';
 import type { TrafficFabricShape, TrafficRequest } from '../traffic/traffic-request';
@@ -52,36 +53,26 @@ export class BglHostedEngine implements HostedEngine {
   }
 
   applyFault(fault: PhysicalFault): void {
-    const sim = this.sim;
-    const node = this.fabric.chipId(fault.chip);
-    const port = 'port' in fault ? fault.port : 0;
-    if ('port' in fault && !(Number.isInteger(port) && port >= 0 && port < 6))
-      throw new RangeError(`a BG/L node has ports 0 to 5 (x+, x−, y+, y−, z+, z−), got ${port}`);
-    switch (fault.action) {
-      case 'kill-router':
-        sim.killNode(node);
-        return;
-      case 'revive-router':
-        sim.reviveNode(node);
-        return;
-      case 'cut-link':
-        sim.cutLink(node, port);
-        return;
-      case 'restore-link':
-        sim.restoreLink(node, port);
-        return;
-      case 'lane-bit-error-rate': {
-        if (fault.lane !== 0) throw new RangeError(`a BG/L link is one bit-serial lane (§2): lane 0, got ${fault.lane}`);
-        // Noise on a cable: both directions.
-        sim.setBitErrorRate(node, port, fault.rate);
-        const far = sim.outNode[6 * node + port];
-        if (far >= 0) sim.setBitErrorRate(far, sim.outPort[6 * node + port], fault.rate);
-        return;
-      }
-      case 'stop-accepting':
-      case 'resume-accepting':
-        sim.setReading(node, fault.action === 'resume-accepting');
-        return;
-    }
+    applyPhysicalFault(this.faults, fault);
   }
+
+  /** A node's six torus ports, its one bit-serial lane a link (§2), its software's reading of the reception FIFOs. */
+  private readonly faults: FaultTarget = {
+    fabric: this.fabric,
+    whyNotKillable: () => null,
+    portsOf: () => ({ count: 6, described: 'is a BG/L node: ports 0 to 5 (x+, x−, y+, y−, z+, z−)' }),
+    lanes: { count: 1, described: 'a BG/L link is one bit-serial lane (§2): lane 0' },
+    whyNotAccepting: () => null,
+    killChip: (node) => this.sim.killNode(node),
+    reviveChip: (node) => this.sim.reviveNode(node),
+    setLinkDown: (node, port, down) => (down ? this.sim.cutLink(node, port) : this.sim.restoreLink(node, port)),
+    setLaneBitErrorRate: (node, port, _lane, rate) => {
+      // Noise on a cable: both directions.
+      const sim = this.sim;
+      sim.setBitErrorRate(node, port, rate);
+      const far = sim.outNode[6 * node + port];
+      if (far >= 0) sim.setBitErrorRate(far, sim.outPort[6 * node + port], rate);
+    },
+    setAccepting: (node, _port, accepting) => this.sim.setReading(node, accepting),
+  };
 }

@@ -8,6 +8,7 @@ import type { EmulatedFabric } from '../emulated-fabric';
 import type { HostedEngine } from '../engine/fabric-engine';
 import { booksFrom, PacketBooks } from '../engine/fabric-packets';
 import type { PhysicalFault } from '../host/protocol';
+import { applyPhysicalFault, FaultTarget } from '../engine/fault-injection';
 import type { TrafficSession } from '../traffic/traffic-run';
 import type { TrafficFabricShape, TrafficRequest } from '../traffic/traffic-request';
 import { FlatSim } from './flat-sim';
@@ -50,26 +51,20 @@ export class FlatHostedEngine implements HostedEngine {
   }
 
   applyFault(fault: PhysicalFault): void {
-    const sim = this.sim;
-    const router = this.fabric.chipId(fault.chip);
-    switch (fault.action) {
-      case 'kill-router':
-      case 'revive-router':
-        sim.setRouterDead(router, fault.action === 'kill-router');
-        return;
-      case 'cut-link':
-      case 'restore-link': {
-        const port = fault.port;
-        if (!(Number.isInteger(port) && port >= 0 && port < sim.ports))
-          throw new RangeError(`a router of this flattened butterfly has ports 0 to ${sim.ports - 1}, got ${port}`);
-        sim.setLinkDown(router, port, fault.action === 'cut-link');
-        return;
-      }
-      case 'lane-bit-error-rate':
-        throw new RangeError("the flattened butterfly's routers are §3.2's idealised ones: their channels have no link layer to corrupt");
-      case 'stop-accepting':
-      case 'resume-accepting':
-        throw new RangeError("a flattened butterfly's terminals take what arrives at once in this emulator: they cannot be stopped");
-    }
+    applyPhysicalFault(this.faults, fault);
   }
+
+  /** A router's ports; §3.2's idealised routers have no link layer to corrupt, and terminals that take what arrives. */
+  private readonly faults: FaultTarget = {
+    fabric: this.fabric,
+    whyNotKillable: () => null,
+    portsOf: () => ({ count: this.sim.ports, described: `is a router of this flattened butterfly: ports 0 to ${this.sim.ports - 1}` }),
+    lanes: "the flattened butterfly's routers are §3.2's idealised ones: their channels have no link layer to corrupt",
+    whyNotAccepting: () => "a flattened butterfly's terminals take what arrives at once in this emulator: they cannot be stopped",
+    killChip: (router) => this.sim.setRouterDead(router, true),
+    reviveChip: (router) => this.sim.setRouterDead(router, false),
+    setLinkDown: (router, port, down) => this.sim.setLinkDown(router, port, down),
+    setLaneBitErrorRate: () => undefined,
+    setAccepting: () => undefined,
+  };
 }

@@ -1,12 +1,13 @@
 /**
  * A FabricEngine (the link-layer engines: YARC's) as the host runs it: its time, its books, the
- * physical faults it takes, and itself for traffic runs.
+ * physical faults it takes (engine/fault-injection.ts), and itself for traffic runs.
  */
 import type { FabricEngine, HostedEngine } from '../engine/fabric-engine';
-import type { PhysicalFault } from './protocol';
+import { applyPhysicalFault, FaultTarget } from '../engine/fault-injection';
 import { startTraffic } from '../traffic/traffic-request';
 
 export function hostedFabricEngine(sim: FabricEngine): HostedEngine {
+  const faults = linkEngineFaults(sim);
   return {
     get fabric() {
       return sim.fabric;
@@ -20,38 +21,28 @@ export function hostedFabricEngine(sim: FabricEngine): HostedEngine {
     step: () => sim.step(),
     idle: () => sim.idle(),
     books: () => sim.packets.books(),
-    applyFault: (fault) => applyFault(sim, fault),
+    applyFault: (fault) => applyPhysicalFault(faults, fault),
     traffic: sim,
     startTraffic: (request, shape, threads) => startTraffic(sim, request, shape, threads),
   };
 }
 
-/** Applies a physical fault to an emulated fabric; names that do not exist are errors. */
-export function applyFault(sim: FabricEngine, fault: PhysicalFault): void {
-  const chip = sim.fabric.chipId(fault.chip);
-  switch (fault.action) {
-    case 'kill-router':
-    case 'revive-router':
-      if (!sim.isRouter(chip)) throw new RangeError(`"${fault.chip}" is not a router`);
-      if (fault.action === 'kill-router') sim.killRouter(chip);
-      else sim.reviveRouter(chip);
-      return;
-    case 'cut-link':
-      sim.cutLink(sim.fabric.portIndex(fault.chip, fault.port));
-      return;
-    case 'restore-link':
-      sim.restoreLink(sim.fabric.portIndex(fault.chip, fault.port));
-      return;
-    case 'lane-bit-error-rate':
-      if (!(fault.lane >= 0 && fault.lane < 3) || !(fault.rate >= 0 && fault.rate <= 1)) throw new RangeError('lane must be 0..2 and rate 0..1');
-      sim.setLaneBitErrorRate(sim.fabric.portIndex(fault.chip, fault.port), fault.lane, fault.rate);
-      return;
-    case 'stop-accepting':
-    case 'resume-accepting': {
-      const g = sim.fabric.portIndex(fault.chip, fault.port);
-      if (sim.endpointAt(g) < 0) throw new RangeError(`"${fault.chip}" is not a processor`);
-      sim.setAccepting(g, fault.action !== 'stop-accepting');
-      return;
-    }
-  }
+/** A link-layer engine's chips as faults reach them: routers die, processors' software stops reading, a link has three lanes (YARC §4.3). */
+export function linkEngineFaults(sim: FabricEngine): FaultTarget {
+  const fabric = sim.fabric;
+  return {
+    fabric,
+    whyNotKillable: (chip) => (sim.isRouter(chip) ? null : `"${fabric.chipNames[chip]}" is not a router`),
+    portsOf: (chip) => ({
+      count: fabric.portBase[chip + 1] - fabric.portBase[chip],
+      described: `has ports 0 to ${fabric.portBase[chip + 1] - fabric.portBase[chip] - 1}`,
+    }),
+    lanes: { count: 3, described: 'a link has three lanes (YARC §4.3), 0 to 2' },
+    whyNotAccepting: (chip, port) => (sim.endpointAt(fabric.portBase[chip] + port) < 0 ? `"${fabric.chipNames[chip]}" is not a processor` : null),
+    killChip: (chip) => sim.killRouter(chip),
+    reviveChip: (chip) => sim.reviveRouter(chip),
+    setLinkDown: (chip, port, down) => (down ? sim.cutLink(fabric.portBase[chip] + port) : sim.restoreLink(fabric.portBase[chip] + port)),
+    setLaneBitErrorRate: (chip, port, lane, rate) => sim.setLaneBitErrorRate(fabric.portBase[chip] + port, lane, rate),
+    setAccepting: (chip, port, accepting) => sim.setAccepting(fabric.portBase[chip] + port, accepting),
+  };
 }

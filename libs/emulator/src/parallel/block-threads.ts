@@ -128,6 +128,8 @@ export interface BlockShare {
   readonly beforeCycle: ((block: number, cycle: number) => void) | null;
   /** Writes the thread's figures (resultWords of them) from `offset`. */
   results(into: Float64Array, offset: number): void;
+  /** Called on every thread at the end of the window where the timing starts (BlockRun.measureFrom). */
+  startMeasuring?(): void;
 }
 
 /** A family's parallel workload (registered in block-programs.ts). */
@@ -181,6 +183,7 @@ export function runBlockShare<Run extends BlockRun>(program: BlockProgram<Run>, 
       mail.take(engine);
     }
     if (startedAt < 0 && until >= (run.measureFrom ?? 0)) {
+      share.startMeasuring?.();
       startedAt = performance.now();
       startedCycle = until;
     }
