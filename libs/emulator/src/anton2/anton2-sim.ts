@@ -1021,7 +1021,13 @@ export class Anton2Sim implements BlockEngine {
    * exchange their mail there). Windows end at the same cycles on every instance, whatever each has
    * pending: at most `window` apart, and where the watchdog looks.
    */
-  runWindowed(cycles: number, window: number, beforeCycle: ((block: number, cycle: number) => void) | null, windowEnd?: (cycle: number) => void): void {
+  runWindowed(
+    cycles: number,
+    window: number,
+    beforeCycle: ((block: number, cycle: number) => void) | null,
+    windowEnd?: (cycle: number) => void,
+    nextArrival?: (block: number, from: number, until: number) => number,
+  ): void {
     if (!(Number.isInteger(window) && window >= 1 && window <= BLOCK_HORIZON / 2))
       throw new RangeError(`a window is 1 to ${BLOCK_HORIZON / 2} cycles, got ${window}`);
     const end = this.now + cycles;
@@ -1038,10 +1044,18 @@ export class Anton2Sim implements BlockEngine {
         calendar.runningBlock = b;
         const wheel = wheels[b];
         for (let t = from; t < until; t++) {
-          this.now = t;
-          if (beforeCycle !== null) beforeCycle(b, t);
-          else if (wheel.pending === 0) break;
+          if (beforeCycle !== null) {
+            // A block with nothing to do and nothing sent passes over its idle cycles.
+            if (nextArrival !== undefined && wheel.count(t) === 0) {
+              const next = min(wheel.nextBusy(t, until), nextArrival(b, t, until));
+              if (next >= until) break;
+              t = next;
+            }
+            this.now = t;
+            beforeCycle(b, t);
+          } else if (wheel.pending === 0) break;
           if (wheel.count(t) === 0) continue;
+          this.now = t;
           this.runEvents(wheel, t, false);
           calendar.finish(b, t);
         }
@@ -1052,6 +1066,27 @@ export class Anton2Sim implements BlockEngine {
       this.now = until;
       windowEnd?.(until);
     }
+  }
+
+  /** The blocks the ASICs' events are kept in (see setBlocks), and ASIC `chip`'s. */
+  get blockCount(): number {
+    return this.calendar.blocks;
+  }
+
+  blockOf(chip: number): number {
+    return this.calendar.blockOf[chip];
+  }
+
+  /**
+   * Runs `cycles` cycles with traffic sent from outside block by block (`beforeCycle(block,
+   * cycle)`, a traffic run's arrivals for that block's ASICs): each block a lookahead window at a
+   * time — the same run as cycle by cycle with every block's arrivals first, when what each block
+   * sends depends on nothing but its own ASICs and draws (torus-traffic-run.ts). Given
+   * `nextArrival` (block `block`'s first cycle from `from`, before `until`, with arrivals), a block
+   * passes over the cycles in which neither it nor its arrivals have anything to do.
+   */
+  runBlocks(cycles: number, beforeCycle: (block: number, cycle: number) => void, nextArrival?: (block: number, from: number, until: number) => number): void {
+    this.runWindowed(cycles, this.lookahead, beforeCycle, undefined, nextArrival);
   }
 
   /** An event another thread posted for this one: an arrival brings its packet's record (see schedule). */

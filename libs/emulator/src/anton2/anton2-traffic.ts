@@ -46,7 +46,8 @@ export function anton2RunnerSim(sim: Anton2Sim, multicast?: Anton2RunMulticast):
   const groupsOf = new Map<number, number[]>();
   for (const g of multicast?.groups ?? []) groupsOf.set(g.source, [...(groupsOf.get(g.source) ?? []), g.group]);
   const turns = new Map<number, number>();
-  let sends = 0;
+  // Each node's sends so far: the key of its multicast draws, so that they do not depend on the order nodes send in.
+  const sends = new Float64Array(sim.nodes);
   const overhead = sim.settings.endpointOverheadNs / sim.nsPerCycle;
   return {
     nodes: sim.nodes,
@@ -60,11 +61,19 @@ export function anton2RunnerSim(sim: Anton2Sim, multicast?: Anton2RunMulticast):
     quiet: () => sim.quiet,
     skipsIdle: true,
     run: (cycles, beforeCycle, nextArrival) => sim.run(cycles, beforeCycle, nextArrival),
+    blocks:
+      sim.blockCount > 1
+        ? {
+            count: sim.blockCount,
+            blockOf: (node) => sim.blockOf(node),
+            run: (cycles, beforeCycle, nextArrival) => sim.runBlocks(cycles, beforeCycle, nextArrival),
+          }
+        : undefined,
     skipTo: (cycle) => sim.skipTo(cycle),
     dead: (node) => sim.dead[node] === 1,
     send: (node, endpoint, destination, flits, tag) => {
       const groups = groupsOf.get(node);
-      if (groups && keyedDraw(sim.seed, DRAW_MULTICAST, node, sends++) < multicast!.fraction) {
+      if (groups && keyedDraw(sim.seed, DRAW_MULTICAST, node, sends[node]++) < multicast!.fraction) {
         const turn = turns.get(node) ?? 0;
         turns.set(node, turn + 1);
         sim.sendMulticast(node, endpoint, groups[turn % groups.length], ((turn / groups.length) | 0) & 1, flits, { tag });

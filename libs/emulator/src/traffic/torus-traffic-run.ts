@@ -10,12 +10,23 @@
  * carries, the links' counters, and the load's unit (`capacity`: what a node sends a cycle at load
  * 1, the rate at which uniform traffic saturates the torus). The run calls it per packet and per
  * span of cycles, never per flit. Arrivals are Bernoulli per injection port and cycle, drawn as
- * geometric gaps (ArrivalWheel) from one stream: such a run is one thread.
+ * geometric gaps (ArrivalWheel), each block of the machine (TorusRunnerSim.blocks) drawing its
+ * arrivals, destinations and sizes from a stream of its own, so that the blocks can run apart.
  */
 import { makePattern, RandomStreams, sizeSampler, TrafficPattern } from '@weft/fabric-model';
 import { ArrivalWheel } from './arrival-wheel';
 import { LatencyHistogram } from './latency-histogram';
-import { BackgroundReport, BackgroundSession, BUSIEST_LINKS, DiscardRecord, IntervalPoint, latencyStats, Marker, TrafficReport } from './traffic-run';
+import {
+  BackgroundReport,
+  BackgroundSession,
+  BUSIEST_LINKS,
+  DiscardRecord,
+  IntervalPoint,
+  latencyStats,
+  Marker,
+  streamSeed,
+  TrafficReport,
+} from './traffic-run';
 import { patternContext, TrafficFabricShape, TrafficRequest } from './traffic-request';
 
 /** A torus machine as a traffic run drives it (one per family: bgl-traffic.ts, anton2-traffic.ts). */
@@ -36,6 +47,19 @@ export interface TorusRunnerSim {
   /** Runs `cycles` cycles, `beforeCycle` at the start of each; a machine that `skipsIdle` passes over those in which neither it nor `nextArrival` (the first cycle from `from`, before `until`, with arrivals) has anything to do. */
   run(cycles: number, beforeCycle?: (cycle: number) => void, nextArrival?: (from: number, until: number) => number): void;
   readonly skipsIdle?: boolean;
+  /**
+   * Where the machine keeps its nodes in blocks it can run apart (Anton 2's, engine/block-calendar.ts):
+   * how many, each node's, and a run of `cycles` with `beforeCycle(block, cycle)` sending a block's
+   * traffic — each block a window at a time, the same as cycle by cycle when what a block sends
+   * depends only on its own draws. The run then draws each block's arrivals, destinations and sizes
+   * from a stream of the block's own.
+   */
+  readonly blocks?: {
+    readonly count: number;
+    blockOf(node: number): number;
+    /** `nextArrival(block, from, until)`: the block's first cycle from `from` (before `until`) with arrivals, or `until`. */
+    run(cycles: number, beforeCycle: (block: number, cycle: number) => void, nextArrival: (block: number, from: number, until: number) => number): void;
+  };
   /** Moves a quiet machine's time on. */
   skipTo(cycle: number): void;
   dead(node: number): boolean;
@@ -90,7 +114,9 @@ interface LedgerEntry {
 export class TorusTrafficRun implements BackgroundSession {
   private readonly pattern: TrafficPattern;
   private readonly size: (random: () => number) => number;
-  private readonly draw: () => number;
+  /** Each block's stream (see TorusRunnerSim.blocks: one where the machine has none), and each node's block. */
+  private readonly draws: (() => number)[];
+  private readonly blockOfNode: Int32Array;
   private readonly wheel: ArrivalWheel | null;
   private readonly start: number;
   private readonly interval: number;
@@ -155,8 +181,11 @@ export class TorusTrafficRun implements BackgroundSession {
     nextTag += 2;
     this.pattern = makePattern(request.pattern, patternContext(shape), request.seed);
     this.size = sizeSampler(request.packetPhits, shape.packetPhits);
-    const streams = RandomStreams.seeded([request.seed]);
-    this.draw = streams.stream(0);
+    const blocks = sim.blocks?.count ?? 1;
+    const streams = RandomStreams.seeded(Array.from({ length: blocks }, (_, b) => (b === 0 ? request.seed : streamSeed(request.seed, b))));
+    this.draws = Array.from({ length: blocks }, (_, b) => streams.stream(b));
+    this.blockOfNode = new Int32Array(sim.nodes);
+    if (sim.blocks) for (let node = 0; node < sim.nodes; node++) this.blockOfNode[node] = sim.blocks.blockOf(node);
     this.start = sim.now();
     this.unitsBySource = new Float64Array(sim.nodes);
     this.retransmissionsBefore = sim.retransmissions();
@@ -175,7 +204,9 @@ export class TorusTrafficRun implements BackgroundSession {
       return;
     }
     this.interval = request.interval ?? 1_000;
-    this.wheel = new ArrivalWheel(this.arrivalChance(request), new Uint8Array(sim.nodes * this.ports.length), streams, sim.now());
+    const partOfPort = new Uint8Array(sim.nodes * this.ports.length);
+    for (let node = 0; node < sim.nodes; node++) partOfPort.fill(this.blockOfNode[node], node * this.ports.length, (node + 1) * this.ports.length);
+    this.wheel = new ArrivalWheel(this.arrivalChance(request), partOfPort, streams, sim.now());
     if (request.mode === 'background') {
       this.beginMeasuring(this.sampleTag);
       this.phase = 'sample';
@@ -209,8 +240,9 @@ export class TorusTrafficRun implements BackgroundSession {
   private send(node: number, port: number): void {
     const sim = this.sim;
     if (sim.dead(node)) return;
-    const destination = this.pattern.destination(node, this.draw);
-    const phits = this.size(this.draw);
+    const draw = this.draws[this.blockOfNode[node]];
+    const destination = this.pattern.destination(node, draw);
+    const phits = this.size(draw);
     if (destination < 0 || destination === node) return;
     if (this.tag === this.sampleTag) this.sampleSent++;
     this.sent++;
@@ -224,9 +256,17 @@ export class TorusTrafficRun implements BackgroundSession {
     this.send(node, this.ports[source - node * ports]);
   };
   private readonly beforeCycle = (cycle: number): void => {
-    this.wheel!.due(0, cycle, this.arrive);
+    for (let b = 0; b < this.draws.length; b++) this.wheel!.due(b, cycle, this.arrive);
   };
-  private readonly nextArrival = (from: number, until: number): number => this.wheel!.nextBusy(0, from, until);
+  private readonly blockBeforeCycle = (block: number, cycle: number): void => {
+    this.wheel!.due(block, cycle, this.arrive);
+  };
+  private readonly blockNextArrival = (block: number, from: number, until: number): number => this.wheel!.nextBusy(block, from, until);
+  private readonly nextArrival = (from: number, until: number): number => {
+    let next = until;
+    for (let b = 0; b < this.draws.length; b++) next = this.wheel!.nextBusy(b, from, next);
+    return next;
+  };
 
   private readonly delivered = (p: number, cycle: number): void => {
     const sim = this.sim;
@@ -335,6 +375,11 @@ export class TorusTrafficRun implements BackgroundSession {
   /** Runs `span` cycles of the load; where the torus is quiet, straight on to the next cycle a node sends in. */
   private runLoaded(span: number): void {
     const { sim } = this;
+    // A machine in blocks runs each a window at a time, its arrivals with it.
+    if (sim.blocks) {
+      sim.blocks.run(span, this.blockBeforeCycle, this.blockNextArrival);
+      return;
+    }
     // A machine that passes over idle cycles itself takes the whole span.
     if (sim.skipsIdle) {
       sim.run(span, this.beforeCycle, this.nextArrival);

@@ -320,7 +320,7 @@ interface Injector {
 }
 
 /** Part p's stream: the run's seed for part 0 (so a fabric of one part draws what it always has). */
-const streamSeed = (seed: number, part: number): number => (seed + Math.imul(part, 0x9e3779b9)) | 0;
+export const streamSeed = (seed: number, part: number): number => (seed + Math.imul(part, 0x9e3779b9)) | 0;
 
 /** The run's injector; `streams`: the run's streams as another thread left them (see RandomStreams). */
 function injector(
