@@ -1,6 +1,6 @@
 import { generateAnton2Design, shippedAnton2Floorplan } from '@weft/fabric-model';
 import { EmulatedFabric } from '../emulated-fabric';
-import { Anton2DeliveryDigest, Anton2ParallelRun, runAnton2InThreads, startAnton2UniformLoad } from './anton2-threads';
+import { Anton2ParallelRun, digestAnton2Deliveries, runAnton2InThreads, startAnton2UniformLoad } from './anton2-threads';
 import { Anton2Sim } from './anton2-sim';
 
 const design = generateAnton2Design({ shape: [4, 4, 4], backplaneChannelNs: 2, cableChannelNs: 10 });
@@ -12,7 +12,7 @@ function whole() {
   const sim = new Anton2Sim(new EmulatedFabric(design), shippedAnton2Floorplan(), 3);
   sim.programDefaults();
   startAnton2UniformLoad(sim, traffic);
-  const seen = new Anton2DeliveryDigest(sim);
+  const seen = digestAnton2Deliveries(sim);
   for (let t = 0; t < cycles; t++) sim.run(1);
   return { sim, seen };
 }

@@ -10,6 +10,7 @@
 import { ANTON2_CHANNEL_ADAPTERS, ANTON2_ENDPOINT_ADAPTERS, FabricDesign, keyedDraw, shippedAnton2Floorplan } from '@weft/fabric-model';
 import { EmulatedFabric } from '../emulated-fabric';
 import { BlockProgram, BlockRun, runInBlockThreads } from '../parallel/block-threads';
+import { DeliveryDigest, DIGEST_WORDS, summed, summedDiscards } from '../parallel/delivery-digest';
 import type { Anton2Settings } from './anton2-settings';
 import { ANTON2_DISCARD_REASONS, ANTON2_PACKET_RECORD_DOUBLES, Anton2Sim } from './anton2-sim';
 
@@ -69,34 +70,24 @@ export interface Anton2ParallelResult {
   readonly measuredCycles: number;
 }
 
-/**
- * What was delivered, whatever order it was seen in: count, latency (summed in 1/1024ths of a cycle,
- * so that the sum is exact in any order) and a sum of a hash of each delivery (source, serial,
- * destination, cycle) — so that runs on one thread and on several compare packet for packet.
- */
-export class Anton2DeliveryDigest {
-  delivered = 0;
-  private latencyUnits = 0;
-  hash = 0;
-
-  constructor(sim: Anton2Sim) {
-    const chain = sim.onDeliver;
-    sim.onDeliver = (p, cycle, latency) => {
-      chain(p, cycle, latency);
-      this.delivered++;
-      this.latencyUnits += Math.round(latency * 1024);
-      const h = keyedDraw(sim.packetSource(p), sim.packetSerial(p), sim.packetDestination(p), cycle) * 4294967296;
-      this.hash = (this.hash + h) % 4294967296;
-    };
-  }
-
-  get latencyCycles(): number {
-    return this.latencyUnits / 1024;
-  }
+/** A digest of what `sim` delivers from now on (parallel/delivery-digest.ts), whatever order it is seen in. */
+export function digestAnton2Deliveries(sim: Anton2Sim): DeliveryDigest {
+  const digest = new DeliveryDigest();
+  const chain = sim.onDeliver;
+  sim.onDeliver = (p, cycle, latency) => {
+    chain(p, cycle, latency);
+    digest.record(sim.packetSource(p), sim.packetSerial(p), sim.packetDestination(p), cycle, latency);
+  };
+  return digest;
 }
 
-/** Per thread: delivered, latency, hash, injected, flit-hops, torus flit-hops, flit-hops while timed, then the discard reasons. */
-const RESULT_WORDS = 7 + ANTON2_DISCARD_REASONS.length;
+/** Per thread: the delivery digest, injected, flit-hops, torus flit-hops, flit-hops while timed, then the discard reasons. */
+const INJECTED = DIGEST_WORDS;
+const FLIT_HOPS = DIGEST_WORDS + 1;
+const TORUS_FLIT_HOPS = DIGEST_WORDS + 2;
+const TIMED_FLIT_HOPS = DIGEST_WORDS + 3;
+const REASONS = DIGEST_WORDS + 4;
+const RESULT_WORDS = REASONS + ANTON2_DISCARD_REASONS.length;
 
 /** Anton 2 under uniform load, cut into slabs of z. */
 export const ANTON2_BLOCK_PROGRAM: BlockProgram<Anton2ParallelRun> = {
@@ -115,21 +106,19 @@ export const ANTON2_BLOCK_PROGRAM: BlockProgram<Anton2ParallelRun> = {
     sim.programDefaults();
     const window = sim.setBlocks(run.blocks, owned);
     startAnton2UniformLoad(sim, run.traffic);
-    const digest = new Anton2DeliveryDigest(sim);
+    const digest = digestAnton2Deliveries(sim);
     let hopsBefore = 0;
     return {
       engine: sim,
       window,
       beforeCycle: null,
       results(into, offset) {
-        into[offset] = digest.delivered;
-        into[offset + 1] = digest.latencyCycles;
-        into[offset + 2] = digest.hash;
-        into[offset + 3] = sim.injected;
-        into[offset + 4] = sim.flitHops;
-        into[offset + 5] = sim.torusFlitHops;
-        into[offset + 6] = sim.flitHops - hopsBefore;
-        ANTON2_DISCARD_REASONS.forEach((reason, i) => (into[offset + 7 + i] = sim.discarded.get(reason) ?? 0));
+        digest.write(into, offset);
+        into[offset + INJECTED] = sim.injected;
+        into[offset + FLIT_HOPS] = sim.flitHops;
+        into[offset + TORUS_FLIT_HOPS] = sim.torusFlitHops;
+        into[offset + TIMED_FLIT_HOPS] = sim.flitHops - hopsBefore;
+        ANTON2_DISCARD_REASONS.forEach((reason, i) => (into[offset + REASONS + i] = sim.discarded.get(reason) ?? 0));
       },
       startMeasuring() {
         hopsBefore = sim.flitHops;
@@ -141,20 +130,14 @@ export const ANTON2_BLOCK_PROGRAM: BlockProgram<Anton2ParallelRun> = {
 /** Runs `run` on `threads` threads (this one and threads − 1 workers); the same as on one. */
 export function runAnton2InThreads(run: Anton2ParallelRun, threads: number): Anton2ParallelResult {
   const result = runInBlockThreads(ANTON2_BLOCK_PROGRAM, run, threads);
-  const total = { delivered: 0, latencyCycles: 0, hash: 0, injected: 0, flitHops: 0, torusFlitHops: 0, measuredFlitHops: 0 };
-  const discarded: Record<string, number> = {};
-  for (const figures of result.perThread) {
-    total.delivered += figures[0];
-    total.latencyCycles += Math.round(figures[1] * 1024);
-    total.hash = (total.hash + figures[2]) % 4294967296;
-    total.injected += figures[3];
-    total.flitHops += figures[4];
-    total.torusFlitHops += figures[5];
-    total.measuredFlitHops += figures[6];
-    ANTON2_DISCARD_REASONS.forEach((reason, i) => {
-      if (figures[7 + i] > 0) discarded[reason] = (discarded[reason] ?? 0) + figures[7 + i];
-    });
-  }
-  total.latencyCycles /= 1024;
+  const figures = result.perThread;
+  const total = {
+    ...DeliveryDigest.sum(figures, 0),
+    injected: summed(figures, INJECTED),
+    flitHops: summed(figures, FLIT_HOPS),
+    torusFlitHops: summed(figures, TORUS_FLIT_HOPS),
+    measuredFlitHops: summed(figures, TIMED_FLIT_HOPS),
+  };
+  const discarded = summedDiscards(figures, REASONS, ANTON2_DISCARD_REASONS);
   return { ...total, discarded, threads, window: result.window, measuredMs: result.measuredMs, measuredCycles: result.measuredCycles };
 }

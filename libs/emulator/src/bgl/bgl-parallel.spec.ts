@@ -1,6 +1,6 @@
 import { generateBglDesign } from '@weft/fabric-model';
 import { EmulatedFabric } from '../emulated-fabric';
-import { DeliveryDigest, uniformTraffic, UniformTraffic } from './bgl-programs';
+import { digestBglDeliveries, uniformTraffic, UniformTraffic } from './bgl-programs';
 import { runBglInThreads } from './bgl-threads';
 import { BglTorusSim } from './bgl-torus-sim';
 
@@ -16,7 +16,7 @@ function build(): BglTorusSim {
 describe('the BlueGene/L torus in blocks (paper 002 §3: blocks of the torus in windows no longer than the shortest link between them)', () => {
   it('cut into blocks run a window at a time, the torus delivers the same packets at the same cycles as cycle by cycle', () => {
     const whole = build();
-    const wholeDigest = new DeliveryDigest(whole);
+    const wholeDigest = digestBglDeliveries(whole);
     const send = uniformTraffic(whole, traffic);
     whole.run(3000, (cycle) => send(0, cycle));
     whole.drain(100000);
@@ -25,7 +25,7 @@ describe('the BlueGene/L torus in blocks (paper 002 §3: blocks of the torus in 
     const window = cut.setBlocks(4);
     // Between midplane boards the shortest link is 3 cycles: a token-ack then takes 3 + 8.
     expect(window).toBe(11);
-    const cutDigest = new DeliveryDigest(cut);
+    const cutDigest = digestBglDeliveries(cut);
     cut.runWindowed(3000 + 20000, window, uniformTraffic(cut, traffic));
 
     expect(wholeDigest.delivered).toBeGreaterThan(5000);
@@ -39,7 +39,7 @@ describe('the BlueGene/L torus in blocks (paper 002 §3: blocks of the torus in 
 
   it('on two threads, the torus delivers the same packets at the same cycles as on one', () => {
     const whole = build();
-    const wholeDigest = new DeliveryDigest(whole);
+    const wholeDigest = digestBglDeliveries(whole);
     const send = uniformTraffic(whole, traffic);
     whole.run(3000, (cycle) => send(0, cycle));
     whole.drain(100000);

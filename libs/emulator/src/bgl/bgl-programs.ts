@@ -1,11 +1,11 @@
 /**
  * Workloads for the BlueGene/L emulator that any thread can run for its own blocks and get the same
  * packets as one thread running them all: every choice is a keyed draw of the seed, the node and the
- * cycle (keyedDraw), never a stream whose position depends on who drew before. And a digest of what
- * was delivered that does not depend on the order deliveries are seen in, so that runs on one thread
- * and on several can be compared packet for packet.
+ * cycle (keyedDraw), never a stream whose position depends on who drew before; and a digest of what
+ * was delivered (parallel/delivery-digest.ts), so that runs on one thread and on several compare.
  */
 import { keyedDraw } from '@weft/fabric-model';
+import { DeliveryDigest } from '../parallel/delivery-digest';
 import type { BglTorusSim } from './bgl-torus-sim';
 
 const DRAW_SEND = 101;
@@ -43,26 +43,13 @@ export function uniformTraffic(sim: BglTorusSim, traffic: UniformTraffic): (bloc
   };
 }
 
-/** What was delivered, whatever order it was seen in: count, latency, and a sum of a hash of each (source, serial, destination, cycle). */
-export class DeliveryDigest {
-  delivered = 0;
-  latencyCycles = 0;
-  hash = 0;
-
-  constructor(sim: BglTorusSim) {
-    const chain = sim.onDeliver;
-    sim.onDeliver = (p, cycle) => {
-      chain(p, cycle);
-      this.delivered++;
-      this.latencyCycles += cycle - sim.packetSentAt(p);
-      const h = keyedDraw(sim.packetSource(p), sim.packetSerial(p), sim.packetDestination(p), cycle) * 4294967296;
-      this.hash = (this.hash + h) % 4294967296;
-    };
-  }
-
-  absorb(other: { delivered: number; latencyCycles: number; hash: number }): void {
-    this.delivered += other.delivered;
-    this.latencyCycles += other.latencyCycles;
-    this.hash = (this.hash + other.hash) % 4294967296;
-  }
+/** A digest of what `sim` delivers from now on (parallel/delivery-digest.ts), whatever order it is seen in. */
+export function digestBglDeliveries(sim: BglTorusSim): DeliveryDigest {
+  const digest = new DeliveryDigest();
+  const chain = sim.onDeliver;
+  sim.onDeliver = (p, cycle) => {
+    chain(p, cycle);
+    digest.record(sim.packetSource(p), sim.packetSerial(p), sim.packetDestination(p), cycle, cycle - sim.packetSentAt(p));
+  };
+  return digest;
 }

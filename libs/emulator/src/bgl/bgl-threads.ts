@@ -9,7 +9,8 @@
 import type { FabricDesign } from '@weft/fabric-model';
 import { EmulatedFabric } from '../emulated-fabric';
 import { BlockProgram, BlockRun, runInBlockThreads } from '../parallel/block-threads';
-import { DeliveryDigest, uniformTraffic, UniformTraffic } from './bgl-programs';
+import { DeliveryDigest, DIGEST_WORDS, summed, summedDiscards } from '../parallel/delivery-digest';
+import { digestBglDeliveries, uniformTraffic, UniformTraffic } from './bgl-programs';
 import type { BglSettings } from './bgl-settings';
 import { BGL_DISCARD_REASONS, BglTorusSim, PACKET_RECORD } from './bgl-torus-sim';
 
@@ -21,13 +22,8 @@ export interface BglParallelRun extends BlockRun {
   /** The registers: the minimal-routing ones, and the route-override tables by node (null: none). */
   readonly routeTables?: readonly (readonly number[] | null)[];
   readonly deadNodes?: readonly number[];
+  /** It stops at its sendUntil; the run's cycles (BlockRun) go on while the rest drains. */
   readonly traffic: UniformTraffic;
-  /** Cycles to run in all (the traffic stops at its sendUntil; the rest drains). */
-  readonly cycles: number;
-  /** Blocks of z to cut the torus into (at least the threads). */
-  readonly blocks: number;
-  /** Where the timing starts (after the network has filled): the result's measured figures. */
-  readonly measureFrom?: number;
 }
 
 export interface BglParallelResult {
@@ -45,8 +41,11 @@ export interface BglParallelResult {
   readonly measuredCycles: number;
 }
 
-/** Per thread in the results: delivered, latency, hash, injected, bytes, then the discard reasons. */
-const RESULT_WORDS = 5 + BGL_DISCARD_REASONS.length;
+/** Per thread in the results: the delivery digest, injected, bytes, then the discard reasons. */
+const INJECTED = DIGEST_WORDS;
+const BYTES = DIGEST_WORDS + 1;
+const REASONS = DIGEST_WORDS + 2;
+const RESULT_WORDS = REASONS + BGL_DISCARD_REASONS.length;
 
 /** The BlueGene/L torus, cut into slabs of z, under keyed uniform traffic (bgl-programs.ts). */
 export const BGL_BLOCK_PROGRAM: BlockProgram<BglParallelRun> = {
@@ -61,18 +60,16 @@ export const BGL_BLOCK_PROGRAM: BlockProgram<BglParallelRun> = {
     run.routeTables?.forEach((words, node) => (sim.routeTables[node] = words ? Int32Array.from(words) : null));
     for (const node of run.deadNodes ?? []) sim.killNode(node);
     const window = sim.setBlocks(run.blocks, owned);
-    const digest = new DeliveryDigest(sim);
+    const digest = digestBglDeliveries(sim);
     return {
       engine: sim,
       window,
       beforeCycle: uniformTraffic(sim, run.traffic),
       results(into, offset) {
-        into[offset] = digest.delivered;
-        into[offset + 1] = digest.latencyCycles;
-        into[offset + 2] = digest.hash;
-        into[offset + 3] = sim.injected;
-        into[offset + 4] = sim.bytesMoved;
-        BGL_DISCARD_REASONS.forEach((reason, i) => (into[offset + 5 + i] = sim.discarded.get(reason) ?? 0));
+        digest.write(into, offset);
+        into[offset + INJECTED] = sim.injected;
+        into[offset + BYTES] = sim.bytesMoved;
+        BGL_DISCARD_REASONS.forEach((reason, i) => (into[offset + REASONS + i] = sim.discarded.get(reason) ?? 0));
       },
     };
   },
@@ -84,18 +81,8 @@ export const BGL_BLOCK_PROGRAM: BlockProgram<BglParallelRun> = {
  */
 export function runBglInThreads(run: BglParallelRun, threads: number): BglParallelResult {
   const result = runInBlockThreads(BGL_BLOCK_PROGRAM, run, threads);
-  const total = { delivered: 0, latencyCycles: 0, hash: 0, injected: 0, bytesMoved: 0 };
-  const discarded: Record<string, number> = {};
-  for (const figures of result.perThread) {
-    total.delivered += figures[0];
-    total.latencyCycles += figures[1];
-    total.hash = (total.hash + figures[2]) % 4294967296;
-    total.injected += figures[3];
-    total.bytesMoved += figures[4];
-    BGL_DISCARD_REASONS.forEach((reason, i) => {
-      if (figures[5 + i] > 0) discarded[reason] = (discarded[reason] ?? 0) + figures[5 + i];
-    });
-  }
+  const total = { ...DeliveryDigest.sum(result.perThread, 0), injected: summed(result.perThread, INJECTED), bytesMoved: summed(result.perThread, BYTES) };
+  const discarded = summedDiscards(result.perThread, REASONS, BGL_DISCARD_REASONS);
   return {
     ...total,
     discarded,
