@@ -97,8 +97,9 @@ export const ANTON2_BLOCK_PROGRAM: BlockProgram<Anton2ParallelRun> = {
   mailCapacity(run) {
     // The ASICs on the faces of the slabs (a z-plane each side of each block), every channel of
     // theirs carrying a packet and its credits each flit time of the longest window (64 cycles).
+    const chips = run.design.chips.length;
     const kz = Number(String(run.design.summary.shape).split('×')[2]);
-    const faceAsics = Math.min(run.design.chips.length, (2 * run.blocks * run.design.chips.length) / kz);
+    const faceAsics = Number.isInteger(kz) && kz > 0 ? Math.min(chips, Math.ceil((2 * run.blocks * chips) / kz)) : chips;
     return faceAsics * ANTON2_CHANNEL_ADAPTERS * 2 * Math.ceil(64 / ANTON2_TORUS_CYCLES_PER_FLIT);
   },
   share(run, owned) {

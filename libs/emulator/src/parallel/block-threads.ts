@@ -236,6 +236,8 @@ function workerEntry(): { file: string; workerData: { entry?: string } } {
 export function runInBlockThreads<Run extends BlockRun>(program: BlockProgram<Run>, run: Run, threads: number): BlockRunResult {
   if (!Number.isInteger(threads) || threads < 1 || threads > run.blocks) throw new RangeError(`threads must be 1 to the ${run.blocks} blocks, got ${threads}`);
   const capacity = program.mailCapacity(run);
+  if (!(Number.isInteger(capacity) && capacity >= 1))
+    throw new RangeError(`the ${program.name} program's mailboxes hold a whole number of records, at least 1, got ${capacity}`);
   const parts: SharedBlocks = {
     sync: new SharedArrayBuffer(3 * 4),
     mail: Array.from({ length: 2 * threads * threads }, () => new SharedArrayBuffer(8 * (1 + capacity * (MAIL_HEADER + program.payload)))),
