@@ -5,7 +5,7 @@
  * machine; weft's target is 10 million), and the cost report.
  */
 import { discoverFlat, FaultSet, FlatRoutingEngine, planFlatPush } from '@weft/control';
-import { EmulatedFabric, FlatHostedEngine, FlatMaintenanceController, FlatSim, flatArrivals } from '@weft/emulator';
+import { EmulatedFabric, FlatHostedEngine, FlatMaintenanceController, FlatSim, flatArrivals, runFlatInThreads } from '@weft/emulator';
 import { costReport, FLAT_PACKAGING, FlatRouting, generateFlatDesign } from '@weft/fabric-model';
 import { Benchmark, collectGarbage, timed } from './harness';
 
@@ -46,8 +46,34 @@ function halfSaturation(routing: FlatRouting): Benchmark {
   };
 }
 
+/**
+ * The same kind of load on every core (issue 56: the block threads, parallel/block-threads.ts): the
+ * routers cut into four runs of neighbours, on one thread and on two — the same packets either way
+ * (the hash), timed after the network has filled, in flit-hops a wall second of the caller's thread.
+ */
+function halfSaturationThreads(k: number, n: number, threads: number, cycles: number, measureFrom: number): Benchmark {
+  const sizes = Array.from({ length: n - 1 }, () => k);
+  return {
+    name: `flattened butterfly emulator: ${k}-ary ${n}-flat under ugal at half of saturation, 4 blocks on ${threads} thread${threads === 1 ? '' : 's'}`,
+    parameters: { network: `${k}-ary ${n}-flat`, routing: 'ugal', load: 0.5, blocks: 4, threads, cycles, measuredFrom: measureFrom },
+    isolated: true,
+    warmup: 0,
+    runs: 3,
+    run: async () => {
+      collectGarbage();
+      const result = runFlatInThreads({ k, sizes, routing: 'ugal', seed: 3, traffic: { load: 0.5, seed: 5 }, cycles, blocks: 4, measureFrom }, threads);
+      return { ms: result.measuredMs, flitHopsPerSecond: result.measuredFlitHops / (result.measuredMs / 1000), delivered: result.delivered, hash: result.hash };
+    },
+  };
+}
+
 export const benchmarks: Benchmark[] = [
   halfSaturation('ugal'),
+  halfSaturationThreads(32, 2, 1, 5000, 1000),
+  halfSaturationThreads(32, 2, 2, 5000, 1000),
+  // The largest network the family's fixtures hold (65,536 terminals).
+  halfSaturationThreads(16, 4, 1, 300, 100),
+  halfSaturationThreads(16, 4, 2, 300, 100),
   {
     name: 'flattened butterfly: cost report of the 64K-node 16-ary 4-flat, every cable laid out and costed',
     parameters: { network: '16-ary 4-flat', radix: 64 },

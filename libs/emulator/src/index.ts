@@ -41,6 +41,7 @@ export * from './anton2/anton2-maintenance';
 export * from './anton2/anton2-hosted-engine';
 export * from './flattened-butterfly/flat-sim';
 export * from './flattened-butterfly/flat-load';
+export * from './flattened-butterfly/flat-threads';
 export * from './flattened-butterfly/comparison-sim';
 export * from './flattened-butterfly/topology-comparison';
 export * from './flattened-butterfly/yarc-flat-unit';

@@ -54,7 +54,9 @@ import {
   flatRouterCount,
   flatVcsNeeded,
   InterruptKind,
+  keyedDraw,
 } from '@weft/fabric-model';
+import type { BlockEngine, BlockMail } from '../parallel/block-threads';
 
 /** What the sim reads of an emulated fabric (EmulatedFabric has it): chip names, each port's far end, the design's chips and summary. */
 export interface EmulatedFabricLike {
@@ -65,7 +67,7 @@ export interface EmulatedFabricLike {
 
 // Read once: under the test runner the global object is a proxy, and a global looked up in a hot
 // loop (Math, Infinity) costs a hundred nanoseconds there (random.ts).
-const { floor, imul } = Math;
+const { clz32, floor, imul } = Math;
 const INFINITE = Number.POSITIVE_INFINITY;
 
 // The datasheet's figures as module constants: an imported binding is a property read through the
@@ -81,6 +83,13 @@ export const FLAT_MAX_DIMENSIONS = 16;
 const MAXD = FLAT_MAX_DIMENSIONS;
 /** A router whose mode register has not been written. */
 const UNCONFIGURED = 255;
+/** What a block thread posts another (parallel/block-threads.ts): a packet crossing a channel, credits going back up one. */
+const MAIL_ARRIVE = 0;
+const MAIL_CREDIT = 1;
+/** Doubles of a packet's record as it crosses to another thread: its birth cycle, then seven int32s. */
+export const FLAT_PACKET_RECORD_DOUBLES = 5;
+/** The kind of keyed draw that seeds a router's random stream. */
+const DRAW_ROUTER = 0x464c4154;
 
 export const FLAT_DISCARD_REASONS = ['no-route', 'unconfigured', 'link-down', 'router-dead', 'misdelivered'] as const;
 export type FlatDiscardReason = (typeof FLAT_DISCARD_REASONS)[number];
@@ -103,7 +112,7 @@ export interface FlatStudyOptions {
   readonly seed: number;
 }
 
-export class FlatSim {
+export class FlatSim implements BlockEngine {
   /** The grid the routers are cabled as (the design's, for the terminals and ports). */
   readonly grid: FlatGrid;
   readonly routers: number;
@@ -201,8 +210,15 @@ export class FlatSim {
   private readonly busy: Int32Array;
   private busyCount = 0;
 
-  /** Packets that entered each router's input buffers this cycle, to be routed by the sequential allocator. */
+  /**
+   * Packets that entered each router's input buffers this cycle, by input (r · ports + port; an
+   * input takes at most a flit a cycle), with a bit per input set (`freshWords` words a router):
+   * each router routes them in the order of its inputs, so that what it decides does not hang on
+   * the order they arrived in — the same on one thread or several (issue 56).
+   */
   private readonly fresh: Int32Array;
+  private readonly freshBits: Uint32Array;
+  private readonly freshWords: number;
   private readonly freshCount: Int32Array;
   private readonly freshRouters: Int32Array;
   private freshRouterCount = 0;
@@ -210,7 +226,6 @@ export class FlatSim {
   private readonly decidedP: Int32Array;
   private readonly decidedOut: Int32Array;
   private readonly decidedVc: Int32Array;
-  private decidedCount = 0;
   private readonly deciding: Int32Array;
 
   // Channel crossings landing next cycle, double-buffered.
@@ -241,6 +256,8 @@ export class FlatSim {
   /** Whether the packet took a detour in its current phase (its VC index raised by it). */
   private pDetour = new Uint8Array(1024);
   private pTag = new Int32Array(1024);
+  /** Its number among the packets its source terminal sent (a parallel run's digest names a packet by source and serial). */
+  private pSerial = new Int32Array(1024);
   /** Source-queue link, then the link of its output's wait list. */
   private pNext = new Int32Array(1024);
   /** The input buffer slot it holds a place in (-1 in a source queue). */
@@ -256,8 +273,32 @@ export class FlatSim {
   private readonly activeTerminals: Int32Array;
   private activeCount = 0;
   private readonly active: Uint8Array;
+  /** Per terminal: packets it has sent. */
+  private readonly serials: Int32Array;
 
-  private random: number;
+  // Blocks (issue 56): the routers cut into runs of neighbours (block b has routers b·R/B to
+  // (b+1)·R/B − 1), of which this instance runs some, as one of several threads
+  // (parallel/block-threads.ts). A channel takes a cycle, so the threads meet every cycle.
+  /** Where packets and credits for another thread's routers go (null: this instance runs every router). */
+  mail: BlockMail | null = null;
+  /** Blocks the routers are cut into, and those this instance runs. */
+  blockCount = 1;
+  private ownedBlocks: readonly number[] = [0];
+  private blockOfRouter: Int32Array;
+  /** Per output: its far input is on a router another thread runs. */
+  private readonly farAway: Uint8Array;
+  /** Per input slot: its credits go back to a router another thread runs. */
+  private readonly creditAway: Uint8Array;
+  /** Per (output, VC) of another thread's: credits owed it this cycle, and the list of those owed any. */
+  private creditsOwed: Int32Array | null = null;
+  private owedList: Int32Array | null = null;
+  private owedCount = 0;
+  /** Packets handed to another thread, and taken from one. */
+  sentAway = 0;
+  imported = 0;
+
+  /** Each router's random stream (VAL's and UGAL's intermediates), its own so that a router's draws do not hang on another's. */
+  private readonly random: Uint32Array;
 
   /** Called for each packet delivered (id, cycle) and discarded (id, reason, router, port). */
   onDeliver: ((p: number, cycle: number) => void) | undefined;
@@ -281,7 +322,8 @@ export class FlatSim {
     const V = options.vcs ?? 4;
     if (!(Number.isInteger(V) && V >= 1 && V <= MAX_VCS)) throw new RangeError(`a router port has 1 to ${MAX_VCS} VCs, got ${V}`);
     this.vcs = V;
-    this.random = options.seed >>> 0;
+    this.random = new Uint32Array(routers);
+    for (let r = 0; r < routers; r++) this.random[r] = (keyedDraw(options.seed, DRAW_ROUTER, r, 0) * 4294967296) >>> 0;
 
     const globalPorts = routers * ports;
     this.far = new Int32Array(globalPorts).fill(NONE);
@@ -341,6 +383,8 @@ export class FlatSim {
     this.farSplit = new Int32Array(globalPorts).fill(NONE);
     for (let g = 0; g < globalPorts; g++) if (this.far[g] !== NONE) this.farSplit[g] = this.routerOf[this.far[g]] * V;
     this.fresh = new Int32Array(routers * ports);
+    this.freshWords = Math.ceil(ports / 32);
+    this.freshBits = new Uint32Array(routers * this.freshWords);
     this.freshCount = new Int32Array(routers);
     this.freshRouters = new Int32Array(routers);
     // At most a flit a cycle lands on each input of the fabric.
@@ -362,6 +406,121 @@ export class FlatSim {
     this.sqCount = new Int32Array(this.terminals);
     this.activeTerminals = new Int32Array(this.terminals);
     this.active = new Uint8Array(this.terminals);
+    this.serials = new Int32Array(this.terminals);
+    this.blockOfRouter = new Int32Array(routers);
+    this.farAway = new Uint8Array(globalPorts);
+    this.creditAway = new Uint8Array(slots);
+  }
+
+  /**
+   * Cuts the routers into `blocks` runs of neighbours, of which this instance runs `owned` (by
+   * default all); what crosses to a router of another block goes through `mail`. Returns the
+   * lookahead: one cycle, a channel's latency.
+   */
+  setBlocks(blocks: number, owned?: readonly number[]): number {
+    const routers = this.routers;
+    if (!(Number.isInteger(blocks) && blocks >= 1 && blocks <= routers)) throw new RangeError(`the routers are cut into 1 to ${routers} blocks, got ${blocks}`);
+    const list = owned ?? Array.from({ length: blocks }, (_, b) => b);
+    for (const b of list) if (!(Number.isInteger(b) && b >= 0 && b < blocks)) throw new RangeError(`a block is 0 to ${blocks - 1}, got ${b}`);
+    const mine = new Uint8Array(blocks);
+    for (const b of list) mine[b] = 1;
+    this.blockCount = blocks;
+    this.ownedBlocks = [...list].sort((a, b) => a - b);
+    for (let r = 0; r < routers; r++) this.blockOfRouter[r] = floor((r * blocks) / routers);
+    const V = this.vcs;
+    const away = (g: number) => (mine[this.blockOfRouter[this.routerOf[g]]] ? 0 : 1);
+    for (let g = 0; g < this.far.length; g++) {
+      this.farAway[g] = this.far[g] === NONE ? 0 : away(this.far[g]);
+      const up = this.upstream[g];
+      for (let v = 0; v < V; v++) this.creditAway[g * V + v] = up === NONE ? 0 : away(up);
+    }
+    const remote = list.length < blocks;
+    this.creditsOwed = remote ? new Int32Array(this.far.length * V) : null;
+    this.owedList = remote ? new Int32Array(this.far.length * V) : null;
+    return 1;
+  }
+
+  /** The block router r is in. */
+  blockOf(r: number): number {
+    return this.blockOfRouter[r];
+  }
+
+  /**
+   * Runs `cycles` cycles, a window (one cycle: a channel's latency) at a time: each cycle
+   * `beforeCycle(block, cycle)` sends each owned block's traffic, the routers run, the credits owed
+   * other threads are posted, and `windowEnd` is called (where the threads meet and trade mail).
+   */
+  runWindowed(cycles: number, window: number, beforeCycle: ((block: number, cycle: number) => void) | null, windowEnd?: (cycle: number) => void): void {
+    if (window !== 1) throw new RangeError(`a flattened butterfly's channels take a cycle: its window is 1, got ${window}`);
+    const end = this.cycle + cycles;
+    const blocks = this.ownedBlocks;
+    while (this.cycle < end) {
+      if (beforeCycle) for (let i = 0; i < blocks.length; i++) beforeCycle(blocks[i], this.cycle);
+      this.step();
+      if (this.owedCount > 0) this.postCredits();
+      if (windowEnd) windowEnd(this.cycle);
+    }
+  }
+
+  /** The credits this cycle freed for other threads' outputs, one record an (output, VC). */
+  private postCredits(): void {
+    const owed = this.creditsOwed!;
+    const list = this.owedList!;
+    const V = this.vcs;
+    for (let i = 0; i < this.owedCount; i++) {
+      const q = list[i];
+      this.mail!.post(this.blockOfRouter[this.routerOf[floor(q / V)]], this.cycle, MAIL_CREDIT, q, owed[q], 0);
+      owed[q] = 0;
+    }
+    this.owedCount = 0;
+  }
+
+  /** Packet p crosses to input slot `slot` of a router another thread runs: its record goes by mail, and it leaves this instance. */
+  private sendAway(p: number, slot: number): void {
+    const mail = this.mail!;
+    const at = mail.post(this.blockOfRouter[this.routerOf[floor(slot / this.vcs)]], this.cycle + 1, MAIL_ARRIVE, slot, 0, 0);
+    mail.f64[at] = this.pBorn[p];
+    const i32 = mail.i32;
+    const i = (at + 1) * 2;
+    i32[i] = this.pDest[p];
+    i32[i + 1] = this.pSrc[p];
+    i32[i + 2] = this.pInter[p];
+    i32[i + 3] = this.pTag[p];
+    i32[i + 4] = this.pSerial[p];
+    i32[i + 5] = this.pPhase[p] | (this.pDim[p] << 8) | (this.pHigh[p] << 16) | (this.pHops[p] << 24);
+    i32[i + 6] = this.pDetour[p];
+    this.sentAway++;
+    this.release(p);
+  }
+
+  /** What another thread posted: a packet landing on an input here next cycle, or credits for an output here. */
+  importEvent(_at: number, kind: number, a: number, b: number, _c: number, f64: Float64Array, i32: Int32Array, offset: number): void {
+    if (kind === MAIL_CREDIT) {
+      this.credit[a] += b;
+      return;
+    }
+    const p = this.allocate();
+    this.pBorn[p] = f64[offset];
+    const i = (offset + 1) * 2;
+    this.pDest[p] = i32[i];
+    this.pSrc[p] = i32[i + 1];
+    this.pInter[p] = i32[i + 2];
+    const tag = (this.pTag[p] = i32[i + 3]);
+    this.pSerial[p] = i32[i + 4];
+    const packed = i32[i + 5];
+    this.pPhase[p] = packed & 255;
+    this.pDim[p] = (packed >>> 8) & 255;
+    this.pHigh[p] = (packed >>> 16) & 255;
+    this.pHops[p] = packed >>> 24;
+    this.pDetour[p] = i32[i + 6];
+    this.pNext[p] = NONE;
+    this.pSlot[p] = NONE;
+    this.imported++;
+    if (tag !== 0) this.alive.set(tag, (this.alive.get(tag) ?? 0) + 1);
+    const n = this.arriveCount++;
+    this.arriveP[n] = p;
+    this.arriveSlot[n] = a;
+    this.arriveRouter[n] = this.routerOf[floor(a / this.vcs)];
   }
 
   /**
@@ -542,6 +701,7 @@ export class FlatSim {
     this.pHops[p] = 0;
     this.pDetour[p] = 0;
     this.pTag[p] = tag;
+    this.pSerial[p] = this.serials[source]++;
     this.pNext[p] = NONE;
     this.pSlot[p] = NONE;
     this.created++;
@@ -576,6 +736,13 @@ export class FlatSim {
   packetTag(p: number): number {
     return this.pTag[p];
   }
+  packetSerial(p: number): number {
+    return this.pSerial[p];
+  }
+  /** Packets terminal t has sent (the next one's serial). */
+  sentBy(t: number): number {
+    return this.serials[t];
+  }
 
   /** The far end (global port) of output g's cable to another router, -1 for a terminal's or none. */
   farOf(g: number): number {
@@ -602,7 +769,7 @@ export class FlatSim {
 
   /** Packets made and not yet delivered or discarded. */
   get inFlight(): number {
-    return this.created - this.delivered - this.discarded;
+    return this.created + this.imported - this.delivered - this.discarded - this.sentAway;
   }
 
   /** A cable between routers cut (or mended): both its channels; both ends raise LINK_DOWN (LINK_UP) where their router lives. */
@@ -719,37 +886,29 @@ export class FlatSim {
     for (let i = 0; i < n; i++) {
       const slot = landSlot[i];
       const r = landRouter[i];
+      const input = floor(slot / V);
       // On a link cut or a router dead while it crossed: lost on the wire.
-      if (this.linkUp[floor(slot / V)] === 0 || this.dead[r]) {
-        const input = floor(slot / V);
+      if (this.linkUp[input] === 0 || this.dead[r]) {
         this.discard(landP[i], this.dead[r] ? 'router-dead' : 'link-down', r, input - r * this.ports);
         continue;
       }
-      this.enqueue(r, slot, landP[i]);
+      this.enqueue(r, input - r * this.ports, slot, landP[i]);
     }
   }
 
   /**
-   * A packet takes a place in input buffer slot `slot` of router r, to be routed this cycle. Under
-   * the greedy allocator it is routed at once, on the queue state of the cycle's start — no
-   * decision of this cycle counts until allocate_ applies them all; under the sequential one it
-   * waits for its router's turn.
+   * A packet takes a place in input buffer slot `slot` of router r's input `port`, to be routed
+   * this cycle (by allocate_, in the order of the router's inputs).
    */
-  private enqueue(r: number, slot: number, p: number): void {
+  private enqueue(r: number, port: number, slot: number, p: number): void {
     this.bufCount[slot]++;
     this.pSlot[p] = slot;
-    if (!this.regSequential[r]) {
-      const n = this.decidedCount;
-      if (this.route(r, p, n)) {
-        this.decidedP[n] = p;
-        this.decidedCount = n + 1;
-      }
-      return;
-    }
-    const n = this.freshCount[r];
-    if (n === 0) this.freshRouters[this.freshRouterCount++] = r;
-    this.fresh[r * this.ports + n] = p;
-    this.freshCount[r] = n + 1;
+    const word = r * this.freshWords + (port >>> 5);
+    const bit = 1 << (port & 31);
+    if ((this.freshBits[word] & bit) !== 0) throw new Error(`${this.routerNames[r]} input ${port} took two flits in cycle ${this.cycle}`);
+    this.freshBits[word] |= bit;
+    this.fresh[r * this.ports + port] = p;
+    if (this.freshCount[r]++ === 0) this.freshRouters[this.freshRouterCount++] = r;
   }
 
   /** Each terminal with a packet queued moves one into its router's input buffer (its channel carries a flit a cycle). */
@@ -767,13 +926,14 @@ export class FlatSim {
       }
       const r = floor(t / k);
       // Packets enter on VC 0: the first of every algorithm's path.
-      const slot = (r * ports + (t - r * k)) * V;
+      const port = t - r * k;
+      const slot = (r * ports + port) * V;
       if (this.bufCount[slot] < this.split[r * V]) {
         const p = this.sqHead[t];
         this.sqHead[t] = this.pNext[p];
         this.pNext[p] = NONE;
         this.flitHops++;
-        this.enqueue(r, slot, p);
+        this.enqueue(r, port, slot, p);
         if (--this.sqCount[t] === 0) {
           this.active[t] = 0;
           continue;
@@ -784,21 +944,43 @@ export class FlatSim {
     this.activeCount = kept;
   }
 
-  /** The cycle's decisions take effect: the greedy allocator's all at once, the sequential one's router by router, each in turn. */
+  /**
+   * Each router with packets new to its input buffers routes them, in the order of its inputs. The
+   * greedy allocator decides them all on the queue state of the cycle's start, then they take
+   * effect together; the sequential one decides them one after another, each seeing the decisions
+   * before it, the first input rotating with the cycle. A router's decisions read only its own
+   * outputs, so the routers may go in any order.
+   */
   private allocate_(): void {
-    const n = this.decidedCount;
-    for (let j = 0; j < n; j++) this.wait(this.decidedP[j], this.decidedOut[j], this.decidedVc[j]);
-    this.decidedCount = 0;
     const ports = this.ports;
+    const words = this.freshWords;
+    const fresh = this.fresh;
+    const bits = this.freshBits;
     const deciding = this.deciding;
+    const decidedP = this.decidedP;
     const routers = this.freshRouterCount;
     for (let i = 0; i < routers; i++) {
       const r = this.freshRouters[i];
-      const m = this.freshCount[r];
       this.freshCount[r] = 0;
-      const fresh = this.fresh;
-      for (let j = 0, f = r * ports; j < m; j++) deciding[j] = fresh[f + j];
-      // Each decision sees the ones before it; the first input rotates with the cycle.
+      let m = 0;
+      for (let w = 0, at = r * words; w < words; w++, at++) {
+        let word = bits[at];
+        bits[at] = 0;
+        while (word !== 0) {
+          const low = word & -word;
+          word ^= low;
+          deciding[m++] = fresh[r * ports + (w << 5) + 31 - clz32(low)];
+        }
+      }
+      if (!this.regSequential[r]) {
+        let n = 0;
+        for (let j = 0; j < m; j++) {
+          const p = deciding[j];
+          if (this.route(r, p, n)) decidedP[n++] = p;
+        }
+        for (let j = 0; j < n; j++) this.wait(decidedP[j], this.decidedOut[j], this.decidedVc[j]);
+        continue;
+      }
       const first = this.cycle % m;
       for (let j = 0; j < m; j++) {
         const p = deciding[(first + j) % m];
@@ -826,9 +1008,10 @@ export class FlatSim {
     return this.waiting[out] + this.split[farSplit + vc] - this.credit[out * this.vcs + vc];
   }
 
-  private draw(): number {
-    const a = (this.random + 0x6d2b79f5) >>> 0;
-    this.random = a;
+  /** The next draw of router r's stream, in [0, 1). */
+  private draw(r: number): number {
+    const a = (this.random[r] + 0x6d2b79f5) >>> 0;
+    this.random[r] = a;
     let t = a;
     t = imul(t ^ (t >>> 15), t | 1);
     t ^= t + imul(t ^ (t >>> 7), t | 61);
@@ -1015,8 +1198,8 @@ export class FlatSim {
     const highest = this.highest;
     if (kind === 2) {
       // A dead router is never an intermediate: drawn again, up to four times, then none (minimal).
-      let b = floor(this.draw() * this.regRouters[r]);
-      for (let tries = 0; tries < 4 && this.isExcluded(r, b); tries++) b = floor(this.draw() * this.regRouters[r]);
+      let b = floor(this.draw(r) * this.regRouters[r]);
+      for (let tries = 0; tries < 4 && this.isExcluded(r, b); tries++) b = floor(this.draw(r) * this.regRouters[r]);
       if (this.isExcluded(r, b)) b = dr;
       this.pInter[p] = b;
       return b;
@@ -1048,7 +1231,7 @@ export class FlatSim {
       return NONE;
     }
     // UGAL (§3.1, [27]): minimal unless a random Valiant route's first queue × hops is smaller.
-    const b = floor(this.draw() * this.regRouters[r]);
+    const b = floor(this.draw(r) * this.regRouters[r]);
     if (b !== dr && !this.isExcluded(r, b)) {
       const toB = this.differing(r, b);
       if (toB !== 0) {
@@ -1119,7 +1302,9 @@ export class FlatSim {
     this.bufCount[slot]--;
     this.pSlot[p] = NONE;
     const to = this.creditTo[slot];
-    if (to !== NONE) this.creditBack[this.creditCount++] = to;
+    if (to === NONE) return;
+    if (this.creditAway[slot] === 0) this.creditBack[this.creditCount++] = to;
+    else if (this.creditsOwed![to]++ === 0) this.owedList![this.owedCount++] = to;
   }
 
   private discard(p: number, reason: FlatDiscardReason, router: number, port: number): void {
@@ -1188,6 +1373,10 @@ export class FlatSim {
           credit[q]--;
           this.routerHops++;
           this.pHops[p]++;
+          if (this.farAway[out] !== 0) {
+            this.sendAway(p, farInput * V + vc);
+            break;
+          }
           const a = this.arriveCount++;
           this.arriveP[a] = p;
           this.arriveSlot[a] = farInput * V + vc;
@@ -1242,6 +1431,7 @@ export class FlatSim {
     this.pHops = growU(this.pHops);
     this.pDetour = growU(this.pDetour);
     this.pTag = growI(this.pTag);
+    this.pSerial = growI(this.pSerial);
     this.pNext = growI(this.pNext);
     this.pSlot = growI(this.pSlot);
     this.freeList = growI(this.freeList);
