@@ -25,6 +25,8 @@ const MAIL_HEADER = 5;
 const ARRIVED = 0;
 const GENERATION = 1;
 const FAILED = 2;
+/** Looks at the barrier's generation before a thread sleeps on it (about 20–50 µs). */
+const BARRIER_SPINS = 20_000;
 
 /**
  * What a thread posts to the others in a window: per window parity, sending thread and receiving
@@ -207,6 +209,9 @@ function barrier(sync: Int32Array, threads: number): void {
     Atomics.add(sync, GENERATION, 1);
     Atomics.notify(sync, GENERATION);
   } else {
+    // A window of a cycle lasts tens of microseconds, about what waking a sleeping thread takes:
+    // look for the others a while before sleeping.
+    for (let spin = 0; spin < BARRIER_SPINS && Atomics.load(sync, GENERATION) === generation; spin++);
     while (Atomics.load(sync, GENERATION) === generation) {
       if (Atomics.load(sync, FAILED) !== 0) throw new Error('another thread of the parallel run failed');
       Atomics.wait(sync, GENERATION, generation, 1000);
