@@ -48,8 +48,9 @@ describe('the flattened butterfly router (paper 003 §3.2)', () => {
 
   it('differs by allocator as §3.1 says: packets arriving together all go minimally under the greedy allocator; the sequential one spreads them', () => {
     const spread = (routing: FlatRouting) => {
-      // Every terminal of router 0 of an 8-ary 2-flat sends to router 1 in the same cycle.
-      const sim = FlatSim.study({ k: 8, sizes: [8] }, { routing, seed: 5 });
+      // Every terminal of router 0 of an 8-ary 2-flat sends to router 1 in the same cycle; no bias
+      // towards the minimal route (its threshold would outweigh a queue of 8).
+      const sim = FlatSim.study({ k: 8, sizes: [8] }, { routing, seed: 5, ugalThreshold: 0 });
       for (let t = 0; t < 8; t++) sim.send(t, 8 + t);
       const hops = drain(sim, 50);
       return [...hops.values()].filter((h) => h === 2).length;
@@ -136,5 +137,11 @@ describe('the flattened butterfly router (paper 003 §3.2)', () => {
 
   it('refuses a VC budget the algorithm cannot live in', () => {
     expect(() => FlatSim.study({ k: 4, sizes: [4, 4] }, { routing: 'val', vcs: 1, seed: 1 })).toThrow('val needs 2 VCs on 2 dimensions, got 1');
+  });
+
+  it('refuses a UGAL threshold that is not a count of flits × hops', () => {
+    expect(() => FlatSim.study({ k: 4, sizes: [4] }, { routing: 'ugal', ugalThreshold: -1, seed: 1 })).toThrow(
+      'the UGAL threshold is flits × hops, 0 or more, got -1',
+    );
   });
 });

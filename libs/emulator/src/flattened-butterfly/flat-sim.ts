@@ -29,7 +29,10 @@
  * - `val`: a random intermediate router; dimension order to it on VC index 0, then to the
  *   destination on 1.
  * - `ugal`, `ugal-s`: at the source router, minimal (dimension order on index 1) unless the queue
- *   times the hop count of a random Valiant route's first hop is smaller.
+ *   times the hop count of a random Valiant route's first hop is smaller by more than
+ *   FLAT_UGAL_THRESHOLD. The choice between the routes weighs each first hop's output channel as a
+ *   whole (every VC's queue: §3.2, "output channel queue length" from the credits of its output
+ *   virtual channels), not the one VC the packet would take (issue 57).
  * - `clos-ad`: as UGAL, the non-minimal route adaptive towards the closest common ancestors:
  *   dimensions 1 … h (the highest in which source and destination differ) in order on index 0,
  *   each taking its shortest queue or a "dummy queue" for staying (empty where the coordinate
@@ -94,10 +97,22 @@ const DRAW_ROUTER = 0x464c4154;
 export const FLAT_DISCARD_REASONS = ['no-route', 'unconfigured', 'link-down', 'router-dead', 'misdelivered'] as const;
 export type FlatDiscardReason = (typeof FLAT_DISCARD_REASONS)[number];
 
+/**
+ * UGAL's and CLOS AD's bias towards the minimal route, in flits × hops (§3.1 via [27]: "the
+ * product of queue length and hop count is used as an estimate of delay"): a packet leaves its
+ * minimal route only where the non-minimal estimate is smaller by more than this. The paper gives
+ * none; without one, the noise of queues a flit or two deep sends a third of the packets of benign
+ * traffic non-minimally, where §3.1 says UGAL routes it minimally (issue 57). BookSim2's UGAL has
+ * such a threshold too. The value is this emulator's choice, measured in test/studies/flat-ugal.ts.
+ */
+export const FLAT_UGAL_THRESHOLD = 8;
+
 export interface FlatSimOptions {
   readonly seed: number;
   /** VCs a port has in hardware (default 4). */
   readonly vcs?: number;
+  /** UGAL's and CLOS AD's bias towards the minimal route, flits × hops (default FLAT_UGAL_THRESHOLD). */
+  readonly ugalThreshold?: number;
 }
 
 /** What the routers run in a study: every register as the control plane would write it for `routing`. */
@@ -109,6 +124,8 @@ export interface FlatStudyOptions {
   readonly vcs?: number;
   /** §3.2: 32 flits a port, split evenly over the VCs the algorithm uses. */
   readonly bufferFlitsPerPort?: number;
+  /** Default FLAT_UGAL_THRESHOLD. */
+  readonly ugalThreshold?: number;
   readonly seed: number;
 }
 
@@ -297,6 +314,8 @@ export class FlatSim implements BlockEngine {
   sentAway = 0;
   imported = 0;
 
+  /** UGAL's and CLOS AD's bias towards the minimal route (FLAT_UGAL_THRESHOLD). */
+  readonly ugalThreshold: number;
   /** Each router's random stream (VAL's and UGAL's intermediates), its own so that a router's draws do not hang on another's. */
   private readonly random: Uint32Array;
 
@@ -322,6 +341,9 @@ export class FlatSim implements BlockEngine {
     const V = options.vcs ?? 4;
     if (!(Number.isInteger(V) && V >= 1 && V <= MAX_VCS)) throw new RangeError(`a router port has 1 to ${MAX_VCS} VCs, got ${V}`);
     this.vcs = V;
+    const threshold = options.ugalThreshold ?? FLAT_UGAL_THRESHOLD;
+    if (!(Number.isFinite(threshold) && threshold >= 0)) throw new RangeError(`the UGAL threshold is flits × hops, 0 or more, got ${threshold}`);
+    this.ugalThreshold = threshold;
     this.random = new Uint32Array(routers);
     for (let r = 0; r < routers; r++) this.random[r] = (keyedDraw(options.seed, DRAW_ROUTER, r, 0) * 4294967296) >>> 0;
 
@@ -532,7 +554,7 @@ export class FlatSim implements BlockEngine {
     const vcs = options.vcs ?? needed;
     if (vcs < needed)
       throw new RangeError(`${options.routing} needs ${needed} VCs on ${grid.sizes.length} dimension${grid.sizes.length > 1 ? 's' : ''}, got ${vcs}`);
-    const sim = new FlatSim(idealFabric(grid), { seed: options.seed, vcs });
+    const sim = new FlatSim(idealFabric(grid), { seed: options.seed, vcs, ugalThreshold: options.ugalThreshold });
     const perVc = floor((options.bufferFlitsPerPort ?? BUFFER_FLITS) / needed);
     if (perVc < 1) throw new RangeError(`${options.bufferFlitsPerPort} flits a port cannot be split over ${needed} VCs`);
     const split = Array.from({ length: vcs }, (_, v) => (v < needed ? perVc : 0));
@@ -1204,7 +1226,6 @@ export class FlatSim implements BlockEngine {
       this.pInter[p] = b;
       return b;
     }
-    const base = r * MAX_VCS;
     // The minimal route's first hop, or its detour's (one hop longer).
     let minOut = this.toward(r, lowest, target);
     let hMin = diff;
@@ -1214,15 +1235,16 @@ export class FlatSim implements BlockEngine {
       if (minOut !== NONE && this.mask[minOut]) minOut = NONE;
       hMin++;
     }
-    const qMin = minOut === NONE ? INFINITE : this.queue(minOut, this.vcMap[base + 1]) * hMin;
+    // §3.2: an output channel's queue, as the credits of all its VCs show it.
+    const qMin = minOut === NONE ? INFINITE : this.occupancy(minOut) * hMin;
     if (kind === 4) {
       // The non-minimal route's first hop: the adaptive choice in the lowest dimension that hops.
       this.pHigh[p] = highest;
       this.pDim[p] = 1;
       const first = this.closUp(p, r, this.destDigits);
-      const qNon = first === NONE ? INFINITE : this.queue(first, this.vcMap[base]) * 2 * highest;
+      const qNon = first === NONE ? INFINITE : this.occupancy(first) * 2 * highest;
       this.pDim[p] = 1;
-      if (qMin <= qNon) {
+      if (qMin <= qNon + this.ugalThreshold) {
         this.pInter[p] = dr;
         this.pPhase[p] = 1;
         return dr;
@@ -1243,7 +1265,7 @@ export class FlatSim implements BlockEngine {
         let onward = 0;
         for (let d = 0; d < dims; d++) if (bDigits[d] !== want[d]) onward++;
         const hVal = toB + onward;
-        if (valOut !== NONE && !this.mask[valOut] && this.queue(valOut, this.vcMap[base]) * hVal < qMin) {
+        if (valOut !== NONE && !this.mask[valOut] && this.occupancy(valOut) * hVal + this.ugalThreshold < qMin) {
           this.pInter[p] = b;
           return b;
         }

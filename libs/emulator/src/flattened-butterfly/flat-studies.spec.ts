@@ -16,6 +16,17 @@ describe('the 32-ary 2-flat under load (paper 003 §3.2, Fig. 4)', () => {
     expect(accepted(routing, 'uniform-random', 0.95)).toBeGreaterThan(0.9);
   });
 
+  // §3.1: "with UGAL, traffic is routed minimally on benign traffic patterns and at low loads"
+  // (issue 57: the decision weighs each output's whole queue, and leaves the minimal route only by
+  // more than FLAT_UGAL_THRESHOLD).
+  it.each<FlatRouting>(['ugal', 'ugal-s', 'clos-ad'])('routes uniform random traffic at half of capacity minimally under %s', (routing) => {
+    const hops = (r: FlatRouting) => {
+      const run = runFlatLoad(grid, { routing: r, pattern: { kind: 'uniform-random' }, load: 0.5, warmupCycles: 500, windowCycles: 1000, seed: 11 });
+      return run.routerHops / run.sim.delivered;
+    };
+    expect(hops(routing)).toBeLessThan(hops('min') * 1.01);
+  });
+
   it('holds VAL to half of capacity under uniform random traffic', () => {
     const v = accepted('val', 'uniform-random', 0.95);
     expect(v).toBeGreaterThan(0.45);
