@@ -40,7 +40,7 @@ const DIRECTION_MINUS = model.DIRECTION_MINUS;
 const DIRECTION_PLUS = model.DIRECTION_PLUS;
 const { chooseRoute, hardwareHintSign, keyedDraw, legDirectionChoice, legKind, relayNode } = model;
 // Globals read once likewise (under the test runner the global object is a proxy).
-const { max, ceil, pow } = Math;
+const { max, min, ceil, pow } = Math;
 
 const EV_HEAD = 1;
 /** A packet's head reaching a receiver VC: the one event that travels with a packet's record. */
@@ -243,11 +243,21 @@ export class BglTorusSim implements BlockEngine {
   injected = 0;
   delivered = 0;
   readonly discarded = new Map<BglDiscardReason, number>();
+  /** Bytes the links were granted, packets (each sending of one) and acks, counted as each is granted (linkBytes counts them as they cross). */
   bytesMoved = 0;
-  /** Bytes each link (by node × 6 + port of its sender) has carried, packets and acks. */
-  readonly linkBytes: Float64Array;
-  /** The same by VC (index sender × 4 + VC), packets only: what a traffic run's utilisation splits by VC. */
-  readonly linkVcBytes: Float64Array;
+  /** Bytes each link (by sender) was granted, and by VC (sender × 4 + VC, packets only). */
+  private readonly linkBooked: Float64Array;
+  private readonly linkVcBooked: Float64Array;
+  /**
+   * Per link, its last grant — a link sends one thing at a time — so that what it was granted
+   * can be told from what has crossed (issue 57): the cycle its first sending began, the bytes a
+   * sending, how many sendings (a packet resent after a CRC failure crosses again, a retry's wait
+   * apart), and the packet's VC (-1 for an ack).
+   */
+  private readonly sendFrom: Float64Array;
+  private readonly sendWire: Float64Array;
+  private readonly sendTries: Int32Array;
+  private readonly sendVc: Int8Array;
   /** Bit error rate per link (by sender), and the packets each has had to send again. */
   private readonly bitErrorRate: Float64Array;
   readonly linkRetransmissions: Float64Array;
@@ -312,8 +322,12 @@ export class BglTorusSim implements BlockEngine {
     this.readPaused = new Uint8Array(n);
     for (let g = 0; g < 6 * n; g++) if (this.outNode[g] === NONE) this.linkDown[g] = 1;
     this.senderBusy = new Float64Array(6 * n);
-    this.linkBytes = new Float64Array(6 * n);
-    this.linkVcBytes = new Float64Array(6 * n * BGL_VCS);
+    this.linkBooked = new Float64Array(6 * n);
+    this.linkVcBooked = new Float64Array(6 * n * BGL_VCS);
+    this.sendFrom = new Float64Array(6 * n);
+    this.sendWire = new Float64Array(6 * n);
+    this.sendTries = new Int32Array(6 * n);
+    this.sendVc = new Int8Array(6 * n).fill(-1);
     this.bitErrorRate = new Float64Array(6 * n);
     this.linkRetransmissions = new Float64Array(6 * n);
     this.credits = new Int32Array(6 * n * BGL_VCS).fill(this.settings.vcTokens);
@@ -998,7 +1012,11 @@ export class BglTorusSim implements BlockEngine {
         this.owed[g * BGL_VCS + v] = 0;
       }
       this.bytesMoved += BGL_ACK_BYTES;
-      this.linkBytes[g] += BGL_ACK_BYTES;
+      this.linkBooked[g] += BGL_ACK_BYTES;
+      this.sendFrom[g] = t;
+      this.sendWire[g] = BGL_ACK_BYTES;
+      this.sendTries[g] = 1;
+      this.sendVc[g] = -1;
       this.wake(n, busy);
     }
     let requested = false;
@@ -1277,9 +1295,13 @@ export class BglTorusSim implements BlockEngine {
         this.retransmissions++;
         this.linkRetransmissions[g]++;
         this.bytesMoved += wire;
-        this.linkBytes[g] += wire;
+        this.linkBooked[g] += wire;
       }
     }
+    this.sendFrom[g] = t;
+    this.sendWire[g] = wire;
+    this.sendTries[g] = 1 + (start - t) / (wire + this.settings.linkRetryCycles);
+    this.sendVc[g] = v;
     this.senderBusy[g] = start + wire;
     this.wake(n, start + wire);
     // The FIFO the packet leaves: its next packet asks once this one has gone; its room comes back at the tail.
@@ -1319,10 +1341,43 @@ export class BglTorusSim implements BlockEngine {
     this.pTailAt[p] = arrive + wire;
     this.toNode(m, arrive + BGL_CHUNK_BYTES, EV_HEAD, p, VC_FIFOS * m + this.outPort[g] * BGL_VCS + v, 0, p);
     this.bytesMoved += wire;
-    this.linkBytes[g] += wire;
-    this.linkVcBytes[g * BGL_VCS + v] += wire;
+    this.linkBooked[g] += wire;
+    this.linkVcBooked[g * BGL_VCS + v] += wire;
     this.lastProgress = t;
     return done;
+  }
+
+  /**
+   * Bytes each link (by node × 6 + port of its sender) has carried by the current cycle, packets
+   * and acks, a byte a cycle as they cross (§2) — not the whole packet as it is granted the link,
+   * which let a window's utilisation read above 1 (issue 57).
+   */
+  linkBytes(): Float64Array {
+    const into = Float64Array.from(this.linkBooked);
+    for (let g = 0; g < into.length; g++) into[g] -= this.uncrossed(g);
+    return into;
+  }
+
+  /** The same by VC (index sender × 4 + VC), packets only: what a traffic run's utilisation splits by VC. */
+  linkVcBytes(): Float64Array {
+    const into = Float64Array.from(this.linkVcBooked);
+    for (let g = 0; g < this.sendVc.length; g++) {
+      const v = this.sendVc[g];
+      if (v < 0) continue;
+      // Only a packet's last sending is booked to its VC.
+      const last = this.sendFrom[g] + (this.sendTries[g] - 1) * (this.sendWire[g] + this.settings.linkRetryCycles);
+      into[g * BGL_VCS + v] -= min(this.sendWire[g], max(0, last + this.sendWire[g] - max(this.cycle, last)));
+    }
+    return into;
+  }
+
+  /** Of link g's last grant, the bytes that have not crossed by the current cycle. */
+  private uncrossed(g: number): number {
+    const wire = this.sendWire[g];
+    const gap = wire + this.settings.linkRetryCycles;
+    let left = 0;
+    for (let i = 0, from = this.sendFrom[g]; i < this.sendTries[g]; i++, from += gap) left += min(wire, max(0, from + wire - max(this.cycle, from)));
+    return left;
   }
 
   /** A broadcast packet's copy for node n, into the reception FIFO of the port it came by, whole once its tail is in. */

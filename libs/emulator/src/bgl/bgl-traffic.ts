@@ -38,8 +38,8 @@ export function bglRunnerSim(sim: BglTorusSim): TorusRunnerSim {
     packetLatency: (p, cycle) => cycle - sim.packetSentAt(p),
     packetsAlive: (tag) => sim.packetsAlive(tag),
     retransmissions: () => sim.retransmissions,
-    linkUnits: () => Float64Array.from(sim.linkBytes),
-    linkVcUnits: () => Float64Array.from(sim.linkVcBytes),
+    linkUnits: () => sim.linkBytes(),
+    linkVcUnits: () => sim.linkVcBytes(),
     listen: (delivered, discarded) => {
       sim.onDeliver = delivered;
       sim.onDiscard = discarded;
