@@ -30,6 +30,15 @@ describe('the cost and power report (paper 003 §4.3, §5.3)', () => {
     expect(1 - at4k['flattened butterfly'].dollarsPerNode / at4k['folded Clos'].dollarsPerNode).toBeGreaterThan(0.5);
   });
 
+  it("adds the folded Clos's third stage from 1K to 2K nodes of radix-64 routers, about $60 a node (§4.3, issue 57)", () => {
+    expect(byTopology(1024)['folded Clos'].shape).toBe('2-level folded Clos');
+    const at2k = byTopology(2048)['folded Clos'];
+    expect(at2k).toMatchObject({ shape: '3-level folded Clos', interRouterChannels: 4 * 2048 });
+    expect(at2k.dollarsPerNode - byTopology(1024)['folded Clos'].dollarsPerNode).toBeGreaterThan(45);
+    // §4.3: "greater than 40%" cheaper above 1K.
+    expect(1 - byTopology(2048)['flattened butterfly'].dollarsPerNode / at2k.dollarsPerNode).toBeGreaterThan(0.4);
+  });
+
   it('costs a design cable by cable: a cable past 6 m takes a repeater, a backplane channel none', () => {
     const d = flatDesignCost({ k: 16, n: 4, radix: 64, spareUse: 'unused', packaging: FLAT_PACKAGING });
     expect(d.interRouterChannels).toBe(4096 * 45);

@@ -200,14 +200,17 @@ function flatCost(a: CostAssumptions, terminals: number, k: number, sizes: reado
 }
 
 /**
- * The folded Clos of radix-`radix` routers (§4.3, Fig. 9(a)): the fewest levels L with 2·(radix/2)^L
- * ≥ N; levels below the top have N/(radix/2) routers (half their ports down), the top N/radix; N
- * channels up and N down between each pair of levels, cabled to a central router cabinet.
+ * The folded Clos of radix-`radix` routers (§4.3, Fig. 9(a)): the fewest levels L with (radix/2)^L
+ * ≥ N — §4.3: "increasing the network size from 1K to 2K nodes with radix-64 routers requires
+ * adding an additional stage" (a top level using all its ports downwards would reach 2·(radix/2)^L,
+ * 2K on two levels: not the paper's Clos; issue 57); levels below the top have N/(radix/2) routers
+ * (half their ports down), the top N/radix; N channels up and N down between each pair of levels,
+ * cabled to a central router cabinet.
  */
 export function foldedClosCost(a: CostAssumptions, terminals: number): TopologyCost {
   const half = a.radix / 2;
   let levels = 1;
-  while (2 * half ** levels < terminals) levels++;
+  while (half ** levels < terminals) levels++;
   const routers = (levels - 1) * Math.ceil(terminals / half) + Math.ceil(terminals / a.radix);
   const links: LinkGroup[] = [terminalLinks(a, terminals, 'shared')];
   for (let l = 1; l < levels; l++) {
@@ -298,7 +301,7 @@ export function costAssumptionNotes(a: CostAssumptions): string[] {
     "backplane: every terminal link; a flattened butterfly's dimension-1 channels within a cabinet; the hypercube's dimensions within a cabinet; everything in a one-cabinet network",
     `cable lengths: flattened butterfly and butterfly global E/3, folded Clos E/4, hypercube (E − 1)/log₂E (§4.2); a flattened butterfly's dimension-1 cables a third of its subsystem's run of ${a.cabinetWidthMeters}-m cabinets`,
     `power a signal: ${a.globalSignalWatts * 1000} mW on a cable, ${a.localSignalWatts * 1000} mW on a local link of an indirect network, ${a.backplaneSignalWatts * 1000} mW on a backplane link with a dedicated SerDes (direct networks; Table 5)`,
-    'the folded Clos has the fewest levels whose 2·(radix/2)^levels reaches N; the butterfly ⌈log_radix N⌉ stages; the hypercube one router a node, its cost and switch power scaled by the ports it uses (footnote 10)',
+    'the folded Clos has the fewest levels whose (radix/2)^levels reaches N (§4.3: a third stage from 1K to 2K); the butterfly ⌈log_radix N⌉ stages; the hypercube one router a node, its cost and switch power scaled by the ports it uses (footnote 10)',
   ];
 }
 
