@@ -8,7 +8,7 @@
  *
  *   node -r ./scripts/ts-register.js test/studies/flat-cost.ts
  */
-import { compareNetworkCosts } from '@weft/fabric-model';
+import { compareNetworkCosts, TopologyCost } from '@weft/fabric-model';
 
 const paperSaving = (n: number): string =>
   n < 1024 ? '35–38 %' : n === 1024 ? '≈ 35–40 %' : n === 4096 ? '≈ 53 %' : n >= 16384 && n <= 32768 ? '40–45 %' : '> 40 %';
@@ -16,7 +16,7 @@ const paperPower = (n: number): string => (n >= 4096 && n <= 8192 ? '≈ 48 %' :
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 
 console.log('N       flattened butterfly               folded Clos          $/node FB  Clos   saving (paper)        power saving (paper)');
-const rows = [];
+const rows: { n: number; fb: TopologyCost; clos: TopologyCost }[] = [];
 for (let n = 128; n <= 65536; n *= 2) {
   const [fb, clos] = compareNetworkCosts(n);
   rows.push({ n, fb, clos });
