@@ -1,9 +1,13 @@
 import { EmulatedFabric, FLAG_ADAPTIVE, FLAG_HASH, runUntilSettled, YarcFabricSim, YarcMaintenanceController } from '@weft/emulator';
-import { loadInstallationFile, mulberry32 } from '@weft/fabric-model';
+import { defaultCableLengths, generateBlackWidowDesign, loadInstallationFile, mulberry32 } from '@weft/fabric-model';
 import { join } from 'node:path';
+import { traceRoute } from '../analysis/route-trace';
 import { discoverFabric } from '../discovery/discovery-sweep';
+import { designAsDiscovered } from '../discovery/known-fabric';
 import { matchDesign } from '../discovery/match-design';
+import { blackWidowForwarding } from './blackwidow-forwarding';
 import { computeBlackWidowImage } from './blackwidow-engine';
+import { configureBlackWidow } from './configure-blackwidow';
 import { pushImage } from './push-image';
 
 /** Discover, compute and push, through the maintenance transport only; then run traffic. */
@@ -82,5 +86,31 @@ describe('BlackWidow routing engine: discover → compute → push → traffic',
     expect(sim.packets.delivered - before).toBe(sent);
     expect(sim.packets.books()).toMatchObject({ inFlight: 0, discarded: {}, balanced: true });
     expect(wrongHops).toBe(0);
+  });
+});
+
+describe('BlackWidow hash windows (paper 000 §7.8.2)', () => {
+  it("spread a block transfer's cachelines over every rank-1 uplink, and beyond the 32nd over every rank-1 and rank-2 uplink pair of an R3 slice", () => {
+    const design = generateBlackWidowDesign({
+      network: 'R3',
+      processors: 1024,
+      slices: 1,
+      r1Uplinks: 32,
+      portSeed: 3,
+      cableLengths: defaultCableLengths(1024),
+    });
+    const known = designAsDiscovered(design, 'p0');
+    const forwarding = blackWidowForwarding(known, configureBlackWidow(known).image);
+    // Processor 5 (R2 subtree 0) to 1000 (subtree 1): the path climbs to rank 3.
+    const uplinks = (line: number) => {
+      const trace = traceRoute(forwarding, 5, 1000, { plane: 0, vc: 0, hashBits: line });
+      expect(trace.outcome).toBe('delivered');
+      return [trace.hops[0].outPort, trace.hops[1].outPort];
+    };
+    const lines = (count: number) => Array.from({ length: count }, (_, line) => uplinks(line));
+    // 32 consecutive cachelines use up hash bits 0–4 at rank 1: one line a rank-1 uplink.
+    expect(new Set(lines(32).map(([r1]) => r1)).size).toBe(32);
+    // Rank 2 hashes bits 5–12, which rank 1 left unused: 512 lines reach all 32 × 16 pairs.
+    expect(new Set(lines(512).map(([r1, r2]) => `${r1}/${r2}`)).size).toBe(32 * 16);
   });
 });

@@ -97,7 +97,8 @@ export function hashWindow(from: number): number {
   for (let b = 0; b < 8; b++) mask |= 1 << ((from + b) % 15);
   return mask;
 }
-const HASH_WINDOW_BY_RANK: Record<number, number> = { 1: hashWindow(0), 2: hashWindow(5), 3: hashWindow(10) };
+/** §7.8.2's example, which weft programs: rank 1 hashes bits 0–7, rank 2 bits 5–12, rank 3 bits 10–14 (and 0–2, to make the eight a tile selects). */
+export const HASH_WINDOW_BY_RANK: Readonly<Record<number, number>> = { 1: hashWindow(0), 2: hashWindow(5), 3: hashWindow(10) };
 
 /** The chip and port at the far end of a live, usable cable. */
 export interface Neighbour {
