@@ -15,7 +15,9 @@
  * also routes the same permutations over that generic tree with weft's own hash — the datasheet's
  * yarcHash of the input port's number, the destination and the tile's window of the hash bits
  * (HASH_WINDOW_BY_RANK), modulo the uplinks — which separates what the hashing does from what the
- * packaging does. Run by hand (a minute or two at 4,096):
+ * packaging does, and draws each path's rank-2 uplink afresh on the paper's tree and on BlackWidow's
+ * subtrees (16 R1s under 16 uplinks) to show what spreading a transfer's paths at rank 2 would do.
+ * Run by hand (a minute or two at 4,096):
  *
  *   node -r ./scripts/ts-register.js test/studies/bw-table4.ts [processors] [permutations] [consecutive|spread] [port seed]
  */
@@ -60,6 +62,14 @@ function configuredLoads(pi: readonly number[], np: number, load: Map<string, nu
   }
 }
 
+/** A tree of R1s of 32 processors: R1s per rank-2 subtree, each R2's uplinks, and whether a path's
+ * rank-2 uplink is drawn afresh (a seeded stream) instead of hashed. */
+interface Tree {
+  readonly groupR1s: number;
+  readonly rank2Uplinks: number;
+  readonly afresh: (() => number) | null;
+}
+
 /**
  * The same over Table 4's radix-64 fat tree: R1s of 32 processors and 32 uplinks; up to 2,048
  * processors one rank of R2s above them (R2 J takes uplink J of every R1), beyond it groups of 32
@@ -67,8 +77,8 @@ function configuredLoads(pi: readonly number[], np: number, load: Map<string, nu
  * its input port's index (the processor's, the R1's in its group) with the destination and its
  * rank's window of the hash bits, as the configured YARCs do.
  */
-function fatTreeLoads(pi: readonly number[], np: number, load: Map<string, number>): void {
-  const groupR1s = processors <= 2048 ? processors / 32 : 32;
+function fatTreeLoads(pi: readonly number[], np: number, load: Map<string, number>, tree: Tree): void {
+  const { groupR1s, rank2Uplinks, afresh } = tree;
   const add = (key: string) => load.set(key, (load.get(key) ?? 0) + 1 / np);
   for (let s = 0; s < processors; s++) {
     const d = pi[s];
@@ -82,7 +92,7 @@ function fatTreeLoads(pi: readonly number[], np: number, load: Map<string, numbe
       const up1 = yarcHash(s & 31, d, selectHashBits(bits, HASH_WINDOW_BY_RANK[1])) % 32;
       add(`r1 ${t} up ${up1}`);
       if (g !== gd) {
-        const up2 = yarcHash(t % groupR1s, d, selectHashBits(bits, HASH_WINDOW_BY_RANK[2])) % 32;
+        const up2 = afresh ? Math.floor(afresh() * rank2Uplinks) : yarcHash(t % groupR1s, d, selectHashBits(bits, HASH_WINDOW_BY_RANK[2])) % rank2Uplinks;
         add(`r2 ${g}.${up1} up ${up2}`);
         add(`r3 ${up1}.${up2} down ${gd}`);
       }
@@ -102,9 +112,15 @@ const worstOf = (load: Map<string, number>): [number, string] => {
   return [most, at];
 };
 
+const paperTree = processors <= 2048 ? processors / 32 : 32;
+const TREES: { name: string; tree: Tree }[] = [
+  { name: "weft's hash on that fat tree", tree: { groupR1s: paperTree, rank2Uplinks: 32, afresh: null } },
+  { name: '… rank-2 uplink drawn per path', tree: { groupR1s: paperTree, rank2Uplinks: 32, afresh: mulberry32(11) } },
+  { name: "… on BlackWidow's R2 subtrees", tree: { groupR1s: Math.min(16, processors / 32), rank2Uplinks: 16, afresh: mulberry32(13) } },
+];
 const random = mulberry32(7);
 const worst = PATHS.map(() => 0);
-const worstTree = PATHS.map(() => 0);
+const worstTree = TREES.map(() => PATHS.map(() => 0));
 const where = PATHS.map(() => new Map<string, number>());
 for (let k = 0; k < permutations; k++) {
   const pi = Array.from({ length: processors }, (_, i) => i);
@@ -119,15 +135,17 @@ for (let k = 0; k < permutations; k++) {
     worst[x] += most / permutations;
     const rank = at.replace(/^s\d+\.(r\d).*$/, '$1');
     where[x].set(rank, (where[x].get(rank) ?? 0) + 1);
-    const tree = new Map<string, number>();
-    fatTreeLoads(pi, np, tree);
-    worstTree[x] += worstOf(tree)[0] / permutations;
+    TREES.forEach(({ tree }, y) => {
+      const loads = new Map<string, number>();
+      fatTreeLoads(pi, np, loads, tree);
+      worstTree[y][x] += worstOf(loads)[0] / permutations;
+    });
   });
 }
 const row = (values: number[]) => values.map((v) => v.toFixed(2).padStart(6)).join('');
 console.log(`Table 4 at ${processors} processors, ${permutations} random permutations, hash bits ${mode}, port seed ${portSeed}`);
 console.log(`np                                ${PATHS.map((n) => String(n).padStart(6)).join('')}`);
 console.log(`paper (radix-64 fat tree)         ${row(PAPER[processors] ?? [])}`);
-console.log(`weft's hash on that fat tree      ${row(worstTree)}`);
+TREES.forEach(({ name }, y) => console.log(`${name.padEnd(34)}${row(worstTree[y])}`));
 console.log(`weft's configured ${network} slice      ${row(worst)}`);
 console.log(`worst link leaves (rank: permutations): ${where.map((m, x) => `np=${PATHS[x]} ${[...m].map(([r, c]) => `${r}:${c}`).join(' ')}`).join('; ')}`);
