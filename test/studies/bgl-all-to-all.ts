@@ -16,6 +16,7 @@
  *
  *   node -r ./scripts/ts-register.js test/studies/bgl-all-to-all.ts [x,y,z] [window cycles] [measured windows]
  */
+import { DEFAULT_BGL_POLICY } from '@weft/control';
 import { BglTorusSim, EmulatedFabric } from '@weft/emulator';
 import { generateBglDesign } from '@weft/fabric-model';
 
@@ -32,7 +33,7 @@ const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.le
 const MOST_WINDOWS = 60;
 
 const sim = new BglTorusSim(new EmulatedFabric(generateBglDesign({ shape, midplaneLinkCycles: 3, cableLinkCycles: 10 })), 1);
-sim.programMinimalRouting();
+sim.programMinimalRouting(DEFAULT_BGL_POLICY.tieRule);
 const n = sim.nodes;
 const links = sim.outNode.reduce((count, m) => count + (m >= 0 ? 1 : 0), 0);
 // Each node's order through the others: a stride coprime to n − 1, from an offset of its own.

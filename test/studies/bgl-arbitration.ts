@@ -17,10 +17,11 @@
  * The paper's machine is 32×32×32; the default here is 16×16×16 (scaled: 12 hops on average
  * against 24, so response times are shorter; the utilisation axis is the same). Run by hand:
  *
- *   node -r ./scripts/ts-register.js test/studies/bgl-arbitration.ts [x,y,z] [utilisations,…] [warm-up cycles] [window cycles] [policies,…]
+ *   node -r ./scripts/ts-register.js test/studies/bgl-arbitration.ts [x,y,z] [utilisations,…] [warm-up cycles] [window cycles] [policies,…] [settings JSON]
  */
-import { BglSettings, BglTorusSim, EmulatedFabric } from '@weft/emulator';
-import { generateBglDesign } from '@weft/fabric-model';
+import { DEFAULT_BGL_POLICY } from '@weft/control';
+import { BglSettings, bglSettings, BglTorusSim, EmulatedFabric } from '@weft/emulator';
+import { generateBglDesign, TIE_RULES, TieRule } from '@weft/fabric-model';
 import { meanTorusHops, poissonDriver, uniformDestination } from './bgl-workload';
 
 const shape = (process.argv[2] ?? '16,16,16').split(',').map(Number) as [number, number, number];
@@ -50,6 +51,13 @@ const chosen = process.argv[6] ? process.argv[6].split(',') : POLICIES.map((p) =
 for (const name of chosen)
   if (!POLICIES.some((p) => p.name === name)) throw new Error(`bgl-arbitration: no policy "${name}"; choose from ${POLICIES.map((p) => p.name).join(', ')}`);
 const RUN = POLICIES.filter((p) => chosen.includes(p.name));
+/**
+ * Further settings for every policy, as JSON (checked by bglSettings: a bad value names the
+ * setting), and `tieRule`: where the hint registers send an offset of k/2 (torus.ts: TieRule).
+ */
+const { tieRule = DEFAULT_BGL_POLICY.tieRule, ...extra } = JSON.parse(process.argv[7] ?? '{}') as Partial<BglSettings> & { tieRule?: TieRule };
+bglSettings(extra);
+if (!TIE_RULES.includes(tieRule)) throw new Error(`bgl-arbitration: tieRule is ${TIE_RULES.join(' or ')}, not ${String(tieRule)}`);
 
 const design = generateBglDesign({ shape, midplaneLinkCycles: 3, cableLinkCycles: 10 });
 const meanHops = meanTorusHops(shape);
@@ -61,8 +69,8 @@ interface Point {
 }
 
 function point(settings: Partial<BglSettings>, target: number): Point {
-  const sim = new BglTorusSim(new EmulatedFabric(design), 1, { ...settings, injectionFifoChunks: 0 });
-  sim.programMinimalRouting();
+  const sim = new BglTorusSim(new EmulatedFabric(design), 1, { ...extra, ...settings, injectionFifoChunks: 0 });
+  sim.programMinimalRouting(tieRule);
   const n = sim.nodes;
   const links = sim.outNode.reduce((count, m) => count + (m >= 0 ? 1 : 0), 0);
   // Link bytes a packet puts on the torus ≈ its chunks times its hops; the rate that makes `target`.

@@ -21,6 +21,7 @@
  *
  *   node -r ./scripts/ts-register.js test/studies/bgl-escape.ts [x,y,z] [offered B/cycle/node] [cycles] [architectures: bubble-dimension,…]
  */
+import { DEFAULT_BGL_POLICY } from '@weft/control';
 import { BglSettings, BglTorusSim, EmulatedFabric } from '@weft/emulator';
 import { BGL_VCS, generateBglDesign } from '@weft/fabric-model';
 import { hotRegionDestination, poissonDriver } from './bgl-workload';
@@ -56,7 +57,7 @@ console.log(
 for (const name of chosen) {
   const started = performance.now();
   const sim = new BglTorusSim(new EmulatedFabric(design), 1, { ...ARCHITECTURES[name], injectionFifoChunks: 0 });
-  sim.programMinimalRouting();
+  sim.programMinimalRouting(DEFAULT_BGL_POLICY.tieRule);
   const n = sim.nodes;
   let bytes = 0;
   sim.onDeliver = (p) => {

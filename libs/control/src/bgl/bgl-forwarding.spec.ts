@@ -68,6 +68,20 @@ describe('BlueGene/L route analyses: the image read as the nodes read it', () =>
     expect(report.loads.every((l) => [0, 2, 4].includes(l.channel.port) && Math.abs(l.load - 3) < 1e-9)).toBe(true);
   });
 
+  it('channel load of all-to-all traffic on a whole midplane: the default tie rule splits half-way destinations between d+ and d−, so every channel carries the same', async () => {
+    const { forwarding } = await configured([]);
+    const endpoints = forwarding.endpoints.map((e) => e.number);
+    const flows = patternFlows({ kind: 'all-to-all' }, endpoints, { torus: forwarding.torus }, 1, 1);
+    const report = await channelLoad(forwarding, flows, { planes: [0], vc: 0 });
+    expect(report.undeliverable).toBe(0);
+    // Every node sends a 1/511 share to each other node, 6 × 512/511 hops on average, over 3,072
+    // channels: 512/511 each. Sending every half-way destination d+ would load the d+ channels
+    // 640/511 and the d− ones 384/511, capping uniform traffic at 80 % (issue 57, item 4).
+    const loads = report.loads.map((l) => Math.round(l.load * 511 * 1e6) / 1e6);
+    expect(report.loads).toHaveLength(3072);
+    expect({ least: Math.min(...loads), most: Math.max(...loads) }).toEqual({ least: 512, most: 512 });
+  });
+
   it('counts a channel load quickly (issue 54 §11) and exactly as the walk through the nodes’ decisions does, around dead nodes and their override entries too', async () => {
     const { forwarding } = await configured(['x3.y4.z5', 'x3.y4.z6', 'x5.y1.z2']);
     expect(forwarding.quickLoad).toBeDefined();

@@ -55,7 +55,9 @@ export function bglForwarding(known: KnownFabric, image: BglImage): Forwarding {
   // from the fault set broadcast to it (the route-override rule, built here as the node does: lazily).
   const broadcast = image.faultSet && image.faultSet.length > 0 ? format.parseBglFaultSet(torus, image.faultSet) : null;
   const rule =
-    broadcast && !('problem' in broadcast) ? new format.RouteOverrideCompiler(torus, broadcast.faults, { relayPenaltyHops: broadcast.relayPenaltyHops }) : null;
+    broadcast && !('problem' in broadcast)
+      ? new format.RouteOverrideCompiler(broadcast.faults.torus, broadcast.faults, { relayPenaltyHops: broadcast.relayPenaltyHops })
+      : null;
   const built = new Map<number, readonly number[]>();
   const tableOf = (node: BglNodeImage, at: number): readonly number[] => {
     if (!rule || (node.routeOverrides.length > 1 && node.routeOverrides[1] > 0)) return node.routeOverrides;

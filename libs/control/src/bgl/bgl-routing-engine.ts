@@ -54,6 +54,14 @@ export interface BglImage extends ChipImages {
 
 /** Policy (§2's programmable settings, and weft's named choices where the paper is silent). */
 export interface BglPolicy {
+  /**
+   * Where the hint registers send a destination exactly half way round an even ring (§2 leaves it
+   * to the registers). 'source-parity' (the default): d+ from even coordinates, d− from odd ones.
+   * 'plus' sends every such packet d+, so uniform traffic loads the d+ links (k/2)(k/2 + 1)/2
+   * against (k/2)(k/2 − 1)/2 and the network saturates at k/(k + 2) of its links' capacity:
+   * 0.80 on a midplane's 8-rings, 0.89 on 16, 0.94 on 32 (issue 57, item 4: the paper's Fig. 4
+   * runs to 95 % utilisation, which 'plus' cannot reach; test/studies/bgl-arbitration.ts).
+   */
   readonly tieRule: TieRule;
   readonly relayPenaltyHops: number;
   /** §2 / Fig. 5: SLQ on 75% of arbitration cycles. */
@@ -83,7 +91,7 @@ export interface BglPolicy {
 }
 
 export const DEFAULT_BGL_POLICY: BglPolicy = {
-  tieRule: 'plus',
+  tieRule: 'source-parity',
   relayPenaltyHops: 8,
   slqPermille: 750,
   inNetworkPriorityPermille: 1000,
@@ -243,6 +251,8 @@ export class BglRoutingEngine implements RoutingEngine<BglImage, BglComputation>
     if (broadcastFaults && 'problem' in broadcastFaults) note('not-proven', `the fault set broadcast cannot be read: ${broadcastFaults.problem}`);
     else if (broadcastFaults && !sameFaults(broadcastFaults.faults, computed.torusFaults))
       note('not-proven', 'the fault set broadcast is not the fault set the configuration routes around');
+    else if (broadcastFaults && broadcastFaults.tieRule !== torus.tieRule)
+      note('not-proven', `the fault set broadcast names the tie rule ${broadcastFaults.tieRule}; the hint registers follow ${torus.tieRule}`);
     const tables: (readonly number[] | null)[] = new Array(n).fill(null);
     let sameRegisters = this.provenRegisters !== null;
     for (const router of computed.image.routers) {

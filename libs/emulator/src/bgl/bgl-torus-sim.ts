@@ -363,9 +363,13 @@ export class BglTorusSim implements BlockEngine {
   }
 
   // ------------------------------------------------------------------ registers
-  /** Writes the registers a correct configuration holds, from the node's own place: for tests of the node alone (the control plane writes them over the control network). */
-  programMinimalRouting(): void {
-    const torus = this.torus;
+  /**
+   * Writes the registers a correct configuration holds, from the node's own place: for tests of the
+   * node alone (the control plane writes them over the control network). `tieRule` says where an
+   * offset of k/2 on an even ring goes (torus.ts: TieRule; the control plane's policy names it).
+   */
+  programMinimalRouting(tieRule: model.TieRule = 'plus'): void {
+    const torus = tieRule === this.torus.tieRule ? this.torus : new model.Torus(this.torus.shape, tieRule);
     for (let node = 0; node < this.nodes; node++) {
       for (let dir = 0; dir < 6; dir++) {
         const m = torus.neighbour(this.torusIndex(node), dir);
@@ -532,7 +536,11 @@ export class BglTorusSim implements BlockEngine {
       if (this.ruleFor?.words !== set) {
         const parsed = model.parseBglFaultSet(this.torus, set);
         if ('problem' in parsed) throw new Error(`node ${source} holds a fault set it cannot read: ${parsed.problem}`);
-        this.ruleFor = { words: set, compiler: new model.RouteOverrideCompiler(this.torus, parsed.faults, { relayPenaltyHops: parsed.relayPenaltyHops }) };
+        // The rule reckons with the tie rule the hint registers follow, which the fault set names.
+        this.ruleFor = {
+          words: set,
+          compiler: new model.RouteOverrideCompiler(parsed.faults.torus, parsed.faults, { relayPenaltyHops: parsed.relayPenaltyHops }),
+        };
       }
       own = Int32Array.from(this.ruleFor.compiler.table(this.torusIndex(source)));
       this.ownTables[source] = own;

@@ -11,10 +11,12 @@
  * Words (the `faultSet` register, chips/bgl-node.ts): `[relayPenaltyHops, deadCount, dead nodes…,
  * linkCount, node, direction, node, direction, …]` — dead nodes by torus index, ascending; a dead
  * link is the direction (0..5: x+, x−, y+, y−, z+, z−) leaving a node, each direction of a cable
- * listed on its own. Empty: no fault set (the node routes by the hardware's hints, or by a table
- * written to it).
+ * listed on its own — then, in a last word, the tie rule the hint registers follow (0: 'plus', 1:
+ * 'source-parity'; absent: 'plus', the words written before the rule was named), which the nodes'
+ * rule must share to know where the hardware sends a destination half way round an even ring.
+ * Empty: no fault set (the node routes by the hardware's hints, or by a table written to it).
  */
-import type { Torus } from '../torus/torus';
+import { TIE_RULES, TieRule, Torus } from '../torus/torus';
 import { TorusFaults, TorusLinkFault } from './torus-faults';
 
 /** The register's words for `faults`, with the relay penalty the nodes' rule weighs relays by. */
@@ -22,11 +24,15 @@ export function bglFaultSetWords(relayPenaltyHops: number, faults: TorusFaults):
   if (faults.empty) return [];
   const words = [relayPenaltyHops, faults.nodes.length, ...faults.nodes, faults.links.length];
   for (const link of [...faults.links].sort((a, b) => a.node - b.node || a.direction - b.direction)) words.push(link.node, link.direction);
+  words.push(TIE_RULES.indexOf(faults.torus.tieRule));
   return words;
 }
 
 /** The fault set `words` say on a torus, or what is wrong with them. */
-export function parseBglFaultSet(torus: Torus, words: ArrayLike<number>): { relayPenaltyHops: number; faults: TorusFaults } | { problem: string } {
+export function parseBglFaultSet(
+  torus: Torus,
+  words: ArrayLike<number>,
+): { relayPenaltyHops: number; tieRule: TieRule; faults: TorusFaults } | { problem: string } {
   const whole = (v: number) => Number.isInteger(v);
   if (words.length < 3) return { problem: `[relayPenaltyHops, deadCount, dead nodes…, linkCount, links…], got ${words.length} words` };
   const relayPenaltyHops = words[0];
@@ -43,15 +49,20 @@ export function parseBglFaultSet(torus: Torus, words: ArrayLike<number>): { rela
   }
   const linkAt = 2 + deadCount;
   const linkCount = words[linkAt];
-  if (!whole(linkCount) || linkCount < 0 || linkAt + 1 + 2 * linkCount !== words.length)
-    return { problem: `link count ${linkCount} does not fit the ${words.length - linkAt - 1} words after it (two a link)` };
+  const linksEnd = linkAt + 1 + 2 * linkCount;
+  if (!whole(linkCount) || linkCount < 0 || (linksEnd !== words.length && linksEnd + 1 !== words.length))
+    return { problem: `link count ${linkCount} does not fit the ${words.length - linkAt - 1} words after it (two a link, then the tie rule)` };
+  const tieCode = linksEnd < words.length ? words[linksEnd] : 0;
+  const tieRule = TIE_RULES[tieCode];
+  if (!whole(tieCode) || tieRule === undefined) return { problem: `the tie rule is 0 (plus) or 1 (source-parity), got ${tieCode}` };
+  const ruled = tieRule === torus.tieRule ? torus : new Torus(torus.shape, tieRule);
   const links: TorusLinkFault[] = [];
   for (let i = 0; i < linkCount; i++) {
     const node = words[linkAt + 1 + 2 * i];
     const direction = words[linkAt + 2 + 2 * i];
-    if (!whole(node) || node < 0 || node >= torus.size || !whole(direction) || direction < 0 || direction > 5)
+    if (!whole(node) || node < 0 || node >= ruled.size || !whole(direction) || direction < 0 || direction > 5)
       return { problem: `dead link ${i}: (${node}, ${direction}) is not a node and direction (0..5) of the torus` };
     links.push({ node, direction });
   }
-  return { relayPenaltyHops, faults: new TorusFaults(torus, dead, links) };
+  return { relayPenaltyHops, tieRule, faults: new TorusFaults(ruled, dead, links) };
 }
