@@ -102,8 +102,8 @@ describe('BlueGene/L through the service', () => {
     const node = result.data!.routerConfiguration;
     expect(node).toMatchObject({ family: 'bgl', generation: 2, coordinates: [2, 3, 3], bubble: { accounting: 'full-size (BG/L’s correction)' } });
     expect(node.neighbours.find((n) => n.direction === 'z+')).toEqual({ direction: 'z+', node: 'x2.y3.z4' });
-    // Minimal on a ring of 8 from z=3, the tie at 7 going +.
-    expect(node.hints[2].meaning).toBe('from z=3 of 8: z+ to 4…7, z− to 0…2');
+    // Minimal on a ring of 8 from z=3; the tie at 7 goes − from an odd coordinate (source parity).
+    expect(node.hints[2].meaning).toBe('from z=3 of 8: z+ to 4…6, z− to 7…2');
     // Its link to the dead node, and why.
     expect(node.outOfService).toEqual([
       expect.objectContaining({ port: 4, farEnd: 'x2.y3.z4:5', reason: expect.stringMatching(/^the far router x2\.y3\.z4 is out of service \(fault #\d+/) }),
