@@ -54,6 +54,9 @@ const side = shape.map((k) => k / 2);
 console.log(
   `Figs. 7–8 on ${shape.join('×')}: ${HOT_FRACTION * 100} % of ${PACKET_CHUNKS * 32}-byte packets to the ${side.join('×')} region at (0,0,0), offered ${offered} B/cycle/node, ${INTERVAL}-cycle intervals`,
 );
+console.log(
+  'paper (Figs. 7–8): the dimension-ordered dateline pair declines steeply, rises, declines again, in waves that persist; the bubble declines and levels off',
+);
 for (const name of chosen) {
   const started = performance.now();
   const sim = new BglTorusSim(new EmulatedFabric(design), 1, { ...ARCHITECTURES[name], injectionFifoChunks: 0 });
