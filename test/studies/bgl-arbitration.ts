@@ -20,9 +20,9 @@
  *   node -r ./scripts/ts-register.js test/studies/bgl-arbitration.ts [x,y,z] [utilisations,…] [warm-up cycles] [window cycles] [policies,…] [settings JSON]
  */
 import { DEFAULT_BGL_POLICY } from '@weft/control';
-import { BglSettings, bglSettings, BglTorusSim, EmulatedFabric } from '@weft/emulator';
-import { generateBglDesign, TIE_RULES, TieRule } from '@weft/fabric-model';
-import { meanTorusHops, poissonDriver, uniformDestination } from './bgl-workload';
+import { BglSettings, bglSettings, BglTorusSim, DEFAULT_BGL_SETTINGS, EmulatedFabric } from '@weft/emulator';
+import { generateBglDesign, makePattern, TIE_RULES, TieRule } from '@weft/fabric-model';
+import { meanTorusHops, poissonDriver } from './bgl-workload';
 
 const shape = (process.argv[2] ?? '16,16,16').split(',').map(Number) as [number, number, number];
 const targets = (process.argv[3] ?? '0.5,0.7,0.8,0.9,0.95').split(',').map(Number);
@@ -55,7 +55,21 @@ const RUN = POLICIES.filter((p) => chosen.includes(p.name));
  * Further settings for every policy, as JSON (checked by bglSettings: a bad value names the
  * setting), and `tieRule`: where the hint registers send an offset of k/2 (torus.ts: TieRule).
  */
-const { tieRule = DEFAULT_BGL_POLICY.tieRule, ...extra } = JSON.parse(process.argv[7] ?? '{}') as Partial<BglSettings> & { tieRule?: TieRule };
+function furtherSettings(text: string): Partial<BglSettings> & { tieRule?: TieRule } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`bgl-arbitration: the settings argument is not JSON (${(e as Error).message}): ${text}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error(`bgl-arbitration: the settings argument must be a JSON object, got ${text}`);
+  const unknown = Object.keys(value).filter((key) => key !== 'tieRule' && !(key in DEFAULT_BGL_SETTINGS));
+  if (unknown.length > 0)
+    throw new Error(`bgl-arbitration: no BG/L setting ${unknown.join(', ')}; the settings are tieRule, ${Object.keys(DEFAULT_BGL_SETTINGS).join(', ')}`);
+  return value;
+}
+const { tieRule = DEFAULT_BGL_POLICY.tieRule, ...extra } = furtherSettings(process.argv[7] ?? '{}');
 bglSettings(extra);
 if (!TIE_RULES.includes(tieRule)) throw new Error(`bgl-arbitration: tieRule is ${TIE_RULES.join(' or ')}, not ${String(tieRule)}`);
 
@@ -83,7 +97,7 @@ function point(settings: Partial<BglSettings>, target: number): Point {
     response += cycle - sim.packetSentAt(p);
     delivered++;
   };
-  const generate = poissonDriver(sim, perNode, PACKET_CHUNKS, uniformDestination(n), 20261129, () => tag);
+  const generate = poissonDriver(sim, perNode, PACKET_CHUNKS, makePattern({ kind: 'uniform-random' }, { endpoints: n }).destination, 20261129, () => tag);
   sim.run(warmup, generate);
   const before = sim.linkBytes().reduce((a, b) => a + b, 0);
   tag = MEASURED;

@@ -29,6 +29,11 @@ import { hotRegionDestination, poissonDriver } from './bgl-workload';
 const shape = (process.argv[2] ?? '16,16,16').split(',').map(Number) as [number, number, number];
 const offered = Number(process.argv[3] ?? 0.5);
 const cycles = Number(process.argv[4] ?? 200_000);
+const PACKET_CHUNKS = 8;
+const HOT_FRACTION = 0.25;
+const INTERVAL = 10_000;
+const SETTLED = 50_000;
+const TURN = 0.05;
 const ARCHITECTURES: Record<string, Partial<BglSettings>> = {
   'bubble-dimension': { escapeChannels: 'bubble', escapeOrder: 'dimension' },
   'bubble-direction': { escapeChannels: 'bubble', escapeOrder: 'direction' },
@@ -39,15 +44,11 @@ const chosen = (process.argv[5] ?? Object.keys(ARCHITECTURES).join(',')).split('
 if (shape.length !== 3 || shape.some((k) => !Number.isInteger(k) || k < 2 || k > 64))
   throw new Error(`bgl-escape: shape ${process.argv[2]} is not x,y,z of 2..64`);
 if (!(offered > 0 && offered <= 8)) throw new Error(`bgl-escape: offered load must be in (0, 8] bytes a cycle a node, got ${process.argv[3]}`);
-if (!Number.isInteger(cycles) || cycles < 20_000) throw new Error(`bgl-escape: cycles must be a whole number ≥ 20000, got ${process.argv[4]}`);
+/** Cycles a run needs: the settling, then at least two intervals to measure its swing over. */
+const SHORTEST = SETTLED + 2 * INTERVAL;
+if (!Number.isInteger(cycles) || cycles < SHORTEST) throw new Error(`bgl-escape: cycles must be a whole number ≥ ${SHORTEST}, got ${process.argv[4]}`);
 for (const name of chosen)
   if (!ARCHITECTURES[name]) throw new Error(`bgl-escape: no architecture ${name}; choose from ${Object.keys(ARCHITECTURES).join(', ')}`);
-
-const PACKET_CHUNKS = 8;
-const HOT_FRACTION = 0.25;
-const INTERVAL = 10_000;
-const SETTLED = 50_000;
-const TURN = 0.05;
 
 const design = generateBglDesign({ shape, midplaneLinkCycles: 3, cableLinkCycles: 10 });
 const side = shape.map((k) => k / 2);

@@ -4,7 +4,7 @@
  * unbounded: `injectionFifoChunks` 0), to uniform destinations or §4's hot region.
  */
 import { BglTorusSim } from '@weft/emulator';
-import { mulberry32 } from '@weft/fabric-model';
+import { makePattern, mulberry32 } from '@weft/fabric-model';
 
 /** Mean torus hops between two distinct nodes of a torus of `shape`, dimension by dimension. */
 export function meanTorusHops(shape: readonly number[]): number {
@@ -18,15 +18,8 @@ export function meanTorusHops(shape: readonly number[]): number {
   return (total * n) / (n - 1);
 }
 
-/** A destination for a packet from `source`: another node, uniform or otherwise. */
+/** A destination for a packet from `source`: another node (a traffic pattern's, or the hot region's). */
 export type DestinationRule = (source: number, random: () => number) => number;
-
-export const uniformDestination =
-  (n: number): DestinationRule =>
-  (source, random) => {
-    const d = Math.floor(random() * (n - 1));
-    return d >= source ? d + 1 : d;
-  };
 
 /**
  * §4's hot region: a fraction of the packets go to a node drawn from the sub-mesh of nodes whose
@@ -36,9 +29,10 @@ export const uniformDestination =
 export function hotRegionDestination(sim: BglTorusSim, fraction: number, side: readonly number[]): DestinationRule {
   const hot: number[] = [];
   for (let node = 0; node < sim.nodes; node++) if ([0, 1, 2].every((d) => sim.coords[3 * node + d] < side[d])) hot.push(node);
-  const uniform = uniformDestination(sim.nodes);
+  const uniform = makePattern({ kind: 'uniform-random' }, { endpoints: sim.nodes }).destination;
   return (source, random) => {
-    if (random() >= fraction) return uniform(source, random);
+    // The region's only node sends its share uniformly too (it cannot send to itself).
+    if (random() >= fraction || (hot.length === 1 && hot[0] === source)) return uniform(source, random);
     for (;;) {
       const d = hot[Math.floor(random() * hot.length)];
       if (d !== source) return d;

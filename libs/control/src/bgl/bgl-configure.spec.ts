@@ -63,4 +63,20 @@ describe('BlueGene/L configured end to end over the control network (discover â†
     expect(outcome.pushable).toBe(false);
     expect(outcome.verification.violations.map((v) => v.kind)).toEqual(['bubble-configuration']);
   });
+  it('a fault set broadcast naming another tie rule than the hint registers follow is not proven', async () => {
+    const installation = fixture('bgl-midplane-512');
+    const fabric = new EmulatedFabric(installation.physical);
+    const sim = new BglTorusSim(fabric, 1);
+    sim.killNode(fabric.chipId('x1.y2.z3'));
+    const engine = new BglRoutingEngine(await discoverBgl(new BglMaintenanceController(sim), installation.expected));
+    const computed = engine.compute(FaultSet.NONE);
+    const faultSet = computed.image.faultSet!;
+    // The last word names the rule: source parity (1), the default policy's.
+    expect(faultSet[faultSet.length - 1]).toBe(1);
+    expect(engine.verify(computed).violations).toEqual([]);
+    const plus = { ...computed, image: { ...computed.image, faultSet: [...faultSet.slice(0, -1), 0] } };
+    expect(engine.verify(plus).violations).toEqual([
+      { kind: 'not-proven', message: 'the fault set broadcast names the tie rule plus; the hint registers follow source-parity' },
+    ]);
+  });
 });

@@ -25,6 +25,15 @@ async function configured(dead: string[]) {
   return { sim, fabric, forwarding: bglForwarding(known, image) };
 }
 
+/** A pattern's channel loads over a whole healthy midplane, every flow delivered. */
+async function midplaneLoad(kind: 'tornado' | 'all-to-all') {
+  const { forwarding } = await configured([]);
+  const endpoints = forwarding.endpoints.map((e) => e.number);
+  const report = await channelLoad(forwarding, patternFlows({ kind }, endpoints, { torus: forwarding.torus }, 1, 1), { planes: [0], vc: 0 });
+  expect(report.undeliverable).toBe(0);
+  return report;
+}
+
 describe('BlueGene/L route analyses: the image read as the nodes read it', () => {
   it('a traced route is the path the emulated node takes: around the dead nodes, as many hops, relays included', async () => {
     const dead = ['x3.y4.z5', 'x3.y4.z6', 'x5.y1.z2'];
@@ -56,11 +65,7 @@ describe('BlueGene/L route analyses: the image read as the nodes read it', () =>
   });
 
   it('channel load of tornado traffic on a whole midplane: dynamic routes spread over their boxes, every channel of the moving directions equal', async () => {
-    const { forwarding } = await configured([]);
-    const endpoints = forwarding.endpoints.map((e) => e.number);
-    const flows = patternFlows({ kind: 'tornado' }, endpoints, { torus: forwarding.torus }, 1, 1);
-    const report = await channelLoad(forwarding, flows, { planes: [0], vc: 0 });
-    expect(report.undeliverable).toBe(0);
+    const report = await midplaneLoad('tornado');
     expect(report.channels).toBe(3072);
     // Tornado on 8×8×8: every node sends 3 hops + in each dimension, over its whole 4×4×4 box; by
     // symmetry every x+, y+ and z+ channel carries the same, 512 flows × 9 hops over 1536 channels.
@@ -69,11 +74,7 @@ describe('BlueGene/L route analyses: the image read as the nodes read it', () =>
   });
 
   it('channel load of all-to-all traffic on a whole midplane: the default tie rule splits half-way destinations between d+ and d−, so every channel carries the same', async () => {
-    const { forwarding } = await configured([]);
-    const endpoints = forwarding.endpoints.map((e) => e.number);
-    const flows = patternFlows({ kind: 'all-to-all' }, endpoints, { torus: forwarding.torus }, 1, 1);
-    const report = await channelLoad(forwarding, flows, { planes: [0], vc: 0 });
-    expect(report.undeliverable).toBe(0);
+    const report = await midplaneLoad('all-to-all');
     // Every node sends a 1/511 share to each other node, 6 × 512/511 hops on average, over 3,072
     // channels: 512/511 each. Sending every half-way destination d+ would load the d+ channels
     // 640/511 and the d− ones 384/511, capping uniform traffic at 80 % (issue 57, item 4).
