@@ -60,7 +60,7 @@ function furtherSettings(text: string): Partial<BglSettings> & { tieRule?: TieRu
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new Error(`bgl-arbitration: the settings argument is not JSON (${(e as Error).message}): ${text}`);
+    throw new Error(`bgl-arbitration: the settings argument is not JSON (${(e as Error).message}): ${text}`, { cause: e });
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new Error(`bgl-arbitration: the settings argument must be a JSON object, got ${text}`);
